@@ -1,0 +1,158 @@
+/*
+ * game: the one interface every rules engine sits behind.
+ *
+ * An engine is a table of pure functions over a fixed-size state value
+ * (ops->state_size bytes, copied with memcpy).  Engines know nothing but
+ * this header, rng.h and util.h: no mail, no SQL, no configuration files.
+ *
+ * The state of a game is a function of (kind, options, seed, move log):
+ * create() deals from the seed, apply() plays one move.  An engine that
+ * needs randomness after the deal (a reshuffle, the next hand's deal) keeps
+ * a struct rng inside its state, so copies and replays draw the same cards.
+ *
+ * Seats are numbered 0..nseats-1 in the order the players were given at
+ * `new`.  Seat 0 is the first player wherever the rules have one (Mancala's
+ * South, Alquerque's White, Almakleh's first player); the referee resolves
+ * `first=` by ordering the players before create().  Games whose rules
+ * decide seating or who starts (Aluette's face-up deal, Spite & Malice's
+ * payoff tops) decide it inside create() from the seed.
+ */
+#ifndef LUDUS_GAME_H
+#define LUDUS_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../rng.h"
+#include "../util.h"
+
+#define GAME_MAX_SEATS	4
+#define GAME_MAX_MOVES	512	/* legal moves of one seat in one position */
+#define GAME_MAX_OPTS	16
+#define GAME_OPT_STRLEN	128
+#define GAME_ERRLEN	256
+#define GAME_MOVE_TEXT	96	/* longest notation of one move, with NUL */
+#define GAME_PUBLIC	(-1)	/* the viewer who is no seat: observers, lists */
+
+/*
+ * One move (one ply as rules.md defines it) in an engine's own compact
+ * encoding.  Only the engine that made it interprets d[]; everyone else
+ * copies it and turns it into text with format_move().
+ */
+struct game_move {
+	uint8_t	len;
+	uint8_t	d[23];
+};
+
+/*
+ * Variant options, resolved before create(): every option the game's YAML
+ * definition declares is present, with its default when the player gave
+ * none, already checked against the declared type and range.  Integers and
+ * booleans are in ival (booleans 0/1); enum and string values in sval.
+ */
+struct game_optval {
+	char	name[32];
+	long long ival;
+	char	sval[GAME_OPT_STRLEN];
+};
+struct game_opts {
+	int	n;
+	struct game_optval v[GAME_MAX_OPTS];
+	const char *data;	/* foreign: the definition's `data` block
+				 * (e.g. a deck), or NULL */
+};
+
+/* The options' value by name; the lookups abort when the name is absent,
+ * which means the engine and its YAML definition disagree. */
+long long	 game_opt_int(const struct game_opts *, const char *);
+const char	*game_opt_str(const struct game_opts *, const char *);
+/* Set (or add) an option; for tests and tools that build options by hand. */
+void		 game_opt_set(struct game_opts *, const char *, long long,
+		    const char *);
+
+struct game_result {
+	int	over;		/* 0 while the game goes on */
+	int	draw;		/* over and nobody won */
+	uint32_t winners;	/* bit per seat that won (partners both set) */
+	int	score[GAME_MAX_SEATS]; /* points, seeds, ... as the game counts */
+	char	text[160];	/* "South wins 27-21", "draw by repetition" */
+};
+
+/* How a rendering is made: for whom, and the names to print for seats. */
+struct game_view {
+	int	viewer;		/* a seat, or GAME_PUBLIC */
+	const char *names[GAME_MAX_SEATS]; /* NULL: the engine's seat names */
+};
+
+struct game_ops {
+	const char *name;	/* "mancala": the key in games/NAME.yaml */
+	const char *title;	/* "Mancala (Kalah)" */
+	size_t	state_size;
+
+	/* Deal from the options and seed.  0, or -1 with err filled (an
+	 * option value the engine cannot use, e.g. an unknown card name). */
+	int	(*create)(void *st, const struct game_opts *,
+		    const unsigned char seed[RNG_SEED_LEN], int nseats,
+		    char *err, size_t errlen);
+	/* Seats the options need (the referee checks the player count). */
+	int	(*seats)(const struct game_opts *);
+	/* "South", "White", "Red": the seat's label in this game. */
+	const char *(*seat_name)(const void *st, int seat);
+
+	/* Bit per seat that may act now; 0 once the game is over. */
+	uint32_t (*to_move)(const void *st);
+	/* Up to max legal moves of the seat into out; returns the count, 0
+	 * when the seat may not act.  Must not allocate. */
+	int	(*legal)(const void *st, int seat, struct game_move *out,
+		    int max);
+	/* Read one move in the game's notation for the seat.  0, or -1 with
+	 * a message saying what is wrong and, where it helps, what is right.
+	 * A parsed move is legal: apply() on it succeeds. */
+	int	(*parse_move)(const void *st, int seat, const char *text,
+		    struct game_move *, char *err, size_t errlen);
+	/* The move's notation (as parse_move reads it) in the position
+	 * before it is played. */
+	void	(*format_move)(const void *st, int seat,
+		    const struct game_move *, char *out, size_t len);
+	/* Play a move known to be legal.  Must not allocate. */
+	void	(*apply)(void *st, int seat, const struct game_move *);
+	void	(*result)(const void *st, struct game_result *);
+
+	/* ASCII board for the viewer: only what that viewer may see. */
+	void	(*render)(const void *st, const struct game_view *,
+		    struct buf *);
+	/* A line-oriented text form that parse_state reads back exactly:
+	 * serialise(parse(serialise(s))) == serialise(s). */
+	void	(*serialise)(const void *st, struct buf *);
+	int	(*parse_state)(void *st, const char *text, char *err,
+		    size_t errlen);
+	/* One JSON object with everything, hidden cards included. */
+	void	(*export_json)(const void *st, struct buf *);
+};
+
+/* All engines, NULL-terminated, and lookup by name (case-insensitive). */
+extern const struct game_ops *const game_engines[];
+const struct game_ops *game_find(const char *);
+
+/*
+ * Apply a line of moves for a seat: the text is split on commas (and new
+ * lines), each piece parsed and applied in order to a copy of the state.
+ * All or nothing: on error st is untouched, *failed is the 0-based index of
+ * the failing piece, and err says "move 2 (`6`): ...".  Returns the number of
+ * moves applied, or -1.  When moves is not NULL, the applied moves are
+ * stored there (at most maxmoves).
+ */
+int	game_apply_line(const struct game_ops *, void *st, int seat,
+	    const char *line, struct game_move *moves, int maxmoves,
+	    int *failed, char *err, size_t errlen);
+
+/* Count leaves of the legal-move tree to depth (rules.md's convention:
+ * an ended game is one leaf at whatever depth; every seat in to_move
+ * contributes its moves). */
+uint64_t game_perft(const struct game_ops *, const void *st, int depth);
+
+/* Legal moves of a seat as notation, one per line, into out. */
+void	game_legal_text(const struct game_ops *, const void *st, int seat,
+	    struct buf *);
+
+#endif

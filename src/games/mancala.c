@@ -1,0 +1,463 @@
+/*
+ * mancala: Kalah as rules.md settles it.
+ *
+ * The board is one ring of 2 * pits + 2 holes in sowing order as seen from
+ * South: South's pits 1..n, South's store, North's pits 1..n, North's
+ * store.  A seat's pit i (1-based) sits at ring[side * (n + 1) + i - 1] and
+ * its store at ring[side * (n + 1) + n].  Sowing walks the ring forwards
+ * and skips the opponent's store.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+#define MANCALA_MAXPITS	8
+#define RING		(2 * MANCALA_MAXPITS + 2)
+
+enum { SOUTH, NORTH };
+
+struct mancala {
+	uint8_t	 pits;		/* per side */
+	uint8_t	 seeds;		/* initial per pit */
+	uint8_t	 empty_capture;
+	uint8_t	 turn;		/* seat to move */
+	uint8_t	 over;
+	uint8_t	 last_seat;
+	uint8_t	 last_pit;	/* 1-based; 0 = no move yet */
+	uint8_t	 ring[RING];
+	uint16_t ply;
+};
+
+static const char *const seat_names[] = { "South", "North" };
+
+static int
+pit_at(const struct mancala *m, int side, int pit)
+{
+	return side * (m->pits + 1) + pit - 1;
+}
+
+static int
+store_at(const struct mancala *m, int side)
+{
+	return side * (m->pits + 1) + m->pits;
+}
+
+static int
+side_empty(const struct mancala *m, int side)
+{
+	int i;
+
+	for (i = 1; i <= m->pits; i++)
+		if (m->ring[pit_at(m, side, i)])
+			return 0;
+	return 1;
+}
+
+static int
+mancala_seats(const struct game_opts *o)
+{
+	(void)o;
+	return 2;
+}
+
+static const char *
+mancala_seat_name(const void *st, int seat)
+{
+	(void)st;
+	return seat >= 0 && seat < 2 ? seat_names[seat] : "?";
+}
+
+static int
+mancala_create(void *st, const struct game_opts *o,
+    const unsigned char seed[RNG_SEED_LEN], int nseats, char *err,
+    size_t errlen)
+{
+	struct mancala *m = st;
+	long long pits = game_opt_int(o, "pits");
+	long long seeds = game_opt_int(o, "seeds");
+	int side, i;
+
+	(void)seed;
+	if (nseats != 2) {
+		util_err(err, errlen, "Mancala is for 2 players, not %d",
+		    nseats);
+		return -1;
+	}
+	if (pits < 3 || pits > MANCALA_MAXPITS || seeds < 1 || seeds > 10) {
+		util_err(err, errlen, "pits must be 3-%d and seeds 1-10",
+		    MANCALA_MAXPITS);
+		return -1;
+	}
+	memset(m, 0, sizeof(*m));
+	m->pits = (uint8_t)pits;
+	m->seeds = (uint8_t)seeds;
+	m->empty_capture = game_opt_int(o, "empty_capture") != 0;
+	for (side = 0; side < 2; side++)
+		for (i = 1; i <= m->pits; i++)
+			m->ring[pit_at(m, side, i)] = m->seeds;
+	return 0;
+}
+
+static uint32_t
+mancala_to_move(const void *st)
+{
+	const struct mancala *m = st;
+
+	return m->over ? 0 : 1u << m->turn;
+}
+
+static int
+mancala_legal(const void *st, int seat, struct game_move *out, int max)
+{
+	const struct mancala *m = st;
+	int i, n = 0;
+
+	if (m->over || seat != m->turn)
+		return 0;
+	for (i = 1; i <= m->pits && n < max; i++) {
+		if (m->ring[pit_at(m, seat, i)] == 0)
+			continue;
+		out[n].len = 1;
+		out[n].d[0] = (uint8_t)i;
+		n++;
+	}
+	return n;
+}
+
+static void
+mancala_format_move(const void *st, int seat, const struct game_move *mv,
+    char *out, size_t len)
+{
+	(void)st;
+	(void)seat;
+	snprintf(out, len, "%d", mv->d[0]);
+}
+
+static void
+legal_list(const struct mancala *m, int seat, char *out, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	out[0] = '\0';
+	for (i = 1; i <= m->pits; i++) {
+		if (m->ring[pit_at(m, seat, i)] == 0)
+			continue;
+		used += (size_t)snprintf(out + used, len - used, "%s%d",
+		    used ? ", " : "", i);
+		if (used >= len)
+			break;
+	}
+}
+
+static int
+mancala_parse_move(const void *st, int seat, const char *text,
+    struct game_move *mv, char *err, size_t errlen)
+{
+	const struct mancala *m = st;
+	char legal[64];
+	long long pit;
+
+	if (m->over) {
+		util_err(err, errlen, "the game is over");
+		return -1;
+	}
+	if (seat != m->turn) {
+		util_err(err, errlen, "it is %s's turn, not %s's",
+		    seat_names[m->turn], mancala_seat_name(st, seat));
+		return -1;
+	}
+	legal_list(m, seat, legal, sizeof(legal));
+	if (util_parse_int(text, 1, m->pits, &pit) == -1) {
+		util_err(err, errlen, "`%s` is not a pit: give a pit number "
+		    "1-%d (legal now: %s)", text, m->pits, legal);
+		return -1;
+	}
+	if (m->ring[pit_at(m, seat, (int)pit)] == 0) {
+		util_err(err, errlen, "pit %lld is empty (legal now: %s)", pit,
+		    legal);
+		return -1;
+	}
+	mv->len = 1;
+	memset(mv->d, 0, sizeof(mv->d));
+	mv->d[0] = (uint8_t)pit;
+	return 0;
+}
+
+static void
+mancala_apply(void *st, int seat, const struct game_move *mv)
+{
+	struct mancala *m = st;
+	int ringlen = 2 * (m->pits + 1);
+	int own_store = store_at(m, seat), their_store = store_at(m, !seat);
+	int pos = pit_at(m, seat, mv->d[0]);
+	int seeds = m->ring[pos], side, i;
+
+	m->ring[pos] = 0;
+	while (seeds > 0) {
+		pos = (pos + 1) % ringlen;
+		if (pos == their_store)
+			continue;
+		m->ring[pos]++;
+		seeds--;
+	}
+
+	/* Capture: the last seed made an own empty pit hold one. */
+	if (pos != own_store && pos / (m->pits + 1) == seat &&
+	    m->ring[pos] == 1) {
+		int pit = pos - seat * (m->pits + 1) + 1;
+		int opp = pit_at(m, !seat, m->pits + 1 - pit);
+
+		if (m->ring[opp] > 0 || m->empty_capture) {
+			m->ring[own_store] += m->ring[opp] + 1;
+			m->ring[opp] = 0;
+			m->ring[pos] = 0;
+		}
+	}
+
+	m->last_seat = (uint8_t)seat;
+	m->last_pit = mv->d[0];
+	m->ply++;
+	if (pos != own_store)
+		m->turn = (uint8_t)!seat;
+
+	if (side_empty(m, SOUTH) || side_empty(m, NORTH)) {
+		for (side = 0; side < 2; side++)
+			for (i = 1; i <= m->pits; i++) {
+				m->ring[store_at(m, side)] +=
+				    m->ring[pit_at(m, side, i)];
+				m->ring[pit_at(m, side, i)] = 0;
+			}
+		m->over = 1;
+	}
+}
+
+static void
+mancala_result(const void *st, struct game_result *r)
+{
+	const struct mancala *m = st;
+	int s = m->ring[store_at(m, SOUTH)], n = m->ring[store_at(m, NORTH)];
+
+	memset(r, 0, sizeof(*r));
+	r->score[SOUTH] = s;
+	r->score[NORTH] = n;
+	if (!m->over)
+		return;
+	r->over = 1;
+	if (s == n) {
+		r->draw = 1;
+		snprintf(r->text, sizeof(r->text), "draw, %d-%d", s, n);
+	} else {
+		r->winners = 1u << (s > n ? SOUTH : NORTH);
+		snprintf(r->text, sizeof(r->text), "%s wins %d-%d",
+		    seat_names[s > n ? SOUTH : NORTH], s > n ? s : n,
+		    s > n ? n : s);
+	}
+}
+
+static const char *
+view_name(const struct game_view *v, int seat)
+{
+	return v->names[seat] ? v->names[seat] : seat_names[seat];
+}
+
+static void
+render_row_line(struct buf *b, int pits)
+{
+	int i;
+
+	buf_adds(b, "      +");
+	for (i = 0; i < pits; i++)
+		buf_adds(b, "----+");
+	buf_addc(b, '\n');
+}
+
+/*
+ * The viewer's own row is at the bottom, numbered 1..n left to right as
+ * they count; the far row is numbered as its owner counts, so right to left.
+ * The bottom player's store is on the right, the other's on the left.
+ */
+static void
+mancala_render(const void *st, const struct game_view *v, struct buf *b)
+{
+	const struct mancala *m = st;
+	int me = v->viewer == NORTH ? NORTH : SOUTH, them = !me, i;
+
+	buf_printf(b, "        %s (%s), store on the left\n",
+	    view_name(v, them), seat_names[them]);
+	buf_adds(b, "      ");
+	for (i = m->pits; i >= 1; i--)
+		buf_printf(b, "  %d  ", i);
+	buf_addc(b, '\n');
+	render_row_line(b, m->pits);
+	buf_adds(b, "      |");
+	for (i = m->pits; i >= 1; i--)
+		buf_printf(b, " %2d |", m->ring[pit_at(m, them, i)]);
+	buf_addc(b, '\n');
+	buf_printf(b, " [%2d] ", m->ring[store_at(m, them)]);
+	for (i = 0; i < m->pits; i++)
+		buf_adds(b, i ? "+----" : "+----");
+	buf_printf(b, "+ [%2d]\n", m->ring[store_at(m, me)]);
+	buf_adds(b, "      |");
+	for (i = 1; i <= m->pits; i++)
+		buf_printf(b, " %2d |", m->ring[pit_at(m, me, i)]);
+	buf_addc(b, '\n');
+	render_row_line(b, m->pits);
+	buf_adds(b, "      ");
+	for (i = 1; i <= m->pits; i++)
+		buf_printf(b, "  %d  ", i);
+	buf_addc(b, '\n');
+	buf_printf(b, "        %s (%s), store on the right\n\n",
+	    view_name(v, me), seat_names[me]);
+
+	buf_printf(b, "Stores: %s %d, %s %d.\n", seat_names[SOUTH],
+	    m->ring[store_at(m, SOUTH)], seat_names[NORTH],
+	    m->ring[store_at(m, NORTH)]);
+	if (m->ply == 0)
+		buf_adds(b, "No move yet.\n");
+	else
+		buf_printf(b, "Last move: %s (%s) sowed pit %d.\n",
+		    view_name(v, m->last_seat), seat_names[m->last_seat],
+		    m->last_pit);
+	if (m->over) {
+		struct game_result r;
+
+		mancala_result(st, &r);
+		buf_printf(b, "Game over: %s.\n", r.text);
+	} else
+		buf_printf(b, "%s (%s) to move.\n", view_name(v, m->turn),
+		    seat_names[m->turn]);
+}
+
+static void
+mancala_serialise(const void *st, struct buf *b)
+{
+	const struct mancala *m = st;
+	int side, i;
+
+	buf_printf(b, "mancala pits=%d seeds=%d empty_capture=%d\n", m->pits,
+	    m->seeds, m->empty_capture);
+	for (side = 0; side < 2; side++) {
+		buf_adds(b, side == SOUTH ? "south" : "north");
+		for (i = 1; i <= m->pits; i++)
+			buf_printf(b, " %d", m->ring[pit_at(m, side, i)]);
+		buf_printf(b, " store %d\n", m->ring[store_at(m, side)]);
+	}
+	buf_printf(b, "turn=%d over=%d ply=%d last=%d:%d\n", m->turn, m->over,
+	    m->ply, m->last_seat, m->last_pit);
+}
+
+static int
+parse_row(struct mancala *m, int side, const char *line)
+{
+	const char *want = side == SOUTH ? "south" : "north";
+	int i, v, used;
+
+	if (strncmp(line, want, strlen(want)) != 0)
+		return -1;
+	line += strlen(want);
+	for (i = 1; i <= m->pits; i++) {
+		if (sscanf(line, " %d%n", &v, &used) != 1 || v < 0 || v > 255)
+			return -1;
+		m->ring[pit_at(m, side, i)] = (uint8_t)v;
+		line += used;
+	}
+	if (sscanf(line, " store %d%n", &v, &used) != 1 || v < 0 || v > 255 ||
+	    line[used] != '\0')
+		return -1;
+	m->ring[store_at(m, side)] = (uint8_t)v;
+	return 0;
+}
+
+static int
+mancala_parse_state(void *st, const char *text, char *err, size_t errlen)
+{
+	struct mancala m;
+	char *copy, *line[4], *p;
+	int pits, seeds, ec, turn, over, ply, ls, lp, n = 0, rc = -1, end;
+
+	memset(&m, 0, sizeof(m));
+	copy = xstrdup(text);
+	for (p = copy; n < 4 && p != NULL; n++) {
+		line[n] = p;
+		if ((p = strchr(p, '\n')) != NULL)
+			*p++ = '\0';
+	}
+	if (n < 4)
+		goto bad;
+	if (sscanf(line[0], "mancala pits=%d seeds=%d empty_capture=%d%n",
+	    &pits, &seeds, &ec, &end) != 3 || line[0][end] != '\0' ||
+	    pits < 3 || pits > MANCALA_MAXPITS || seeds < 1 || seeds > 10 ||
+	    (ec != 0 && ec != 1))
+		goto bad;
+	m.pits = (uint8_t)pits;
+	m.seeds = (uint8_t)seeds;
+	m.empty_capture = (uint8_t)ec;
+	if (parse_row(&m, SOUTH, line[1]) == -1 ||
+	    parse_row(&m, NORTH, line[2]) == -1)
+		goto bad;
+	if (sscanf(line[3], "turn=%d over=%d ply=%d last=%d:%d%n", &turn,
+	    &over, &ply, &ls, &lp, &end) != 5 || line[3][end] != '\0' ||
+	    turn < 0 || turn > 1 || over < 0 || over > 1 || ply < 0 ||
+	    ply > 65535 || ls < 0 || ls > 1 || lp < 0 || lp > pits)
+		goto bad;
+	m.turn = (uint8_t)turn;
+	m.over = (uint8_t)over;
+	m.ply = (uint16_t)ply;
+	m.last_seat = (uint8_t)ls;
+	m.last_pit = (uint8_t)lp;
+	memcpy(st, &m, sizeof(m));
+	rc = 0;
+bad:
+	if (rc == -1)
+		util_err(err, errlen, "malformed Mancala state");
+	free(copy);
+	return rc;
+}
+
+static void
+mancala_export_json(const void *st, struct buf *b)
+{
+	const struct mancala *m = st;
+	int side, i;
+
+	buf_printf(b, "{\"game\":\"mancala\",\"pits\":%d,\"seeds\":%d,"
+	    "\"empty_capture\":%s,\"ply\":%d,\"to_move\":%s,\"over\":%s",
+	    m->pits, m->seeds, m->empty_capture ? "true" : "false", m->ply,
+	    m->over ? "null" : m->turn == SOUTH ? "\"South\"" : "\"North\"",
+	    m->over ? "true" : "false");
+	for (side = 0; side < 2; side++) {
+		buf_printf(b, ",\"%s\":{\"pits\":[", side ? "north" : "south");
+		for (i = 1; i <= m->pits; i++)
+			buf_printf(b, "%s%d", i > 1 ? "," : "",
+			    m->ring[pit_at(m, side, i)]);
+		buf_printf(b, "],\"store\":%d}", m->ring[store_at(m, side)]);
+	}
+	if (m->ply)
+		buf_printf(b, ",\"last\":{\"seat\":\"%s\",\"pit\":%d}",
+		    seat_names[m->last_seat], m->last_pit);
+	buf_adds(b, "}");
+}
+
+const struct game_ops mancala_ops = {
+	.name = "mancala",
+	.title = "Mancala (Kalah)",
+	.state_size = sizeof(struct mancala),
+	.create = mancala_create,
+	.seats = mancala_seats,
+	.seat_name = mancala_seat_name,
+	.to_move = mancala_to_move,
+	.legal = mancala_legal,
+	.parse_move = mancala_parse_move,
+	.format_move = mancala_format_move,
+	.apply = mancala_apply,
+	.result = mancala_result,
+	.render = mancala_render,
+	.serialise = mancala_serialise,
+	.parse_state = mancala_parse_state,
+	.export_json = mancala_export_json,
+};

@@ -1,0 +1,246 @@
+/* util, rng and game definitions. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+START_TEST(util_buf_grows_and_terminates)
+{
+	struct buf b = { 0 };
+	int i;
+
+	ck_assert_str_eq(buf_str(&b), "");
+	for (i = 0; i < 1000; i++)
+		buf_printf(&b, "%d,", i);
+	ck_assert_uint_eq(b.len, strlen(b.s));
+	ck_assert_ptr_nonnull(strstr(b.s, "998,999,"));
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(util_parse_int_rejects_junk_and_range)
+{
+	long long v;
+
+	ck_assert_int_eq(util_parse_int("42", 0, 100, &v), 0);
+	ck_assert_int_eq(v, 42);
+	ck_assert_int_eq(util_parse_int("101", 0, 100, &v), -1);
+	ck_assert_int_eq(util_parse_int("4x", 0, 100, &v), -1);
+	ck_assert_int_eq(util_parse_int("", 0, 100, &v), -1);
+	ck_assert_int_eq(util_parse_int(" 4", 0, 100, &v), -1);
+	ck_assert_int_eq(util_parse_int("99999999999999999999", 0, 100, &v),
+	    -1);
+}
+END_TEST
+
+START_TEST(rng_same_seed_same_stream)
+{
+	unsigned char seed[RNG_SEED_LEN];
+	struct rng a, b;
+	int i;
+
+	rng_seed_from_u64(seed, 7);
+	rng_init(&a, seed);
+	rng_init(&b, seed);
+	for (i = 0; i < 1000; i++)
+		ck_assert_uint_eq(rng_u32(&a), rng_u32(&b));
+	rng_seed_from_u64(seed, 8);
+	rng_init(&b, seed);
+	ck_assert_uint_ne(rng_u32(&a), rng_u32(&b));
+}
+END_TEST
+
+START_TEST(rng_below_is_in_range_and_roughly_uniform)
+{
+	unsigned char seed[RNG_SEED_LEN];
+	struct rng r;
+	int counts[6] = { 0 }, i;
+
+	rng_seed_from_u64(seed, 1);
+	rng_init(&r, seed);
+	for (i = 0; i < 60000; i++) {
+		uint32_t v = rng_below(&r, 6);
+
+		ck_assert_uint_lt(v, 6);
+		counts[v]++;
+	}
+	/* Each face expects 10000; 5 sigma is about 456. */
+	for (i = 0; i < 6; i++)
+		ck_assert_msg(counts[i] > 9500 && counts[i] < 10500, "%d: %d",
+		    i, counts[i]);
+}
+END_TEST
+
+START_TEST(rng_text_round_trip_continues_the_stream)
+{
+	unsigned char seed[RNG_SEED_LEN];
+	char text[RNG_TEXT_LEN];
+	struct rng a, b;
+	int i, k;
+
+	rng_seed_from_u64(seed, 3);
+	for (k = 0; k < 40; k++) {
+		rng_init(&a, seed);
+		for (i = 0; i < k; i++)
+			rng_u32(&a);
+		rng_format(&a, text);
+		ck_assert_int_eq(rng_parse(&b, text), 0);
+		for (i = 0; i < 50; i++)
+			ck_assert_uint_eq(rng_u32(&a), rng_u32(&b));
+	}
+	ck_assert_int_eq(rng_parse(&b, "zz:1:2"), -1);
+}
+END_TEST
+
+START_TEST(rng_shuffle_is_a_permutation)
+{
+	unsigned char seed[RNG_SEED_LEN];
+	struct rng r;
+	int deck[52], seen[52] = { 0 }, i;
+
+	for (i = 0; i < 52; i++)
+		deck[i] = i;
+	rng_seed_from_u64(seed, 9);
+	rng_init(&r, seed);
+	rng_shuffle(&r, deck, 52, sizeof(deck[0]));
+	for (i = 0; i < 52; i++)
+		seen[deck[i]]++;
+	for (i = 0; i < 52; i++)
+		ck_assert_int_eq(seen[i], 1);
+}
+END_TEST
+
+START_TEST(rng_commitment_is_sha256_of_seed)
+{
+	unsigned char seed[RNG_SEED_LEN] = { 0 };
+	char hex[65];
+
+	rng_commitment(seed, hex);
+	/* SHA-256 of 32 zero bytes. */
+	ck_assert_str_eq(hex,
+	    "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925");
+}
+END_TEST
+
+static const char *
+write_tmp(const char *name, const char *text)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tu_tmpdir(), name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void
+def_error(const char *text, const char *want)
+{
+	struct gamedef d;
+	char err[512];
+	const char *path = write_tmp("bad.yaml", text);
+
+	ck_assert_int_eq(gamedef_load_file(path, &d, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, want) != NULL, "got `%s`, want `%s`", err,
+	    want);
+	ck_assert_msg(strncmp(err, path, strlen(path)) == 0,
+	    "error does not name the file: %s", err);
+	gamedef_free(&d);
+}
+
+START_TEST(gamedef_errors_name_file_and_line)
+{
+	def_error("name: mancala\ntitle: x\nseats: 2\ncolour: red\n",
+	    ":4: unknown key `colour`");
+	def_error("name: mancala\ntitle: x\nseats: 9\n",
+	    ":3: seats must be a whole number in 1-4");
+	def_error("name: chess\ntitle: x\nseats: 2\n",
+	    ":1: no engine called `chess`");
+	def_error("name: mancala\ntitle: x\nseats: 2\noptions:\n"
+	    "  - name: pits\n    type: int\n    min: 3\n    max: 8\n"
+	    "    default: 12\n", ":9: default: pits must be a whole number "
+	    "3-8, not `12`");
+	def_error("name: mancala\ntitle: x\nseats: 2\noptions:\n"
+	    "  - name: pits\n    kind: int\n", ":6: unknown option key");
+	def_error("name: [unclosed\n", ":");
+	def_error("a: [[[[[[[[[[[[1]]]]]]]]]]]]\n", "nested too deeply");
+}
+END_TEST
+
+START_TEST(gamedef_resolve_fills_defaults_and_checks_values)
+{
+	const struct gamedef *d = tu_def("mancala");
+	struct game_opts o;
+	char err[GAME_ERRLEN], *words[] = { "pits=4", "EMPTY_CAPTURE=yes" };
+	char *bad1[] = { "pits=9" }, *bad2[] = { "colour=red" };
+	char *bad3[] = { "pits" }, *text;
+
+	ck_assert_ptr_eq(tu_def("kalah"), d);
+	ck_assert_int_eq(gamedef_resolve(d, words, 2, &o, err, sizeof(err)),
+	    0);
+	ck_assert_int_eq(game_opt_int(&o, "pits"), 4);
+	ck_assert_int_eq(game_opt_int(&o, "seeds"), 4);
+	ck_assert_int_eq(game_opt_int(&o, "empty_capture"), 1);
+	text = gamedef_opts_text(&o);
+	ck_assert_str_eq(text, "pits=4 seeds=4 empty_capture=true");
+	free(text);
+	ck_assert_int_eq(gamedef_resolve(d, bad1, 1, &o, err, sizeof(err)),
+	    -1);
+	ck_assert_str_eq(err, "pits must be a whole number 3-8, not `9`");
+	ck_assert_int_eq(gamedef_resolve(d, bad2, 1, &o, err, sizeof(err)),
+	    -1);
+	ck_assert_str_eq(err, "mancala has no option `colour` (options: pits, "
+	    "seeds, empty_capture)");
+	ck_assert_int_eq(gamedef_resolve(d, bad3, 1, &o, err, sizeof(err)),
+	    -1);
+}
+END_TEST
+
+START_TEST(gamedef_every_engine_has_a_definition)
+{
+	int i;
+
+	for (i = 0; game_engines[i] != NULL; i++)
+		ck_assert_ptr_eq(tu_def(game_engines[i]->name)->ops,
+		    game_engines[i]);
+}
+END_TEST
+
+static Suite *
+core_suite(void)
+{
+	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, util_buf_grows_and_terminates);
+	tcase_add_test(tc, util_parse_int_rejects_junk_and_range);
+	tcase_add_test(tc, rng_same_seed_same_stream);
+	tcase_add_test(tc, rng_below_is_in_range_and_roughly_uniform);
+	tcase_add_test(tc, rng_text_round_trip_continues_the_stream);
+	tcase_add_test(tc, rng_shuffle_is_a_permutation);
+	tcase_add_test(tc, rng_commitment_is_sha256_of_seed);
+	tcase_add_test(tc, gamedef_errors_name_file_and_line);
+	tcase_add_test(tc, gamedef_resolve_fills_defaults_and_checks_values);
+	tcase_add_test(tc, gamedef_every_engine_has_a_definition);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(core_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

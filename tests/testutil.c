@@ -1,0 +1,110 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static struct gamedef *defs;
+static int ndefs;
+static char tmpdir[256];
+static int registered;
+
+static void
+tu_cleanup(void)
+{
+	char cmd[300];
+
+	if (defs)
+		gamedef_free_all(defs, ndefs);
+	defs = NULL;
+	if (tmpdir[0] && getenv("LUDUS_KEEP_TMP") == NULL) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", tmpdir);
+	}
+}
+
+const struct gamedef *
+tu_def(const char *name)
+{
+	const struct gamedef *d;
+	char err[512];
+
+	if (defs == NULL) {
+		if (gamedef_load_dir(gamedef_default_dir(), &defs, &ndefs, err,
+		    sizeof(err)) == -1) {
+			fprintf(stderr, "game definitions: %s\n", err);
+			exit(99);
+		}
+		if (!registered++)
+			atexit(tu_cleanup);
+	}
+	if ((d = gamedef_find(defs, ndefs, name)) == NULL) {
+		fprintf(stderr, "no game definition %s\n", name);
+		exit(99);
+	}
+	return d;
+}
+
+void
+tu_opts(const char *game, const char *opts, struct game_opts *o)
+{
+	char err[GAME_ERRLEN];
+
+	if (gamedef_opts_parse(tu_def(game), opts ? opts : "", o, err,
+	    sizeof(err)) == -1) {
+		fprintf(stderr, "%s options `%s`: %s\n", game, opts, err);
+		exit(99);
+	}
+}
+
+void *
+tu_new(const char *game, const char *opts, uint64_t seed, int nseats)
+{
+	const struct gamedef *d = tu_def(game);
+	unsigned char s[RNG_SEED_LEN];
+	struct game_opts o;
+	char err[GAME_ERRLEN];
+	void *st;
+
+	tu_opts(game, opts, &o);
+	rng_seed_from_u64(s, seed);
+	st = xcalloc(1, d->ops->state_size);
+	if (d->ops->create(st, &o, s, nseats, err, sizeof(err)) == -1) {
+		fprintf(stderr, "%s create: %s\n", game, err);
+		exit(99);
+	}
+	return st;
+}
+
+int
+tu_play(const char *game, void *st, int seat, const char *line, char *err,
+    size_t errlen)
+{
+	int failed;
+
+	return game_apply_line(tu_def(game)->ops, st, seat, line, NULL, 0,
+	    &failed, err, errlen);
+}
+
+const char *
+tu_tmpdir(void)
+{
+	const char *base;
+
+	if (tmpdir[0] == '\0') {
+		base = getenv("TMPDIR");
+		snprintf(tmpdir, sizeof(tmpdir), "%s/ludus-test.XXXXXX",
+		    base && *base ? base : "/tmp");
+		if (mkdtemp(tmpdir) == NULL) {
+			perror("mkdtemp");
+			exit(99);
+		}
+		if (!registered++)
+			atexit(tu_cleanup);
+	}
+	return tmpdir;
+}

@@ -1,0 +1,24 @@
+/* testutil: shared helpers for the Check suites. */
+#ifndef LUDUS_TESTUTIL_H
+#define LUDUS_TESTUTIL_H
+
+#include <stdint.h>
+
+#include "gamedef.h"
+#include "games/game.h"
+
+/* The definition of a game from $LUDUS_GAMES_DIR (loaded once; don't free). */
+const struct gamedef *tu_def(const char *name);
+/* A new game state (owned, free() it) from "opt=val opt=val" and a numeric
+ * seed; aborts the test run on any error. */
+void	*tu_new(const char *game, const char *opts, uint64_t seed, int nseats);
+/* Resolve options for a game, aborting on error. */
+void	 tu_opts(const char *game, const char *opts, struct game_opts *);
+/* Play a line for a seat; returns the number applied, -1 on error (err
+ * filled). */
+int	 tu_play(const char *game, void *st, int seat, const char *line,
+	    char *err, size_t errlen);
+/* A temporary directory made for this process (removed at exit). */
+const char *tu_tmpdir(void);
+
+#endif
