@@ -96,13 +96,6 @@ game_apply_line(const struct game_ops *ops, void *st, int seat,
 		p[len] = '\0';
 		piece = util_trim(p);
 		if (*piece != '\0') {
-			if (!(ops->to_move(work) & (1u << seat))) {
-				util_err(err, errlen, "move %d (`%s`): it is "
-				    "not your turn%s", idx + 1, piece,
-				    idx ? " any more after the moves before "
-				    "it" : "");
-				goto out;
-			}
 			if (ops->parse_move(work, seat, piece, &m, merr,
 			    sizeof(merr)) == -1) {
 				if (n == 0 && last)

@@ -106,8 +106,11 @@ struct game_ops {
 	int	(*legal)(const void *st, int seat, struct game_move *out,
 		    int max);
 	/* Read one move in the game's notation for the seat.  0, or -1 with
-	 * a message saying what is wrong and, where it helps, what is right.
-	 * A parsed move is legal: apply() on it succeeds. */
+	 * a message saying what is wrong and, where it helps, what is right
+	 * (including "it is North's turn").  A parsed move is legal: apply()
+	 * on it succeeds.  An engine may accept moves that are events rather
+	 * than plies (an Aluette signal): those are logged like moves but
+	 * never returned by legal() and never pass the turn. */
 	int	(*parse_move)(const void *st, int seat, const char *text,
 		    struct game_move *, char *err, size_t errlen);
 	/* The move's notation (as parse_move reads it) in the position
