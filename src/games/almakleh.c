@@ -838,8 +838,8 @@ parse_step(const struct almakleh *a, int seat, int c, int from, int to,
 	const struct alm_side *s;
 	struct buf b = { 0 };
 	char fs[3], ts[3];
-	int i, k, found = -1, nfound = 0, rc = -1;
-	uint8_t card;
+	int i, k, nfound = 0, rc = -1;
+	uint8_t card, cards[3];
 
 	sq_name(from, fs);
 	sq_name(to, ts);
@@ -857,23 +857,20 @@ parse_step(const struct almakleh *a, int seat, int c, int from, int to,
 			continue;
 		s = face_of(a, card);
 		for (k = 0; k < s->n; k++)
-			if (target(s, k, seat, from) == to) {
-				if (nfound++ == 0)
-					found = card;
-				else
-					buf_printf(&b, "%s and %s",
-					    card_name(a, (uint8_t)found),
-					    s->name);
-			}
+			if (target(s, k, seat, from) == to)
+				cards[nfound++] = card;
 	}
 	if (nfound == 1) {
-		set_move(m, MV_MOVE, found, from, to);
+		set_move(m, MV_MOVE, cards[0], from, to);
 		return 0;
 	}
 	if (nfound > 1) {
+		for (i = 0; i < nfound; i++)
+			buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 < nfound ?
+			    ", " : " and ", card_name(a, cards[i]));
 		util_err(err, errlen, "%s-%s is possible with %s: say which, "
 		    "e.g. `%s %s-%s`", fs, ts, buf_str(&b),
-		    card_name(a, (uint8_t)found), fs, ts);
+		    card_name(a, cards[0]), fs, ts);
 		goto out;
 	}
 	if (c >= 0) {
@@ -966,10 +963,14 @@ almakleh_parse_move(const void *st, int seat, const char *text,
 	return parse_step(a, seat, c, from, to, m, err, errlen);
 }
 
+/* "alice (South)", or "South" when the view names nobody. */
 static const char *
-view_name(const struct game_view *v, int seat)
+view_name(const struct game_view *v, int seat, char *out, size_t len)
 {
-	return v->names[seat] ? v->names[seat] : seat_names[seat];
+	if (v->names[seat] == NULL)
+		return seat_names[seat];
+	snprintf(out, len, "%s (%s)", v->names[seat], seat_names[seat]);
+	return out;
 }
 
 static int
@@ -1047,11 +1048,13 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 	int me = v->viewer == NORTH ? NORTH : SOUTH, them = !me, row, col;
 	int rank, file, seat, i;
 	const char *files = me == SOUTH ? "a   b   c   d   e" :
-	    "e   d   c   b   a";
+	    "e   d   c   b   a", *name[2];
+	char nbuf[2][96];
 
-	buf_printf(b, "        %s (%s): master %c, pawns %c\n",
-	    view_name(v, them), seat_names[them], them == SOUTH ? 'M' : 'm',
-	    them == SOUTH ? 'P' : 'p');
+	for (seat = 0; seat < 2; seat++)
+		name[seat] = view_name(v, seat, nbuf[seat], sizeof(nbuf[seat]));
+	buf_printf(b, "        %s: master %c, pawns %c\n", name[them],
+	    them == SOUTH ? 'M' : 'm', them == SOUTH ? 'P' : 'p');
 	buf_printf(b, "     %s\n", files);
 	for (row = 0; row < 5; row++) {
 		rank = me == SOUTH ? 4 - row : row;
@@ -1065,9 +1068,8 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 	}
 	buf_adds(b, "   +---+---+---+---+---+\n");
 	buf_printf(b, "     %s\n", files);
-	buf_printf(b, "        %s (%s): master %c, pawns %c\n\n",
-	    view_name(v, me), seat_names[me], me == SOUTH ? 'M' : 'm',
-	    me == SOUTH ? 'P' : 'p');
+	buf_printf(b, "        %s: master %c, pawns %c\n\n", name[me],
+	    me == SOUTH ? 'M' : 'm', me == SOUTH ? 'P' : 'p');
 	buf_adds(b, "Portals: [c1] South's, [c5] North's.  Cards: o is the "
 	    "piece, x where it may go.\n");
 
@@ -1076,14 +1078,12 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 
 		sq_name(a->last_from, fs);
 		sq_name(a->last_to, ts);
-		buf_printf(b, "Last move: %s (%s) %s %s-%s%s, marked ( ).\n",
-		    view_name(v, a->last_seat), seat_names[a->last_seat],
-		    card_name(a, a->last_card), fs, ts,
+		buf_printf(b, "Last move: %s %s %s-%s%s, marked ( ).\n",
+		    name[a->last_seat], card_name(a, a->last_card), fs, ts,
 		    a->last_took == EMPTY ? "" : is_master(a->last_took) ?
 		    ", taking the master" : ", taking a pawn");
 	} else if (a->last_kind == MV_PASS)
-		buf_printf(b, "Last move: %s (%s) passed %s.\n",
-		    view_name(v, a->last_seat), seat_names[a->last_seat],
+		buf_printf(b, "Last move: %s passed %s.\n", name[a->last_seat],
 		    card_name(a, a->last_card));
 	else if (a->last_kind == MV_REDEAL)
 		buf_adds(b, "The cards were dealt again; no move yet.\n");
@@ -1092,9 +1092,8 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 
 	for (i = 0; i < 2; i++) {
 		seat = i == 0 ? a->turn : !a->turn;
-		buf_printf(b, "\n%s (%s) holds%s:\n", view_name(v, seat),
-		    seat_names[seat], seat == a->turn && !a->over ?
-		    ", to move" : "");
+		buf_printf(b, "\n%s holds%s:\n", name[seat],
+		    seat == a->turn && !a->over ? ", to move" : "");
 		render_cards(b, a, a->hand[seat], a->nhand[seat], seat, me);
 	}
 	buf_addc(b, '\n');
@@ -1104,10 +1103,10 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 			    "(the classic opening).\n", seat_names[a->turn],
 			    card_name(a, a->fresh));
 		else
-			buf_printf(b, "In transit: %s, passed by %s; %s may "
-			    "use it from the next turn.\n",
+			buf_printf(b, "In transit: %s, passed by %s to %s, "
+			    "usable from %s's next turn.\n",
 			    card_name(a, a->fresh), seat_names[!a->turn],
-			    seat_names[a->turn]);
+			    seat_names[a->turn], seat_names[a->turn]);
 	}
 	if (a->discard) {
 		buf_printf(b, "Draw pile: %d card%s.  Discards: ", a->npile,
@@ -1123,21 +1122,21 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 		buf_printf(b, "%s holds c3 (through %d opponent move%s).\n",
 		    seat_names[a->hold_seat], a->hold_count,
 		    a->hold_count == 1 ? "" : "s");
-	if (a->ply == 0 && a->redeals > 0 && !a->over)
+	if (a->ply == 0 && a->redeals > 0 && !a->over) {
 		buf_printf(b, "Before the first move, if both players send "
 		    "`redeal`, the cards are dealt again (%d left).\n",
 		    a->redeals);
-	if (a->ply == 0 && a->redeals > 0 && a->asked)
-		buf_printf(b, "%s has asked for a redeal.\n",
-		    seat_names[a->asked & 1 ? SOUTH : NORTH]);
+		if (a->asked)
+			buf_printf(b, "%s has asked for a redeal.\n",
+			    seat_names[a->asked & 1 ? SOUTH : NORTH]);
+	}
 	if (a->over) {
 		struct game_result r;
 
 		almakleh_result(st, &r);
 		buf_printf(b, "Game over: %s.\n", r.text);
 	} else
-		buf_printf(b, "%s (%s) to move.\n", view_name(v, a->turn),
-		    seat_names[a->turn]);
+		buf_printf(b, "%s to move.\n", name[a->turn]);
 }
 
 static void
