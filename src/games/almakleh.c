@@ -180,9 +180,9 @@ deck_side(struct alm_side *s, char *text, int line, char *err, size_t errlen)
 		dx = strtol(tok, &end, 10);
 		if (end == tok || *end != ',')
 			goto bad;
-		tok = end + 1;
-		dy = strtol(tok, &end, 10);
-		if (end == tok || *end != '\0' || dx < -2 || dx > 2 ||
+		dy = strtol(end + 1, &end, 10);
+		if (end == tok || end[-1] == ',' || *end != '\0' ||
+		    dx < -2 || dx > 2 ||
 		    dy < -2 || dy > 2 || (dx == 0 && dy == 0))
 			goto bad;
 		for (i = 0; i < s->n; i++)
@@ -335,11 +335,14 @@ deal_random(struct almakleh *a)
 	rng_shuffle(&a->rng, order, a->ncards, 1);
 	for (i = 0; i < a->ncards; i++)
 		a->face[i] = (uint8_t)rng_below(&a->rng, 2);
+	memset(a->hand, 0, sizeof(a->hand));
 	for (seat = 0; seat < 2; seat++) {
 		a->nhand[seat] = seat == NORTH && !a->discard ? 2 : 3;
 		for (i = 0; i < a->nhand[seat]; i++)
 			a->hand[seat][i] = order[k++];
 	}
+	memset(a->pile, 0, sizeof(a->pile));
+	memset(a->disc, 0, sizeof(a->disc));
 	a->npile = 0;
 	a->ndisc = 0;
 	if (a->discard)
@@ -395,6 +398,8 @@ deal_fixed(struct almakleh *a, const char *text, char *err, size_t errlen)
 		if (a->nhand[seat] != want[seat])
 			goto shape;
 	}
+	memset(a->pile, 0, sizeof(a->pile));
+	memset(a->disc, 0, sizeof(a->disc));
 	a->npile = 0;
 	a->ndisc = 0;
 	if (a->discard) {
@@ -589,7 +594,7 @@ remove_from_hand(struct almakleh *a, int seat, uint8_t card)
 		if (a->hand[seat][i] == card) {
 			memmove(&a->hand[seat][i], &a->hand[seat][i + 1],
 			    (size_t)(a->nhand[seat] - i - 1));
-			a->nhand[seat]--;
+			a->hand[seat][--a->nhand[seat]] = 0;
 			return;
 		}
 }
@@ -601,16 +606,20 @@ draw_card(struct almakleh *a, int seat)
 {
 	int i;
 
+	/* Unused slots stay zero, so equal positions are equal bytes. */
 	if (a->npile == 0) {
 		memcpy(a->pile, a->disc, a->ndisc);
+		memset(a->disc, 0, sizeof(a->disc));
 		a->npile = a->ndisc;
 		a->ndisc = 0;
 		rng_shuffle(&a->rng, a->pile, a->npile, 1);
 		for (i = 0; i < a->npile; i++)
 			a->face[a->pile[i]] = (uint8_t)rng_below(&a->rng, 2);
 	}
-	if (a->npile > 0)
+	if (a->npile > 0) {
 		a->hand[seat][a->nhand[seat]++] = a->pile[--a->npile];
+		a->pile[a->npile] = 0;
+	}
 }
 
 static void
@@ -644,8 +653,10 @@ almakleh_apply(void *st, int seat, const struct game_move *m)
 			a->winner = (uint8_t)seat;
 			a->how = WIN_PORTAL;
 		}
-		if (from == ALM_CENTRE)
+		if (from == ALM_CENTRE) {
 			a->hold_seat = ALM_NONE;
+			a->hold_count = 0;
+		}
 		if (to == ALM_CENTRE) {
 			a->hold_seat = (uint8_t)seat;
 			a->hold_count = 0;
