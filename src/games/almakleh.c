@@ -148,7 +148,7 @@ usable(const struct almakleh *a, int seat, uint8_t card)
 static int
 deck_side(struct alm_side *s, char *text, int line, char *err, size_t errlen)
 {
-	char *tok, *p = text, *end;
+	char *tok, *p = text, *end, *ystart;
 	long dx, dy;
 	int i;
 
@@ -180,9 +180,9 @@ deck_side(struct alm_side *s, char *text, int line, char *err, size_t errlen)
 		dx = strtol(tok, &end, 10);
 		if (end == tok || *end != ',')
 			goto bad;
-		dy = strtol(end + 1, &end, 10);
-		if (end == tok || end[-1] == ',' || *end != '\0' ||
-		    dx < -2 || dx > 2 ||
+		ystart = end + 1;
+		dy = strtol(ystart, &end, 10);
+		if (end == ystart || *end != '\0' || dx < -2 || dx > 2 ||
 		    dy < -2 || dy > 2 || (dx == 0 && dy == 0))
 			goto bad;
 		for (i = 0; i < s->n; i++)
@@ -1010,7 +1010,8 @@ render_cards(struct buf *b, const struct almakleh *a, const uint8_t *cards,
 	for (i = 0; i < n; i++) {
 		len = snprintf(cell, sizeof(cell), "%s%s",
 		    card_name(a, cards[i]),
-		    holder == a->turn && cards[i] == a->fresh ? " (new)" : "");
+		    holder == a->turn && cards[i] == a->fresh && !a->over ?
+		    " (new)" : "");
 		buf_printf(b, "%-*s", i + 1 < n ? CARD_COL : len, cell);
 	}
 	buf_addc(b, '\n');
@@ -1081,8 +1082,8 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 	buf_printf(b, "     %s\n", files);
 	buf_printf(b, "        %s: master %c, pawns %c\n\n", name[me],
 	    me == SOUTH ? 'M' : 'm', me == SOUTH ? 'P' : 'p');
-	buf_adds(b, "Portals: [c1] South's, [c5] North's.  Cards: o is the "
-	    "piece, x where it may go.\n");
+	buf_adds(b, "Portals: [c1] South's, [c5] North's.\n"
+	    "Cards: o is the piece, x where it may go.\n");
 
 	if (a->last_kind == MV_MOVE) {
 		char fs[3], ts[3];
@@ -1114,10 +1115,10 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 			    "(the classic opening).\n", seat_names[a->turn],
 			    card_name(a, a->fresh));
 		else
-			buf_printf(b, "In transit: %s, passed by %s to %s, "
-			    "usable from %s's next turn.\n",
+			buf_printf(b, "In transit: %s, passed by %s; %s may "
+			    "use it from its next turn.\n",
 			    card_name(a, a->fresh), seat_names[!a->turn],
-			    seat_names[a->turn], seat_names[a->turn]);
+			    seat_names[a->turn]);
 	}
 	if (a->discard) {
 		buf_printf(b, "Draw pile: %d card%s.  Discards: ", a->npile,
