@@ -1439,6 +1439,10 @@ almakleh_export_json(const void *st, struct buf *b)
 	json_cards(b, a, a->pile, a->npile);
 	buf_adds(b, ",\"discard\":");
 	json_cards(b, a, a->disc, a->ndisc);
+	if (a->ply == 0)
+		buf_printf(b, ",\"redeal_asked\":{\"South\":%s,\"North\":%s}",
+		    a->asked & 1 ? "true" : "false",
+		    a->asked & 2 ? "true" : "false");
 	if (a->centre)
 		buf_printf(b, ",\"hold\":{\"seat\":%s,\"count\":%d}",
 		    a->hold_seat == ALM_NONE ? "null" : a->hold_seat == SOUTH ?
