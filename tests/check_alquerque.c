@@ -629,8 +629,9 @@ START_TEST(alquerque_render_draws_lines_and_last_move)
 	    "    a   b   c   d   e\n"
 	    "    alice (White): 11 stones\n"
 	    "\n"
-	    "Last move: bob (Black) b3xd3, took 1.  On the board: w/b the "
-	    "stone that moved, * its path, x the stones it took.\n"
+	    "Last move: bob (Black) b3xd3, took 1.\n"
+	    "(b: the stone that moved, *: the points it left, x: the stones "
+	    "it took)\n"
 	    "alice (White) to move; a capture is compulsory.\n");
 	buf_free(&b);
 	free(st);

@@ -802,10 +802,9 @@ alquerque_render(const void *st, const struct game_view *v, struct buf *b)
 		    seat_names[!a->turn], text);
 		if (a->last_jump)
 			buf_printf(b, ", took %d", a->last_n - 1);
-		buf_adds(b, ".  On the board: w/b the stone that moved, "
-		    "* its path");
-		buf_adds(b, a->last_jump ? ", x the stones it took.\n" :
-		    ".\n");
+		buf_printf(b, ".\n(%c: the stone that moved, *: the points it "
+		    "left%s)\n", a->turn == BLACK ? 'w' : 'b',
+		    a->last_jump ? ", x: the stones it took" : "");
 	}
 	if (a->end != END_NONE) {
 		struct game_result res;
