@@ -312,14 +312,26 @@ list_moves(const struct game_move *m, int n, char *out, size_t len)
 		snprintf(out + used, len - used, " (and %d more)", n - shown);
 }
 
-/* Decide the game after a move (or for a position read back). */
-static void
-judge(struct alquerque *a)
+/* How often the position has occurred, this time included. */
+static int
+occurrences(const struct alquerque *a)
 {
 	uint64_t key = pos_key(a);
 	uint32_t k, lo;
 	int seen = 0;
 
+	/* Positions with the same side to move lie an even distance back. */
+	lo = a->quiet + 1 > ALQ_HIST ? a->quiet + 1 - ALQ_HIST : 0;
+	for (k = a->quiet + 2; k >= lo + 2; k -= 2)
+		if (a->hist[(k - 2) % ALQ_HIST] == key)
+			seen++;
+	return seen;
+}
+
+/* Decide the game after a move (or for a position read back). */
+static void
+judge(struct alquerque *a)
+{
 	a->end = END_NONE;
 	if (a->stones[a->turn] == 0) {
 		a->end = END_NO_STONES;
@@ -329,12 +341,7 @@ judge(struct alquerque *a)
 		a->end = END_NO_MOVES;
 		return;
 	}
-	/* Positions with the same side to move lie an even distance back. */
-	lo = a->quiet + 1 > ALQ_HIST ? a->quiet + 1 - ALQ_HIST : 0;
-	for (k = a->quiet + 2; k >= lo + 2; k -= 2)
-		if (a->hist[(k - 2) % ALQ_HIST] == key)
-			seen++;
-	if (seen >= 3)
+	if (occurrences(a) >= 3)
 		a->end = END_REPETITION;
 	else if (a->quiet_limit > 0 && a->quiet >= a->quiet_limit)
 		a->end = END_QUIET;
@@ -817,6 +824,12 @@ alquerque_render(const void *st, const struct game_view *v, struct buf *b)
 		if (side_can_capture(a, a->turn))
 			buf_adds(b, "; a capture is compulsory");
 		buf_adds(b, ".\n");
+		if (occurrences(a) == 2)
+			buf_adds(b, "This position has occurred twice: the "
+			    "third time is a draw.\n");
+		if (a->quiet_limit > 0 && a->quiet > 0)
+			buf_printf(b, "Moves without a capture: %u of %d.\n",
+			    (unsigned)a->quiet, a->quiet_limit);
 	}
 }
 
