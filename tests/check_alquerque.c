@@ -416,10 +416,10 @@ START_TEST(alquerque_threefold_repetition_draw)
 	 * start position after move 24. */
 	st = mkpos("....B/...../...../...../W....", 0, 0);
 	for (i = 0; i < 23; i++) {
-		static const char *const w[] = { "a1-a2", "a2-b2", "b2-a1" };
-		static const char *const b[] = { "e5-e4", "e4-e5" };
+		static const char *const wm[] = { "a1-a2", "a2-b2", "b2-a1" };
+		static const char *const bm[] = { "e5-e4", "e4-e5" };
 
-		play_seq(st, i % 2 == 0 ? w[(i / 2) % 3] : b[(i / 2) % 2]);
+		play_seq(st, i % 2 == 0 ? wm[(i / 2) % 3] : bm[(i / 2) % 2]);
 		ops->result(st, &r);
 		ck_assert_msg(r.over == 0, "over after move %d", i + 1);
 	}
@@ -571,6 +571,7 @@ END_TEST
 
 START_TEST(alquerque_errors_name_the_fix)
 {
+	struct game_move m;
 	void *st = tu_new("alquerque", "", 1, 2);
 	char err[GAME_ERRLEN];
 
@@ -581,6 +582,11 @@ START_TEST(alquerque_errors_name_the_fix)
 	    "a1 to e5");
 	assert_error(st, 0, "b2-c3-d4", "a step goes to a neighbouring point "
 	    "only: write one step as b2-c3");
+	assert_error(st, 0, "a1xb1xc1xd1xe1xa2xb2xc2xd2xe2xa3xb3xc3xd3xe3xa4"
+	    "xb4xc4xd4xe4xa5xb5xc5xd5xe5xa1xb1xc1xd1xe1xa2xb2xc2xd2", "that move is "
+	    "too long: a chain names at most 13 points");
+	assert_error(st, 0, "a1xb1xc1xd1xe1xa2xb2xc2xd2xe2xa3xb3xc3xd3",
+	    "a chain takes at most 12 stones");
 	assert_error(st, 0, "b2-c3xd4", "`b2-c3xd4` is not a move: write a "
 	    "step as b2-c3, a jump as b2xd4, a chain as b2xd4xb4");
 	assert_error(st, 0, "c3-c4", "there is no White stone on c3");
@@ -616,7 +622,70 @@ START_TEST(alquerque_errors_name_the_fix)
 	    sizeof(err)), -1);
 	ck_assert_str_eq(err, "move 2 (`d4-d5`): it is Black's turn, not "
 	    "White's");
+	ck_assert_int_eq(ops->parse_move(st, 0, " ", &m, err, sizeof(err)),
+	    -1);
+	ck_assert_str_eq(err, "no move given: write a step as b2-c3, a jump "
+	    "as b2xd4");
 	free(st);
+}
+END_TEST
+
+/*
+ * Random text from the notation's alphabet: every answer is either an
+ * error with a message or a move that legal() lists.
+ */
+START_TEST(alquerque_parse_move_survives_junk)
+{
+	static const char alphabet[] = "abcdefx:-12345 6A";
+	static const char *const positions[] = {
+		"....B/...../.B.../B.B../WB...",
+		"B..../..B../...B./.B.../W....",
+		"B..../...../..B../.W..B/....W",
+	};
+	struct game_move legal[GAME_MAX_MOVES], m;
+	char text[40], err[GAME_ERRLEN];
+	struct rng rng;
+	unsigned char seed[RNG_SEED_LEN];
+	int i, j, k, n, len, accepted = 0;
+
+	rng_seed_from_u64(seed, 11);
+	rng_init(&rng, seed);
+	for (i = 0; i < 30000; i++) {
+		void *st = mkpos(positions[i % 3], 0, 0);
+
+		n = ops->legal(st, 0, legal, GAME_MAX_MOVES);
+		len = (int)rng_below(&rng, sizeof(text) - 1);
+		for (j = 0; j < len; j++)
+			text[j] = alphabet[rng_below(&rng, sizeof(alphabet) -
+			    1)];
+		text[len] = '\0';
+		/* Every other text is points joined by separators, so
+		 * that some are legal. */
+		if (i % 2 == 0) {
+			len = 2 + 3 * (int)rng_below(&rng, 3);
+			for (j = 0; j < len; j += 3) {
+				text[j] = (char)('a' + rng_below(&rng, 5));
+				text[j + 1] = (char)('1' + rng_below(&rng, 5));
+				if (j + 2 < len)
+					text[j + 2] = "x-:"[rng_below(&rng, 3)];
+			}
+			text[len] = '\0';
+		}
+		err[0] = '\0';
+		if (ops->parse_move(st, 0, text, &m, err, sizeof(err)) == 0) {
+			for (k = 0; k < n; k++)
+				if (legal[k].len == m.len && memcmp(legal[k].d,
+				    m.d, m.len) == 0)
+					break;
+			if (k == n)
+				ck_abort_msg("`%s` accepted but not legal",
+				    text);
+			accepted++;
+		} else if (err[0] == '\0')
+			ck_abort_msg("`%s` refused without a reason", text);
+		free(st);
+	}
+	ck_assert_int_gt(accepted, 0);
 }
 END_TEST
 
@@ -969,6 +1038,7 @@ alquerque_suite(void)
 	tcase_add_test(tc, alquerque_history_window);
 	tcase_add_test(tc, alquerque_quiet_limit_draw);
 	tcase_add_test(tc, alquerque_errors_name_the_fix);
+	tcase_add_test(tc, alquerque_parse_move_survives_junk);
 	tcase_add_test(tc, alquerque_render_draws_lines_and_last_move);
 	tcase_add_test(tc, alquerque_json_and_state_checks);
 	tcase_add_test(tc, alquerque_random_playouts);

@@ -431,12 +431,20 @@ read_path(const char *text, uint8_t *path, int *n, int *kind, char *err,
 	for (; *text != '\0'; text++) {
 		if (*text == ' ' || *text == '\t')
 			continue;
-		if (len + 1 >= sizeof(s))
-			goto syntax;
+		if (len + 1 >= sizeof(s)) {
+			util_err(err, errlen, "that move is too long: a chain "
+			    "names at most %d points", ALQ_MAXPATH);
+			return -1;
+		}
 		s[len++] = (char)(*text >= 'A' && *text <= 'Z' ?
 		    *text - 'A' + 'a' : *text);
 	}
 	s[len] = '\0';
+	if (len == 0) {
+		util_err(err, errlen, "no move given: write a step as b2-c3, "
+		    "a jump as b2xd4");
+		return -1;
+	}
 	*n = 0;
 	*kind = MOVE_STEP;
 	for (i = 0;;) {
