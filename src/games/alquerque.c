@@ -293,7 +293,7 @@ format_path(int kind, const uint8_t *path, int n, char *out, size_t len)
 	}
 }
 
-/* "b2xd4, c1xc3 or e1xc3", at most ALQ_LISTED named. */
+/* "e1xe3, b2xd4 or b2xd2xb4", at most ALQ_LISTED named. */
 static void
 list_moves(const struct game_move *m, int n, char *out, size_t len)
 {
@@ -312,16 +312,22 @@ list_moves(const struct game_move *m, int n, char *out, size_t len)
 		snprintf(out + used, len - used, " (and %d more)", n - shown);
 }
 
+/* The quiet-move number of the oldest position the window holds. */
+static uint32_t
+hist_lo(const struct alquerque *a)
+{
+	return a->quiet + 1 > ALQ_HIST ? a->quiet + 1 - ALQ_HIST : 0;
+}
+
 /* How often the position has occurred, this time included. */
 static int
 occurrences(const struct alquerque *a)
 {
 	uint64_t key = pos_key(a);
-	uint32_t k, lo;
+	uint32_t k, lo = hist_lo(a);
 	int seen = 0;
 
 	/* Positions with the same side to move lie an even distance back. */
-	lo = a->quiet + 1 > ALQ_HIST ? a->quiet + 1 - ALQ_HIST : 0;
 	for (k = a->quiet + 2; k >= lo + 2; k -= 2)
 		if (a->hist[(k - 2) % ALQ_HIST] == key)
 			seen++;
@@ -841,12 +847,17 @@ alquerque_render(const void *st, const struct game_view *v, struct buf *b)
 	}
 }
 
-static uint32_t
-hist_lo(const struct alquerque *a)
-{
-	return a->quiet + 1 > ALQ_HIST ? a->quiet + 1 - ALQ_HIST : 0;
-}
-
+/*
+ * The state as text, nine lines:
+ *	alquerque quiet_limit=N
+ *	5 BBBBB			ranks 5 to 1, files a-e: W, B or .
+ *	...
+ *	turn=White ply=P quiet=Q end=none|nostones|nomoves|repetition|quiet
+ *	last=-|MOVE		the last move in notation
+ *	history KEY ...		the window, oldest first, the current last
+ * A key is 13 hex digits: White's points as bits 0-24 (a1 = bit 0),
+ * Black's as bits 25-49, bit 50 set when Black is to move.
+ */
 static void
 alquerque_serialise(const void *st, struct buf *b)
 {
