@@ -13,6 +13,11 @@
 #else
 #define PRINTFLIKE(f, a)
 #define NORETURN
+/* A mail address in canonical form (owned), so one person is one player:
+ * surrounding space and angle brackets dropped, all lower-cased.  NULL
+ * when it is not a plausible local@domain address. */
+char	*util_addr_canon(const char *);
+
 #endif
 
 /* These abort with a message on failure; every result is the caller's to free. */
@@ -60,5 +65,10 @@ void	 util_json_str(struct buf *, const char *);
 /* Hex of n bytes into out (2n+1 bytes). */
 void	 util_hex(const unsigned char *, size_t, char *);
 int	 util_unhex(const char *, unsigned char *, size_t);
+
+/* A mail address in canonical form (owned), so one person is one player:
+ * surrounding space and angle brackets dropped, all lower-cased.  NULL
+ * when it is not a plausible local@domain address. */
+char	*util_addr_canon(const char *);
 
 #endif

@@ -1,0 +1,708 @@
+/*
+ * ludus: the admin and offline tool, one subcommand per job.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gamedef.h"
+#include "play.h"
+#include "store.h"
+
+#define EXIT_USAGE	64
+
+struct ctx {
+	const char	*dbpath;
+	struct gamedef	*defs;
+	int		 ndefs;
+	struct store	*store;
+};
+
+struct cmd {
+	const char *name;
+	const char *args;
+	const char *help;
+	int	(*fn)(struct ctx *, int, char **);
+	int	 needs_store;
+};
+
+static const struct cmd *find_cmd(const char *);
+
+static int
+usage_of(const char *name)
+{
+	const struct cmd *c = find_cmd(name);
+
+	fprintf(stderr, "usage: ludus [-d DATABASE] %s %s\n", c->name, c->args);
+	return EXIT_USAGE;
+}
+
+static int
+err_out(const char *fmt, ...) PRINTFLIKE(1, 2);
+
+static int
+err_out(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ludus: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+static int64_t
+now(void)
+{
+	return (int64_t)time(NULL);
+}
+
+static int
+parse_id(const char *s, int64_t *id)
+{
+	long long v;
+
+	if (*s == '#')
+		s++;
+	if (util_parse_int(s, 1, INT64_MAX, &v) == -1)
+		return -1;
+	*id = v;
+	return 0;
+}
+
+static int
+load_defs(struct ctx *c)
+{
+	char err[512];
+
+	if (c->defs != NULL)
+		return 0;
+	if (gamedef_load_dir(gamedef_default_dir(), &c->defs, &c->ndefs, err,
+	    sizeof(err)) == -1)
+		return err_out("game definitions: %s", err);
+	return 0;
+}
+
+static int
+load_game(struct ctx *c, const char *idtext, struct play_game *g)
+{
+	char err[GAME_ERRLEN];
+	int64_t id;
+
+	if (parse_id(idtext, &id) == -1)
+		return err_out("`%s` is not a game number", idtext);
+	if (play_load(c->store, c->defs, c->ndefs, id, g, err, sizeof(err)) !=
+	    0)
+		return err_out("%s", err);
+	return 0;
+}
+
+/* --as ADDRESS: the seat to view as; GAME_PUBLIC without it. */
+static int
+viewer_seat(const struct play_game *g, const char *as, int *seat)
+{
+	*seat = GAME_PUBLIC;
+	if (as == NULL)
+		return 0;
+	if ((*seat = play_seat(g, as)) == -1)
+		return err_out("%s does not play game #%lld", as,
+		    (long long)g->row.id);
+	return 0;
+}
+
+/* Split "--as ADDRESS" out of argv; returns the remaining count. */
+static int
+take_as(int argc, char **argv, const char **as)
+{
+	int i, n = 0;
+
+	*as = NULL;
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--as") == 0 && i + 1 < argc)
+			*as = argv[++i];
+		else if (strncmp(argv[i], "--as=", 5) == 0)
+			*as = argv[i] + 5;
+		else
+			argv[n++] = argv[i];
+	}
+	return n;
+}
+
+static int
+cmd_init(struct ctx *c, int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 0)
+		return usage_of("init");
+	printf("database %s ready (schema version %d)\n", c->dbpath,
+	    store_schema_version(c->store));
+	return 0;
+}
+
+static int
+cmd_games(struct ctx *c, int argc, char **argv)
+{
+	int i, j, k;
+
+	(void)argv;
+	if (argc != 0)
+		return usage_of("games");
+	for (i = 0; i < c->ndefs; i++) {
+		const struct gamedef *d = &c->defs[i];
+
+		printf("%s — %s, %d players", d->name, d->title, d->seats);
+		if (d->naliases) {
+			printf(" (also:");
+			for (j = 0; j < d->naliases; j++)
+				printf(" %s", d->aliases[j]);
+			printf(")");
+		}
+		printf("\n");
+		for (j = 0; j < d->nopts; j++) {
+			const struct gamedef_opt *o = &d->opts[j];
+
+			printf("  %s=", o->name);
+			switch (o->type) {
+			case GOPT_INT:
+				printf("%lld-%lld", o->min, o->max);
+				break;
+			case GOPT_BOOL:
+				printf("true|false");
+				break;
+			case GOPT_ENUM:
+				for (k = 0; k < o->nvalues; k++)
+					printf("%s%s", k ? "|" : "",
+					    o->values[k]);
+				break;
+			case GOPT_STRING:
+				printf("TEXT");
+				break;
+			}
+			printf(" (default %s)%s%s\n", *o->def ? o->def : "none",
+			    o->help ? ": " : "", o->help ? o->help : "");
+		}
+	}
+	return 0;
+}
+
+static int
+cmd_new(struct ctx *c, int argc, char **argv)
+{
+	const struct gamedef *d;
+	struct play_game g;
+	unsigned char seed[RNG_SEED_LEN];
+	char err[GAME_ERRLEN], **words, **addrs;
+	int i, nw = 0, na = 0, have_seed = 0, rc;
+	long long sv;
+
+	if (argc < 1)
+		return usage_of("new");
+	if ((d = gamedef_find(c->defs, c->ndefs, argv[0])) == NULL)
+		return err_out("no game called `%s` (see `ludus games`)",
+		    argv[0]);
+	words = xcalloc((size_t)argc, sizeof(*words));
+	addrs = xcalloc((size_t)argc, sizeof(*addrs));
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+			if (util_parse_int(argv[++i], 0, INT64_MAX, &sv) == -1) {
+				free(words);
+				free(addrs);
+				return err_out("--seed needs a number");
+			}
+			rng_seed_from_u64(seed, (uint64_t)sv);
+			have_seed = 1;
+		} else if (strchr(argv[i], '=') != NULL)
+			words[nw++] = argv[i];
+		else
+			addrs[na++] = argv[i];
+	}
+	if (!have_seed)
+		rng_seed_os(seed);
+	if (store_begin(c->store) == -1) {
+		free(words);
+		free(addrs);
+		return err_out("%s", store_errmsg(c->store));
+	}
+	if (play_create(c->store, d, words, nw, addrs, na, seed, "active",
+	    now(), &g, err, sizeof(err)) == -1) {
+		store_rollback(c->store);
+		rc = err_out("%s", err);
+	} else if (store_commit(c->store) == -1) {
+		store_rollback(c->store);
+		rc = err_out("%s", store_errmsg(c->store));
+		play_free(&g);
+	} else {
+		printf("game #%lld: %s (%s)\n", (long long)g.row.id,
+		    d->title, g.row.options);
+		for (i = 0; i < g.row.nseats; i++)
+			printf("  %s: %s\n", d->ops->seat_name(g.st, i),
+			    g.address[i]);
+		play_free(&g);
+		rc = 0;
+	}
+	free(words);
+	free(addrs);
+	return rc;
+}
+
+static void
+print_to_move(const struct play_game *g)
+{
+	uint32_t mask = g->def->ops->to_move(g->st);
+	int i, first = 1;
+
+	for (i = 0; i < g->row.nseats; i++)
+		if (mask & (1u << i)) {
+			printf("%s%s", first ? "" : ",", g->address[i]);
+			first = 0;
+		}
+	if (first)
+		printf("-");
+}
+
+static int
+cmd_list(struct ctx *c, int argc, char **argv)
+{
+	struct play_game g;
+	char err[GAME_ERRLEN];
+	int64_t *ids;
+	int n, i, j;
+
+	(void)argv;
+	if (argc != 0)
+		return usage_of("list");
+	if (store_game_ids(c->store, 0, &ids, &n) == -1)
+		return err_out("%s", store_errmsg(c->store));
+	for (i = 0; i < n; i++) {
+		if (play_load(c->store, c->defs, c->ndefs, ids[i], &g, err,
+		    sizeof(err)) != 0) {
+			printf("#%lld\t(unreadable: %s)\n", (long long)ids[i],
+			    err);
+			continue;
+		}
+		printf("#%lld\t%s\t%s\tmoves %d\t", (long long)g.row.id,
+		    g.row.kind, g.row.status, g.row.nmoves);
+		for (j = 0; j < g.row.nseats; j++)
+			printf("%s%s", j ? " v " : "", g.address[j]);
+		printf("\tto move: ");
+		print_to_move(&g);
+		if (g.row.result)
+			printf("\t%s", g.row.result);
+		printf("\n");
+		play_free(&g);
+	}
+	free(ids);
+	return 0;
+}
+
+static int
+cmd_show(struct ctx *c, int argc, char **argv)
+{
+	struct play_game g;
+	struct buf b = { 0 };
+	const char *as;
+	int seat;
+
+	argc = take_as(argc, argv, &as);
+	if (argc != 1)
+		return usage_of("show");
+	if (load_game(c, argv[0], &g) != 0)
+		return 1;
+	if (viewer_seat(&g, as, &seat) != 0) {
+		play_free(&g);
+		return 1;
+	}
+	printf("Game #%lld: %s (%s), %s, move %d\n", (long long)g.row.id,
+	    g.def->title, g.row.options, g.row.status, g.row.nmoves);
+	play_render(&g, seat, &b);
+	fputs(buf_str(&b), stdout);
+	buf_free(&b);
+	play_free(&g);
+	return 0;
+}
+
+static int
+cmd_moves(struct ctx *c, int argc, char **argv)
+{
+	struct play_game g;
+	struct buf b = { 0 };
+	const char *as;
+	uint32_t mask;
+	int seat, i;
+
+	argc = take_as(argc, argv, &as);
+	if (argc != 1)
+		return usage_of("moves");
+	if (load_game(c, argv[0], &g) != 0)
+		return 1;
+	if (viewer_seat(&g, as, &seat) != 0) {
+		play_free(&g);
+		return 1;
+	}
+	mask = g.def->ops->to_move(g.st);
+	for (i = 0; i < g.row.nseats; i++)
+		if ((seat == GAME_PUBLIC && (mask & (1u << i))) || seat == i)
+			game_legal_text(g.def->ops, g.st, i, &b);
+	fputs(buf_str(&b), stdout);
+	buf_free(&b);
+	play_free(&g);
+	return 0;
+}
+
+static int
+cmd_move(struct ctx *c, int argc, char **argv)
+{
+	struct play_game g;
+	struct buf line = { 0 };
+	char err[GAME_ERRLEN];
+	int seat, i, n;
+
+	if (argc < 3)
+		return usage_of("move");
+	if (load_game(c, argv[0], &g) != 0)
+		return 1;
+	if ((seat = play_seat(&g, argv[1])) == -1) {
+		play_free(&g);
+		return err_out("%s does not play game #%s", argv[1], argv[0]);
+	}
+	for (i = 2; i < argc; i++)
+		buf_printf(&line, "%s%s", i > 2 ? " " : "", argv[i]);
+	if (store_begin(c->store) == -1) {
+		n = -1;
+		util_strlcpy(err, store_errmsg(c->store), sizeof(err));
+	} else if ((n = play_line(c->store, &g, seat, buf_str(&line), now(),
+	    err, sizeof(err))) == -1 || store_commit(c->store) == -1) {
+		if (n != -1)
+			util_strlcpy(err, store_errmsg(c->store), sizeof(err));
+		store_rollback(c->store);
+		n = -1;
+	}
+	buf_free(&line);
+	if (n == -1) {
+		play_free(&g);
+		return err_out("%s", err);
+	}
+	printf("game #%lld: %d move%s played", (long long)g.row.id, n,
+	    n == 1 ? "" : "s");
+	if (g.row.result)
+		printf("; game over: %s", g.row.result);
+	printf("\n");
+	play_free(&g);
+	return 0;
+}
+
+static int
+cmd_history(struct ctx *c, int argc, char **argv)
+{
+	struct play_game g;
+	struct store_move *log;
+	int n, i;
+
+	(void)argv;
+	if (argc != 1)
+		return usage_of("history");
+	if (load_game(c, argv[0], &g) != 0)
+		return 1;
+	if (store_moves(c->store, g.row.id, &log, &n) == -1) {
+		play_free(&g);
+		return err_out("%s", store_errmsg(c->store));
+	}
+	for (i = 0; i < n; i++) {
+		char when[32];
+		time_t t = (time_t)log[i].created;
+		struct tm tm;
+
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M",
+		    gmtime_r(&t, &tm));
+		printf("%d. %s (%s) %s  [%s UTC]\n", log[i].ply,
+		    g.def->ops->seat_name(g.st, log[i].seat),
+		    g.address[log[i].seat] ? g.address[log[i].seat] : "?",
+		    log[i].notation, when);
+	}
+	if (g.row.result)
+		printf("%s\n", g.row.result);
+	store_moves_free(log, n);
+	play_free(&g);
+	return 0;
+}
+
+static int
+cmd_export(struct ctx *c, int argc, char **argv)
+{
+	struct play_game g;
+	struct store_move *log;
+	struct buf b = { 0 };
+	char hex[2 * RNG_SEED_LEN + 1], commit[65];
+	int n, i;
+
+	if (argc != 1)
+		return usage_of("export");
+	if (load_game(c, argv[0], &g) != 0)
+		return 1;
+	if (store_moves(c->store, g.row.id, &log, &n) == -1) {
+		play_free(&g);
+		return err_out("%s", store_errmsg(c->store));
+	}
+	rng_commitment(g.row.seed, commit);
+	buf_printf(&b, "{\"id\":%lld,\"kind\":", (long long)g.row.id);
+	util_json_str(&b, g.row.kind);
+	buf_adds(&b, ",\"options\":");
+	util_json_str(&b, g.row.options);
+	buf_adds(&b, ",\"status\":");
+	util_json_str(&b, g.row.status);
+	buf_printf(&b, ",\"seed_sha256\":\"%s\"", commit);
+	/* The seed decides every future deal: only a finished game shows it. */
+	if (strcmp(g.row.status, "active") != 0 &&
+	    strcmp(g.row.status, "invited") != 0) {
+		util_hex(g.row.seed, RNG_SEED_LEN, hex);
+		buf_printf(&b, ",\"seed\":\"%s\"", hex);
+	}
+	buf_adds(&b, ",\"players\":[");
+	for (i = 0; i < g.row.nseats; i++) {
+		buf_adds(&b, i ? "," : "");
+		buf_adds(&b, "{\"seat\":");
+		util_json_str(&b, g.def->ops->seat_name(g.st, i));
+		buf_adds(&b, ",\"address\":");
+		util_json_str(&b, g.address[i]);
+		buf_adds(&b, "}");
+	}
+	buf_adds(&b, "],\"moves\":[");
+	for (i = 0; i < n; i++) {
+		buf_printf(&b, "%s{\"ply\":%d,\"seat\":%d,\"move\":",
+		    i ? "," : "", log[i].ply, log[i].seat);
+		util_json_str(&b, log[i].notation);
+		buf_printf(&b, ",\"time\":%lld}", (long long)log[i].created);
+	}
+	buf_adds(&b, "],\"result\":");
+	if (g.row.result)
+		util_json_str(&b, g.row.result);
+	else
+		buf_adds(&b, "null");
+	buf_adds(&b, ",\"state\":");
+	g.def->ops->export_json(g.st, &b);
+	buf_adds(&b, "}\n");
+	fputs(buf_str(&b), stdout);
+	buf_free(&b);
+	store_moves_free(log, n);
+	play_free(&g);
+	return 0;
+}
+
+static int
+cmd_replay(struct ctx *c, int argc, char **argv)
+{
+	struct play_game g;
+	char err[GAME_ERRLEN], *state;
+	int rc;
+
+	(void)argv;
+	if (argc != 1)
+		return usage_of("replay");
+	if (load_game(c, argv[0], &g) != 0)
+		return 1;
+	if (play_replay(c->store, &g, &state, err, sizeof(err)) == -1) {
+		play_free(&g);
+		return err_out("game #%s: %s", argv[0], err);
+	}
+	if (strcmp(state, g.row.state) == 0) {
+		printf("game #%lld: %d moves replay to the stored state\n",
+		    (long long)g.row.id, g.row.nmoves);
+		rc = 0;
+	} else {
+		fprintf(stderr, "ludus: game #%lld: the move log does not "
+		    "replay to the stored state\n--- stored\n%s--- replayed\n%s",
+		    (long long)g.row.id, g.row.state, state);
+		rc = 1;
+	}
+	free(state);
+	play_free(&g);
+	return rc;
+}
+
+static int
+cmd_perft(struct ctx *c, int argc, char **argv)
+{
+	const struct gamedef *d;
+	struct game_opts o;
+	unsigned char seed[RNG_SEED_LEN];
+	char err[GAME_ERRLEN], **words;
+	long long depth, sv = 1;
+	void *st;
+	int i, nw = 0, d_i;
+
+	if (argc < 2)
+		return usage_of("perft");
+	if ((d = gamedef_find(c->defs, c->ndefs, argv[0])) == NULL)
+		return err_out("no game called `%s` (see `ludus games`)",
+		    argv[0]);
+	if (util_parse_int(argv[1], 0, 64, &depth) == -1)
+		return err_out("depth must be a number 0-64");
+	words = xcalloc((size_t)argc, sizeof(*words));
+	for (i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+			if (util_parse_int(argv[++i], 0, INT64_MAX, &sv) == -1) {
+				free(words);
+				return err_out("--seed needs a number");
+			}
+		} else
+			words[nw++] = argv[i];
+	}
+	if (gamedef_resolve(d, words, nw, &o, err, sizeof(err)) == -1) {
+		free(words);
+		return err_out("%s", err);
+	}
+	free(words);
+	rng_seed_from_u64(seed, (uint64_t)sv);
+	st = xcalloc(1, d->ops->state_size);
+	if (d->ops->create(st, &o, seed, d->seats, err, sizeof(err)) == -1) {
+		free(st);
+		return err_out("%s", err);
+	}
+	for (d_i = 1; d_i <= depth; d_i++) {
+		printf("depth %d: %" PRIu64 "\n", d_i,
+		    game_perft(d->ops, st, d_i));
+		fflush(stdout);
+	}
+	free(st);
+	return 0;
+}
+
+static int cmd_help(struct ctx *, int, char **);
+
+static const struct cmd cmds[] = {
+	{ "init", "", "create the database (or migrate it) and exit",
+	    cmd_init, 1 },
+	{ "games", "", "list the game kinds and their options", cmd_games, 0 },
+	{ "new", "GAME [OPT=VAL ...] [--seed N] ADDRESS ...",
+	    "start a game between the addresses (the first named is seat 1)",
+	    cmd_new, 1 },
+	{ "list", "", "list the games", cmd_list, 1 },
+	{ "show", "ID [--as ADDRESS]",
+	    "the board, as ADDRESS sees it or as an observer does", cmd_show,
+	    1 },
+	{ "moves", "ID [--as ADDRESS]",
+	    "legal moves, one per line (of the seat to move without --as)",
+	    cmd_moves, 1 },
+	{ "move", "ID ADDRESS MOVE ...", "play a move (or a line of moves)",
+	    cmd_move, 1 },
+	{ "history", "ID", "the move record", cmd_history, 1 },
+	{ "export", "ID", "the game as JSON, hidden cards included",
+	    cmd_export, 1 },
+	{ "replay", "ID",
+	    "re-derive the state from seed and move log and compare",
+	    cmd_replay, 1 },
+	{ "perft", "GAME DEPTH [--seed N] [OPT=VAL ...]",
+	    "count the leaves of the move tree to each depth", cmd_perft, 0 },
+	{ "help", "[COMMAND]", "this summary, or one command's", cmd_help, 0 },
+};
+
+static const struct cmd *
+find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(cmds); i++)
+		if (strcmp(cmds[i].name, name) == 0)
+			return &cmds[i];
+	return NULL;
+}
+
+static void
+usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: ludus [-d DATABASE] COMMAND [ARGS]\n\n"
+	    "  -d DATABASE  the SQLite database (default ./ludus.db, or "
+	    "$LUDUS_DB)\n\ncommands:\n");
+	for (i = 0; i < nitems(cmds); i++)
+		fprintf(f, "  %-8s %s\n           %s\n", cmds[i].name,
+		    cmds[i].args, cmds[i].help);
+}
+
+static int
+cmd_help(struct ctx *c, int argc, char **argv)
+{
+	const struct cmd *cmd;
+
+	(void)c;
+	if (argc == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if ((cmd = find_cmd(argv[0])) == NULL)
+		return err_out("no command `%s`", argv[0]);
+	printf("usage: ludus [-d DATABASE] %s %s\n  %s\n", cmd->name,
+	    cmd->args, cmd->help);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ctx c = { 0 };
+	const struct cmd *cmd;
+	char err[512];
+	int ch, rc, i;
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "database", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 }
+	};
+
+	c.dbpath = getenv("LUDUS_DB");
+	if (c.dbpath == NULL || *c.dbpath == '\0')
+		c.dbpath = "ludus.db";
+	/* "+": stop at the command; its own options follow it. */
+	while ((ch = getopt_long(argc, argv, "+d:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			c.dbpath = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if ((cmd = find_cmd(argv[0])) == NULL) {
+		fprintf(stderr, "ludus: no command `%s`\n", argv[0]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") ==
+		    0) {
+			printf("usage: ludus [-d DATABASE] %s %s\n  %s\n",
+			    cmd->name, cmd->args, cmd->help);
+			return 0;
+		}
+	if (cmd->fn != cmd_help && load_defs(&c) != 0)
+		return 1;
+	if (cmd->needs_store && store_open(c.dbpath, &c.store, err,
+	    sizeof(err)) == -1) {
+		gamedef_free_all(c.defs, c.ndefs);
+		return err_out("%s", err);
+	}
+	rc = cmd->fn(&c, argc - 1, argv + 1);
+	store_close(c.store);
+	gamedef_free_all(c.defs, c.ndefs);
+	return rc;
+}

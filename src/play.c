@@ -1,0 +1,321 @@
+/* play: games as the store keeps them, driven through their engines. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "play.h"
+
+void
+play_free(struct play_game *g)
+{
+	int i;
+
+	store_game_free(&g->row);
+	free(g->st);
+	for (i = 0; i < STORE_MAX_SEATS; i++)
+		free(g->address[i]);
+	memset(g, 0, sizeof(*g));
+}
+
+static void
+result_text(const struct play_game *g, struct game_result *r)
+{
+	g->def->ops->result(g->st, r);
+}
+
+/* Update status and result after a change of state. */
+static void
+play_refresh(struct play_game *g)
+{
+	struct game_result r;
+	struct buf b = { 0 };
+
+	free(g->row.state);
+	g->def->ops->serialise(g->st, &b);
+	g->row.state = buf_steal(&b);
+	result_text(g, &r);
+	if (r.over) {
+		free(g->row.status);
+		g->row.status = xstrdup("finished");
+		free(g->row.result);
+		g->row.result = xstrdup(r.text);
+	}
+}
+
+int
+play_create(struct store *s, const struct gamedef *def, char *const *words,
+    int nwords, char *const *addresses, int naddresses,
+    const unsigned char seed[RNG_SEED_LEN], const char *status, int64_t now,
+    struct play_game *g, char *err, size_t errlen)
+{
+	char **optwords, *canon[STORE_MAX_SEATS] = { 0 }, *first = NULL;
+	const struct game_ops *ops = def->ops;
+	int i, j, nopt = 0, rc = -1;
+
+	memset(g, 0, sizeof(*g));
+	g->def = def;
+	optwords = xcalloc((size_t)nwords + 1, sizeof(*optwords));
+	for (i = 0; i < nwords; i++) {
+		if (util_strncaseeq(words[i], "first=", 6))
+			first = words[i] + 6;
+		else
+			optwords[nopt++] = words[i];
+	}
+	if (naddresses != def->seats) {
+		util_err(err, errlen, "%s is for %d players; %d given",
+		    def->title, def->seats, naddresses);
+		goto out;
+	}
+	for (i = 0; i < naddresses; i++) {
+		if ((canon[i] = util_addr_canon(addresses[i])) == NULL) {
+			util_err(err, errlen, "`%s` is not a mail address",
+			    addresses[i]);
+			goto out;
+		}
+		for (j = 0; j < i; j++)
+			if (strcmp(canon[i], canon[j]) == 0) {
+				util_err(err, errlen, "%s is named twice",
+				    canon[i]);
+				goto out;
+			}
+	}
+	if (gamedef_resolve(def, optwords, nopt, &g->opts, err, errlen) == -1)
+		goto out;
+
+	/* Seat 0 moves first where the rules have a first player. */
+	if (first != NULL && util_strcaseeq(first, "random")) {
+		struct rng r;
+		uint32_t k;
+
+		rng_init_sub(&r, seed, "first");
+		k = rng_below(&r, (uint32_t)naddresses);
+		if (k != 0) {
+			char *t = canon[0];
+
+			canon[0] = canon[k];
+			canon[k] = t;
+		}
+	} else if (first != NULL && !util_strcaseeq(first, "given") &&
+	    !util_strcaseeq(first, "me")) {
+		char *want = util_addr_canon(first);
+
+		for (i = 0; want != NULL && i < naddresses; i++)
+			if (strcmp(canon[i], want) == 0)
+				break;
+		if (want == NULL || i == naddresses) {
+			free(want);
+			util_err(err, errlen, "first=%s: give random, me or "
+			    "the address of one of the players", first);
+			goto out;
+		}
+		free(want);
+		{
+			char *t = canon[i];
+
+			memmove(&canon[1], &canon[0],
+			    (size_t)i * sizeof(canon[0]));
+			canon[0] = t;
+		}
+	}
+
+	g->st = xcalloc(1, ops->state_size);
+	if (ops->create(g->st, &g->opts, seed, naddresses, err, errlen) == -1)
+		goto out;
+	g->row.kind = xstrdup(def->name);
+	g->row.options = gamedef_opts_text(&g->opts);
+	memcpy(g->row.seed, seed, RNG_SEED_LEN);
+	g->row.status = xstrdup(status);
+	g->row.created = g->row.updated = now;
+	g->row.nseats = naddresses;
+	for (i = 0; i < naddresses; i++) {
+		if (store_player_id(s, canon[i], 1, now, &g->row.player[i]) !=
+		    0) {
+			util_err(err, errlen, "%s", store_errmsg(s));
+			goto out;
+		}
+		g->row.accepted[i] = strcmp(status, "active") == 0;
+		g->address[i] = canon[i];
+		canon[i] = NULL;
+	}
+	play_refresh(g);
+	if (store_game_create(s, &g->row) == -1) {
+		util_err(err, errlen, "%s", store_errmsg(s));
+		goto out;
+	}
+	rc = 0;
+out:
+	for (i = 0; i < STORE_MAX_SEATS; i++)
+		free(canon[i]);
+	free(optwords);
+	if (rc == -1)
+		play_free(g);
+	return rc;
+}
+
+int
+play_load(struct store *s, const struct gamedef *defs, int ndefs, int64_t id,
+    struct play_game *g, char *err, size_t errlen)
+{
+	struct store_player p;
+	int rc, i;
+
+	memset(g, 0, sizeof(*g));
+	if ((rc = store_game_load(s, id, &g->row)) != 0) {
+		if (rc == 1)
+			util_err(err, errlen, "no game #%lld", (long long)id);
+		else
+			util_err(err, errlen, "%s", store_errmsg(s));
+		return rc;
+	}
+	if ((g->def = gamedef_find(defs, ndefs, g->row.kind)) == NULL) {
+		util_err(err, errlen, "game #%lld is %s, which this ludus does "
+		    "not know", (long long)id, g->row.kind);
+		goto bad;
+	}
+	if (gamedef_opts_parse(g->def, g->row.options, &g->opts, err,
+	    errlen) == -1)
+		goto bad;
+	g->st = xcalloc(1, g->def->ops->state_size);
+	if (g->def->ops->parse_state(g->st, g->row.state, err, errlen) == -1)
+		goto bad;
+	for (i = 0; i < g->row.nseats; i++) {
+		if (store_player_load(s, g->row.player[i], &p) != 0) {
+			util_err(err, errlen, "game #%lld: seat %d has no "
+			    "player", (long long)id, i);
+			goto bad;
+		}
+		g->address[i] = p.address;
+		p.address = NULL;
+		store_player_free(&p);
+	}
+	return 0;
+bad:
+	play_free(g);
+	return -1;
+}
+
+int
+play_seat(const struct play_game *g, const char *address)
+{
+	char *canon = util_addr_canon(address);
+	int i, seat = -1;
+
+	for (i = 0; canon != NULL && i < g->row.nseats; i++)
+		if (g->address[i] && strcmp(g->address[i], canon) == 0)
+			seat = i;
+	free(canon);
+	return seat;
+}
+
+int
+play_line(struct store *s, struct play_game *g, int seat, const char *line,
+    int64_t now, char *err, size_t errlen)
+{
+	const struct game_ops *ops = g->def->ops;
+	struct game_move moves[64];
+	char text[GAME_MOVE_TEXT];
+	void *before;
+	int n, i, failed;
+
+	if (strcmp(g->row.status, "active") != 0) {
+		util_err(err, errlen, "game #%lld is %s", (long long)g->row.id,
+		    g->row.status);
+		return -1;
+	}
+	before = xmalloc(ops->state_size);
+	memcpy(before, g->st, ops->state_size);
+	n = game_apply_line(ops, g->st, seat, line, moves,
+	    (int)nitems(moves), &failed, err, errlen);
+	if (n > (int)nitems(moves)) {
+		memcpy(g->st, before, ops->state_size);
+		util_err(err, errlen, "too many moves in one line (at most "
+		    "%d)", (int)nitems(moves));
+		n = -1;
+	}
+	if (n < 0) {
+		free(before);
+		return -1;
+	}
+	/* Log each move in canonical notation, formatted in the position it
+	 * was played from. */
+	for (i = 0; i < n; i++) {
+		ops->format_move(before, seat, &moves[i], text, sizeof(text));
+		ops->apply(before, seat, &moves[i]);
+		if (store_move_add(s, g->row.id, g->row.nmoves + i + 1, seat,
+		    text, now) == -1) {
+			util_err(err, errlen, "%s", store_errmsg(s));
+			goto fail;
+		}
+	}
+	g->row.nmoves += n;
+	g->row.updated = now;
+	play_refresh(g);
+	if (store_game_update(s, &g->row) == -1) {
+		util_err(err, errlen, "%s", store_errmsg(s));
+		goto fail;
+	}
+	free(before);
+	return n;
+fail:
+	free(before);
+	return -1;
+}
+
+int
+play_replay(struct store *s, const struct play_game *g, char **state,
+    char *err, size_t errlen)
+{
+	const struct game_ops *ops = g->def->ops;
+	struct store_move *log;
+	struct game_move m;
+	struct buf b = { 0 };
+	char merr[GAME_ERRLEN];
+	void *st;
+	int n, i, rc = -1;
+
+	if (store_moves(s, g->row.id, &log, &n) == -1) {
+		util_err(err, errlen, "%s", store_errmsg(s));
+		return -1;
+	}
+	st = xcalloc(1, ops->state_size);
+	if (ops->create(st, &g->opts, g->row.seed, g->row.nseats, err,
+	    errlen) == -1)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (log[i].ply != i + 1) {
+			util_err(err, errlen, "move log has a gap at ply %d",
+			    i + 1);
+			goto out;
+		}
+		if (ops->parse_move(st, log[i].seat, log[i].notation, &m, merr,
+		    sizeof(merr)) == -1) {
+			util_err(err, errlen, "ply %d (`%s` by seat %d) does "
+			    "not replay: %s", log[i].ply, log[i].notation,
+			    log[i].seat, merr);
+			goto out;
+		}
+		ops->apply(st, log[i].seat, &m);
+	}
+	ops->serialise(st, &b);
+	*state = buf_steal(&b);
+	rc = 0;
+out:
+	store_moves_free(log, n);
+	free(st);
+	return rc;
+}
+
+void
+play_render(const struct play_game *g, int viewer, struct buf *out)
+{
+	struct game_view v;
+	int i;
+
+	memset(&v, 0, sizeof(v));
+	v.viewer = viewer;
+	for (i = 0; i < g->row.nseats && i < GAME_MAX_SEATS; i++)
+		v.names[i] = g->address[i];
+	g->def->ops->render(g->st, &v, out);
+}

@@ -1,0 +1,60 @@
+/*
+ * play: games as the store keeps them, driven through their engines.
+ *
+ * The glue the referee and the `ludus` tool share: create a game from a
+ * definition, options and players; load it (engine state from the stored
+ * snapshot); play a line for a seat, appending to the move log and
+ * updating the snapshot; re-derive a game from (kind, options, seed, log).
+ * Nothing here touches mail.  Writers hold a store transaction around
+ * play_create and play_line.
+ */
+#ifndef LUDUS_PLAY_H
+#define LUDUS_PLAY_H
+
+#include <stdint.h>
+
+#include "gamedef.h"
+#include "store.h"
+
+struct play_game {
+	struct store_game row;		/* owned */
+	const struct gamedef *def;	/* foreign */
+	struct game_opts opts;
+	void	*st;			/* owned: engine state */
+	char	*address[STORE_MAX_SEATS]; /* owned: each seat's player */
+};
+
+/*
+ * Create a game.  words are the player's OPT=VAL words: the game's variant
+ * options plus `first=given|random|ADDRESS` (who takes seat 0, which moves
+ * first where the rules have a first player).  Addresses in the order given
+ * fill the seats.  status is "active" or "invited".
+ */
+int	 play_create(struct store *, const struct gamedef *,
+	    char *const *words, int nwords, char *const *addresses,
+	    int naddresses, const unsigned char seed[RNG_SEED_LEN],
+	    const char *status, int64_t now, struct play_game *,
+	    char *err, size_t errlen);
+/* 1 when there is no such game. */
+int	 play_load(struct store *, const struct gamedef *defs, int ndefs,
+	    int64_t id, struct play_game *, char *err, size_t errlen);
+void	 play_free(struct play_game *);
+
+/* The seat of an address (canonicalised here), or -1. */
+int	 play_seat(const struct play_game *, const char *address);
+
+/* Play a line of moves for a seat (all or nothing).  Returns the number
+ * of moves played, or -1 with err saying why (nothing changed). */
+int	 play_line(struct store *, struct play_game *, int seat,
+	    const char *line, int64_t now, char *err, size_t errlen);
+
+/* Re-derive the state from the seed and the move log; its serialised form
+ * is returned (owned).  -1 with err when a logged move does not replay. */
+int	 play_replay(struct store *, const struct play_game *, char **state,
+	    char *err, size_t errlen);
+
+/* A rendering for a seat (or GAME_PUBLIC), with players' addresses as
+ * names. */
+void	 play_render(const struct play_game *, int viewer, struct buf *);
+
+#endif

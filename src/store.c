@@ -1,0 +1,798 @@
+/*
+ * store: SQLite.
+ *
+ * journal_mode=WAL so readers never block the writer; synchronous=FULL
+ * because a message is moved out of the inbox right after its transaction
+ * commits, so a commit must survive a power cut (NORMAL could lose the last
+ * transactions, and with them a move whose mail is already gone).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+#include "util.h"
+
+struct store {
+	sqlite3	*db;
+	char	 errmsg[512];
+};
+
+/* Numbered migrations: migrations[i] takes user_version i to i + 1. */
+static const char *const migrations[] = {
+	/* 1: the first schema. */
+	"CREATE TABLE players ("
+	"  id INTEGER PRIMARY KEY,"
+	"  address TEXT NOT NULL UNIQUE,"
+	"  name TEXT,"
+	"  language TEXT NOT NULL DEFAULT 'en',"
+	"  notify TEXT NOT NULL DEFAULT 'all',"
+	"  banned INTEGER NOT NULL DEFAULT 0,"
+	"  created INTEGER NOT NULL);"
+	"CREATE TABLE games ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"
+	"  options TEXT NOT NULL,"
+	"  seed BLOB NOT NULL CHECK (length(seed) = 32),"
+	"  state TEXT NOT NULL,"
+	"  status TEXT NOT NULL CHECK (status IN"
+	"    ('invited', 'active', 'finished', 'aborted')),"
+	"  result TEXT,"
+	"  nmoves INTEGER NOT NULL DEFAULT 0,"
+	"  created INTEGER NOT NULL,"
+	"  updated INTEGER NOT NULL);"
+	"CREATE INDEX games_status ON games(status);"
+	"CREATE TABLE seats ("
+	"  game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+	"  seat INTEGER NOT NULL CHECK (seat >= 0 AND seat < 4),"
+	"  player_id INTEGER NOT NULL REFERENCES players(id),"
+	"  accepted INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (game_id, seat));"
+	"CREATE INDEX seats_player ON seats(player_id);"
+	"CREATE TABLE moves ("
+	"  game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+	"  ply INTEGER NOT NULL CHECK (ply > 0),"
+	"  seat INTEGER NOT NULL,"
+	"  notation TEXT NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  PRIMARY KEY (game_id, ply));"
+	"CREATE TABLE processed ("
+	"  key TEXT PRIMARY KEY,"
+	"  received INTEGER NOT NULL,"
+	"  outcome TEXT);"
+	"CREATE TABLE outbox ("
+	"  id INTEGER PRIMARY KEY,"
+	"  message_id TEXT NOT NULL UNIQUE,"
+	"  envelope_from TEXT NOT NULL,"
+	"  recipients TEXT NOT NULL,"
+	"  game_id INTEGER,"
+	"  data BLOB NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_try INTEGER NOT NULL,"
+	"  sent INTEGER,"
+	"  failed TEXT,"
+	"  last_error TEXT);"
+	"CREATE INDEX outbox_due ON outbox(next_try)"
+	"  WHERE sent IS NULL AND failed IS NULL;"
+	"CREATE TABLE timers ("
+	"  id INTEGER PRIMARY KEY,"
+	"  due INTEGER NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  game_id INTEGER REFERENCES games(id) ON DELETE CASCADE,"
+	"  player_id INTEGER REFERENCES players(id),"
+	"  data TEXT);"
+	"CREATE INDEX timers_due ON timers(due);",
+};
+
+static int
+store_fail(struct store *s, const char *what)
+{
+	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s", what,
+	    sqlite3_errmsg(s->db));
+	return -1;
+}
+
+const char *
+store_errmsg(const struct store *s)
+{
+	return s->errmsg;
+}
+
+static int
+exec(struct store *s, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s",
+		    msg ? msg : sqlite3_errmsg(s->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static sqlite3_stmt *
+prepare(struct store *s, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+
+	/* Prepared per call: statements here are short and a cache would add
+	 * state for no measurable gain at mail rates. */
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		store_fail(s, "prepare");
+		return NULL;
+	}
+	return st;
+}
+
+/* Bind by a small format: i = int64, t = text (NULL ok), b = blob (ptr,len). */
+static int
+bind(struct store *s, sqlite3_stmt *st, const char *fmt, va_list ap)
+{
+	int i, rc = SQLITE_OK;
+
+	if ((size_t)sqlite3_bind_parameter_count(st) != strlen(fmt))
+		fatal("store: %s has %d parameters, %zu bound",
+		    sqlite3_sql(st), sqlite3_bind_parameter_count(st),
+		    strlen(fmt));
+	for (i = 1; *fmt && rc == SQLITE_OK; fmt++, i++) {
+		switch (*fmt) {
+		case 'i':
+			rc = sqlite3_bind_int64(st, i, va_arg(ap, int64_t));
+			break;
+		case 't':
+			rc = sqlite3_bind_text(st, i, va_arg(ap, const char *),
+			    -1, SQLITE_TRANSIENT);
+			break;
+		case 'b': {
+			const void *p = va_arg(ap, const void *);
+			int len = va_arg(ap, int);
+
+			rc = sqlite3_bind_blob(st, i, p, len, SQLITE_TRANSIENT);
+			break;
+		}
+		default:
+			fatal("store: bad bind format %c", *fmt);
+		}
+	}
+	if (rc != SQLITE_OK)
+		return store_fail(s, "bind");
+	return 0;
+}
+
+/* Run a statement that returns no rows. */
+static int
+run(struct store *s, const char *sql, const char *fmt, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+	int rc;
+
+	if ((st = prepare(s, sql)) == NULL)
+		return -1;
+	va_start(ap, fmt);
+	rc = bind(s, st, fmt, ap);
+	va_end(ap);
+	if (rc == 0 && sqlite3_step(st) != SQLITE_DONE)
+		rc = store_fail(s, "step");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Prepare and bind a query; the caller steps and finalizes. */
+static sqlite3_stmt *
+query(struct store *s, const char *sql, const char *fmt, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+	int rc;
+
+	if ((st = prepare(s, sql)) == NULL)
+		return NULL;
+	va_start(ap, fmt);
+	rc = bind(s, st, fmt, ap);
+	va_end(ap);
+	if (rc == -1) {
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	return st;
+}
+
+static char *
+col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+int
+store_schema_version(struct store *s)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if ((st = prepare(s, "PRAGMA user_version")) == NULL)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int
+migrate(struct store *s, int target)
+{
+	int v;
+	char *sql;
+
+	if ((v = store_schema_version(s)) < 0)
+		return -1;
+	if (v > (int)nitems(migrations)) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "the database has "
+		    "schema version %d, newer than this ludus understands "
+		    "(%d): upgrade ludus", v, (int)nitems(migrations));
+		return -1;
+	}
+	for (; v < target; v++) {
+		/* Each migration, with its version bump, in its own
+		 * transaction: a crash leaves the database at a version. */
+		if (store_begin(s) == -1)
+			return -1;
+		sql = xasprintf("%s PRAGMA user_version = %d;", migrations[v],
+		    v + 1);
+		if (exec(s, sql) == -1) {
+			char why[sizeof(s->errmsg)];
+
+			free(sql);
+			memcpy(why, s->errmsg, sizeof(why));
+			store_rollback(s);
+			snprintf(s->errmsg, sizeof(s->errmsg),
+			    "migration to version %d: %s", v + 1, why);
+			return -1;
+		}
+		free(sql);
+		if (store_commit(s) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int
+store_open_at(const char *path, int version, struct store **out, char *err,
+    size_t errlen)
+{
+	struct store *s;
+	int fd;
+
+	/* Create the file 0600 ourselves: SQLite would use the umask, and
+	 * the database holds every hidden hand.  Its -wal and -shm files
+	 * take the database file's mode. */
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1) {
+		util_err(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	s = xcalloc(1, sizeof(*s));
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		util_err(err, errlen, "%s: %s", path, s->db ?
+		    sqlite3_errmsg(s->db) : "cannot open");
+		store_close(s);
+		return -1;
+	}
+	sqlite3_busy_timeout(s->db, 10000);
+	if (exec(s, "PRAGMA journal_mode = WAL;"
+	    "PRAGMA synchronous = FULL;"
+	    "PRAGMA foreign_keys = ON;") == -1 ||
+	    migrate(s, version) == -1) {
+		util_err(err, errlen, "%s: %s", path, s->errmsg);
+		store_close(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+int
+store_open(const char *path, struct store **out, char *err, size_t errlen)
+{
+	return store_open_at(path, (int)nitems(migrations), out, err, errlen);
+}
+
+void
+store_close(struct store *s)
+{
+	if (s == NULL)
+		return;
+	sqlite3_close(s->db);
+	free(s);
+}
+
+int
+store_begin(struct store *s)
+{
+	return exec(s, "BEGIN IMMEDIATE");
+}
+
+int
+store_commit(struct store *s)
+{
+	return exec(s, "COMMIT");
+}
+
+void
+store_rollback(struct store *s)
+{
+	char keep[sizeof(s->errmsg)];
+
+	/* Keep the error that made us roll back. */
+	memcpy(keep, s->errmsg, sizeof(keep));
+	if (sqlite3_get_autocommit(s->db) == 0)
+		exec(s, "ROLLBACK");
+	memcpy(s->errmsg, keep, sizeof(keep));
+}
+
+int
+store_player_id(struct store *s, const char *address, int create,
+    int64_t now, int64_t *id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = query(s, "SELECT id FROM players WHERE address = ?", "t",
+	    address)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		return 0;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "player lookup");
+	if (!create)
+		return 1;
+	if (run(s, "INSERT INTO players (address, created) VALUES (?, ?)",
+	    "ti", address, now) == -1)
+		return -1;
+	*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int
+store_player_load(struct store *s, int64_t id, struct store_player *p)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if ((st = query(s, "SELECT address, name, language, notify, banned "
+	    "FROM players WHERE id = ?", "i", id)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		p->id = id;
+		p->address = col_text(st, 0);
+		p->name = col_text(st, 1);
+		p->language = col_text(st, 2);
+		p->notify = col_text(st, 3);
+		p->banned = sqlite3_column_int(st, 4);
+		rc = 0;
+	} else
+		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "player load");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void
+store_player_free(struct store_player *p)
+{
+	free(p->address);
+	free(p->name);
+	free(p->language);
+	free(p->notify);
+	memset(p, 0, sizeof(*p));
+}
+
+int
+store_game_create(struct store *s, struct store_game *g)
+{
+	int i;
+
+	if (run(s, "INSERT INTO games (kind, options, seed, state, status, "
+	    "result, nmoves, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, "
+	    "?, ?)", "ttbtttiii", g->kind, g->options, g->seed,
+	    RNG_SEED_LEN, g->state, g->status, g->result, (int64_t)g->nmoves,
+	    g->created, g->updated) == -1)
+		return -1;
+	g->id = sqlite3_last_insert_rowid(s->db);
+	for (i = 0; i < g->nseats; i++)
+		if (run(s, "INSERT INTO seats (game_id, seat, player_id, "
+		    "accepted) VALUES (?, ?, ?, ?)", "iiii", g->id, (int64_t)i,
+		    g->player[i], (int64_t)g->accepted[i]) == -1)
+			return -1;
+	return 0;
+}
+
+int
+store_game_load(struct store *s, int64_t id, struct store_game *g)
+{
+	sqlite3_stmt *st;
+	int rc, seat;
+
+	memset(g, 0, sizeof(*g));
+	if ((st = query(s, "SELECT kind, options, seed, state, status, "
+	    "result, nmoves, created, updated FROM games WHERE id = ?", "i",
+	    id)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return rc == SQLITE_DONE ? 1 : store_fail(s, "game load");
+	}
+	g->id = id;
+	g->kind = col_text(st, 0);
+	g->options = col_text(st, 1);
+	if (sqlite3_column_bytes(st, 2) == RNG_SEED_LEN)
+		memcpy(g->seed, sqlite3_column_blob(st, 2), RNG_SEED_LEN);
+	g->state = col_text(st, 3);
+	g->status = col_text(st, 4);
+	g->result = col_text(st, 5);
+	g->nmoves = sqlite3_column_int(st, 6);
+	g->created = sqlite3_column_int64(st, 7);
+	g->updated = sqlite3_column_int64(st, 8);
+	sqlite3_finalize(st);
+
+	if ((st = query(s, "SELECT seat, player_id, accepted FROM seats "
+	    "WHERE game_id = ? ORDER BY seat", "i", id)) == NULL) {
+		store_game_free(g);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		seat = sqlite3_column_int(st, 0);
+		if (seat < 0 || seat >= STORE_MAX_SEATS)
+			continue;
+		g->player[seat] = sqlite3_column_int64(st, 1);
+		g->accepted[seat] = sqlite3_column_int(st, 2);
+		if (seat + 1 > g->nseats)
+			g->nseats = seat + 1;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_game_free(g);
+		return store_fail(s, "seats load");
+	}
+	return 0;
+}
+
+int
+store_game_update(struct store *s, const struct store_game *g)
+{
+	int i;
+
+	if (run(s, "UPDATE games SET state = ?, status = ?, result = ?, "
+	    "nmoves = ?, updated = ? WHERE id = ?", "tttiii", g->state,
+	    g->status, g->result, (int64_t)g->nmoves, g->updated, g->id) == -1)
+		return -1;
+	if (sqlite3_changes(s->db) != 1) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "no game %lld",
+		    (long long)g->id);
+		return -1;
+	}
+	for (i = 0; i < g->nseats; i++)
+		if (run(s, "UPDATE seats SET accepted = ? WHERE game_id = ? "
+		    "AND seat = ?", "iii", (int64_t)g->accepted[i], g->id,
+		    (int64_t)i) == -1)
+			return -1;
+	return 0;
+}
+
+void
+store_game_free(struct store_game *g)
+{
+	free(g->kind);
+	free(g->options);
+	free(g->state);
+	free(g->status);
+	free(g->result);
+	memset(g, 0, sizeof(*g));
+}
+
+static int
+collect_ids(struct store *s, sqlite3_stmt *st, int64_t **ids, int *n)
+{
+	int rc, cap = 0;
+
+	*ids = NULL;
+	*n = 0;
+	if (st == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*ids = xreallocarray(*ids, (size_t)cap, sizeof(**ids));
+		}
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+		return store_fail(s, "list");
+	}
+	return 0;
+}
+
+int
+store_game_ids(struct store *s, int64_t player, int64_t **ids, int *n)
+{
+	if (player == 0)
+		return collect_ids(s, query(s, "SELECT id FROM games ORDER BY "
+		    "id DESC", ""), ids, n);
+	return collect_ids(s, query(s, "SELECT DISTINCT game_id FROM seats "
+	    "WHERE player_id = ? ORDER BY game_id DESC", "i", player), ids, n);
+}
+
+int
+store_move_add(struct store *s, int64_t game, int ply, int seat,
+    const char *notation, int64_t now)
+{
+	return run(s, "INSERT INTO moves (game_id, ply, seat, notation, "
+	    "created) VALUES (?, ?, ?, ?, ?)", "iiiti", game, (int64_t)ply,
+	    (int64_t)seat, notation, now);
+}
+
+int
+store_moves(struct store *s, int64_t game, struct store_move **out, int *n)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT ply, seat, notation, created FROM moves "
+	    "WHERE game_id = ? ORDER BY ply", "i", game)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 32;
+			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
+		}
+		(*out)[*n].ply = sqlite3_column_int(st, 0);
+		(*out)[*n].seat = sqlite3_column_int(st, 1);
+		(*out)[*n].notation = col_text(st, 2);
+		(*out)[*n].created = sqlite3_column_int64(st, 3);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_moves_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "moves");
+	}
+	return 0;
+}
+
+void
+store_moves_free(struct store_move *m, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(m[i].notation);
+	free(m);
+}
+
+int
+store_message_seen(struct store *s, const char *key, int64_t now,
+    const char *outcome)
+{
+	if (run(s, "INSERT INTO processed (key, received, outcome) VALUES "
+	    "(?, ?, ?) ON CONFLICT (key) DO NOTHING", "tit", key, now,
+	    outcome) == -1)
+		return -1;
+	return sqlite3_changes(s->db) == 0 ? 1 : 0;
+}
+
+int
+store_outbox_add(struct store *s, const struct store_mail *m, int64_t now)
+{
+	return run(s, "INSERT INTO outbox (message_id, envelope_from, "
+	    "recipients, game_id, data, created, next_try) VALUES (?, ?, ?, "
+	    "NULLIF(?, 0), ?, ?, ?)", "tttitii", m->message_id,
+	    m->envelope_from, m->recipients, m->game, m->data, now,
+	    m->next_try ? m->next_try : now);
+}
+
+int
+store_outbox_due(struct store *s, int64_t now, int max,
+    struct store_mail **out, int *n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT id, message_id, envelope_from, recipients, "
+	    "data, ifnull(game_id, 0), attempts, next_try FROM outbox WHERE "
+	    "sent IS NULL AND failed IS NULL AND next_try <= ? ORDER BY "
+	    "next_try, id LIMIT ?", "ii", now, (int64_t)max)) == NULL)
+		return -1;
+	*out = xcalloc((size_t)(max > 0 ? max : 1), sizeof(**out));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
+		struct store_mail *m = &(*out)[(*n)++];
+
+		m->id = sqlite3_column_int64(st, 0);
+		m->message_id = col_text(st, 1);
+		m->envelope_from = col_text(st, 2);
+		m->recipients = col_text(st, 3);
+		m->data = col_text(st, 4);
+		m->game = sqlite3_column_int64(st, 5);
+		m->attempts = sqlite3_column_int(st, 6);
+		m->next_try = sqlite3_column_int64(st, 7);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		store_mails_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "outbox");
+	}
+	return 0;
+}
+
+int
+store_outbox_sent(struct store *s, int64_t id, int64_t now)
+{
+	return run(s, "UPDATE outbox SET sent = ?, attempts = attempts + 1 "
+	    "WHERE id = ?", "ii", now, id);
+}
+
+int
+store_outbox_retry(struct store *s, int64_t id, int64_t next_try,
+    const char *why)
+{
+	return run(s, "UPDATE outbox SET attempts = attempts + 1, next_try = "
+	    "?, last_error = ? WHERE id = ?", "iti", next_try, why, id);
+}
+
+int
+store_outbox_failed(struct store *s, int64_t id, const char *why)
+{
+	return run(s, "UPDATE outbox SET attempts = attempts + 1, failed = ? "
+	    "WHERE id = ?", "ti", why, id);
+}
+
+int
+store_outbox_counts(struct store *s, int *waiting, int *sent, int *failed)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = query(s, "SELECT count(*) FILTER (WHERE sent IS NULL AND "
+	    "failed IS NULL), count(sent), count(failed) FROM outbox", "")) ==
+	    NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*waiting = sqlite3_column_int(st, 0);
+		*sent = sqlite3_column_int(st, 1);
+		*failed = sqlite3_column_int(st, 2);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : store_fail(s, "outbox counts");
+}
+
+void
+store_mails_free(struct store_mail *m, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(m[i].message_id);
+		free(m[i].envelope_from);
+		free(m[i].recipients);
+		free(m[i].data);
+	}
+	free(m);
+}
+
+int
+store_timer_add(struct store *s, const struct store_timer *t, int64_t *id)
+{
+	if (run(s, "INSERT INTO timers (due, kind, game_id, player_id, data) "
+	    "VALUES (?, ?, NULLIF(?, 0), NULLIF(?, 0), ?)", "itiit", t->due,
+	    t->kind, t->game, t->player, t->data) == -1)
+		return -1;
+	if (id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int
+store_timer_next(struct store *s, int64_t *due)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = query(s, "SELECT min(due) FROM timers", "")) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return store_fail(s, "timers");
+	}
+	rc = sqlite3_column_type(st, 0) == SQLITE_NULL ? 1 : 0;
+	if (rc == 0)
+		*due = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+store_timer_due(struct store *s, int64_t now, int max,
+    struct store_timer **out, int *n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT id, due, kind, ifnull(game_id, 0), "
+	    "ifnull(player_id, 0), data FROM timers WHERE due <= ? ORDER BY "
+	    "due, id LIMIT ?", "ii", now, (int64_t)max)) == NULL)
+		return -1;
+	*out = xcalloc((size_t)(max > 0 ? max : 1), sizeof(**out));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
+		struct store_timer *t = &(*out)[(*n)++];
+
+		t->id = sqlite3_column_int64(st, 0);
+		t->due = sqlite3_column_int64(st, 1);
+		t->kind = col_text(st, 2);
+		t->game = sqlite3_column_int64(st, 3);
+		t->player = sqlite3_column_int64(st, 4);
+		t->data = col_text(st, 5);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		store_timers_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "timers");
+	}
+	return 0;
+}
+
+int
+store_timer_delete(struct store *s, int64_t id)
+{
+	return run(s, "DELETE FROM timers WHERE id = ?", "i", id);
+}
+
+void
+store_timers_free(struct store_timer *t, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(t[i].kind);
+		free(t[i].data);
+	}
+	free(t);
+}
