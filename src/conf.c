@@ -102,9 +102,9 @@ static const struct section sections[] = {
 	{ "auth", 0, "Extra ways to trust a sender." },
 	{ "clock", 0, "Default time controls; a game may choose its own at "
 	    "`new` with clock=." },
-	{ "almakleh", 0, "Almakleh." },
-	{ "robots", 0, "Robot opponents." },
-	{ "club", 0, "A club's mailing list." },
+	{ "almakleh", 0, "The Almakleh card deck." },
+	{ "robots", 0, "Robot opponents (`new GAME robot`)." },
+	{ "club", 0, "Mailing lists the referee takes part in." },
 };
 
 static const struct setting settings[] = {
@@ -177,12 +177,12 @@ static const struct setting settings[] = {
 	    "Verify the server's certificate chain and host name." },
 	{ "in.imap.starttls", T_ENUM, O(imap.starttls), 0, 0, v_starttls,
 	    "required", NULL, NULL, 0, NULL,
-	    "For imap:// URLs: `required`, or `off` for a server on the "
-	    "loopback interface (the password would cross the network in "
-	    "clear otherwise, so `off` is refused for other hosts)." },
+	    "STARTTLS for imap:// URLs.  `off` is allowed only for a server "
+	    "on the loopback interface, since the password would otherwise "
+	    "cross the network in clear." },
 	{ "in.imap.processed", T_PROCESSED, O(imap.processed), 0, 0, NULL,
 	    "move Processed", NULL, NULL, 0, NULL,
-	    "What is done to a message once its effects are committed: "
+	    "What is done to a message once its effects are saved: "
 	    "`move FOLDER`, or `flag KEYWORD` (a keyword such as $Ludus, or "
 	    "\\Seen, \\Answered or \\Flagged) leaving it in the mailbox." },
 	{ "in.imap.idle", T_BOOL, O(imap.idle), 0, 0, NULL, "true", NULL,
@@ -221,19 +221,19 @@ static const struct setting settings[] = {
 	    "The login name for SMTP AUTH; without it no AUTH is done." },
 	{ "out.smtp.password_file", T_PATH, O(smtp.cred.password_file), 0, 0,
 	    NULL, NULL, NULL, "/etc/ludus/smtp.password", F_EMPTY, NULL,
-	    "As for in.imap." },
+	    "As in.imap.password_file." },
 	{ "out.smtp.password_env", T_STRING, O(smtp.cred.password_env), 0, 0,
 	    NULL, NULL, NULL, "LUDUS_SMTP_PASSWORD", F_EMPTY | F_SAMPLE,
-	    check_env, "As for in.imap." },
+	    check_env, "As in.imap.password_env." },
 	{ "out.smtp.ca_file", T_PATH, O(smtp.ca_file), 0, 0, NULL, NULL,
 	    "the system's CA certificates", "/etc/ludus/ca.pem", F_EMPTY,
-	    NULL, "As for in.imap." },
+	    NULL, "As in.imap.ca_file." },
 	{ "out.smtp.tls_verify", T_BOOL, O(smtp.tls_verify), 0, 0, NULL,
-	    "true", NULL, NULL, 0, NULL, "As for in.imap." },
+	    "true", NULL, NULL, 0, NULL, "As in.imap.tls_verify." },
 	{ "out.smtp.starttls", T_ENUM, O(smtp.starttls), 0, 0, v_starttls,
 	    "required", NULL, NULL, 0, NULL,
-	    "For smtp:// URLs: `required`, or `off`, which is refused for a "
-	    "host off the loopback interface when a user is set." },
+	    "STARTTLS for smtp:// URLs.  With a user set, `off` is allowed "
+	    "only for a server on the loopback interface." },
 	{ "out.smtp.timeout", T_DURATION, O(smtp.timeout_ms), SEC_MS,
 	    10 * MIN_MS, NULL, "30s", NULL, NULL, 0, NULL,
 	    "How long to wait for the server." },
@@ -264,7 +264,7 @@ static const struct setting settings[] = {
 
 	{ "logging.to", T_ENUM, O(logging.to), 0, 0, v_log_to, "stderr", NULL,
 	    NULL, 0, NULL,
-	    "`stderr` (the journal, under systemd) or `syslog`." },
+	    "Where log lines go; under systemd, stderr reaches the journal." },
 	{ "logging.level", T_ENUM, O(logging.level), 0, 0, v_level, "info",
 	    NULL, NULL, 0, NULL,
 	    "The least important messages logged." },
@@ -289,8 +289,8 @@ static const struct setting settings[] = {
 	    "none." },
 	{ "clock.timeout_action", T_ENUM, O(clock.timeout_action), 0, 0,
 	    v_timeout, "forfeit", NULL, NULL, 0, NULL,
-	    "When time runs out: `forfeit` the game, or `notify` the admins "
-	    "and wait." },
+	    "When time runs out: the late player forfeits the game, or the "
+	    "admins are notified and the game waits." },
 	{ "clock.vacation", T_DURATION, O(clock.vacation_ms), 0, 365 * DAY_MS,
 	    NULL, "30d", NULL, NULL, 0, NULL,
 	    "Vacation a player may take per year." },
@@ -764,8 +764,8 @@ parse_url(const char *s, const char *const *schemes, struct config_url *u,
 			break;
 	}
 	if (schemes[k] == NULL) {
-		util_err(msg, len, "`%s` is not a %s:// or %s:// URL", s,
-		    schemes[0], schemes[1]);
+		util_err(msg, len, "`%s` does not start with %s:// or %s://",
+		    s, schemes[0], schemes[1]);
 		return -1;
 	}
 	host = s + slen + 3;
@@ -884,11 +884,12 @@ range_text(const struct setting *s, struct buf *b)
 
 /*
  * Set one setting from its value: items[0] for a scalar, all of them for
- * a list.  basedir resolves relative paths (NULL: none).  -1 with msg.
+ * a list.  basedir resolves relative paths (NULL: none).  -1 with msg,
+ * and the index of the list item at fault in *bad_item (else -1).
  */
 static int
 set_value(struct config *c, const struct setting *s, char *const *items,
-    int nitems, const char *basedir, char *msg, size_t len)
+    int nitems, const char *basedir, int *bad_item, char *msg, size_t len)
 {
 	void *f = field(c, s);
 	const char *v = nitems > 0 ? items[0] : "";
@@ -898,6 +899,7 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 	char *copy;
 	int i, k;
 
+	*bad_item = -1;
 	switch (s->type) {
 	case T_ADDRESS_LIST:
 	case T_LISTID_LIST:
@@ -916,6 +918,7 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 				    s->type == T_LISTID_LIST ?
 				    " or a List-Id" : " (local@domain)");
 				free(copy);
+				*bad_item = i;
 				return -1;
 			}
 			if (s->type == T_LISTID_LIST)
@@ -940,11 +943,13 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 			if (k == -1) {
 				util_err(msg, len, "`%s` is not a percentage "
 				    "from 1%% to 99%%", items[i]);
+				*bad_item = i;
 				return -1;
 			}
 			if (i > 0 && n >= pc.v[i - 1]) {
 				util_err(msg, len, "percentages must be "
 				    "listed from the largest down");
+				*bad_item = i;
 				return -1;
 			}
 			pc.v[pc.n++] = (int)n;
@@ -1101,16 +1106,16 @@ set_text(struct config *c, const struct setting *s, const char *text,
     char *msg, size_t len)
 {
 	char **items, *one[1];
-	int n, rc;
+	int n, rc, bad;
 
 	if (is_list(s)) {
 		n = split_list(text, &items);
-		rc = set_value(c, s, items, n, NULL, msg, len);
+		rc = set_value(c, s, items, n, NULL, &bad, msg, len);
 		free_items(items, n);
 		return rc;
 	}
 	one[0] = (char *)text;
-	return set_value(c, s, one, 1, NULL, msg, len);
+	return set_value(c, s, one, 1, NULL, &bad, msg, len);
 }
 
 void
@@ -1216,7 +1221,7 @@ children(const char *sec, struct buf *b)
 {
 	size_t len = strlen(sec), plen;
 	const char *p;
-	int i, j, dup;
+	int i;
 
 	for (i = 0; i < NSETTINGS + NSECTIONS; i++) {
 		p = i < NSETTINGS ? settings[i].path :
@@ -1224,11 +1229,7 @@ children(const char *sec, struct buf *b)
 		plen = parent_len(p);
 		if (*p == '\0' || plen != len || strncmp(p, sec, len) != 0)
 			continue;
-		dup = 0;
-		for (j = NSETTINGS; j < i; j++)
-			dup |= strcmp(sections[j - NSETTINGS].path, p) == 0;
-		if (!dup)
-			buf_printf(b, "%s%s", b->len ? ", " : "", leaf(p));
+		buf_printf(b, "%s%s", b->len ? ", " : "", leaf(p));
 	}
 }
 
@@ -1239,7 +1240,7 @@ load_setting(struct load *l, int idx, yaml_node_t *key, yaml_node_t *v)
 	yaml_node_item_t *it;
 	yaml_node_t *item;
 	char msg[MSGLEN], **items = NULL;
-	int n = 0, rc;
+	int n = 0, rc, bad, *lines = NULL;
 
 	if (l->set_line[idx] != 0)
 		return fail(l, node_line(key), "%s is given twice (first at "
@@ -1257,23 +1258,30 @@ load_setting(struct load *l, int idx, yaml_node_t *key, yaml_node_t *v)
 			item = yaml_document_get_node(l->doc, *it);
 			if (scalar(item) == NULL) {
 				free_items(items, n);
+				free(lines);
 				return fail(l, node_line(item ? item : v),
 				    "%s: each item must be a single value",
 				    s->path);
 			}
 			items = xreallocarray(items, (size_t)n + 1,
 			    sizeof(char *));
+			lines = xreallocarray(lines, (size_t)n + 1,
+			    sizeof(int));
+			lines[n] = node_line(item);
 			items[n++] = xstrdup(scalar(item));
 		}
 	} else if (!(is_list(s) && is_null(v))) {
 		items = xmalloc(sizeof(char *));
 		items[n++] = xstrdup(is_null(v) ? "" : scalar(v));
 	}
-	rc = set_value(l->cfg, s, items, n, l->basedir, msg, sizeof(msg));
-	free_items(items, n);
+	rc = set_value(l->cfg, s, items, n, l->basedir, &bad, msg,
+	    sizeof(msg));
 	if (rc == -1)
-		return fail(l, node_line(v), "%s: %s", s->path, msg);
-	return 0;
+		fail(l, bad >= 0 && lines != NULL ? lines[bad] : node_line(v),
+		    "%s: %s", s->path, msg);
+	free_items(items, n);
+	free(lines);
+	return rc;
 }
 
 static int
@@ -1384,13 +1392,22 @@ check_cred(struct load *l, const struct config_cred *cr, int user_required)
 	return 0;
 }
 
+/* A file the daemon will need later, checked now so that -n finds it. */
+static int
+readable(struct load *l, const char *setting, const char *file)
+{
+	if (file != NULL && access(file, R_OK) == -1)
+		return fail(l, given(l, setting), "%s: %s: %s", setting, file,
+		    strerror(errno));
+	return 0;
+}
+
 /* Checks across settings, once the whole file is read. */
 static int
 finish(struct load *l)
 {
 	struct config *c = l->cfg;
-	char path[64];
-	int i, in_imap, in_maildir, out_smtp, out_sendmail, line;
+	int i, in_imap, in_maildir, out_smtp, out_sendmail;
 
 	in_imap = sec_given(l, "in.imap");
 	in_maildir = sec_given(l, "in.maildir");
@@ -1442,6 +1459,8 @@ finish(struct load *l)
 		if (c->imap.retry_min_ms > c->imap.retry_max_ms)
 			return fail(l, given(l, "in.imap.retry.min"),
 			    "in.imap.retry.min is above retry.max");
+		if (readable(l, "in.imap.ca_file", c->imap.ca_file) == -1)
+			return -1;
 	}
 	if (c->out == CONFIG_OUT_SMTP) {
 		if (check_cred(l, &c->smtp.cred, 0) == -1)
@@ -1455,16 +1474,8 @@ finish(struct load *l)
 		if (c->smtp.retry_min_ms > c->smtp.retry_max_ms)
 			return fail(l, given(l, "out.smtp.retry.min"),
 			    "out.smtp.retry.min is above retry.max");
-	}
-	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s.ca_file",
-		    i ? "out.smtp" : "in.imap");
-		line = given(l, path);
-		if (line && access(i ? c->smtp.ca_file : c->imap.ca_file,
-		    R_OK) == -1 && (i ? c->smtp.ca_file : c->imap.ca_file))
-			return fail(l, line, "%s: %s: %s", path, i ?
-			    c->smtp.ca_file : c->imap.ca_file,
-			    strerror(errno));
+		if (readable(l, "out.smtp.ca_file", c->smtp.ca_file) == -1)
+			return -1;
 	}
 	derive_defaults(c, given(l, "database") != 0,
 	    given(l, "referee.secret_file") != 0);
@@ -1647,6 +1658,12 @@ config_check_passwords(const struct config *c, char *err, size_t errlen)
 	return 0;
 }
 
+const char *
+config_setting_name(int i)
+{
+	return i >= 0 && i < NSETTINGS ? settings[i].path : NULL;
+}
+
 /* Writing settings back: the dump, the sample, the manual. */
 
 static void
@@ -1743,20 +1760,20 @@ describe(const struct setting *s, struct buf *b)
 	int k;
 
 	if (s->type == T_ENUM) {
-		buf_adds(b, " One of:");
+		buf_adds(b, "  One of:");
 		for (k = 0; s->values[k] != NULL; k++)
 			buf_printf(b, "%s `%s`", k ? "," : "", s->values[k]);
 		buf_addc(b, '.');
 	}
 	if (s->type == T_INT || s->type == T_SIZE || s->type == T_DURATION) {
-		buf_adds(b, " Between ");
+		buf_adds(b, "  Between ");
 		range_text(s, b);
 		buf_addc(b, '.');
 	}
 	if (s->flags & F_REQUIRED)
-		buf_adds(b, " Required.");
+		buf_adds(b, "  Required.");
 	if (s->defdoc != NULL)
-		buf_printf(b, " Default: %s.", s->defdoc);
+		buf_printf(b, "  Default: %s.", s->defdoc);
 }
 
 static int
@@ -1843,6 +1860,7 @@ open_sections(struct buf *b, char *open, size_t opensz, const char *sec,
 	if (seclen == 0 && open[0] != '\0' && sample) {
 		buf_addc(b, '\n');
 		comment(b, 0, sections[section_index("", 0)].help);
+		buf_addc(b, '\n');
 	}
 	for (end = common ? common + 1 : 0; end < seclen; end++) {
 		while (end < seclen && sec[end] != '.')
@@ -2045,7 +2063,7 @@ config_doc_man(struct buf *b)
 		if (s->type != T_ENUM)
 			describe(s, &t);
 		else if (s->flags & F_REQUIRED)
-			buf_adds(&t, " Required.");
+			buf_adds(&t, "  Required.");
 		roff_text(b, t.s);
 		if (s->def != NULL && s->defdoc == NULL) {
 			buf_reset(&t);

@@ -201,6 +201,9 @@ int	config_parse_clock(const char *, struct config_clock *, char *err,
 void	config_format_duration(long long ms, struct buf *);
 void	config_format_clock(const struct config_clock *, struct buf *);
 
+/* The dotted name of the i-th setting, NULL past the last. */
+const char *config_setting_name(int);
+
 /* Documentation from the table: the settings part of ludus.yaml(5) (mdoc)
  * and the whole sample file. */
 void	config_doc_man(struct buf *);
