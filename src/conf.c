@@ -1126,6 +1126,10 @@ config_defaults(struct config *c)
 
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < NSETTINGS; i++)
+		if (section_index(settings[i].path,
+		    parent_len(settings[i].path)) < 0)
+			fatal("config: %s has no section", settings[i].path);
+	for (i = 0; i < NSETTINGS; i++)
 		if (settings[i].def != NULL &&
 		    set_text(c, &settings[i], settings[i].def, msg,
 		    sizeof(msg)) == -1)
@@ -1482,12 +1486,41 @@ finish(struct load *l)
 	return 0;
 }
 
+/*
+ * libyaml marks scanner and parser errors with line and column, but a
+ * reader error (bad UTF-8, a control character) only with a byte offset:
+ * count the lines up to it.
+ */
+static void
+syntax_error(yaml_parser_t *p, FILE *f, const char *path, char *err,
+    size_t errlen)
+{
+	size_t line = 1, off;
+	int ch;
+
+	if (p->error == YAML_READER_ERROR) {
+		rewind(f);
+		for (off = 0; off < p->problem_offset && (ch = getc(f)) != EOF;
+		    off++)
+			line += ch == '\n';
+		util_err(err, errlen, "%s:%zu: %s (byte %zu of the file)", path,
+		    line, p->problem ? p->problem : "unreadable",
+		    p->problem_offset + 1);
+		return;
+	}
+	util_err(err, errlen, "%s:%zu:%zu: %s%s%s", path,
+	    p->problem_mark.line + 1, p->problem_mark.column + 1,
+	    p->problem ? p->problem : "YAML syntax error",
+	    p->context ? " " : "", p->context ? p->context : "");
+}
+
 int
 config_load(const char *path, struct config *c, char *err, size_t errlen)
 {
 	yaml_parser_t parser;
 	yaml_document_t doc, extra;
 	struct load l;
+	struct stat st;
 	const char *slash;
 	FILE *f;
 	int rc;
@@ -1503,28 +1536,27 @@ config_load(const char *path, struct config *c, char *err, size_t errlen)
 		util_err(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	if (fstat(fileno(f), &st) == -1 || !S_ISREG(st.st_mode)) {
+		util_err(err, errlen, "%s: not a regular file", path);
+		fclose(f);
+		return -1;
+	}
 	slash = strrchr(path, '/');
 	l.basedir = slash ? xstrndup(path, slash == path ? 1 :
 	    (size_t)(slash - path)) : xstrdup(".");
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_file(&parser, f);
 	if (!yaml_parser_load(&parser, &doc)) {
-		util_err(err, errlen, "%s:%zu:%zu: %s%s%s", path,
-		    parser.problem_mark.line + 1,
-		    parser.problem_mark.column + 1,
-		    parser.problem ? parser.problem : "YAML syntax error",
-		    parser.context ? " " : "",
-		    parser.context ? parser.context : "");
+		syntax_error(&parser, f, path, err, errlen);
 		rc = -1;
 		goto out_parser;
 	}
 	rc = load_section(&l, "", yaml_document_get_root_node(&doc));
 	if (rc == 0 && yaml_document_get_root_node(&doc) != NULL) {
-		if (!yaml_parser_load(&parser, &extra))
-			rc = fail(&l, (int)parser.problem_mark.line + 1, "%s",
-			    parser.problem ? parser.problem :
-			    "YAML syntax error");
-		else {
+		if (!yaml_parser_load(&parser, &extra)) {
+			syntax_error(&parser, f, path, err, errlen);
+			rc = -1;
+		} else {
 			if (yaml_document_get_root_node(&extra) != NULL)
 				rc = fail(&l, node_line(
 				    yaml_document_get_root_node(&extra)),

@@ -174,8 +174,13 @@ struct config {
 
 /* The built-in defaults (nothing required is set). */
 void	config_defaults(struct config *);
-/* Defaults, then the file.  -1 with "file:line: setting: why" in err; the
- * struct is then freed and holds defaults only. */
+/*
+ * Defaults, then the file.  -1 with "file:line: setting: why" in err, and
+ * then *c holds the defaults alone.  *c need not be initialised and is not
+ * freed first; either way it must be config_free'd afterwards.  (To reload,
+ * load into a second struct and swap on success.)  Relative paths in the
+ * file are taken from the file's directory.
+ */
 int	config_load(const char *path, struct config *, char *err, size_t errlen);
 void	config_free(struct config *);
 

@@ -578,6 +578,22 @@ START_TEST(config_relative_paths_follow_the_file)
 }
 END_TEST
 
+START_TEST(config_file_must_be_a_readable_file)
+{
+	struct config c;
+
+	ck_assert_int_eq(config_load(tu_tmpdir(), &c, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, ": not a regular file"));
+	config_free(&c);
+	ck_assert_int_eq(config_load("/nonexistent/ludus.yaml", &c, err,
+	    sizeof(err)), -1);
+	ck_assert_str_eq(err, "/nonexistent/ludus.yaml: No such file or "
+	    "directory");
+	ck_assert_str_eq(c.referee.tag, "ludus");
+	config_free(&c);
+}
+END_TEST
+
 START_TEST(config_ca_file_must_exist)
 {
 	load_fails(ADDR "in:\n  imap:\n    url: imaps://h.example\n"
@@ -599,6 +615,11 @@ START_TEST(config_yaml_syntax_errors_name_line_and_column)
 	    "mapping");
 	load_fails(ADDR "---\nlimits: {}\n",
 	    ":4: only one YAML document is allowed");
+	/* Reader errors carry only an offset: the line is counted. */
+	load_fails(ADDR "limits:\n  lines: 2\xff\n",
+	    ":4: invalid leading UTF-8 octet (byte 59 of the file)");
+	load_fails(ADDR "\x01\n", ":3: control characters are not allowed "
+	    "(byte 41 of the file)");
 }
 END_TEST
 
@@ -895,6 +916,7 @@ config_suite(void)
 	tcase_add_test(tc, config_plain_text_only_on_loopback);
 	tcase_add_test(tc, config_plus_addressing_needs_a_plain_address);
 	tcase_add_test(tc, config_relative_paths_follow_the_file);
+	tcase_add_test(tc, config_file_must_be_a_readable_file);
 	tcase_add_test(tc, config_ca_file_must_exist);
 	tcase_add_test(tc, config_yaml_syntax_errors_name_line_and_column);
 	tcase_add_test(tc, config_deep_nesting_and_alias_bombs_are_refused);
