@@ -19,6 +19,7 @@
 
 #define MSGLEN		512
 #define PASSWORD_MAX	4096
+#define CONFIG_MAX_SIZE	(1 << 20)	/* far above any real file */
 #define SEC_MS		1000LL
 #define MIN_MS		(60 * SEC_MS)
 #define HOUR_MS		(60 * MIN_MS)
@@ -1492,69 +1493,71 @@ finish(struct load *l)
  * count the lines up to it.
  */
 static void
-syntax_error(yaml_parser_t *p, FILE *f, const char *path, char *err,
-    size_t errlen)
+syntax_error(yaml_parser_t *p, const char *text, size_t len, const char *name,
+    char *err, size_t errlen)
 {
 	size_t line = 1, off;
-	int ch;
 
 	if (p->error == YAML_READER_ERROR) {
-		rewind(f);
-		for (off = 0; off < p->problem_offset && (ch = getc(f)) != EOF;
-		    off++)
-			line += ch == '\n';
-		util_err(err, errlen, "%s:%zu: %s (byte %zu of the file)", path,
+		for (off = 0; off < p->problem_offset && off < len; off++)
+			line += text[off] == '\n';
+		util_err(err, errlen, "%s:%zu: %s (byte %zu of the file)", name,
 		    line, p->problem ? p->problem : "unreadable",
 		    p->problem_offset + 1);
 		return;
 	}
-	util_err(err, errlen, "%s:%zu:%zu: %s%s%s", path,
+	util_err(err, errlen, "%s:%zu:%zu: %s%s%s", name,
 	    p->problem_mark.line + 1, p->problem_mark.column + 1,
 	    p->problem ? p->problem : "YAML syntax error",
 	    p->context ? " " : "", p->context ? p->context : "");
 }
 
+/* The directory relative paths are taken from: absolute when it exists,
+ * so that they survive a chdir. */
+static char *
+base_dir(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	char *dir, *real;
+
+	dir = slash ? xstrndup(name, slash == name ? 1 :
+	    (size_t)(slash - name)) : xstrdup(".");
+	if ((real = realpath(dir, NULL)) == NULL)
+		return dir;
+	free(dir);
+	dir = xstrdup(real);
+	free(real);
+	return dir;
+}
+
 int
-config_load(const char *path, struct config *c, char *err, size_t errlen)
+config_load_text(const char *name, const char *text, size_t len,
+    struct config *c, char *err, size_t errlen)
 {
 	yaml_parser_t parser;
 	yaml_document_t doc, extra;
 	struct load l;
-	struct stat st;
-	const char *slash;
-	FILE *f;
 	int rc;
 
 	config_defaults(c);
 	memset(&l, 0, sizeof(l));
 	l.cfg = c;
 	l.doc = &doc;
-	l.file = path;
+	l.file = name;
 	l.err = err;
 	l.errlen = errlen;
-	if ((f = fopen(path, "rb")) == NULL) {
-		util_err(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fileno(f), &st) == -1 || !S_ISREG(st.st_mode)) {
-		util_err(err, errlen, "%s: not a regular file", path);
-		fclose(f);
-		return -1;
-	}
-	slash = strrchr(path, '/');
-	l.basedir = slash ? xstrndup(path, slash == path ? 1 :
-	    (size_t)(slash - path)) : xstrdup(".");
+	l.basedir = base_dir(name);
 	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
-		syntax_error(&parser, f, path, err, errlen);
+		syntax_error(&parser, text, len, name, err, errlen);
 		rc = -1;
 		goto out_parser;
 	}
 	rc = load_section(&l, "", yaml_document_get_root_node(&doc));
 	if (rc == 0 && yaml_document_get_root_node(&doc) != NULL) {
 		if (!yaml_parser_load(&parser, &extra)) {
-			syntax_error(&parser, f, path, err, errlen);
+			syntax_error(&parser, text, len, name, err, errlen);
 			rc = -1;
 		} else {
 			if (yaml_document_get_root_node(&extra) != NULL)
@@ -1569,15 +1572,59 @@ config_load(const char *path, struct config *c, char *err, size_t errlen)
 	yaml_document_delete(&doc);
 out_parser:
 	yaml_parser_delete(&parser);
-	fclose(f);
 	free(l.basedir);
 	if (rc == -1) {
 		config_free(c);
 		config_defaults(c);
 		return -1;
 	}
-	c->file = xstrdup(path);
+	c->file = xstrdup(name);
 	return 0;
+}
+
+int
+config_load(const char *path, struct config *c, char *err, size_t errlen)
+{
+	struct stat st;
+	char *text;
+	size_t got = 0;
+	ssize_t n;
+	int fd, rc;
+
+	config_defaults(c);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		util_err(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		util_err(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_size > CONFIG_MAX_SIZE) {
+		util_err(err, errlen, "%s: larger than %d bytes", path,
+		    CONFIG_MAX_SIZE);
+		close(fd);
+		return -1;
+	}
+	text = xmalloc((size_t)st.st_size + 1);
+	while (got < (size_t)st.st_size &&
+	    (n = read(fd, text + got, (size_t)st.st_size - got)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			util_err(err, errlen, "%s: %s", path, strerror(errno));
+			close(fd);
+			free(text);
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	config_free(c);
+	rc = config_load_text(path, text, got, c, err, errlen);
+	free(text);
+	return rc;
 }
 
 /* Passwords. */
@@ -1703,9 +1750,10 @@ yaml_scalar(struct buf *b, const char *s, int in_flow)
 {
 	const char *p;
 	int quote = *s == '\0' || strchr("-?:,[]{}#&*!|>'\"%@` ", *s) ||
-	    s[strlen(s) - 1] == ' ' || strstr(s, ": ") || strstr(s, " #") ||
+	    s[strlen(s) - 1] == ' ' || s[strlen(s) - 1] == ':' ||
+	    strstr(s, ": ") || strstr(s, " #") ||
 	    strcmp(s, "~") == 0 || util_strcaseeq(s, "null") ||
-	    (in_flow && strpbrk(s, ",[]{}"));
+	    (in_flow && strpbrk(s, ",[]{}:"));
 
 	if (!quote) {
 		buf_adds(b, s);
@@ -2036,7 +2084,7 @@ type_name(enum ctype t)
 	case T_ENUM:		return "word";
 	case T_ADDRESS:		return "address";
 	case T_ADDRESS_LIST:	return "address-list";
-	case T_LISTID_LIST:	return "list-list";
+	case T_LISTID_LIST:	return "mailing-lists";
 	case T_PATH:		return "path";
 	case T_URL:		return "URL";
 	case T_CLOCK:		return "clock";

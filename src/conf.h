@@ -182,6 +182,10 @@ void	config_defaults(struct config *);
  * file are taken from the file's directory.
  */
 int	config_load(const char *path, struct config *, char *err, size_t errlen);
+/* The same from text in memory; name stands for the file in messages and
+ * for relative paths. */
+int	config_load_text(const char *name, const char *text, size_t len,
+	    struct config *, char *err, size_t errlen);
 void	config_free(struct config *);
 
 /* The effective settings as YAML that config_load reads back.  Passwords

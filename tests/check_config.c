@@ -782,6 +782,7 @@ START_TEST(config_dump_reads_back_to_the_same_settings)
 
 	load_ok("referee:\n  address: ref@example.org\n  name: \"Ref: #1\"\n"
 	    "  admins: [a@example.org]\n"
+	    "state_dir: \"/srv/ludus:\"\n"
 	    "in:\n  maildir:\n    path: /var/mail/ref\n"
 	    "out:\n  smtp:\n    url: smtp://relay.example.org:587\n"
 	    "    user: \"null\"\n    password_file: /etc/pw\n"
@@ -793,6 +794,7 @@ START_TEST(config_dump_reads_back_to_the_same_settings)
 	ck_assert_ptr_nonnull(strstr(b1.s, "\n  move: 3d+12h\n"));
 	ck_assert_ptr_nonnull(strstr(b1.s, "\n  name: \"Ref: #1\"\n"));
 	ck_assert_ptr_nonnull(strstr(b1.s, "\n    user: \"null\"\n"));
+	ck_assert_ptr_nonnull(strstr(b1.s, "\nstate_dir: \"/srv/ludus:\"\n"));
 	ck_assert_ptr_nonnull(strstr(b1.s, "\n  reminders: []\n"));
 	/* Only the chosen in and out sections are shown. */
 	ck_assert_ptr_null(strstr(b1.s, "imap"));
