@@ -642,6 +642,23 @@ check_text(const char *s, char *msg, size_t len)
 }
 
 static int
+check_path(const char *s, char *msg, size_t len)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f) {
+			util_err(msg, len, "control characters are not allowed");
+			return -1;
+		}
+	if (p - (const unsigned char *)s >= PATH_MAX) {
+		util_err(msg, len, "longer than %d bytes", PATH_MAX - 1);
+		return -1;
+	}
+	return 0;
+}
+
+static int
 check_env(const char *s, char *msg, size_t len)
 {
 	const char *p;
@@ -980,12 +997,14 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 		}
 		if (s->check != NULL && s->check(v, msg, len) == -1)
 			return -1;
-		if (s->type == T_PATH && check_text(v, msg, len) == -1)
-			return -1;
 		if (s->type == T_PATH && v[0] != '/' && basedir != NULL)
 			copy = xasprintf("%s/%s", basedir, v);
 		else
 			copy = xstrdup(v);
+		if (s->type == T_PATH && check_path(copy, msg, len) == -1) {
+			free(copy);
+			return -1;
+		}
 		if (s->type == T_ADDRESS && !address_ok(copy)) {
 			util_err(msg, len, "`%s` is not a mail address "
 			    "(local@domain)", v);
@@ -1203,11 +1222,15 @@ fail(struct load *l, int line, const char *fmt, ...)
 	return -1;
 }
 
+/* The text of a scalar node; NULL for anything else, and for text with a
+ * NUL in it ("\0" in double quotes), which C strings would cut short. */
 static const char *
 scalar(const yaml_node_t *n)
 {
-	return n != NULL && n->type == YAML_SCALAR_NODE ?
-	    (const char *)n->data.scalar.value : NULL;
+	if (n == NULL || n->type != YAML_SCALAR_NODE ||
+	    strlen((const char *)n->data.scalar.value) != n->data.scalar.length)
+		return NULL;
+	return (const char *)n->data.scalar.value;
 }
 
 /* A null value (`key:` with nothing after it) as YAML writes it. */
@@ -1254,6 +1277,9 @@ load_setting(struct load *l, int idx, yaml_node_t *key, yaml_node_t *v)
 	if (v->type == YAML_MAPPING_NODE)
 		return fail(l, node_line(v), "%s takes a value, not a mapping",
 		    s->path);
+	if (v->type == YAML_SCALAR_NODE && scalar(v) == NULL)
+		return fail(l, node_line(v), "%s: a NUL character is not "
+		    "allowed", s->path);
 	if (v->type == YAML_SEQUENCE_NODE) {
 		if (!is_list(s))
 			return fail(l, node_line(v), "%s takes one value, not a "

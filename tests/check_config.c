@@ -420,6 +420,10 @@ START_TEST(config_bad_values_name_file_line_and_what_is_allowed)
 		  ":5: limits.lines is given twice (first at line 4)" },
 		{ ADDR "referee:\n  name: again\n",
 		  ":3: referee is given twice (first at line 1)" },
+		{ ADDR "  name: \"Ref\\0x\"\n",
+		  ":3: referee.name: a NUL character is not allowed" },
+		{ ADDR "club:\n  lists: [\"a@b.example\\0x\"]\n",
+		  ":4: club.lists: each item must be a single value" },
 		{ ADDR "in:\n  imap:\n    timeout:\n",
 		  ":5: in.imap.timeout: a value is needed" },
 		{ "[1, 2]\n",
@@ -779,16 +783,23 @@ START_TEST(config_dump_reads_back_to_the_same_settings)
 {
 	struct config c, d;
 	struct buf b1 = { 0 }, b2 = { 0 };
+	char longname[200], *text;
 
-	load_ok("referee:\n  address: ref@example.org\n  name: \"Ref: #1\"\n"
+	memset(longname, 'p', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	text = xasprintf("referee:\n  address: ref@example.org\n  name: \"Ref: #1\"\n"
 	    "  admins: [a@example.org]\n"
 	    "state_dir: \"/srv/ludus:\"\n"
+	    /* Resolved against the directory, longer than any header. */
+	    "pid_file: run/%s.pid\n"
 	    "in:\n  maildir:\n    path: /var/mail/ref\n"
 	    "out:\n  smtp:\n    url: smtp://relay.example.org:587\n"
 	    "    user: \"null\"\n    password_file: /etc/pw\n"
 	    "    retry: {min: 90s}\n"
 	    "clock:\n  move: 3d+12h\n  reminders: []\n"
-	    "club:\n  lists: [l.example.org]\n", &c);
+	    "club:\n  lists: [l.example.org]\n", longname);
+	load_ok(text, &c);
+	free(text);
 	config_dump(&c, &b1);
 	ck_assert_ptr_nonnull(strstr(b1.s, "\n      min: 1m30s\n"));
 	ck_assert_ptr_nonnull(strstr(b1.s, "\n  move: 3d+12h\n"));
