@@ -80,6 +80,7 @@ static const char *const v_smtp[] = { "smtps", "smtp", NULL };
 
 static const struct section sections[] = {
 	{ "referee", 0, "Who the referee is and who runs it." },
+	{ "admin", 0, "What the admins' commands may do." },
 	{ "", 0, "Where ludus keeps its files.  Relative paths anywhere in "
 	    "the file are taken from the directory of the file." },
 	{ "in", 0, "Where mail comes from: `imap` or `maildir`, not both.  "
@@ -136,6 +137,11 @@ static const struct setting settings[] = {
 	{ "referee.language", T_ENUM, O(referee.language), 0, 0, v_language,
 	    "en", NULL, NULL, 0, NULL,
 	    "The language of mail to a player who has not chosen one." },
+
+	{ "admin.auto_accept", T_BOOL, O(admin.auto_accept), 0, 0, NULL,
+	    "false", NULL, NULL, 0, NULL,
+	    "A game an admin starts for other players (`admin new`) begins "
+	    "at once, without each player's accept." },
 
 	{ "state_dir", T_PATH, O(state_dir), 0, 0, NULL, "/var/lib/ludus",
 	    NULL, NULL, 0, NULL,

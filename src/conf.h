@@ -125,6 +125,9 @@ struct config_smtp {
 struct config {
 	char	*file;			/* the file read; NULL for defaults */
 	struct config_referee referee;
+	struct {
+		int	auto_accept;
+	} admin;
 	char	*state_dir;
 	char	*database;		/* default: state_dir/ludus.db */
 	char	*games_dir;

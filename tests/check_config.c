@@ -15,6 +15,9 @@
 #include "testutil.h"
 
 #define ADDR	"referee:\n  address: referee@example.org\n"
+#define TOP_LEVEL "state_dir, database, games_dir, templates_dir, " \
+	"pid_file, referee, admin, in, out, limits, logging, auth, clock, " \
+	"almakleh, robots, club)"
 
 static char path[512];
 static char err[1024];
@@ -93,6 +96,7 @@ START_TEST(config_defaults_are_the_documented_ones)
 	ck_assert_int_eq(c.referee.admins.n, 0);
 	ck_assert_int_eq(c.referee.plus_addressing, 0);
 	ck_assert_int_eq(c.referee.language, CONFIG_LANG_EN);
+	ck_assert_int_eq(c.admin.auto_accept, 0);
 	ck_assert_str_eq(c.state_dir, "/var/lib/ludus");
 	ck_assert_str_eq(c.database, "/var/lib/ludus/ludus.db");
 	ck_assert_str_eq(c.referee.secret_file, "/var/lib/ludus/secret");
@@ -228,6 +232,7 @@ START_TEST(config_values_of_every_type_are_converted)
 	    "  admins: [Boss@Club.Example, second@club.example]\n"
 	    "  plus_addressing: yes\n"
 	    "  language: RU\n"
+	    "admin:\n  auto_accept: on\n"
 	    "limits:\n"
 	    "  message_size: 256k\n"
 	    "  lines: 10\n"
@@ -258,6 +263,7 @@ START_TEST(config_values_of_every_type_are_converted)
 	ck_assert_str_eq(c.referee.admins.v[0], "Boss@club.example");
 	ck_assert_int_eq(c.referee.plus_addressing, 1);
 	ck_assert_int_eq(c.referee.language, CONFIG_LANG_RU);
+	ck_assert_int_eq(c.admin.auto_accept, 1);
 	ck_assert_int_eq(c.limits.message_size, 256 * 1024);
 	ck_assert_int_eq(c.limits.lines, 10);
 	ck_assert_int_eq(c.limits.commands, 1000);
@@ -427,9 +433,7 @@ START_TEST(config_bad_values_name_file_line_and_what_is_allowed)
 		{ ADDR "in:\n  imap:\n    timeout:\n",
 		  ":5: in.imap.timeout: a value is needed" },
 		{ "[1, 2]\n",
-		  ":1: the file must be a mapping of settings (state_dir, "
-		  "database, games_dir, templates_dir, pid_file, referee, in, "
-		  "out, limits, logging, auth, clock, almakleh, robots, club)" },
+		  ":1: the file must be a mapping of settings (" TOP_LEVEL },
 	};
 	size_t i;
 
@@ -441,9 +445,7 @@ END_TEST
 START_TEST(config_unknown_keys_at_every_level)
 {
 	load_fails(ADDR "colour: red\n",
-	    ":3: unknown setting `colour` (the top level has: state_dir, "
-	    "database, games_dir, templates_dir, pid_file, referee, in, out, "
-	    "limits, logging, auth, clock, almakleh, robots, club)");
+	    ":3: unknown setting `colour` (the top level has: " TOP_LEVEL);
 	load_fails(ADDR "  adress: x@y.example\n",
 	    ":3: unknown setting `referee.adress` (referee has: address, name, "
 	    "tag, admins, plus_addressing, secret_file, language)");
@@ -460,9 +462,8 @@ START_TEST(config_unknown_keys_at_every_level)
 	    "min, max)");
 	/* A dotted key is not a shortcut for nesting. */
 	load_fails(ADDR "limits.lines: 20\n",
-	    ":3: unknown setting `limits.lines` (the top level has: state_dir, "
-	    "database, games_dir, templates_dir, pid_file, referee, in, out, "
-	    "limits, logging, auth, clock, almakleh, robots, club)");
+	    ":3: unknown setting `limits.lines` (the top level has: "
+	    TOP_LEVEL);
 }
 END_TEST
 
@@ -649,9 +650,7 @@ START_TEST(config_deep_nesting_and_alias_bombs_are_refused)
 	for (i = 1; i < 200; i++)
 		buf_printf(&b, "%*sk:\n", i, "");
 	load_fails(b.s, ":3: unknown setting `deep` (the top level has: "
-	    "state_dir, database, games_dir, templates_dir, pid_file, "
-	    "referee, in, out, limits, logging, auth, clock, almakleh, robots, "
-	    "club)");
+	    TOP_LEVEL);
 	/* Aliases fanning out 10^9 times are never expanded. */
 	buf_reset(&b);
 	buf_adds(&b, ADDR "club:\n  lists: &l0 [x@y.example, x@y.example]\n"
@@ -662,9 +661,7 @@ START_TEST(config_deep_nesting_and_alias_bombs_are_refused)
 		    i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
 	t0 = clock();
 	load_fails(b.s, ":5: unknown setting `anchors` (the top level has: "
-	    "state_dir, database, games_dir, templates_dir, pid_file, "
-	    "referee, in, out, limits, logging, auth, clock, almakleh, robots, "
-	    "club)");
+	    TOP_LEVEL);
 	ck_assert_msg(clock() - t0 < 2 * CLOCKS_PER_SEC, "alias bomb expanded");
 	/* An alias of a list used where a list belongs is fine. */
 	load_ok("referee:\n  address: r@example.org\n"
