@@ -1078,6 +1078,15 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 
 /* Defaults. */
 
+const char *
+config_default_path(void)
+{
+	const char *env = getenv("LUDUS_CONFIG");
+
+	return env != NULL && *env != '\0' ? env :
+	    LUDUS_SYSCONFDIR "/ludus/ludus.yaml";
+}
+
 static void
 derive_defaults(struct config *c, int database_given, int secret_given)
 {

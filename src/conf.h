@@ -175,6 +175,10 @@ struct config {
 	} club;
 };
 
+/* The file read when none is given: $LUDUS_CONFIG, else
+ * SYSCONFDIR/ludus/ludus.yaml.  Don't free. */
+const char *config_default_path(void);
+
 /* The built-in defaults (nothing required is set). */
 void	config_defaults(struct config *);
 /*

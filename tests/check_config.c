@@ -583,6 +583,17 @@ START_TEST(config_relative_paths_follow_the_file)
 }
 END_TEST
 
+START_TEST(config_default_path_from_environment_or_sysconfdir)
+{
+	setenv("LUDUS_CONFIG", "/srv/ludus.yaml", 1);
+	ck_assert_str_eq(config_default_path(), "/srv/ludus.yaml");
+	unsetenv("LUDUS_CONFIG");
+	ck_assert_str_eq(config_default_path(),
+	    LUDUS_SYSCONFDIR "/ludus/ludus.yaml");
+	ck_assert_ptr_nonnull(strstr(config_default_path(), "/etc/"));
+}
+END_TEST
+
 START_TEST(config_file_must_be_a_readable_file)
 {
 	struct config c;
@@ -877,12 +888,14 @@ START_TEST(config_sample_is_generated_and_loads)
 }
 END_TEST
 
-START_TEST(config_man_page_is_generated_from_the_table)
+START_TEST(config_man_page_is_generated_and_its_examples_load)
 {
 	char *file = srcfile("man/ludus.yaml.5"), *text, *begin, *end, *want;
+	char *p, *q, *example;
 	struct buf gen = { 0 };
+	struct config c;
 	const char *name;
-	int i;
+	int i, n;
 
 	text = slurp(file);
 	begin = strstr(text, ".\\\" BEGIN SETTINGS\n");
@@ -900,6 +913,23 @@ START_TEST(config_man_page_is_generated_from_the_table)
 		free(want);
 	}
 	ck_assert_int_ge(i, 50);
+	/* The examples of the manual load. */
+	n = 0;
+	for (p = strstr(text, ".Sh EXAMPLES\n");
+	    p != NULL && (p = strstr(p, ".Bd -literal -offset indent\n"));
+	    p = q) {
+		p += strlen(".Bd -literal -offset indent\n");
+		q = strstr(p, ".Ed\n");
+		ck_assert_ptr_nonnull(q);
+		example = xstrndup(p, (size_t)(q - p));
+		put("example.yaml", example);
+		ck_assert_msg(config_load(path, &c, err, sizeof(err)) == 0,
+		    "example %d: %s\n%s", n + 1, err, example);
+		config_free(&c);
+		free(example);
+		n++;
+	}
+	ck_assert_int_eq(n, 3);
 	buf_free(&gen);
 	free(text);
 	free(file);
@@ -926,6 +956,7 @@ config_suite(void)
 	tcase_add_test(tc, config_plain_text_only_on_loopback);
 	tcase_add_test(tc, config_plus_addressing_needs_a_plain_address);
 	tcase_add_test(tc, config_relative_paths_follow_the_file);
+	tcase_add_test(tc, config_default_path_from_environment_or_sysconfdir);
 	tcase_add_test(tc, config_file_must_be_a_readable_file);
 	tcase_add_test(tc, config_ca_file_must_exist);
 	tcase_add_test(tc, config_yaml_syntax_errors_name_line_and_column);
@@ -935,7 +966,7 @@ config_suite(void)
 	tcase_add_test(tc, config_dump_never_shows_a_password);
 	tcase_add_test(tc, config_dump_reads_back_to_the_same_settings);
 	tcase_add_test(tc, config_sample_is_generated_and_loads);
-	tcase_add_test(tc, config_man_page_is_generated_from_the_table);
+	tcase_add_test(tc, config_man_page_is_generated_and_its_examples_load);
 	suite_add_tcase(s, tc);
 	return s;
 }
