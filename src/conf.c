@@ -78,6 +78,8 @@ static const char *const v_smtp[] = { "smtps", "smtp", NULL };
 
 #define O(field)	offsetof(struct config, field)
 
+/* Every mapping a file may hold, with the text that heads it in the sample
+ * and the manual. */
 static const struct section sections[] = {
 	{ "referee", 0, "Who the referee is and who runs it." },
 	{ "admin", 0, "What the admins' commands may do." },
@@ -109,6 +111,12 @@ static const struct section sections[] = {
 	{ "club", 0, "Mailing lists the referee takes part in." },
 };
 
+/*
+ * Every setting, in the order of the sample and the manual.  A default is
+ * text in the setting's own syntax, parsed by the same code as the file
+ * (config_defaults aborts on one that does not parse), so what the manual
+ * says is what the program does.
+ */
 static const struct setting settings[] = {
 	{ "referee.address", T_ADDRESS, O(referee.address), 0, 0, NULL, NULL,
 	    NULL, "referee@example.org", F_REQUIRED, NULL,
@@ -339,13 +347,16 @@ struct load {
 	int		 sec_line[NSECTIONS];
 };
 
+/* Where a setting lives in the struct (read or written through the
+ * type the setting's ctype implies). */
 static void *
 field(const struct config *c, const struct setting *s)
 {
 	return (char *)c + s->off;
 }
 
-/* "in.imap" for "in.imap.url"; "" at the top level.  len only. */
+/* The length of a path's section: 7 ("in.imap") for in.imap.url, 0 at
+ * the top level. */
 static size_t
 parent_len(const char *path)
 {
@@ -1709,6 +1720,8 @@ config_password(const struct config_cred *cr, char **out, char *err,
 		close(fd);
 		return -1;
 	}
+	/* Group access is allowed: a `ludus` group may share the file
+	 * with the admins who edit it. */
 	if (st.st_mode & (S_IROTH | S_IWOTH)) {
 		util_err(err, errlen, "%s.password_file: %s: others may %s it "
 		    "(mode %04o); chmod o-rwx it", cr->setting,
