@@ -92,7 +92,21 @@ static const char *const migrations[] = {
 	"  player_id INTEGER REFERENCES players(id),"
 	"  data TEXT);"
 	"CREATE INDEX timers_due ON timers(due);",
+	/* 2: what each message said and who sent it; bounces per player;
+	 * replies per sender for the error-reply rate limit. */
+	"ALTER TABLE processed ADD COLUMN sender TEXT;"
+	"ALTER TABLE processed ADD COLUMN commands TEXT;"
+	"ALTER TABLE players ADD COLUMN bounces INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE players ADD COLUMN last_bounce INTEGER;"
+	"ALTER TABLE players ADD COLUMN last_bounce_reason TEXT;"
+	"CREATE TABLE replies ("
+	"  sender TEXT NOT NULL,"
+	"  at INTEGER NOT NULL);"
+	"CREATE INDEX replies_sender ON replies(sender, at);",
 };
+
+_Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
+    "one migration per schema version");
 
 static int
 store_fail(struct store *s, const char *what)
@@ -795,4 +809,90 @@ store_timers_free(struct store_timer *t, int n)
 		free(t[i].data);
 	}
 	free(t);
+}
+
+int
+store_message_note(struct store *s, const char *key, const char *sender,
+    const char *commands, const char *outcome)
+{
+	return run(s, "UPDATE processed SET sender = ?, commands = ?, outcome "
+	    "= ? WHERE key = ?", "tttt", sender, commands, outcome, key);
+}
+
+int
+store_message_get(struct store *s, const char *key, char **sender,
+    char **commands, char **outcome)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = query(s, "SELECT sender, commands, outcome FROM processed "
+	    "WHERE key = ?", "t", key)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*sender = col_text(st, 0);
+		*commands = col_text(st, 1);
+		*outcome = col_text(st, 2);
+		rc = 0;
+	} else
+		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "message");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+store_bounce_add(struct store *s, const char *address, int64_t now,
+    const char *reason)
+{
+	if (run(s, "UPDATE players SET bounces = bounces + 1, last_bounce = ?, "
+	    "last_bounce_reason = ? WHERE address = ?", "itt", now, reason,
+	    address) == -1)
+		return -1;
+	return sqlite3_changes(s->db) ? 0 : 1;
+}
+
+int
+store_player_bounces(struct store *s, const char *address, int *bounces)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = query(s, "SELECT bounces FROM players WHERE address = ?",
+	    "t", address)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*bounces = sqlite3_column_int(st, 0);
+		rc = 0;
+	} else
+		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "bounces");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+store_reply_count(struct store *s, const char *sender, int64_t since, int *n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = query(s, "SELECT count(*) FROM replies WHERE sender = ? AND "
+	    "at >= ?", "ti", sender, since)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : store_fail(s, "replies");
+}
+
+int
+store_reply_add(struct store *s, const char *sender, int64_t now)
+{
+	/* Rows older than a day are never counted again. */
+	if (run(s, "DELETE FROM replies WHERE at < ?", "i", now - 86400) == -1)
+		return -1;
+	return run(s, "INSERT INTO replies (sender, at) VALUES (?, ?)", "ti",
+	    sender, now);
 }

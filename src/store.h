@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	1
+#define STORE_SCHEMA_VERSION	2
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -93,6 +93,24 @@ void	 store_moves_free(struct store_move *, int);
  * 1 when it was seen before. */
 int	 store_message_seen(struct store *, const char *key, int64_t now,
 	    const char *outcome);
+
+/* What a processed message was: its sender, its command lines (one per
+ * line) and what became of it. */
+int	 store_message_note(struct store *, const char *key, const char *sender,
+	    const char *commands, const char *outcome);
+/* The note of a message (all owned, each may be NULL); 1 if unknown. */
+int	 store_message_get(struct store *, const char *key, char **sender,
+	    char **commands, char **outcome);
+
+/* A bounce reported for a player's address (1 when no player has it). */
+int	 store_bounce_add(struct store *, const char *address, int64_t now,
+	    const char *reason);
+int	 store_player_bounces(struct store *, const char *address, int *);
+
+/* Replies sent to a sender since a time (the error-reply rate limit). */
+int	 store_reply_count(struct store *, const char *sender, int64_t since,
+	    int *n);
+int	 store_reply_add(struct store *, const char *sender, int64_t now);
 
 /* The outbox.  A row is a whole RFC 5322 message with a stable Message-ID. */
 struct store_mail {

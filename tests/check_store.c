@@ -69,12 +69,22 @@ START_TEST(store_migrates_from_every_earlier_version)
 		ck_assert_int_eq(store_open_at(path, v, &s, err, sizeof(err)),
 		    0);
 		ck_assert_int_eq(store_schema_version(s), v);
+		/* From version 1 on there are players: one made before
+		 * the migration must survive it. */
+		if (v >= 1)
+			ck_assert_int_eq(store_player_id(s, "a@example.org",
+			    1, 1, &id), 0);
 		store_close(s);
 		s = open_ok(path);
 		ck_assert_int_eq(store_schema_version(s), STORE_SCHEMA_VERSION);
 		/* The migrated schema works. */
 		ck_assert_int_eq(store_player_id(s, "a@example.org", 1, 1,
-		    &id), 0);
+		    &id2), 0);
+		if (v >= 1)
+			ck_assert_int_eq(id, id2);
+		id = id2;
+		ck_assert_int_eq(store_bounce_add(s, "a@example.org", 5,
+		    "550 no such user"), 0);
 		store_close(s);
 		/* Reopening keeps the data and migrates nothing. */
 		s = open_ok(path);
@@ -289,6 +299,48 @@ START_TEST(play_create_rejects_bad_players_and_options)
 }
 END_TEST
 
+START_TEST(store_message_note_bounces_and_replies)
+{
+	char *path = dbpath("notes.db"), *a, *b, *c;
+	struct store *s = open_ok(path);
+	int64_t id;
+	int n;
+
+	ck_assert_int_eq(store_message_seen(s, "k1", 1, "received"), 0);
+	ck_assert_int_eq(store_message_note(s, "k1", "a@x.org", "3\n5",
+	    "answered"), 0);
+	ck_assert_int_eq(store_message_get(s, "k1", &a, &b, &c), 0);
+	ck_assert_str_eq(a, "a@x.org");
+	ck_assert_str_eq(b, "3\n5");
+	ck_assert_str_eq(c, "answered");
+	free(a);
+	free(b);
+	free(c);
+	ck_assert_int_eq(store_message_get(s, "k2", &a, &b, &c), 1);
+
+	ck_assert_int_eq(store_bounce_add(s, "nobody@x.org", 1, "x"), 1);
+	ck_assert_int_eq(store_player_id(s, "p@x.org", 1, 1, &id), 0);
+	ck_assert_int_eq(store_bounce_add(s, "p@x.org", 2, "550"), 0);
+	ck_assert_int_eq(store_bounce_add(s, "p@x.org", 3, "550"), 0);
+	ck_assert_int_eq(store_player_bounces(s, "p@x.org", &n), 0);
+	ck_assert_int_eq(n, 2);
+
+	ck_assert_int_eq(store_reply_add(s, "p@x.org", 1000), 0);
+	ck_assert_int_eq(store_reply_add(s, "p@x.org", 2000), 0);
+	ck_assert_int_eq(store_reply_add(s, "q@x.org", 2000), 0);
+	ck_assert_int_eq(store_reply_count(s, "p@x.org", 1500, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(store_reply_count(s, "p@x.org", 0, &n), 0);
+	ck_assert_int_eq(n, 2);
+	/* A day later the old rows are pruned. */
+	ck_assert_int_eq(store_reply_add(s, "q@x.org", 100000), 0);
+	ck_assert_int_eq(store_reply_count(s, "p@x.org", 0, &n), 0);
+	ck_assert_int_eq(n, 0);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
 static Suite *
 store_suite(void)
 {
@@ -301,6 +353,7 @@ store_suite(void)
 	tcase_add_test(tc, store_dedupe_key_unique);
 	tcase_add_test(tc, store_outbox_due_retry_sent_failed);
 	tcase_add_test(tc, store_timers_in_due_order);
+	tcase_add_test(tc, store_message_note_bounces_and_replies);
 	tcase_add_test(tc, play_create_move_reload_replay);
 	tcase_add_test(tc, play_create_rejects_bad_players_and_options);
 	suite_add_tcase(s, tc);

@@ -7,9 +7,13 @@
 #include "game.h"
 
 extern const struct game_ops mancala_ops;
+extern const struct game_ops almakleh_ops;
+extern const struct game_ops alquerque_ops;
 
 const struct game_ops *const game_engines[] = {
 	&mancala_ops,
+	&alquerque_ops,
+	&almakleh_ops,
 	NULL
 };
 

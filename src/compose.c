@@ -1,0 +1,324 @@
+/* compose: outgoing mail with libetpan's MIME writer. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libetpan/libetpan.h>
+#include <openssl/evp.h>
+
+#include "compose.h"
+
+static int
+is_plain(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80 || (unsigned char)*s < 0x20 ||
+		    (s[0] == '=' && s[1] == '?'))
+			return 0;
+	return 1;
+}
+
+/* Length of the UTF-8 sequence starting at s (1 for stray bytes). */
+static size_t
+utf8_len(const unsigned char *s)
+{
+	size_t n = 1;
+
+	if (*s >= 0xf0)
+		n = 4;
+	else if (*s >= 0xe0)
+		n = 3;
+	else if (*s >= 0xc0)
+		n = 2;
+	while (n > 1 && strnlen((const char *)s, n) < n)
+		n--;
+	return n;
+}
+
+/* Encoded words of at most 75 characters: 45 bytes of UTF-8 make 60 of
+ * base64, plus the 12 of "=?UTF-8?B?" and "?=".  Characters are never split
+ * between words (RFC 2047, 5). */
+static void
+encode_run(struct buf *b, const char *s, size_t len)
+{
+	unsigned char out[64];
+	size_t i = 0, chunk, n;
+
+	while (i < len) {
+		chunk = 0;
+		while (i + chunk < len) {
+			n = utf8_len((const unsigned char *)s + i + chunk);
+			if (chunk + n > 45)
+				break;
+			chunk += n;
+		}
+		EVP_EncodeBlock(out, (const unsigned char *)s + i, (int)chunk);
+		buf_printf(b, "%s=?UTF-8?B?%s?=", i ? " " : "", (char *)out);
+		i += chunk;
+	}
+}
+
+static int
+word_plain(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] >= 0x80 || (unsigned char)s[i] < 0x20 ||
+		    (s[i] == '=' && i + 1 < len && s[i + 1] == '?'))
+			return 0;
+	return 1;
+}
+
+/*
+ * Plain ASCII words stay as they are, so the subject tag stays readable in
+ * any client and any log; each run of words that need encoding becomes
+ * encoded words, the spaces inside the run encoded with it (whitespace
+ * between two encoded words is dropped when decoding).
+ */
+char *
+compose_header_words(const char *s)
+{
+	struct buf b = { 0 };
+	const char *p = s, *run = NULL, *run_end = NULL;
+	size_t len;
+
+	if (is_plain(s))
+		return xstrdup(s);
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		len = strcspn(p, " ");
+		if (len > 0 && !word_plain(p, len)) {
+			if (run == NULL)
+				run = p;
+			run_end = p + len;
+		} else {
+			if (run != NULL) {
+				if (b.len)
+					buf_addc(&b, ' ');
+				encode_run(&b, run, (size_t)(run_end - run));
+				run = NULL;
+			}
+			if (len > 0) {
+				if (b.len)
+					buf_addc(&b, ' ');
+				buf_add(&b, p, len);
+			}
+		}
+		if (p[len] == '\0')
+			break;
+		p += len;
+	}
+	if (run != NULL) {
+		if (b.len)
+			buf_addc(&b, ' ');
+		encode_run(&b, run, (size_t)(run_end - run));
+	}
+	return buf_steal(&b);
+}
+
+static struct mailimf_mailbox *
+mailbox(const char *name, const char *addr)
+{
+	return mailimf_mailbox_new(name && *name ?
+	    compose_header_words(name) : NULL, xstrdup(addr));
+}
+
+static struct mailimf_address_list *
+address_list(const char *name, const char *addr)
+{
+	struct mailimf_address_list *l = mailimf_address_list_new_empty();
+
+	if (l == NULL || mailimf_address_list_add_mb(l, name && *name ?
+	    compose_header_words(name) : NULL, xstrdup(addr)) !=
+	    MAILIMF_NO_ERROR)
+		fatal("out of memory composing mail");
+	return l;
+}
+
+static clist *
+id_list(const char *ids)
+{
+	clist *l = clist_new();
+	char *copy = xstrdup(ids), *p = copy, *tok;
+
+	if (l == NULL)
+		fatal("out of memory composing mail");
+	while ((tok = strtok_r(p, " \t", &p)) != NULL)
+		if (clist_append(l, xstrdup(tok)) < 0)
+			fatal("out of memory composing mail");
+	free(copy);
+	return l;
+}
+
+static void
+add_custom(struct mailimf_fields *f, const char *name, const char *value)
+{
+	struct mailimf_field *fld;
+
+	if (value == NULL)
+		return;
+	fld = mailimf_field_new_custom(xstrdup(name), xstrdup(value));
+	if (fld == NULL || mailimf_fields_add(f, fld) != MAILIMF_NO_ERROR)
+		fatal("out of memory composing mail");
+}
+
+/* Text in canonical form (RFC 2045, 2.10): every line end CRLF. */
+static char *
+crlf(const char *text)
+{
+	struct buf b = { 0 };
+
+	for (; *text; text++) {
+		if (*text == '\r' && text[1] == '\n')
+			continue;
+		if (*text == '\n' || *text == '\r')
+			buf_adds(&b, "\r\n");
+		else
+			buf_addc(&b, *text);
+	}
+	return buf_steal(&b);
+}
+
+/* A text part, charset UTF-8, in base64: libetpan 1.9.4's quoted-printable
+ * writer turns a line's trailing space into " =20", which decodes to two
+ * spaces and would break the "-- " signature separator.  The text is copied
+ * because mailmime_set_body_text does not take ownership. */
+static struct mailmime *
+text_part(const char *type, const char *text, char **keep)
+{
+	struct mailmime_fields *mf;
+	struct mailmime_content *ct;
+	struct mailmime_parameter *param;
+	struct mailmime *part;
+
+	mf = mailmime_fields_new_encoding(MAILMIME_MECHANISM_BASE64);
+	ct = mailmime_content_new_with_str(type);
+	param = mailmime_param_new_with_data("charset", "UTF-8");
+	if (mf == NULL || ct == NULL || param == NULL ||
+	    clist_append(ct->ct_parameters, param) < 0)
+		fatal("out of memory composing mail");
+	if ((part = mailmime_new_empty(ct, mf)) == NULL)
+		fatal("out of memory composing mail");
+	*keep = crlf(text);
+	if (mailmime_set_body_text(part, *keep, strlen(*keep)) !=
+	    MAILIMF_NO_ERROR)
+		fatal("out of memory composing mail");
+	return part;
+}
+
+/* mailmime_new_empty adds a random boundary parameter; replace its value. */
+static void
+set_boundary(struct mailmime_content *ct, const char *boundary)
+{
+	struct mailmime_parameter *p;
+	clistiter *it;
+
+	for (it = clist_begin(ct->ct_parameters); it; it = clist_next(it)) {
+		p = clist_content(it);
+		if (strcasecmp(p->pa_name, "boundary") == 0) {
+			free(p->pa_value);
+			p->pa_value = xstrdup(boundary);
+			return;
+		}
+	}
+	if ((p = mailmime_param_new_with_data("boundary",
+	    (char *)boundary)) == NULL || clist_append(ct->ct_parameters,
+	    p) < 0)
+		fatal("out of memory composing mail");
+}
+
+static int
+valid_id(const char *id)
+{
+	return id != NULL && *id != '\0' && strpbrk(id, "<> \t\r\n") == NULL &&
+	    strchr(id, '@') != NULL;
+}
+
+char *
+compose_message(const struct compose_mail *m, char *err, size_t errlen)
+{
+	struct mailimf_fields *f;
+	struct mailimf_mailbox_list *from;
+	struct mailmime *msg, *body, *alt;
+	struct mailmime_content *ct;
+	MMAPString *out;
+	char *text_keep = NULL, *html_keep = NULL, *result, boundary[80];
+	unsigned char digest[EVP_MAX_MD_SIZE];
+	char hex[2 * 16 + 1];
+	unsigned int dlen;
+	int col = 0;
+
+	if (!valid_id(m->message_id) || (m->in_reply_to &&
+	    !valid_id(m->in_reply_to))) {
+		util_err(err, errlen, "unusable Message-ID");
+		return NULL;
+	}
+	if (strpbrk(m->from, "<> \r\n") || strpbrk(m->to, "<> \r\n") ||
+	    !strchr(m->from, '@') || !strchr(m->to, '@') ||
+	    (m->reply_to && strpbrk(m->reply_to, "<> \r\n"))) {
+		util_err(err, errlen, "unusable address");
+		return NULL;
+	}
+
+	from = mailimf_mailbox_list_new_empty();
+	if (from == NULL || mailimf_mailbox_list_add(from,
+	    mailbox(m->from_name, m->from)) != MAILIMF_NO_ERROR)
+		fatal("out of memory composing mail");
+	f = mailimf_fields_new_with_data_all(mailimf_get_date(m->date), from,
+	    NULL, m->reply_to ? address_list(NULL, m->reply_to) : NULL,
+	    address_list(m->to_name, m->to), NULL, NULL,
+	    xstrdup(m->message_id),
+	    m->in_reply_to ? id_list(m->in_reply_to) : NULL,
+	    m->references ? id_list(m->references) : NULL,
+	    compose_header_words(m->subject));
+	if (f == NULL)
+		fatal("out of memory composing mail");
+	add_custom(f, "Auto-Submitted", m->auto_submitted);
+	add_custom(f, "X-Loop", m->x_loop);
+	add_custom(f, "List-Id", m->list_id);
+	if (m->list_unsubscribe) {
+		char *v = xasprintf("<%s>", m->list_unsubscribe);
+
+		add_custom(f, "List-Unsubscribe", v);
+		free(v);
+	}
+
+	body = text_part("text/plain", m->text, &text_keep);
+	if (m->html) {
+		/* A boundary derived from the Message-ID keeps the output a
+		 * function of the input. */
+		EVP_Digest(m->message_id, strlen(m->message_id), digest, &dlen,
+		    EVP_sha256(), NULL);
+		util_hex(digest, 16, hex);
+		snprintf(boundary, sizeof(boundary), "=_ludus_%s", hex);
+		ct = mailmime_content_new_with_str("multipart/alternative");
+		if (ct == NULL || (alt = mailmime_new_empty(ct,
+		    mailmime_fields_new_empty())) == NULL)
+			fatal("out of memory composing mail");
+		set_boundary(ct, boundary);
+		if (mailmime_add_part(alt, body) != MAILIMF_NO_ERROR ||
+		    mailmime_add_part(alt, text_part("text/html", m->html,
+		    &html_keep)) != MAILIMF_NO_ERROR)
+			fatal("out of memory composing mail");
+		body = alt;
+	}
+	if ((msg = mailmime_new_message_data(NULL)) == NULL)
+		fatal("out of memory composing mail");
+	mailmime_set_imf_fields(msg, f);
+	if (mailmime_smart_add_part(msg, body) != MAILIMF_NO_ERROR)
+		fatal("out of memory composing mail");
+	if ((out = mmap_string_new("")) == NULL)
+		fatal("out of memory composing mail");
+	if (mailmime_write_mem(out, &col, msg) != MAILIMF_NO_ERROR)
+		fatal("composing mail failed");
+	result = xstrndup(out->str, out->len);
+	mmap_string_free(out);
+	mailmime_free(msg);
+	free(text_keep);
+	free(html_keep);
+	return result;
+}

@@ -1,0 +1,1482 @@
+/*
+ * almakleh: the master-and-pupil card game as rules.md settles it.
+ *
+ * Squares are numbered rank * 5 + file, rank 0 being the first player's
+ * home rank (rank 1 in notation).  A card's offsets are read from its
+ * holder's side, dx to the right and dy forward; the second player's are
+ * negated, which is the card rotated 180 degrees.
+ *
+ * The deck comes from the definition's data block and is kept in the state,
+ * so a serialised game needs nothing else to be read back.  A card is an
+ * index into the deck and face[card] says which side is up.  In pass mode
+ * the five dealt cards sit in the two hands (3 with the seat to move, 2 with
+ * the other) and `fresh` is the card the seat to move has just received;
+ * the other cards are out of play.  In discard mode each hand holds three
+ * and the rest are in the draw pile (top last) or among the discards.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+#define ALM_MAXCARDS	16
+#define ALM_NAMELEN	16
+#define ALM_MAXOFF	8
+#define ALM_SQ		25
+#define ALM_NONE	0xff
+#define ALM_CENTRE	12	/* c3 */
+#define ALM_PLY_MAX	65535
+
+enum { SOUTH, NORTH };
+enum { EMPTY, PAWN0, MASTER0, PAWN1, MASTER1 };
+enum { MV_NONE, MV_MOVE, MV_PASS, MV_REDEAL };
+enum { WIN_NONE, WIN_PORTAL, WIN_CAPTURE, WIN_CENTRE };
+
+struct alm_side {
+	char	name[ALM_NAMELEN];	/* lower case, letters only */
+	uint8_t	n;
+	int8_t	dx[ALM_MAXOFF], dy[ALM_MAXOFF];
+};
+
+struct almakleh {
+	uint8_t	ncards;
+	uint8_t	discard;		/* cards=discard */
+	uint8_t	centre;			/* centre=true */
+	uint8_t	classic;		/* opening=classic */
+	uint8_t	redeals;		/* redeals left */
+	uint8_t	asked;			/* bit per seat that sent `redeal` */
+	uint8_t	board[ALM_SQ];
+	uint8_t	face[ALM_MAXCARDS];
+	uint8_t	hand[2][3];
+	uint8_t	nhand[2];
+	uint8_t	fresh;			/* just received by `turn`, or NONE */
+	uint8_t	pile[ALM_MAXCARDS];
+	uint8_t	npile;
+	uint8_t	disc[ALM_MAXCARDS];
+	uint8_t	ndisc;
+	uint8_t	turn;
+	uint8_t	over;
+	uint8_t	winner;
+	uint8_t	how;			/* WIN_* */
+	uint8_t	hold_seat;		/* whose piece stands on c3, or NONE */
+	uint8_t	hold_count;		/* opponent moves it has stood through */
+	uint8_t	last_seat, last_kind, last_card, last_from, last_to, last_took;
+	uint16_t ply;
+	struct rng rng;			/* redeals and reshuffles */
+	struct alm_side side[ALM_MAXCARDS][2];
+};
+
+static const char *const seat_names[] = { "South", "North" };
+static const char piece_chars[] = ".PMpm";
+
+static int
+owner(uint8_t p)
+{
+	return p == EMPTY ? -1 : (p - 1) / 2;
+}
+
+static int
+is_master(uint8_t p)
+{
+	return p == MASTER0 || p == MASTER1;
+}
+
+static int
+portal(int seat)
+{
+	return seat == SOUTH ? 2 : 22;
+}
+
+static const struct alm_side *
+face_of(const struct almakleh *a, uint8_t card)
+{
+	return &a->side[card][a->face[card]];
+}
+
+static const char *
+card_name(const struct almakleh *a, uint8_t card)
+{
+	return face_of(a, card)->name;
+}
+
+static void
+sq_name(int sq, char out[3])
+{
+	out[0] = (char)('a' + sq % 5);
+	out[1] = (char)('1' + sq / 5);
+	out[2] = '\0';
+}
+
+/* The square a seat's piece on sq reaches with offset k of side s, or -1. */
+static int
+target(const struct alm_side *s, int k, int seat, int sq)
+{
+	int f = sq % 5, r = sq / 5;
+
+	f += seat == SOUTH ? s->dx[k] : -s->dx[k];
+	r += seat == SOUTH ? s->dy[k] : -s->dy[k];
+	if (f < 0 || f > 4 || r < 0 || r > 4)
+		return -1;
+	return r * 5 + f;
+}
+
+static int
+in_hand(const struct almakleh *a, int seat, uint8_t card)
+{
+	int i;
+
+	for (i = 0; i < a->nhand[seat]; i++)
+		if (a->hand[seat][i] == card)
+			return 1;
+	return 0;
+}
+
+static int
+usable(const struct almakleh *a, int seat, uint8_t card)
+{
+	return in_hand(a, seat, card) && !(seat == a->turn && card == a->fresh);
+}
+
+/*
+ * Deck lines: `card NAME DX,DY ... | NAME DX,DY ...`; blank lines and lines
+ * starting with # are skipped.  Also the form serialise() writes.
+ */
+static int
+deck_side(struct alm_side *s, char *text, int line, char *err, size_t errlen)
+{
+	char *tok, *p = text, *end, *ystart;
+	long dx, dy;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	if ((tok = strtok_r(p, " \t", &p)) == NULL) {
+		util_err(err, errlen, "deck line %d: a side needs a name",
+		    line);
+		return -1;
+	}
+	if (strlen(tok) < 3 || strlen(tok) >= ALM_NAMELEN) {
+		util_err(err, errlen, "deck line %d: side name `%s` must have "
+		    "3-%d letters", line, tok, ALM_NAMELEN - 1);
+		return -1;
+	}
+	for (i = 0; tok[i]; i++)
+		if (!isalpha((unsigned char)tok[i])) {
+			util_err(err, errlen, "deck line %d: side name `%s` "
+			    "must be letters only", line, tok);
+			return -1;
+		}
+	util_strlcpy(s->name, tok, sizeof(s->name));
+	util_lower(s->name);
+	if (strcmp(s->name, "pass") == 0 || strcmp(s->name, "redeal") == 0) {
+		util_err(err, errlen, "deck line %d: `%s` is a word of the "
+		    "notation, not a side name", line, s->name);
+		return -1;
+	}
+	while ((tok = strtok_r(p, " \t", &p)) != NULL) {
+		dx = strtol(tok, &end, 10);
+		if (end == tok || *end != ',')
+			goto bad;
+		ystart = end + 1;
+		dy = strtol(ystart, &end, 10);
+		if (end == ystart || *end != '\0' || dx < -2 || dx > 2 ||
+		    dy < -2 || dy > 2 || (dx == 0 && dy == 0))
+			goto bad;
+		for (i = 0; i < s->n; i++)
+			if (s->dx[i] == dx && s->dy[i] == dy) {
+				util_err(err, errlen, "deck line %d: %s has "
+				    "%ld,%ld twice", line, s->name, dx, dy);
+				return -1;
+			}
+		if (s->n == ALM_MAXOFF) {
+			util_err(err, errlen, "deck line %d: %s has more than "
+			    "%d moves", line, s->name, ALM_MAXOFF);
+			return -1;
+		}
+		s->dx[s->n] = (int8_t)dx;
+		s->dy[s->n] = (int8_t)dy;
+		s->n++;
+	}
+	if (s->n == 0) {
+		util_err(err, errlen, "deck line %d: %s has no moves", line,
+		    s->name);
+		return -1;
+	}
+	return 0;
+bad:
+	util_err(err, errlen, "deck line %d: `%s` is not an offset DX,DY with "
+	    "both in -2..2 (and not 0,0)", line, tok);
+	return -1;
+}
+
+static int
+deck_card(struct almakleh *a, char *text, int line, char *err, size_t errlen)
+{
+	const struct alm_side *new;
+	char *bar;
+	int i, j;
+
+	if (a->ncards == ALM_MAXCARDS) {
+		util_err(err, errlen, "deck line %d: more than %d cards", line,
+		    ALM_MAXCARDS);
+		return -1;
+	}
+	if ((bar = strchr(text, '|')) == NULL || strchr(bar + 1, '|')) {
+		util_err(err, errlen, "deck line %d: a card is `card SIDE "
+		    "OFFSETS | SIDE OFFSETS`", line);
+		return -1;
+	}
+	*bar = '\0';
+	if (deck_side(&a->side[a->ncards][0], text, line, err, errlen) == -1 ||
+	    deck_side(&a->side[a->ncards][1], bar + 1, line, err, errlen) == -1)
+		return -1;
+	new = a->side[a->ncards];
+	if (strcmp(new[0].name, new[1].name) == 0) {
+		util_err(err, errlen, "deck line %d: side name %s is used twice",
+		    line, new[0].name);
+		return -1;
+	}
+	for (i = 0; i < a->ncards; i++)
+		for (j = 0; j < 4; j++)
+			if (strcmp(a->side[i][j / 2].name, new[j % 2].name) == 0) {
+				util_err(err, errlen, "deck line %d: side name "
+				    "%s is used twice", line, new[j % 2].name);
+				return -1;
+			}
+	a->ncards++;
+	return 0;
+}
+
+static int
+deck_parse(struct almakleh *a, const char *data, char *err, size_t errlen)
+{
+	char *copy = xstrdup(data), *p = copy, *line, *s;
+	int no = 0, rc = -1;
+
+	a->ncards = 0;
+	while (p != NULL) {
+		line = p;
+		if ((p = strchr(p, '\n')) != NULL)
+			*p++ = '\0';
+		no++;
+		s = util_trim(line);
+		if (*s == '\0' || *s == '#')
+			continue;
+		if (strncmp(s, "card", 4) != 0 || !isspace((unsigned char)s[4])) {
+			util_err(err, errlen, "deck line %d: expected `card SIDE "
+			    "OFFSETS | SIDE OFFSETS`", no);
+			goto out;
+		}
+		if (deck_card(a, s + 5, no, err, errlen) == -1)
+			goto out;
+	}
+	if (a->ncards < 5) {
+		util_err(err, errlen, "the deck has %d cards; at least 5 are "
+		    "needed", a->ncards);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(copy);
+	return rc;
+}
+
+/* A side by name (case-insensitive): card index and face, or -1. */
+static int
+find_side(const struct almakleh *a, const char *name, int *face)
+{
+	int c, f;
+
+	for (c = 0; c < a->ncards; c++)
+		for (f = 0; f < 2; f++)
+			if (util_strcaseeq(a->side[c][f].name, name)) {
+				*face = f;
+				return c;
+			}
+	return -1;
+}
+
+static void
+deck_names(const struct almakleh *a, struct buf *b)
+{
+	int c, f;
+
+	for (c = 0; c < a->ncards; c++)
+		for (f = 0; f < 2; f++)
+			buf_printf(b, "%s%s", c || f ? ", " : "",
+			    a->side[c][f].name);
+}
+
+/* Out-of-play cards show side 0, so equal positions serialise equally. */
+static void
+tidy_faces(struct almakleh *a)
+{
+	int c;
+
+	if (a->discard)
+		return;
+	for (c = 0; c < a->ncards; c++)
+		if (!in_hand(a, SOUTH, (uint8_t)c) &&
+		    !in_hand(a, NORTH, (uint8_t)c))
+			a->face[c] = 0;
+}
+
+static void
+deal_random(struct almakleh *a)
+{
+	uint8_t order[ALM_MAXCARDS];
+	int i, k = 0, seat;
+
+	for (i = 0; i < a->ncards; i++)
+		order[i] = (uint8_t)i;
+	rng_shuffle(&a->rng, order, a->ncards, 1);
+	for (i = 0; i < a->ncards; i++)
+		a->face[i] = (uint8_t)rng_below(&a->rng, 2);
+	memset(a->hand, 0, sizeof(a->hand));
+	for (seat = 0; seat < 2; seat++) {
+		a->nhand[seat] = seat == NORTH && !a->discard ? 2 : 3;
+		for (i = 0; i < a->nhand[seat]; i++)
+			a->hand[seat][i] = order[k++];
+	}
+	memset(a->pile, 0, sizeof(a->pile));
+	memset(a->disc, 0, sizeof(a->disc));
+	a->npile = 0;
+	a->ndisc = 0;
+	if (a->discard)
+		while (k < a->ncards)
+			a->pile[a->npile++] = order[k++];
+	tidy_faces(a);
+	a->fresh = a->classic ? a->hand[SOUTH][2] : ALM_NONE;
+}
+
+static int
+deal_fixed(struct almakleh *a, const char *text, char *err, size_t errlen)
+{
+	char *copy = xstrdup(text), *half[2], *p, *name;
+	uint8_t used[ALM_MAXCARDS] = { 0 }, rest[ALM_MAXCARDS];
+	int want[2] = { 3, a->discard ? 3 : 2 }, seat, c, f, i, n, rc = -1;
+
+	half[0] = copy;
+	if ((p = strchr(copy, '/')) == NULL || strchr(p + 1, '/') != NULL)
+		goto shape;
+	*p = '\0';
+	half[1] = p + 1;
+	for (seat = 0; seat < 2; seat++) {
+		a->nhand[seat] = 0;
+		for (p = half[seat]; (name = strtok_r(p, ",", &p)) != NULL;) {
+			name = util_trim(name);
+			if ((c = find_side(a, name, &f)) == -1) {
+				struct buf b = { 0 };
+
+				deck_names(a, &b);
+				util_err(err, errlen, "deal: no card side "
+				    "called `%s` (the sides: %s)", name,
+				    buf_str(&b));
+				buf_free(&b);
+				goto out;
+			}
+			if (used[c]) {
+				if (a->face[c] == f)
+					util_err(err, errlen, "deal: %s is "
+					    "named twice", a->side[c][f].name);
+				else
+					util_err(err, errlen, "deal: %s and %s "
+					    "are the two sides of one card",
+					    a->side[c][!f].name,
+					    a->side[c][f].name);
+				goto out;
+			}
+			if (a->nhand[seat] == want[seat])
+				goto shape;
+			used[c] = 1;
+			a->face[c] = (uint8_t)f;
+			a->hand[seat][a->nhand[seat]++] = (uint8_t)c;
+		}
+		if (a->nhand[seat] != want[seat])
+			goto shape;
+	}
+	memset(a->pile, 0, sizeof(a->pile));
+	memset(a->disc, 0, sizeof(a->disc));
+	a->npile = 0;
+	a->ndisc = 0;
+	if (a->discard) {
+		for (c = 0, n = 0; c < a->ncards; c++)
+			if (!used[c])
+				rest[n++] = (uint8_t)c;
+		rng_shuffle(&a->rng, rest, (size_t)n, 1);
+		for (i = 0; i < n; i++) {
+			a->face[rest[i]] = (uint8_t)rng_below(&a->rng, 2);
+			a->pile[a->npile++] = rest[i];
+		}
+	}
+	tidy_faces(a);
+	a->fresh = a->classic ? a->hand[SOUTH][2] : ALM_NONE;
+	rc = 0;
+	goto out;
+shape:
+	util_err(err, errlen, "deal must name %d cards for the first player "
+	    "and %d for the second: NAME,NAME,NAME/NAME,NAME%s", want[0],
+	    want[1], a->discard ? ",NAME" : "");
+out:
+	free(copy);
+	return rc;
+}
+
+static int
+almakleh_seats(const struct game_opts *o)
+{
+	(void)o;
+	return 2;
+}
+
+static const char *
+almakleh_seat_name(const void *st, int seat)
+{
+	(void)st;
+	return seat >= 0 && seat < 2 ? seat_names[seat] : "?";
+}
+
+static void
+setup_board(struct almakleh *a)
+{
+	int f;
+
+	memset(a->board, EMPTY, sizeof(a->board));
+	for (f = 0; f < 5; f++) {
+		a->board[f] = f == 2 ? MASTER0 : PAWN0;
+		a->board[20 + f] = f == 2 ? MASTER1 : PAWN1;
+	}
+}
+
+static int
+almakleh_create(void *st, const struct game_opts *o,
+    const unsigned char seed[RNG_SEED_LEN], int nseats, char *err,
+    size_t errlen)
+{
+	struct almakleh *a = st;
+	long long redeals = game_opt_int(o, "redeals");
+	const char *deal = game_opt_str(o, "deal");
+
+	memset(a, 0, sizeof(*a));
+	if (nseats != 2) {
+		util_err(err, errlen, "Almakleh is for 2 players, not %d",
+		    nseats);
+		return -1;
+	}
+	if (o->data == NULL) {
+		util_err(err, errlen, "the Almakleh definition has no deck "
+		    "(its data block is missing)");
+		return -1;
+	}
+	if (deck_parse(a, o->data, err, errlen) == -1)
+		return -1;
+	a->discard = strcmp(game_opt_str(o, "cards"), "discard") == 0;
+	a->centre = game_opt_int(o, "centre") != 0;
+	a->classic = strcmp(game_opt_str(o, "opening"), "classic") == 0;
+	if (redeals < 0 || redeals > 9) {
+		util_err(err, errlen, "redeals must be 0-9");
+		return -1;
+	}
+	a->redeals = (uint8_t)redeals;
+	if (a->discard && a->ncards < 6) {
+		util_err(err, errlen, "cards=discard needs a deck of at least "
+		    "6 cards");
+		return -1;
+	}
+	setup_board(a);
+	rng_init_sub(&a->rng, seed, "almakleh");
+	if (*deal != '\0') {
+		if (deal_fixed(a, deal, err, errlen) == -1)
+			return -1;
+	} else
+		deal_random(a);
+	a->turn = SOUTH;
+	a->hold_seat = ALM_NONE;
+	a->last_card = ALM_NONE;
+	return 0;
+}
+
+static uint32_t
+almakleh_to_move(const void *st)
+{
+	const struct almakleh *a = st;
+
+	return a->over ? 0 : 1u << a->turn;
+}
+
+static void
+set_move(struct game_move *m, int kind, int card, int from, int to)
+{
+	memset(m, 0, sizeof(*m));
+	m->len = 4;
+	m->d[0] = (uint8_t)kind;
+	m->d[1] = (uint8_t)card;
+	m->d[2] = (uint8_t)from;
+	m->d[3] = (uint8_t)to;
+}
+
+/* The moves one card gives, card by card in hand order; then, when there
+ * are none at all, one pass per usable card. */
+static int
+almakleh_legal(const void *st, int seat, struct game_move *out, int max)
+{
+	const struct almakleh *a = st;
+	const struct alm_side *s;
+	int i, sq, k, to, n = 0;
+	uint8_t c;
+
+	if (a->over || seat != a->turn)
+		return 0;
+	for (i = 0; i < a->nhand[seat]; i++) {
+		c = a->hand[seat][i];
+		if (c == a->fresh)
+			continue;
+		s = face_of(a, c);
+		for (sq = 0; sq < ALM_SQ; sq++) {
+			if (owner(a->board[sq]) != seat)
+				continue;
+			for (k = 0; k < s->n; k++) {
+				to = target(s, k, seat, sq);
+				if (to < 0 || owner(a->board[to]) == seat)
+					continue;
+				if (n < max)
+					set_move(&out[n], MV_MOVE, c, sq, to);
+				n++;
+			}
+		}
+	}
+	if (n == 0)
+		for (i = 0; i < a->nhand[seat]; i++) {
+			c = a->hand[seat][i];
+			if (c == a->fresh)
+				continue;
+			if (n < max)
+				set_move(&out[n], MV_PASS, c, 0, 0);
+			n++;
+		}
+	return n < max ? n : max;
+}
+
+static void
+almakleh_format_move(const void *st, int seat, const struct game_move *m,
+    char *out, size_t len)
+{
+	const struct almakleh *a = st;
+	char from[3], to[3];
+
+	(void)seat;
+	switch (m->d[0]) {
+	case MV_MOVE:
+		sq_name(m->d[2], from);
+		sq_name(m->d[3], to);
+		snprintf(out, len, "%s %s-%s", card_name(a, m->d[1]), from, to);
+		break;
+	case MV_PASS:
+		snprintf(out, len, "pass %s", card_name(a, m->d[1]));
+		break;
+	case MV_REDEAL:
+		snprintf(out, len, "redeal");
+		break;
+	default:
+		snprintf(out, len, "?");
+	}
+}
+
+static void
+remove_from_hand(struct almakleh *a, int seat, uint8_t card)
+{
+	int i;
+
+	for (i = 0; i < a->nhand[seat]; i++)
+		if (a->hand[seat][i] == card) {
+			memmove(&a->hand[seat][i], &a->hand[seat][i + 1],
+			    (size_t)(a->nhand[seat] - i - 1));
+			a->hand[seat][--a->nhand[seat]] = 0;
+			return;
+		}
+}
+
+/* Discard mode: an empty draw pile takes all discards, shuffled and each
+ * turned to a random side, as at the deal. */
+static void
+draw_card(struct almakleh *a, int seat)
+{
+	int i;
+
+	/* Unused slots stay zero, so equal positions are equal bytes. */
+	if (a->npile == 0) {
+		memcpy(a->pile, a->disc, a->ndisc);
+		memset(a->disc, 0, sizeof(a->disc));
+		a->npile = a->ndisc;
+		a->ndisc = 0;
+		rng_shuffle(&a->rng, a->pile, a->npile, 1);
+		for (i = 0; i < a->npile; i++)
+			a->face[a->pile[i]] = (uint8_t)rng_below(&a->rng, 2);
+	}
+	if (a->npile > 0) {
+		a->hand[seat][a->nhand[seat]++] = a->pile[--a->npile];
+		a->pile[a->npile] = 0;
+	}
+}
+
+static void
+almakleh_apply(void *st, int seat, const struct game_move *m)
+{
+	struct almakleh *a = st;
+	uint8_t card = m->d[1], from = m->d[2], to = m->d[3], took = EMPTY;
+	int opp = !seat;
+
+	if (m->d[0] == MV_REDEAL) {
+		a->asked |= (uint8_t)(1u << seat);
+		if (a->asked == 3) {
+			deal_random(a);
+			a->asked = 0;
+			a->redeals--;
+			a->last_kind = MV_REDEAL;
+			a->last_seat = (uint8_t)seat;
+		}
+		return;
+	}
+	if (m->d[0] == MV_MOVE) {
+		took = a->board[to];
+		a->board[to] = a->board[from];
+		a->board[from] = EMPTY;
+		if (is_master(took)) {
+			a->over = 1;
+			a->winner = (uint8_t)seat;
+			a->how = WIN_CAPTURE;
+		} else if (is_master(a->board[to]) && to == portal(opp)) {
+			a->over = 1;
+			a->winner = (uint8_t)seat;
+			a->how = WIN_PORTAL;
+		}
+		if (from == ALM_CENTRE) {
+			a->hold_seat = ALM_NONE;
+			a->hold_count = 0;
+		}
+		if (to == ALM_CENTRE) {
+			a->hold_seat = (uint8_t)seat;
+			a->hold_count = 0;
+		}
+	}
+	if (a->hold_seat == opp && a->hold_count < 255)
+		a->hold_count++;
+
+	remove_from_hand(a, seat, card);
+	if (a->discard) {
+		a->disc[a->ndisc++] = card;
+		draw_card(a, seat);
+		a->fresh = ALM_NONE;
+	} else {
+		a->hand[opp][a->nhand[opp]++] = card;
+		a->fresh = card;
+	}
+
+	a->last_seat = (uint8_t)seat;
+	a->last_kind = m->d[0];
+	a->last_card = card;
+	a->last_from = m->d[0] == MV_MOVE ? from : 0;
+	a->last_to = m->d[0] == MV_MOVE ? to : 0;
+	a->last_took = took;
+	a->asked = 0;
+	if (a->ply < ALM_PLY_MAX)
+		a->ply++;
+	a->turn = (uint8_t)opp;
+	if (!a->over && a->centre && a->hold_seat == opp &&
+	    a->hold_count >= 2) {
+		a->over = 1;
+		a->winner = (uint8_t)opp;
+		a->how = WIN_CENTRE;
+	}
+}
+
+static void
+almakleh_result(const void *st, struct game_result *r)
+{
+	const struct almakleh *a = st;
+	int sq, o;
+
+	memset(r, 0, sizeof(*r));
+	for (sq = 0; sq < ALM_SQ; sq++)
+		if ((o = owner(a->board[sq])) >= 0)
+			r->score[o]++;
+	if (!a->over)
+		return;
+	r->over = 1;
+	r->winners = 1u << a->winner;
+	switch (a->how) {
+	case WIN_PORTAL:
+		snprintf(r->text, sizeof(r->text), "%s wins: master on %s's "
+		    "portal", seat_names[a->winner], seat_names[!a->winner]);
+		break;
+	case WIN_CAPTURE:
+		snprintf(r->text, sizeof(r->text), "%s wins: %s's master "
+		    "captured", seat_names[a->winner], seat_names[!a->winner]);
+		break;
+	default:
+		snprintf(r->text, sizeof(r->text), "%s wins: held the centre",
+		    seat_names[a->winner]);
+	}
+}
+
+/* "heron goes to a2, c2" for the piece on from; "heron has no move". */
+static void
+dest_list(const struct almakleh *a, int seat, uint8_t card, int from,
+    struct buf *b, int with_name)
+{
+	const struct alm_side *s = face_of(a, card);
+	char sq[3];
+	int k, to, n = 0;
+
+	if (with_name)
+		buf_printf(b, "%s ", s->name);
+	for (k = 0; k < s->n; k++) {
+		to = target(s, k, seat, from);
+		if (to < 0 || owner(a->board[to]) == seat)
+			continue;
+		sq_name(to, sq);
+		buf_printf(b, "%s%s", n++ ? ", " : "goes to ", sq);
+	}
+	if (n == 0)
+		buf_adds(b, "has no move from there");
+}
+
+static void
+hand_list(const struct almakleh *a, int seat, int only_usable, struct buf *b)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->nhand[seat]; i++) {
+		if (only_usable && !usable(a, seat, a->hand[seat][i]))
+			continue;
+		buf_printf(b, "%s%s", n++ ? ", " : "",
+		    card_name(a, a->hand[seat][i]));
+	}
+}
+
+static int
+parse_square(const char *p)
+{
+	if (p[0] < 'a' || p[0] > 'e' || p[1] < '1' || p[1] > '5')
+		return -1;
+	return (p[1] - '1') * 5 + (p[0] - 'a');
+}
+
+/* The card named by a player for a seat: its index, or -1 with err set. */
+static int
+parse_card(const struct almakleh *a, int seat, const char *name, char *err,
+    size_t errlen)
+{
+	struct buf b = { 0 };
+	int c, f;
+
+	c = find_side(a, name, &f);
+	if (c != -1 && a->face[c] == f && usable(a, seat, (uint8_t)c))
+		return c;
+	hand_list(a, seat, 1, &b);
+	if (c == -1)
+		util_err(err, errlen, "there is no card called %s (your usable "
+		    "cards: %s)", name, buf_str(&b));
+	else if (a->face[c] != f && (in_hand(a, seat, (uint8_t)c) ||
+	    in_hand(a, !seat, (uint8_t)c)))
+		util_err(err, errlen, "%s is not in play: its card shows %s "
+		    "(your usable cards: %s)", a->side[c][f].name,
+		    a->side[c][!f].name, buf_str(&b));
+	else if (in_hand(a, seat, (uint8_t)c))
+		util_err(err, errlen, "%s is not usable this turn: you just "
+		    "received it", a->side[c][f].name);
+	else if (in_hand(a, !seat, (uint8_t)c))
+		util_err(err, errlen, "%s is %s's card (your usable cards: %s)",
+		    a->side[c][f].name, seat_names[!seat], buf_str(&b));
+	else
+		util_err(err, errlen, "%s is not in your hand (your usable "
+		    "cards: %s)", a->side[c][f].name, buf_str(&b));
+	buf_free(&b);
+	return -1;
+}
+
+static int
+parse_redeal(const struct almakleh *a, int seat, struct game_move *m,
+    char *err, size_t errlen)
+{
+	if (a->ply > 0) {
+		util_err(err, errlen, "a redeal is only possible before the "
+		    "first move");
+		return -1;
+	}
+	if (a->redeals == 0) {
+		util_err(err, errlen, "no redeal is left in this game");
+		return -1;
+	}
+	if (a->asked & (1u << seat)) {
+		util_err(err, errlen, "you have already asked for a redeal: "
+		    "it happens when %s asks too", seat_names[!seat]);
+		return -1;
+	}
+	set_move(m, MV_REDEAL, 0, 0, 0);
+	return 0;
+}
+
+static int
+parse_pass(const struct almakleh *a, int seat, const char *name,
+    struct game_move *m, char *err, size_t errlen)
+{
+	struct game_move moves[GAME_MAX_MOVES];
+	char text[GAME_MOVE_TEXT];
+	int c;
+
+	if ((c = parse_card(a, seat, name, err, errlen)) == -1)
+		return -1;
+	if (almakleh_legal(a, seat, moves, GAME_MAX_MOVES) > 0 &&
+	    moves[0].d[0] == MV_MOVE) {
+		almakleh_format_move(a, seat, &moves[0], text, sizeof(text));
+		util_err(err, errlen, "you may only pass when no card gives a "
+		    "move, and you have one (e.g. `%s`)", text);
+		return -1;
+	}
+	set_move(m, MV_PASS, c, 0, 0);
+	return 0;
+}
+
+/* FROM-TO with the card given (c >= 0) or to be found (c == -1). */
+static int
+parse_step(const struct almakleh *a, int seat, int c, int from, int to,
+    struct game_move *m, char *err, size_t errlen)
+{
+	const struct alm_side *s;
+	struct buf b = { 0 };
+	char fs[3], ts[3];
+	int i, k, nfound = 0, rc = -1;
+	uint8_t card, cards[3];
+
+	sq_name(from, fs);
+	sq_name(to, ts);
+	if (owner(a->board[from]) != seat) {
+		util_err(err, errlen, "there is no piece of yours on %s", fs);
+		return -1;
+	}
+	if (owner(a->board[to]) == seat) {
+		util_err(err, errlen, "%s is taken by a piece of yours", ts);
+		return -1;
+	}
+	for (i = 0; i < a->nhand[seat]; i++) {
+		card = a->hand[seat][i];
+		if (!usable(a, seat, card) || (c >= 0 && card != c))
+			continue;
+		s = face_of(a, card);
+		for (k = 0; k < s->n; k++)
+			if (target(s, k, seat, from) == to)
+				cards[nfound++] = card;
+	}
+	if (nfound == 1) {
+		set_move(m, MV_MOVE, cards[0], from, to);
+		return 0;
+	}
+	if (nfound > 1) {
+		for (i = 0; i < nfound; i++)
+			buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 < nfound ?
+			    ", " : " and ", card_name(a, cards[i]));
+		util_err(err, errlen, "%s-%s is possible with %s: say which, "
+		    "e.g. `%s %s-%s`", fs, ts, buf_str(&b),
+		    card_name(a, cards[0]), fs, ts);
+		goto out;
+	}
+	if (c >= 0) {
+		dest_list(a, seat, (uint8_t)c, from, &b, 0);
+		util_err(err, errlen, "%s does not move %s to %s: from %s it %s",
+		    card_name(a, (uint8_t)c), fs, ts, fs, buf_str(&b));
+		goto out;
+	}
+	for (i = 0, k = 0; i < a->nhand[seat]; i++) {
+		card = a->hand[seat][i];
+		if (!usable(a, seat, card))
+			continue;
+		if (k++)
+			buf_adds(&b, ", ");
+		dest_list(a, seat, card, from, &b, 1);
+	}
+	util_err(err, errlen, "no usable card moves %s to %s: %s", fs, ts,
+	    buf_str(&b));
+out:
+	buf_free(&b);
+	return rc;
+}
+
+static int
+almakleh_parse_move(const void *st, int seat, const char *text,
+    struct game_move *m, char *err, size_t errlen)
+{
+	const struct almakleh *a = st;
+	char word[64], sqs[64];
+	size_t wl = 0, sl = 0;
+	const char *p = text;
+	int c = -1, from, to;
+
+	if (seat < 0 || seat > 1) {
+		util_err(err, errlen, "no such seat");
+		return -1;
+	}
+	if (a->over) {
+		util_err(err, errlen, "the game is over");
+		return -1;
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	/* A leading word of two letters or more is a card name or a
+	 * keyword; a square is one letter and one digit. */
+	while (isalpha((unsigned char)p[wl]) && wl < sizeof(word) - 1) {
+		word[wl] = (char)tolower((unsigned char)p[wl]);
+		wl++;
+	}
+	word[wl] = '\0';
+	if (wl < 2) {
+		wl = 0;
+		word[0] = '\0';
+	}
+	p += wl;
+	for (; *p != '\0' && sl < sizeof(sqs) - 1; p++)
+		if (!isspace((unsigned char)*p))
+			sqs[sl++] = (char)tolower((unsigned char)*p);
+	sqs[sl] = '\0';
+
+	if (strcmp(word, "redeal") == 0 && sl == 0)
+		return parse_redeal(a, seat, m, err, errlen);
+	if (seat != a->turn) {
+		util_err(err, errlen, "it is %s's turn, not %s's",
+		    seat_names[a->turn], seat_names[seat]);
+		return -1;
+	}
+	if (strcmp(word, "pass") == 0) {
+		char name[64];
+
+		util_strlcpy(name, sqs, sizeof(name));
+		if (*name == '\0') {
+			util_err(err, errlen, "pass which card? `pass NAME`");
+			return -1;
+		}
+		return parse_pass(a, seat, name, m, err, errlen);
+	}
+	if (wl > 0 && (c = parse_card(a, seat, word, err, errlen)) == -1)
+		return -1;
+	if (sl < 4 || (from = parse_square(sqs)) == -1 ||
+	    (sl == 4 ? (to = parse_square(sqs + 2)) :
+	    sl == 5 && strchr("-x:", sqs[2]) != NULL ?
+	    (to = parse_square(sqs + 3)) : (to = -1)) == -1) {
+		util_err(err, errlen, "`%s` is not a move: write CARD FROM-TO "
+		    "(`%s b1-b2`), FROM-TO, or `pass CARD`", text,
+		    card_name(a, a->hand[seat][0] == a->fresh ?
+		    a->hand[seat][1] : a->hand[seat][0]));
+		return -1;
+	}
+	return parse_step(a, seat, c, from, to, m, err, errlen);
+}
+
+/* "alice (South)", or "South" when the view names nobody. */
+static const char *
+view_name(const struct game_view *v, int seat, char *out, size_t len)
+{
+	if (v->names[seat] == NULL)
+		return seat_names[seat];
+	snprintf(out, len, "%s (%s)", v->names[seat], seat_names[seat]);
+	return out;
+}
+
+static int
+side_has(const struct alm_side *s, int dx, int dy)
+{
+	int k;
+
+	for (k = 0; k < s->n; k++)
+		if (s->dx[k] == dx && s->dy[k] == dy)
+			return 1;
+	return 0;
+}
+
+#define CARD_COL	18
+
+/* A row of 5x5 card diagrams, as their holder's moves look on a board
+ * drawn with `bottom` at the bottom: rotated for the other seat. */
+static void
+render_cards(struct buf *b, const struct almakleh *a, const uint8_t *cards,
+    int n, int holder, int bottom)
+{
+	char cell[CARD_COL + 8];
+	int i, x, y, dx, dy, len;
+
+	buf_adds(b, "  ");
+	for (i = 0; i < n; i++) {
+		len = snprintf(cell, sizeof(cell), "%s%s",
+		    card_name(a, cards[i]),
+		    holder == a->turn && cards[i] == a->fresh && !a->over ?
+		    " (new)" : "");
+		buf_printf(b, "%-*s", i + 1 < n ? CARD_COL : len, cell);
+	}
+	buf_addc(b, '\n');
+	for (y = 2; y >= -2; y--) {
+		buf_adds(b, "  ");
+		for (i = 0; i < n; i++) {
+			for (x = -2; x <= 2; x++) {
+				dx = holder == bottom ? x : -x;
+				dy = holder == bottom ? y : -y;
+				buf_addc(b, x == 0 && y == 0 ? 'o' :
+				    side_has(face_of(a, cards[i]), dx, dy) ?
+				    'x' : '.');
+				if (x < 2)
+					buf_addc(b, ' ');
+			}
+			if (i + 1 < n)
+				buf_printf(b, "%*s", CARD_COL - 9, "");
+		}
+		buf_addc(b, '\n');
+	}
+}
+
+static void
+render_cell(struct buf *b, const struct almakleh *a, int sq)
+{
+	char c = sq == a->last_from && a->last_kind == MV_MOVE ? '.' : ' ';
+	char l = ' ', r = ' ';
+
+	if (a->board[sq] != EMPTY)
+		c = piece_chars[a->board[sq]];
+	if (a->last_kind == MV_MOVE && sq == a->last_to) {
+		l = '(';
+		r = ')';
+	}
+	if (sq == portal(SOUTH) || sq == portal(NORTH)) {
+		l = '[';
+		r = ']';
+	}
+	buf_printf(b, "%c%c%c|", l, c, r);
+}
+
+static void
+almakleh_render(const void *st, const struct game_view *v, struct buf *b)
+{
+	const struct almakleh *a = st;
+	int me = v->viewer == NORTH ? NORTH : SOUTH, them = !me, row, col;
+	int rank, file, seat, i;
+	const char *files = me == SOUTH ? "a   b   c   d   e" :
+	    "e   d   c   b   a", *name[2];
+	char nbuf[2][96];
+
+	for (seat = 0; seat < 2; seat++)
+		name[seat] = view_name(v, seat, nbuf[seat], sizeof(nbuf[seat]));
+	buf_printf(b, "        %s: master %c, pawns %c\n", name[them],
+	    them == SOUTH ? 'M' : 'm', them == SOUTH ? 'P' : 'p');
+	buf_printf(b, "     %s\n", files);
+	for (row = 0; row < 5; row++) {
+		rank = me == SOUTH ? 4 - row : row;
+		buf_adds(b, "   +---+---+---+---+---+\n");
+		buf_printf(b, " %d |", rank + 1);
+		for (col = 0; col < 5; col++) {
+			file = me == SOUTH ? col : 4 - col;
+			render_cell(b, a, rank * 5 + file);
+		}
+		buf_printf(b, " %d\n", rank + 1);
+	}
+	buf_adds(b, "   +---+---+---+---+---+\n");
+	buf_printf(b, "     %s\n", files);
+	buf_printf(b, "        %s: master %c, pawns %c\n\n", name[me],
+	    me == SOUTH ? 'M' : 'm', me == SOUTH ? 'P' : 'p');
+	buf_adds(b, "Portals: [c1] South's, [c5] North's.\n"
+	    "Cards: o is the piece, x where it may go.\n");
+
+	if (a->last_kind == MV_MOVE) {
+		char fs[3], ts[3];
+
+		sq_name(a->last_from, fs);
+		sq_name(a->last_to, ts);
+		buf_printf(b, "Last move: %s %s %s-%s%s, marked ( ).\n",
+		    name[a->last_seat], card_name(a, a->last_card), fs, ts,
+		    a->last_took == EMPTY ? "" : is_master(a->last_took) ?
+		    ", taking the master" : ", taking a pawn");
+	} else if (a->last_kind == MV_PASS)
+		buf_printf(b, "Last move: %s passed %s.\n", name[a->last_seat],
+		    card_name(a, a->last_card));
+	else if (a->last_kind == MV_REDEAL)
+		buf_adds(b, "The cards were dealt again; no move yet.\n");
+	else
+		buf_adds(b, "No move yet.\n");
+
+	for (i = 0; i < 2; i++) {
+		seat = i == 0 ? a->turn : !a->turn;
+		buf_printf(b, "\n%s holds%s:\n", name[seat],
+		    seat == a->turn && !a->over ? ", to move" : "");
+		render_cards(b, a, a->hand[seat], a->nhand[seat], seat, me);
+	}
+	buf_addc(b, '\n');
+	if (a->fresh != ALM_NONE && !a->over) {
+		if (a->ply == 0)
+			buf_printf(b, "%s may not use %s on the first move "
+			    "(the classic opening).\n", seat_names[a->turn],
+			    card_name(a, a->fresh));
+		else
+			buf_printf(b, "In transit: %s, passed by %s; %s may "
+			    "use it from its next turn.\n",
+			    card_name(a, a->fresh), seat_names[!a->turn],
+			    seat_names[a->turn]);
+	}
+	if (a->discard) {
+		buf_printf(b, "Draw pile: %d card%s.  Discards: ", a->npile,
+		    a->npile == 1 ? "" : "s");
+		if (a->ndisc == 0)
+			buf_adds(b, "none");
+		for (i = 0; i < a->ndisc; i++)
+			buf_printf(b, "%s%s", i ? ", " : "",
+			    card_name(a, a->disc[i]));
+		buf_adds(b, ".\n");
+	}
+	if (a->centre && a->hold_seat != ALM_NONE && !a->over)
+		buf_printf(b, "%s holds c3 (through %d opponent move%s).\n",
+		    seat_names[a->hold_seat], a->hold_count,
+		    a->hold_count == 1 ? "" : "s");
+	if (a->ply == 0 && a->redeals > 0 && !a->over) {
+		buf_printf(b, "Before the first move, if both players send "
+		    "`redeal`, the cards are dealt again (%d left).\n",
+		    a->redeals);
+		if (a->asked)
+			buf_printf(b, "%s has asked for a redeal.\n",
+			    seat_names[a->asked & 1 ? SOUTH : NORTH]);
+	}
+	if (a->over) {
+		struct game_result r;
+
+		almakleh_result(st, &r);
+		buf_printf(b, "Game over: %s.\n", r.text);
+	} else
+		buf_printf(b, "%s to move.\n", name[a->turn]);
+}
+
+static void
+write_side(struct buf *b, const struct alm_side *s)
+{
+	int k;
+
+	buf_adds(b, s->name);
+	for (k = 0; k < s->n; k++)
+		buf_printf(b, " %d,%d", s->dx[k], s->dy[k]);
+}
+
+static void
+write_cards(struct buf *b, const char *label, const struct almakleh *a,
+    const uint8_t *cards, int n)
+{
+	int i;
+
+	buf_adds(b, label);
+	if (n == 0)
+		buf_adds(b, " -");
+	for (i = 0; i < n; i++)
+		buf_printf(b, " %s", card_name(a, cards[i]));
+	buf_addc(b, '\n');
+}
+
+static void
+almakleh_serialise(const void *st, struct buf *b)
+{
+	const struct almakleh *a = st;
+	char rng[RNG_TEXT_LEN];
+	int c, sq;
+
+	buf_printf(b, "almakleh cards=%s centre=%d opening=%s redeals=%d "
+	    "asked=%d\n", a->discard ? "discard" : "pass", a->centre,
+	    a->classic ? "classic" : "normal", a->redeals, a->asked);
+	for (c = 0; c < a->ncards; c++) {
+		buf_adds(b, "card ");
+		write_side(b, &a->side[c][0]);
+		buf_adds(b, " | ");
+		write_side(b, &a->side[c][1]);
+		buf_addc(b, '\n');
+	}
+	buf_adds(b, "board");
+	for (sq = 0; sq < ALM_SQ; sq++) {
+		if (sq % 5 == 0)
+			buf_addc(b, ' ');
+		buf_addc(b, piece_chars[a->board[sq]]);
+	}
+	buf_addc(b, '\n');
+	write_cards(b, "south", a, a->hand[SOUTH], a->nhand[SOUTH]);
+	write_cards(b, "north", a, a->hand[NORTH], a->nhand[NORTH]);
+	write_cards(b, "fresh", a, &a->fresh, a->fresh != ALM_NONE);
+	write_cards(b, "pile", a, a->pile, a->npile);
+	write_cards(b, "discard", a, a->disc, a->ndisc);
+	buf_printf(b, "turn=%d ply=%d over=%d winner=%d how=%d hold=%d:%d "
+	    "last=%d:%d:%d:%d:%d:%d\n", a->turn, a->ply, a->over, a->winner,
+	    a->how, a->hold_seat == ALM_NONE ? -1 : a->hold_seat,
+	    a->hold_count, a->last_seat, a->last_kind,
+	    a->last_card == ALM_NONE ? -1 : a->last_card, a->last_from,
+	    a->last_to, a->last_took);
+	rng_format(&a->rng, rng);
+	buf_printf(b, "rng %s\n", rng);
+}
+
+/* A card list line: names of face-up sides after the label, or `-`. */
+static int
+read_cards(struct almakleh *a, char *line, const char *label, uint8_t *out,
+    int max, uint8_t *seen)
+{
+	char *p, *tok;
+	int n = 0, c, f;
+	size_t ll = strlen(label);
+
+	if (strncmp(line, label, ll) != 0 || line[ll] != ' ')
+		return -1;
+	p = line + ll + 1;
+	if (strcmp(p, "-") == 0)
+		return 0;
+	while ((tok = strtok_r(p, " ", &p)) != NULL) {
+		if (n == max || (c = find_side(a, tok, &f)) == -1 || seen[c] ||
+		    strcmp(tok, a->side[c][f].name) != 0)
+			return -1;
+		seen[c] = 1;
+		a->face[c] = (uint8_t)f;
+		out[n++] = (uint8_t)c;
+	}
+	return n;
+}
+
+static int
+almakleh_parse_state(void *st, const char *text, char *err, size_t errlen)
+{
+	struct almakleh a;
+	char *copy, *lines[64], *p, *q, cardsopt[16], openopt[16];
+	uint8_t seen[ALM_MAXCARDS] = { 0 };
+	int n = 0, i, k, rc = -1, end, centre, redeals, asked, sq;
+	int turn, ply, over, winner, how, hs, hc, ls, lk, lc, lf, lt, lto;
+	int fc = -1, ff, masters[2] = { 0, 0 }, pieces[2] = { 0, 0 };
+
+	memset(&a, 0, sizeof(a));
+	copy = xstrdup(text);
+	for (p = copy; p != NULL && *p != '\0' && n < (int)nitems(lines); n++) {
+		lines[n] = p;
+		if ((p = strchr(p, '\n')) != NULL)
+			*p++ = '\0';
+	}
+	if (n < 1 || sscanf(lines[0], "almakleh cards=%15s centre=%d "
+	    "opening=%15s redeals=%d asked=%d%n", cardsopt, &centre, openopt,
+	    &redeals, &asked, &end) != 5 || lines[0][end] != '\0' ||
+	    (centre != 0 && centre != 1) || redeals < 0 || redeals > 9 ||
+	    asked < 0 || asked > 3)
+		goto bad;
+	if (strcmp(cardsopt, "discard") == 0)
+		a.discard = 1;
+	else if (strcmp(cardsopt, "pass") != 0)
+		goto bad;
+	if (strcmp(openopt, "classic") == 0)
+		a.classic = 1;
+	else if (strcmp(openopt, "normal") != 0)
+		goto bad;
+	a.centre = (uint8_t)centre;
+	a.redeals = (uint8_t)redeals;
+	a.asked = (uint8_t)asked;
+	for (i = 1; i < n && strncmp(lines[i], "card ", 5) == 0; i++)
+		if (deck_card(&a, lines[i] + 5, i, err, errlen) == -1)
+			goto bad;
+	if (a.ncards < (a.discard ? 6 : 5) || n != i + 8)
+		goto bad;
+	p = lines[i++];
+	if (strncmp(p, "board", 5) != 0)
+		goto bad;
+	p += 5;
+	for (sq = 0; sq < ALM_SQ; sq++) {
+		if (sq % 5 == 0 && *p++ != ' ')
+			goto bad;
+		if (*p == '\0' || (q = strchr(piece_chars, *p)) == NULL)
+			goto bad;
+		end = (int)(q - piece_chars);
+		a.board[sq] = (uint8_t)end;
+		if (end != EMPTY) {
+			pieces[owner((uint8_t)end)]++;
+			masters[owner((uint8_t)end)] += is_master((uint8_t)end);
+		}
+		p++;
+	}
+	if (*p != '\0' || masters[0] > 1 || masters[1] > 1 || pieces[0] > 5 ||
+	    pieces[1] > 5)
+		goto bad;
+	if ((k = read_cards(&a, lines[i++], "south", a.hand[SOUTH], 3,
+	    seen)) < 0)
+		goto bad;
+	a.nhand[SOUTH] = (uint8_t)k;
+	if ((k = read_cards(&a, lines[i++], "north", a.hand[NORTH], 3,
+	    seen)) < 0)
+		goto bad;
+	a.nhand[NORTH] = (uint8_t)k;
+	/* The fresh card is one of the hand cards just read, face up. */
+	p = lines[i++];
+	if (strncmp(p, "fresh ", 6) != 0)
+		goto bad;
+	if (strcmp(p + 6, "-") != 0 && ((fc = find_side(&a, p + 6, &ff)) ==
+	    -1 || !seen[fc] || a.face[fc] != ff ||
+	    strcmp(p + 6, a.side[fc][ff].name) != 0))
+		goto bad;
+	if ((k = read_cards(&a, lines[i++], "pile", a.pile, ALM_MAXCARDS,
+	    seen)) < 0)
+		goto bad;
+	a.npile = (uint8_t)k;
+	if ((k = read_cards(&a, lines[i++], "discard", a.disc, ALM_MAXCARDS,
+	    seen)) < 0)
+		goto bad;
+	a.ndisc = (uint8_t)k;
+	if (sscanf(lines[i++], "turn=%d ply=%d over=%d winner=%d how=%d "
+	    "hold=%d:%d last=%d:%d:%d:%d:%d:%d%n", &turn, &ply, &over,
+	    &winner, &how, &hs, &hc, &ls, &lk, &lc, &lf, &lt, &lto, &end) !=
+	    13 || lines[i - 1][end] != '\0')
+		goto bad;
+	if (turn < 0 || turn > 1 || ply < 0 || ply > ALM_PLY_MAX ||
+	    over < 0 || over > 1 || winner < 0 || winner > 1 || how < 0 ||
+	    how > WIN_CENTRE || (over != (how != WIN_NONE)) ||
+	    hs < -1 || hs > 1 || hc < 0 || hc > 255 ||
+	    (hs == -1 && hc != 0) || ls < 0 || ls > 1 ||
+	    lk < MV_NONE || lk > MV_REDEAL || lc < -1 || lc >= a.ncards ||
+	    lf < 0 || lf >= ALM_SQ || lt < 0 || lt >= ALM_SQ || lto < EMPTY ||
+	    lto > MASTER1)
+		goto bad;
+	if (strncmp(lines[i], "rng ", 4) != 0 ||
+	    rng_parse(&a.rng, lines[i] + 4) == -1)
+		goto bad;
+	a.turn = (uint8_t)turn;
+	a.ply = (uint16_t)ply;
+	a.over = (uint8_t)over;
+	a.winner = (uint8_t)winner;
+	a.how = (uint8_t)how;
+	a.hold_seat = hs == -1 ? ALM_NONE : (uint8_t)hs;
+	a.hold_count = (uint8_t)hc;
+	a.last_seat = (uint8_t)ls;
+	a.last_kind = (uint8_t)lk;
+	a.last_card = lc == -1 ? ALM_NONE : (uint8_t)lc;
+	a.last_from = (uint8_t)lf;
+	a.last_to = (uint8_t)lt;
+	a.last_took = (uint8_t)lto;
+	a.fresh = fc == -1 ? ALM_NONE : (uint8_t)fc;
+
+	/* Hands as the card flow leaves them. */
+	if (a.discard) {
+		if (a.nhand[0] != 3 || a.nhand[1] != 3 ||
+		    a.npile + a.ndisc + 6 != a.ncards)
+			goto bad;
+		if (a.fresh != ALM_NONE && (ply != 0 || !a.classic))
+			goto bad;
+	} else if (a.nhand[a.turn] != 3 || a.nhand[!a.turn] != 2 ||
+	    a.npile || a.ndisc)
+		goto bad;
+	if (a.fresh != ALM_NONE && !in_hand(&a, a.turn, a.fresh))
+		goto bad;
+	if ((lk == MV_MOVE || lk == MV_PASS) && a.last_card == ALM_NONE)
+		goto bad;
+	if (a.hold_seat != ALM_NONE && owner(a.board[ALM_CENTRE]) !=
+	    a.hold_seat)
+		goto bad;
+	tidy_faces(&a);
+	memcpy(st, &a, sizeof(a));
+	rc = 0;
+bad:
+	if (rc == -1)
+		util_err(err, errlen, "malformed Almakleh state");
+	free(copy);
+	return rc;
+}
+
+static void
+json_cards(struct buf *b, const struct almakleh *a, const uint8_t *cards,
+    int n)
+{
+	const struct alm_side *s;
+	int i, k;
+
+	buf_addc(b, '[');
+	for (i = 0; i < n; i++) {
+		s = face_of(a, cards[i]);
+		buf_printf(b, "%s{\"name\":", i ? "," : "");
+		util_json_str(b, s->name);
+		buf_adds(b, ",\"moves\":[");
+		for (k = 0; k < s->n; k++)
+			buf_printf(b, "%s[%d,%d]", k ? "," : "", s->dx[k],
+			    s->dy[k]);
+		buf_adds(b, "]}");
+	}
+	buf_addc(b, ']');
+}
+
+static void
+almakleh_export_json(const void *st, struct buf *b)
+{
+	const struct almakleh *a = st;
+	char row[6], fs[3], ts[3];
+	int r, f;
+
+	buf_printf(b, "{\"game\":\"almakleh\",\"cards\":\"%s\",\"centre\":%s,"
+	    "\"opening\":\"%s\",\"redeals\":%d,\"ply\":%d,\"to_move\":%s,"
+	    "\"over\":%s", a->discard ? "discard" : "pass",
+	    a->centre ? "true" : "false", a->classic ? "classic" : "normal",
+	    a->redeals, a->ply, a->over ? "null" : a->turn == SOUTH ?
+	    "\"South\"" : "\"North\"", a->over ? "true" : "false");
+	if (a->over)
+		buf_printf(b, ",\"winner\":\"%s\",\"how\":\"%s\"",
+		    seat_names[a->winner], a->how == WIN_PORTAL ? "portal" :
+		    a->how == WIN_CAPTURE ? "capture" : "centre");
+	buf_adds(b, ",\"board\":[");
+	for (r = 0; r < 5; r++) {
+		for (f = 0; f < 5; f++)
+			row[f] = piece_chars[a->board[r * 5 + f]];
+		row[5] = '\0';
+		buf_printf(b, "%s\"%s\"", r ? "," : "", row);
+	}
+	buf_adds(b, "],\"south\":");
+	json_cards(b, a, a->hand[SOUTH], a->nhand[SOUTH]);
+	buf_adds(b, ",\"north\":");
+	json_cards(b, a, a->hand[NORTH], a->nhand[NORTH]);
+	buf_adds(b, ",\"fresh\":");
+	if (a->fresh == ALM_NONE)
+		buf_adds(b, "null");
+	else
+		util_json_str(b, card_name(a, a->fresh));
+	buf_adds(b, ",\"pile\":");
+	json_cards(b, a, a->pile, a->npile);
+	buf_adds(b, ",\"discard\":");
+	json_cards(b, a, a->disc, a->ndisc);
+	if (a->ply == 0)
+		buf_printf(b, ",\"redeal_asked\":{\"South\":%s,\"North\":%s}",
+		    a->asked & 1 ? "true" : "false",
+		    a->asked & 2 ? "true" : "false");
+	if (a->centre)
+		buf_printf(b, ",\"hold\":{\"seat\":%s,\"count\":%d}",
+		    a->hold_seat == ALM_NONE ? "null" : a->hold_seat == SOUTH ?
+		    "\"South\"" : "\"North\"", a->hold_count);
+	if (a->last_kind == MV_MOVE || a->last_kind == MV_PASS) {
+		buf_printf(b, ",\"last\":{\"seat\":\"%s\",\"card\":",
+		    seat_names[a->last_seat]);
+		util_json_str(b, card_name(a, a->last_card));
+		if (a->last_kind == MV_MOVE) {
+			sq_name(a->last_from, fs);
+			sq_name(a->last_to, ts);
+			buf_printf(b, ",\"from\":\"%s\",\"to\":\"%s\"", fs, ts);
+		} else
+			buf_adds(b, ",\"pass\":true");
+		buf_adds(b, "}");
+	}
+	buf_adds(b, "}");
+}
+
+const struct game_ops almakleh_ops = {
+	.name = "almakleh",
+	.title = "Almakleh",
+	.state_size = sizeof(struct almakleh),
+	.create = almakleh_create,
+	.seats = almakleh_seats,
+	.seat_name = almakleh_seat_name,
+	.to_move = almakleh_to_move,
+	.legal = almakleh_legal,
+	.parse_move = almakleh_parse_move,
+	.format_move = almakleh_format_move,
+	.apply = almakleh_apply,
+	.result = almakleh_result,
+	.render = almakleh_render,
+	.serialise = almakleh_serialise,
+	.parse_state = almakleh_parse_state,
+	.export_json = almakleh_export_json,
+};

@@ -1,0 +1,1091 @@
+/*
+ * alquerque: Alquerque as rules.md settles it.
+ *
+ * The 25 points are numbered rank * 5 + file (a1 = 0, e1 = 4, a2 = 5, ...,
+ * e5 = 24) and each side's stones are a bit set over them.  Lines run
+ * orthogonally from every point and diagonally from the strong points
+ * (file + rank even); a diagonal from a strong point always lands on
+ * another strong point, so following a direction twice stays on its line.
+ *
+ * A move is a path: a step names two points, a jump chain its origin and
+ * every landing point.  A chain stops only where its stone can jump no
+ * further, so chain generation is a depth-first search that emits a path
+ * at each dead end.  Jumped stones leave the board at once: the search
+ * removes them as it goes, which forbids jumping a stone twice and lets
+ * the chain cross an emptied point (its own origin included) again.
+ *
+ * Repetition: a capture can never be undone, so no position before the
+ * last capture can come back.  The state therefore keeps only the exact
+ * keys of the positions since the last capture (or the start), in a ring
+ * of ALQ_HIST entries indexed by the number of quiet moves.  At the cap
+ * the oldest are forgotten: a third occurrence whose earlier ones lie more
+ * than ALQ_HIST - 1 quiet moves back goes unnoticed.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+#define ALQ_POINTS	25
+#define ALQ_STONES	12
+#define ALQ_MAXPATH	(ALQ_STONES + 1)	/* origin + a landing per capture */
+#define ALQ_HIST	256
+#define ALQ_LISTED	4	/* moves named in one error message */
+
+enum { WHITE, BLACK };
+
+enum alq_end {
+	END_NONE,
+	END_NO_STONES,		/* the side to move has no stones: it lost */
+	END_NO_MOVES,		/* the side to move cannot move: it lost */
+	END_REPETITION,
+	END_QUIET
+};
+
+static const char *const end_names[] = { "none", "nostones", "nomoves",
+	"repetition", "quiet" };
+
+enum { MOVE_STEP, MOVE_JUMP };
+
+struct alquerque {
+	uint32_t stones[2];	/* bit per point */
+	uint8_t	 turn;		/* side to move; after a win, the loser */
+	uint8_t	 end;		/* enum alq_end */
+	uint8_t	 last_jump;
+	uint8_t	 last_n;	/* points in the last move's path; 0 = none */
+	uint8_t	 last_path[ALQ_MAXPATH];
+	uint16_t quiet_limit;	/* 0 = off */
+	uint32_t ply;
+	uint32_t quiet;		/* moves since the last capture or the start */
+	uint64_t hist[ALQ_HIST]; /* key after quiet move k at [k % ALQ_HIST] */
+};
+
+static const char *const seat_names[] = { "White", "Black" };
+static const int dfile[8] = { 1, -1, 0, 0, 1, -1, 1, -1 };
+static const int drank[8] = { 0, 0, 1, -1, 1, 1, -1, -1 };
+
+#define BIT(p)	(UINT32_C(1) << (p))
+
+static int
+point_strong(int p)
+{
+	return (p % 5 + p / 5) % 2 == 0;
+}
+
+/* The next point from p in direction dir along a line, or -1. */
+static int
+point_next(int p, int dir)
+{
+	int f = p % 5 + dfile[dir], r = p / 5 + drank[dir];
+
+	if (p < 0 || (dir >= 4 && !point_strong(p)))
+		return -1;
+	if (f < 0 || f > 4 || r < 0 || r > 4)
+		return -1;
+	return r * 5 + f;
+}
+
+static void
+point_name(int p, char out[3])
+{
+	out[0] = (char)('a' + p % 5);
+	out[1] = (char)('1' + p / 5);
+	out[2] = '\0';
+}
+
+static int
+popcount(uint32_t v)
+{
+	int n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+/* Exact position key: both bit sets and the side to move (51 bits). */
+static uint64_t
+pos_key(const struct alquerque *a)
+{
+	return (uint64_t)a->stones[WHITE] |
+	    (uint64_t)a->stones[BLACK] << 25 | (uint64_t)a->turn << 50;
+}
+
+/* May a stone on from jump in direction dir?  mid and land filled. */
+static int
+jump_ok(int from, int dir, uint32_t opp, uint32_t occ, int *mid, int *land)
+{
+	int m = point_next(from, dir), l = point_next(m, dir);
+
+	if (l < 0 || !(opp & BIT(m)) || (occ & BIT(l)))
+		return 0;
+	*mid = m;
+	*land = l;
+	return 1;
+}
+
+static int
+can_jump(int from, uint32_t opp, uint32_t occ)
+{
+	int dir, mid, land;
+
+	for (dir = 0; dir < 8; dir++)
+		if (jump_ok(from, dir, opp, occ, &mid, &land))
+			return 1;
+	return 0;
+}
+
+static int
+side_can_capture(const struct alquerque *a, int side)
+{
+	uint32_t occ = a->stones[0] | a->stones[1], own = a->stones[side];
+	int p;
+
+	for (p = 0; p < ALQ_POINTS; p++)
+		if ((own & BIT(p)) && can_jump(p, a->stones[!side], occ))
+			return 1;
+	return 0;
+}
+
+static int
+side_can_move(const struct alquerque *a, int side)
+{
+	uint32_t occ = a->stones[0] | a->stones[1], own = a->stones[side];
+	int p, dir, q;
+
+	for (p = 0; p < ALQ_POINTS; p++) {
+		if (!(own & BIT(p)))
+			continue;
+		for (dir = 0; dir < 8; dir++)
+			if ((q = point_next(p, dir)) >= 0 && !(occ & BIT(q)))
+				return 1;
+	}
+	return side_can_capture(a, side);
+}
+
+/*
+ * Chain search.  own excludes the jumping stone (its origin is empty while
+ * it travels); opp loses each jumped stone for the rest of the branch.
+ * Complete chains ending on want_last (or anywhere, when it is -1) are
+ * counted in n and the first max of them stored in out.
+ */
+struct chain {
+	uint32_t own, opp;
+	uint8_t	 path[ALQ_MAXPATH];
+	int	 npath;
+	int	 want_last;
+	struct game_move *out;
+	int	 max;
+	int	 n;
+};
+
+static void
+move_from_path(struct game_move *m, int kind, const uint8_t *path, int n)
+{
+	memset(m, 0, sizeof(*m));
+	m->len = (uint8_t)(n + 1);
+	m->d[0] = (uint8_t)kind;
+	memcpy(m->d + 1, path, (size_t)n);
+}
+
+static void
+chain_search(struct chain *c)
+{
+	int at = c->path[c->npath - 1], dir, mid, land, found = 0;
+
+	for (dir = 0; dir < 8; dir++) {
+		if (c->out != NULL && c->n >= c->max)
+			return;
+		if (!jump_ok(at, dir, c->opp, c->own | c->opp, &mid, &land))
+			continue;
+		found = 1;
+		c->opp &= ~BIT(mid);
+		c->path[c->npath++] = (uint8_t)land;
+		chain_search(c);
+		c->npath--;
+		c->opp |= BIT(mid);
+	}
+	if (found || c->npath < 2)
+		return;
+	if (c->want_last >= 0 && at != c->want_last)
+		return;
+	if (c->out != NULL && c->n < c->max)
+		move_from_path(&c->out[c->n], MOVE_JUMP, c->path, c->npath);
+	c->n++;
+}
+
+static void
+chain_start(struct chain *c, const struct alquerque *a, int side, int from,
+    int want_last, struct game_move *out, int max)
+{
+	c->own = a->stones[side] & ~BIT(from);
+	c->opp = a->stones[!side];
+	c->path[0] = (uint8_t)from;
+	c->npath = 1;
+	c->want_last = want_last;
+	c->out = out;
+	c->max = max;
+	c->n = 0;
+}
+
+/* All capture chains of a side, in point and direction order. */
+static int
+gen_captures(const struct alquerque *a, int side, struct game_move *out,
+    int max)
+{
+	struct chain c;
+	int p, n = 0;
+
+	for (p = 0; p < ALQ_POINTS && n < max; p++) {
+		if (!(a->stones[side] & BIT(p)))
+			continue;
+		chain_start(&c, a, side, p, -1, out + n, max - n);
+		chain_search(&c);
+		n += c.n < max - n ? c.n : max - n;
+	}
+	return n;
+}
+
+static int
+gen_moves(const struct alquerque *a, int side, struct game_move *out,
+    int max)
+{
+	uint32_t occ = a->stones[0] | a->stones[1];
+	uint8_t path[2];
+	int p, q, dir, n;
+
+	if ((n = gen_captures(a, side, out, max)) > 0)
+		return n;
+	for (p = 0; p < ALQ_POINTS && n < max; p++) {
+		if (!(a->stones[side] & BIT(p)))
+			continue;
+		for (dir = 0; dir < 8 && n < max; dir++) {
+			if ((q = point_next(p, dir)) < 0 || (occ & BIT(q)))
+				continue;
+			path[0] = (uint8_t)p;
+			path[1] = (uint8_t)q;
+			move_from_path(&out[n++], MOVE_STEP, path, 2);
+		}
+	}
+	return n;
+}
+
+static void
+format_path(int kind, const uint8_t *path, int n, char *out, size_t len)
+{
+	size_t used = 0;
+	char name[3];
+	int i;
+
+	if (len == 0)
+		return;
+	out[0] = '\0';
+	for (i = 0; i < n && used + 4 <= len; i++) {
+		point_name(path[i], name);
+		if (i > 0)
+			out[used++] = kind == MOVE_STEP ? '-' : 'x';
+		out[used++] = name[0];
+		out[used++] = name[1];
+		out[used] = '\0';
+	}
+}
+
+/* "e1xe3, b2xd4 or b2xd2xb4", at most ALQ_LISTED named. */
+static void
+list_moves(const struct game_move *m, int n, char *out, size_t len)
+{
+	char text[GAME_MOVE_TEXT];
+	size_t used = 0;
+	int i, shown = n < ALQ_LISTED ? n : ALQ_LISTED;
+
+	out[0] = '\0';
+	for (i = 0; i < shown && used < len; i++) {
+		format_path(m[i].d[0], m[i].d + 1, m[i].len - 1, text,
+		    sizeof(text));
+		used += (size_t)snprintf(out + used, len - used, "%s%s",
+		    i == 0 ? "" : i == n - 1 ? " or " : ", ", text);
+	}
+	if (n > shown && used < len)
+		snprintf(out + used, len - used, " (and %d more)", n - shown);
+}
+
+/* The quiet-move number of the oldest position the window holds. */
+static uint32_t
+hist_lo(const struct alquerque *a)
+{
+	return a->quiet + 1 > ALQ_HIST ? a->quiet + 1 - ALQ_HIST : 0;
+}
+
+/* How often the position has occurred, this time included. */
+static int
+occurrences(const struct alquerque *a)
+{
+	uint64_t key = pos_key(a);
+	uint32_t k, lo = hist_lo(a);
+	int seen = 0;
+
+	/* Positions with the same side to move lie an even distance back. */
+	for (k = a->quiet + 2; k >= lo + 2; k -= 2)
+		if (a->hist[(k - 2) % ALQ_HIST] == key)
+			seen++;
+	return seen;
+}
+
+/* Decide the game after a move (or for a position read back). */
+static void
+judge(struct alquerque *a)
+{
+	a->end = END_NONE;
+	if (a->stones[a->turn] == 0) {
+		a->end = END_NO_STONES;
+		return;
+	}
+	if (!side_can_move(a, a->turn)) {
+		a->end = END_NO_MOVES;
+		return;
+	}
+	if (occurrences(a) >= 3)
+		a->end = END_REPETITION;
+	else if (a->quiet_limit > 0 && a->quiet >= a->quiet_limit)
+		a->end = END_QUIET;
+}
+
+static int
+alquerque_seats(const struct game_opts *o)
+{
+	(void)o;
+	return 2;
+}
+
+static const char *
+alquerque_seat_name(const void *st, int seat)
+{
+	(void)st;
+	return seat >= 0 && seat < 2 ? seat_names[seat] : "?";
+}
+
+static int
+alquerque_create(void *st, const struct game_opts *o,
+    const unsigned char seed[RNG_SEED_LEN], int nseats, char *err,
+    size_t errlen)
+{
+	struct alquerque *a = st;
+	long long quiet_limit = game_opt_int(o, "quiet_limit");
+
+	(void)seed;
+	if (nseats != 2) {
+		util_err(err, errlen, "Alquerque is for 2 players, not %d",
+		    nseats);
+		return -1;
+	}
+	if (quiet_limit < 0 || quiet_limit > 1000) {
+		util_err(err, errlen, "quiet_limit must be 0-1000");
+		return -1;
+	}
+	memset(a, 0, sizeof(*a));
+	a->quiet_limit = (uint16_t)quiet_limit;
+	/* Ranks 1-2 and d3, e3 White; ranks 4-5 and a3, b3 Black. */
+	a->stones[WHITE] = 0x3ff | BIT(13) | BIT(14);
+	a->stones[BLACK] = (0x3ffu << 15) | BIT(10) | BIT(11);
+	a->turn = WHITE;
+	a->hist[0] = pos_key(a);
+	return 0;
+}
+
+static uint32_t
+alquerque_to_move(const void *st)
+{
+	const struct alquerque *a = st;
+
+	return a->end != END_NONE ? 0 : 1u << a->turn;
+}
+
+static int
+alquerque_legal(const void *st, int seat, struct game_move *out, int max)
+{
+	const struct alquerque *a = st;
+
+	if (a->end != END_NONE || seat != a->turn || max <= 0)
+		return 0;
+	return gen_moves(a, seat, out, max);
+}
+
+static void
+alquerque_format_move(const void *st, int seat, const struct game_move *mv,
+    char *out, size_t len)
+{
+	(void)st;
+	(void)seat;
+	format_path(mv->d[0], mv->d + 1, mv->len - 1, out, len);
+}
+
+/*
+ * Read the text into a list of points: "b2-c3" (step), "b2xd4xb4" or
+ * "b2:d4:b4" (jumps).  Spaces are ignored, case too.
+ */
+static int
+read_path(const char *text, uint8_t *path, int *n, int *kind, char *err,
+    size_t errlen)
+{
+	char s[GAME_MOVE_TEXT];
+	size_t len = 0;
+	int i, sep = 0;
+
+	for (; *text != '\0'; text++) {
+		if (*text == ' ' || *text == '\t')
+			continue;
+		if (len + 1 >= sizeof(s)) {
+			util_err(err, errlen, "that move is too long: a chain "
+			    "names at most %d points", ALQ_MAXPATH);
+			return -1;
+		}
+		s[len++] = (char)(*text >= 'A' && *text <= 'Z' ?
+		    *text - 'A' + 'a' : *text);
+	}
+	s[len] = '\0';
+	if (len == 0) {
+		util_err(err, errlen, "no move given: write a step as b2-c3, "
+		    "a jump as b2xd4");
+		return -1;
+	}
+	*n = 0;
+	*kind = MOVE_STEP;
+	for (i = 0;;) {
+		if (s[i] < 'a' || s[i] > 'e' || s[i + 1] < '1' ||
+		    s[i + 1] > '5') {
+			if (s[i] >= 'a' && s[i] <= 'z' && s[i + 1] >= '0' &&
+			    s[i + 1] <= '9') {
+				util_err(err, errlen, "`%c%c` is not a point: "
+				    "points run from a1 to e5", s[i], s[i + 1]);
+				return -1;
+			}
+			goto syntax;
+		}
+		if (*n >= ALQ_MAXPATH) {
+			util_err(err, errlen, "a chain takes at most %d "
+			    "stones", ALQ_STONES);
+			return -1;
+		}
+		path[(*n)++] = (uint8_t)((s[i + 1] - '1') * 5 + s[i] - 'a');
+		i += 2;
+		if (s[i] == '\0')
+			break;
+		if (s[i] != '-' && s[i] != 'x' && s[i] != ':')
+			goto syntax;
+		if (sep != 0 && (sep == '-') != (s[i] == '-'))
+			goto syntax;
+		sep = s[i++];
+	}
+	if (*n < 2)
+		goto syntax;
+	if (sep != '-')
+		*kind = MOVE_JUMP;
+	else if (*n > 2) {
+		util_err(err, errlen, "a step goes to a neighbouring point "
+		    "only: write one step as b2-c3");
+		return -1;
+	}
+	return 0;
+syntax:
+	util_err(err, errlen, "`%s` is not a move: write a step as b2-c3, "
+	    "a jump as b2xd4, a chain as b2xd4xb4", s);
+	return -1;
+}
+
+/* The direction from p to q when q lies k points away on a line through p
+ * in that direction's geometry, ignoring the strong-point rule; or -1. */
+static int
+raw_direction(int p, int q, int k)
+{
+	int df = q % 5 - p % 5, dr = q / 5 - p / 5, dir;
+
+	for (dir = 0; dir < 8; dir++)
+		if (df == k * dfile[dir] && dr == k * drank[dir])
+			return dir;
+	return -1;
+}
+
+static int
+parse_step(const struct alquerque *a, int seat, const uint8_t *path,
+    struct game_move *mv, char *err, size_t errlen)
+{
+	struct game_move caps[GAME_MAX_MOVES];
+	char list[160], f[3], t[3];
+	uint32_t occ = a->stones[0] | a->stones[1];
+	int dir, n;
+
+	point_name(path[0], f);
+	point_name(path[1], t);
+	if ((n = gen_captures(a, seat, caps, GAME_MAX_MOVES)) > 0) {
+		list_moves(caps, n, list, sizeof(list));
+		util_err(err, errlen, "a capture is compulsory: %s", list);
+		return -1;
+	}
+	if ((dir = raw_direction(path[0], path[1], 1)) < 0) {
+		if (raw_direction(path[0], path[1], 2) >= 0)
+			util_err(err, errlen, "%s is not next to %s, and a "
+			    "jump is written %sx%s", t, f, f, t);
+		else
+			util_err(err, errlen, "%s is not next to %s: a step "
+			    "goes to a neighbouring point along a line", t, f);
+		return -1;
+	}
+	if (point_next(path[0], dir) != path[1]) {
+		util_err(err, errlen, "%s is not reachable diagonally from %s "
+		    "(a weak point)", t, f);
+		return -1;
+	}
+	if (occ & BIT(path[1])) {
+		util_err(err, errlen, "%s is occupied", t);
+		return -1;
+	}
+	move_from_path(mv, MOVE_STEP, path, 2);
+	return 0;
+}
+
+/*
+ * Follow a written chain hop by hop.  On success the chain search state is
+ * left at the last landing, ready to look for a continuation.
+ */
+static int
+follow_chain(const struct alquerque *a, int seat, const uint8_t *path,
+    int n, struct chain *c, char *err, size_t errlen)
+{
+	uint32_t taken = 0;
+	char f[3], t[3], m[3];
+	int i, dir, mid, at, to;
+
+	chain_start(c, a, seat, path[0], -1, NULL, 0);
+	for (i = 1; i < n; i++) {
+		at = path[i - 1];
+		to = path[i];
+		point_name(at, f);
+		point_name(to, t);
+		if ((dir = raw_direction(at, to, 2)) < 0) {
+			if (raw_direction(at, to, 1) >= 0)
+				util_err(err, errlen, "%s to %s is a step, not "
+				    "a jump: a jump lands right behind the "
+				    "stone it takes", f, t);
+			else
+				util_err(err, errlen, "%s cannot be reached by "
+				    "a jump from %s: a jump goes over a "
+				    "neighbouring stone to the point right "
+				    "behind it", t, f);
+			return -1;
+		}
+		if ((mid = point_next(at, dir)) < 0) {
+			util_err(err, errlen, "%s is not reachable diagonally "
+			    "from %s (a weak point)", t, f);
+			return -1;
+		}
+		point_name(mid, m);
+		if (taken & BIT(mid)) {
+			util_err(err, errlen, "the stone on %s was taken "
+			    "earlier in this chain and cannot be jumped "
+			    "again", m);
+			return -1;
+		}
+		if (!(c->opp & BIT(mid))) {
+			if (c->own & BIT(mid))
+				util_err(err, errlen, "%s to %s would jump your "
+				    "own stone on %s", f, t, m);
+			else
+				util_err(err, errlen, "there is no %s stone "
+				    "on %s to jump from %s to %s",
+				    seat_names[!seat], m, f, t);
+			return -1;
+		}
+		if ((c->own | c->opp) & BIT(to)) {
+			util_err(err, errlen, "%s is occupied", t);
+			return -1;
+		}
+		c->opp &= ~BIT(mid);
+		taken |= BIT(mid);
+		c->path[c->npath++] = (uint8_t)to;
+	}
+	return 0;
+}
+
+static int
+parse_jump(const struct alquerque *a, int seat, const uint8_t *path, int n,
+    struct game_move *mv, char *err, size_t errlen)
+{
+	struct game_move found[GAME_MAX_MOVES];
+	struct chain c;
+	char list[160], last[3], lit[GAME_ERRLEN];
+	int rc;
+
+	rc = follow_chain(a, seat, path, n, &c, lit, sizeof(lit));
+	if (rc == 0 && !can_jump(path[n - 1], c.opp, c.own | c.opp)) {
+		move_from_path(mv, MOVE_JUMP, path, n);
+		return 0;
+	}
+	/* Two points may stand for the one chain from the first to the last. */
+	if (n == 2) {
+		struct chain s;
+
+		chain_start(&s, a, seat, path[0], path[1], found,
+		    GAME_MAX_MOVES);
+		chain_search(&s);
+		if (s.n == 1) {
+			*mv = found[0];
+			return 0;
+		}
+		if (s.n > 1) {
+			list_moves(found, s.n, list, sizeof(list));
+			util_err(err, errlen, "more than one chain leads from "
+			    "there: name every landing point: %s", list);
+			return -1;
+		}
+	}
+	if (rc == -1) {
+		util_err(err, errlen, "%s", lit);
+		return -1;
+	}
+	/* A legal start that must go on: name the ways to finish it. */
+	c.want_last = -1;
+	c.out = found;
+	c.max = GAME_MAX_MOVES;
+	c.n = 0;
+	chain_search(&c);
+	list_moves(found, c.n, list, sizeof(list));
+	point_name(path[n - 1], last);
+	util_err(err, errlen, "the chain must go on from %s: %s", last, list);
+	return -1;
+}
+
+static int
+alquerque_parse_move(const void *st, int seat, const char *text,
+    struct game_move *mv, char *err, size_t errlen)
+{
+	const struct alquerque *a = st;
+	uint8_t path[ALQ_MAXPATH];
+	char f[3];
+	int n, kind;
+
+	if (a->end != END_NONE) {
+		util_err(err, errlen, "the game is over");
+		return -1;
+	}
+	if (seat != a->turn) {
+		util_err(err, errlen, "it is %s's turn, not %s's",
+		    seat_names[a->turn], alquerque_seat_name(st, seat));
+		return -1;
+	}
+	if (read_path(text, path, &n, &kind, err, errlen) == -1)
+		return -1;
+	point_name(path[0], f);
+	if (!(a->stones[seat] & BIT(path[0]))) {
+		util_err(err, errlen, "there is no %s stone on %s%s",
+		    seat_names[seat], f, (a->stones[!seat] & BIT(path[0])) ?
+		    " (it is your opponent's)" : "");
+		return -1;
+	}
+	if (kind == MOVE_STEP)
+		return parse_step(a, seat, path, mv, err, errlen);
+	return parse_jump(a, seat, path, n, mv, err, errlen);
+}
+
+static void
+alquerque_apply(void *st, int seat, const struct game_move *mv)
+{
+	struct alquerque *a = st;
+	const uint8_t *path = mv->d + 1;
+	int n = mv->len - 1, i;
+
+	a->stones[seat] &= ~BIT(path[0]);
+	a->stones[seat] |= BIT(path[n - 1]);
+	if (mv->d[0] == MOVE_JUMP)
+		for (i = 1; i < n; i++)
+			a->stones[!seat] &= ~BIT((path[i - 1] + path[i]) / 2);
+	a->last_jump = mv->d[0] == MOVE_JUMP;
+	a->last_n = (uint8_t)n;
+	memset(a->last_path, 0, sizeof(a->last_path));
+	memcpy(a->last_path, path, (size_t)n);
+	a->turn = (uint8_t)!seat;
+	a->ply++;
+	if (a->last_jump)
+		a->quiet = 0;
+	else
+		a->quiet++;
+	a->hist[a->quiet % ALQ_HIST] = pos_key(a);
+	judge(a);
+}
+
+static void
+alquerque_result(const void *st, struct game_result *r)
+{
+	const struct alquerque *a = st;
+	int winner = !a->turn;
+
+	memset(r, 0, sizeof(*r));
+	r->score[WHITE] = popcount(a->stones[WHITE]);
+	r->score[BLACK] = popcount(a->stones[BLACK]);
+	if (a->end == END_NONE)
+		return;
+	r->over = 1;
+	switch (a->end) {
+	case END_NO_STONES:
+	case END_NO_MOVES:
+		r->winners = 1u << winner;
+		snprintf(r->text, sizeof(r->text), "%s wins: %s has %s",
+		    seat_names[winner], seat_names[a->turn],
+		    a->end == END_NO_STONES ? "no stones left" :
+		    "no legal move");
+		break;
+	case END_REPETITION:
+		r->draw = 1;
+		snprintf(r->text, sizeof(r->text), "draw by threefold "
+		    "repetition");
+		break;
+	default:
+		r->draw = 1;
+		snprintf(r->text, sizeof(r->text), "draw: %u moves in a row "
+		    "without a capture", (unsigned)a->quiet);
+		break;
+	}
+}
+
+static const char *
+view_name(const struct game_view *v, int seat)
+{
+	return v->names[seat] ? v->names[seat] : seat_names[seat];
+}
+
+/* What the point shows: stones, and the trace of the last move. */
+static char
+point_glyph(const struct alquerque *a, int p, uint32_t trace, uint32_t taken)
+{
+	int last = a->last_n ? a->last_path[a->last_n - 1] : -1;
+
+	if (a->stones[WHITE] & BIT(p))
+		return p == last ? 'w' : 'W';
+	if (a->stones[BLACK] & BIT(p))
+		return p == last ? 'b' : 'B';
+	if (taken & BIT(p))
+		return 'x';
+	if (trace & BIT(p))
+		return '*';
+	return '.';
+}
+
+/*
+ * White at the bottom for every reader, as the point names run: a1 is the
+ * bottom left.  The lines between the ranks show where diagonals run.
+ */
+static void
+alquerque_render(const void *st, const struct game_view *v, struct buf *b)
+{
+	const struct alquerque *a = st;
+	uint32_t trace = 0, taken = 0;
+	char text[GAME_MOVE_TEXT];
+	int r, f, i;
+
+	for (i = 0; i < a->last_n; i++) {
+		trace |= BIT(a->last_path[i]);
+		if (i > 0 && a->last_jump)
+			taken |= BIT((a->last_path[i - 1] +
+			    a->last_path[i]) / 2);
+	}
+	buf_printf(b, "    %s (Black): %d stone%s\n", view_name(v, BLACK),
+	    popcount(a->stones[BLACK]),
+	    popcount(a->stones[BLACK]) == 1 ? "" : "s");
+	buf_adds(b, "    a   b   c   d   e\n");
+	for (r = 4; r >= 0; r--) {
+		buf_printf(b, "%d   ", r + 1);
+		for (f = 0; f < 5; f++)
+			buf_printf(b, "%s%c", f ? "---" : "",
+			    point_glyph(a, r * 5 + f, trace, taken));
+		buf_printf(b, "   %d\n", r + 1);
+		if (r == 0)
+			break;
+		buf_adds(b, "    |");
+		/* The diagonal in the square below rank r + 1 rises to the
+		 * right when its lower left corner is strong. */
+		for (f = 0; f < 4; f++)
+			buf_printf(b, " %c |",
+			    point_strong((r - 1) * 5 + f) ? '/' : '\\');
+		buf_addc(b, '\n');
+	}
+	buf_adds(b, "    a   b   c   d   e\n");
+	buf_printf(b, "    %s (White): %d stone%s\n\n", view_name(v, WHITE),
+	    popcount(a->stones[WHITE]),
+	    popcount(a->stones[WHITE]) == 1 ? "" : "s");
+	if (a->last_n == 0)
+		buf_adds(b, "No move yet.\n");
+	else {
+		format_path(a->last_jump, a->last_path, a->last_n, text,
+		    sizeof(text));
+		buf_printf(b, "Last move: %s (%s) %s", view_name(v, !a->turn),
+		    seat_names[!a->turn], text);
+		if (a->last_jump)
+			buf_printf(b, ", took %d", a->last_n - 1);
+		buf_printf(b, ".\n(%c: the stone that moved, *: the points it "
+		    "left%s)\n", a->turn == BLACK ? 'w' : 'b',
+		    a->last_jump ? ", x: the stones it took" : "");
+	}
+	if (a->end != END_NONE) {
+		struct game_result res;
+
+		alquerque_result(st, &res);
+		buf_printf(b, "Game over: %s.\n", res.text);
+	} else {
+		buf_printf(b, "%s (%s) to move", view_name(v, a->turn),
+		    seat_names[a->turn]);
+		if (side_can_capture(a, a->turn))
+			buf_adds(b, "; a capture is compulsory");
+		buf_adds(b, ".\n");
+		if (occurrences(a) == 2)
+			buf_adds(b, "This position has occurred twice: the "
+			    "third time is a draw.\n");
+		if (a->quiet_limit > 0 && a->quiet > 0)
+			buf_printf(b, "Moves without a capture: %u of %d.\n",
+			    (unsigned)a->quiet, a->quiet_limit);
+	}
+}
+
+/*
+ * The state as text, nine lines:
+ *	alquerque quiet_limit=N
+ *	5 BBBBB			ranks 5 to 1, files a-e: W, B or .
+ *	...
+ *	turn=White ply=P quiet=Q end=none|nostones|nomoves|repetition|quiet
+ *	last=-|MOVE		the last move in notation
+ *	history KEY ...		the window, oldest first, the current last
+ * A key is 13 hex digits: White's points as bits 0-24 (a1 = bit 0),
+ * Black's as bits 25-49, bit 50 set when Black is to move.
+ */
+static void
+alquerque_serialise(const void *st, struct buf *b)
+{
+	const struct alquerque *a = st;
+	char text[GAME_MOVE_TEXT];
+	uint32_t k;
+	int r, f, p;
+
+	buf_printf(b, "alquerque quiet_limit=%d\n", a->quiet_limit);
+	for (r = 4; r >= 0; r--) {
+		buf_printf(b, "%d ", r + 1);
+		for (f = 0; f < 5; f++) {
+			p = r * 5 + f;
+			buf_addc(b, (a->stones[WHITE] & BIT(p)) ? 'W' :
+			    (a->stones[BLACK] & BIT(p)) ? 'B' : '.');
+		}
+		buf_addc(b, '\n');
+	}
+	buf_printf(b, "turn=%s ply=%u quiet=%u end=%s\n",
+	    seat_names[a->turn], (unsigned)a->ply, (unsigned)a->quiet,
+	    end_names[a->end]);
+	if (a->last_n) {
+		format_path(a->last_jump, a->last_path, a->last_n, text,
+		    sizeof(text));
+		buf_printf(b, "last=%s\n", text);
+	} else
+		buf_adds(b, "last=-\n");
+	buf_adds(b, "history");
+	for (k = hist_lo(a); k <= a->quiet; k++)
+		buf_printf(b, " %013llx",
+		    (unsigned long long)a->hist[k % ALQ_HIST]);
+	buf_addc(b, '\n');
+}
+
+static int
+parse_history(struct alquerque *a, const char *line)
+{
+	unsigned long long key;
+	uint32_t k, w, bl;
+	int used;
+
+	if (strncmp(line, "history", 7) != 0)
+		return -1;
+	line += 7;
+	for (k = hist_lo(a); k <= a->quiet; k++) {
+		if (sscanf(line, " %13llx%n", &key, &used) != 1 ||
+		    used != 14 || key >> 51 != 0)
+			return -1;
+		line += used;
+		w = (uint32_t)(key & 0x1ffffff);
+		bl = (uint32_t)(key >> 25 & 0x1ffffff);
+		/* Without a capture in between, every earlier position holds
+		 * the same stones, and the side to move alternates. */
+		if ((w & bl) || popcount(w) != popcount(a->stones[WHITE]) ||
+		    popcount(bl) != popcount(a->stones[BLACK]) ||
+		    (key >> 50) != ((a->turn ^ (a->quiet - k)) & 1))
+			return -1;
+		a->hist[k % ALQ_HIST] = key;
+	}
+	if (*line != '\0' || a->hist[a->quiet % ALQ_HIST] != pos_key(a))
+		return -1;
+	return 0;
+}
+
+static int
+alquerque_parse_state(void *st, const char *text, char *err, size_t errlen)
+{
+	struct alquerque a;
+	char *copy, *line[9], *p, turn[8], end[16], last[GAME_MOVE_TEXT];
+	unsigned ply, quiet;
+	int ql, n = 0, rc = -1, used, r, f, i, kind, np;
+	uint8_t path[ALQ_MAXPATH];
+	uint8_t want_end;
+
+	memset(&a, 0, sizeof(a));
+	copy = xstrdup(text);
+	for (p = copy; n < 9 && p != NULL; n++) {
+		line[n] = p;
+		if ((p = strchr(p, '\n')) != NULL)
+			*p++ = '\0';
+	}
+	if (n < 9 || (p != NULL && *p != '\0'))
+		goto bad;
+	if (sscanf(line[0], "alquerque quiet_limit=%d%n", &ql, &used) != 1 ||
+	    line[0][used] != '\0' || ql < 0 || ql > 1000)
+		goto bad;
+	a.quiet_limit = (uint16_t)ql;
+	for (r = 4; r >= 0; r--) {
+		const char *row = line[5 - r];
+
+		if (row[0] != '1' + r || row[1] != ' ' || strlen(row) != 7)
+			goto bad;
+		for (f = 0; f < 5; f++) {
+			if (row[2 + f] == 'W')
+				a.stones[WHITE] |= BIT(r * 5 + f);
+			else if (row[2 + f] == 'B')
+				a.stones[BLACK] |= BIT(r * 5 + f);
+			else if (row[2 + f] != '.')
+				goto bad;
+		}
+	}
+	if (popcount(a.stones[WHITE]) > ALQ_STONES ||
+	    popcount(a.stones[BLACK]) > ALQ_STONES)
+		goto bad;
+	if (sscanf(line[6], "turn=%7s ply=%u quiet=%u end=%15s%n", turn, &ply,
+	    &quiet, end, &used) != 4 || line[6][used] != '\0' ||
+	    quiet > ply || ply > 100000000)
+		goto bad;
+	if (strcmp(turn, "White") == 0)
+		a.turn = WHITE;
+	else if (strcmp(turn, "Black") == 0)
+		a.turn = BLACK;
+	else
+		goto bad;
+	a.ply = ply;
+	a.quiet = quiet;
+	for (i = 0; i < (int)nitems(end_names); i++)
+		if (strcmp(end, end_names[i]) == 0)
+			break;
+	if (i == (int)nitems(end_names))
+		goto bad;
+	want_end = (uint8_t)i;
+	if (strcmp(line[7], "last=-") == 0) {
+		if (ply != 0)
+			goto bad;
+	} else {
+		char scratch[GAME_ERRLEN];
+
+		if (strncmp(line[7], "last=", 5) != 0 || ply == 0 ||
+		    util_strlcpy(last, line[7] + 5, sizeof(last)) >=
+		    sizeof(last) ||
+		    read_path(last, path, &np, &kind, scratch,
+		    sizeof(scratch)) == -1)
+			goto bad;
+		/* The stone that moved last stands on the path's end. */
+		if (!(a.stones[!a.turn] & BIT(path[np - 1])) ||
+		    (kind == MOVE_STEP && quiet == 0) ||
+		    (kind == MOVE_JUMP && quiet != 0))
+			goto bad;
+		a.last_jump = kind == MOVE_JUMP;
+		a.last_n = (uint8_t)np;
+		memcpy(a.last_path, path, (size_t)np);
+	}
+	if (parse_history(&a, line[8]) == -1)
+		goto bad;
+	judge(&a);
+	if (a.end != want_end)
+		goto bad;
+	memcpy(st, &a, sizeof(a));
+	rc = 0;
+bad:
+	if (rc == -1)
+		util_err(err, errlen, "malformed Alquerque state");
+	free(copy);
+	return rc;
+}
+
+static void
+json_points(struct buf *b, uint32_t set)
+{
+	char name[3];
+	int p, first = 1;
+
+	buf_addc(b, '[');
+	for (p = 0; p < ALQ_POINTS; p++) {
+		if (!(set & BIT(p)))
+			continue;
+		point_name(p, name);
+		buf_printf(b, "%s\"%s\"", first ? "" : ",", name);
+		first = 0;
+	}
+	buf_addc(b, ']');
+}
+
+static void
+alquerque_export_json(const void *st, struct buf *b)
+{
+	const struct alquerque *a = st;
+	struct game_result r;
+	char text[GAME_MOVE_TEXT];
+	uint32_t taken = 0;
+	int i;
+
+	alquerque_result(st, &r);
+	buf_printf(b, "{\"game\":\"alquerque\",\"quiet_limit\":%d,\"ply\":%u,"
+	    "\"quiet\":%u,\"to_move\":%s,\"over\":%s,\"end\":\"%s\"",
+	    a->quiet_limit, (unsigned)a->ply, (unsigned)a->quiet,
+	    a->end ? "null" : a->turn == WHITE ? "\"White\"" : "\"Black\"",
+	    a->end ? "true" : "false", end_names[a->end]);
+	if (a->end) {
+		buf_adds(b, ",\"result\":");
+		util_json_str(b, r.text);
+		buf_printf(b, ",\"winner\":%s", r.draw ? "null" :
+		    a->turn == WHITE ? "\"Black\"" : "\"White\"");
+	}
+	buf_adds(b, ",\"white\":");
+	json_points(b, a->stones[WHITE]);
+	buf_adds(b, ",\"black\":");
+	json_points(b, a->stones[BLACK]);
+	if (a->last_n) {
+		format_path(a->last_jump, a->last_path, a->last_n, text,
+		    sizeof(text));
+		for (i = 1; a->last_jump && i < a->last_n; i++)
+			taken |= BIT((a->last_path[i - 1] +
+			    a->last_path[i]) / 2);
+		buf_printf(b, ",\"last\":{\"seat\":\"%s\",\"move\":\"%s\","
+		    "\"taken\":", seat_names[!a->turn], text);
+		json_points(b, taken);
+		buf_addc(b, '}');
+	}
+	buf_adds(b, "}");
+}
+
+const struct game_ops alquerque_ops = {
+	.name = "alquerque",
+	.title = "Alquerque",
+	.state_size = sizeof(struct alquerque),
+	.create = alquerque_create,
+	.seats = alquerque_seats,
+	.seat_name = alquerque_seat_name,
+	.to_move = alquerque_to_move,
+	.legal = alquerque_legal,
+	.parse_move = alquerque_parse_move,
+	.format_move = alquerque_format_move,
+	.apply = alquerque_apply,
+	.result = alquerque_result,
+	.render = alquerque_render,
+	.serialise = alquerque_serialise,
+	.parse_state = alquerque_parse_state,
+	.export_json = alquerque_export_json,
+};

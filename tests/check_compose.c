@@ -1,0 +1,233 @@
+/* compose: what we send parses back to what we meant. */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libetpan/libetpan.h>
+
+#include "compose.h"
+#include "testutil.h"
+
+static struct compose_mail
+sample(void)
+{
+	struct compose_mail m;
+
+	memset(&m, 0, sizeof(m));
+	m.from_name = "Ludus Referee";
+	m.from = "referee@example.org";
+	m.to = "alice@example.org";
+	m.reply_to = "referee+1.abcdefgh@example.org";
+	m.subject = "[ludus #1 ABCDEFGH] Манкала: your move";
+	m.message_id = "ludus.1.2@example.org";
+	m.in_reply_to = "ludus.1.0@example.org";
+	m.references = "ludus.1.0@example.org ludus.1.1@example.org";
+	m.auto_submitted = "auto-replied";
+	m.x_loop = "referee@example.org";
+	m.text = "Ваш ход — board:\n  | 4 | 4 |\nFrom here\n.\n-- \nludus\n";
+	m.date = 1700000000;
+	return m;
+}
+
+/* The decoded value of a header, via libetpan's own RFC 2047 decoder. */
+static char *
+header(const char *msg, const char *name)
+{
+	struct mailimf_fields *f = NULL;
+	size_t idx = 0;
+	clistiter *it;
+	char *out = NULL;
+
+	ck_assert_int_eq(mailimf_fields_parse(msg, strlen(msg), &idx, &f),
+	    MAILIMF_NO_ERROR);
+	for (it = clist_begin(f->fld_list); it; it = clist_next(it)) {
+		struct mailimf_field *fld = clist_content(it);
+		const char *fname = NULL, *raw = NULL;
+
+		if (fld->fld_type == MAILIMF_FIELD_OPTIONAL_FIELD) {
+			fname = fld->fld_data.fld_optional_field->fld_name;
+			raw = fld->fld_data.fld_optional_field->fld_value;
+		} else if (fld->fld_type == MAILIMF_FIELD_SUBJECT) {
+			fname = "Subject";
+			raw = fld->fld_data.fld_subject->sbj_value;
+		}
+		if (fname && strcasecmp(fname, name) == 0 && raw) {
+			size_t i = 0;
+			char *dec = NULL;
+
+			ck_assert_int_eq(mailmime_encoded_phrase_parse(
+			    "us-ascii", raw, strlen(raw), &i, "utf-8", &dec),
+			    MAILIMF_NO_ERROR);
+			out = xstrdup(dec);
+			free(dec);
+		}
+	}
+	mailimf_fields_free(f);
+	return out;
+}
+
+/* The decoded body of the first text/plain part. */
+static char *
+body_text(const char *msg)
+{
+	struct mailmime *mime = NULL, *part;
+	size_t idx = 0, dlen = 0, didx = 0;
+	char *dec = NULL, *out;
+	int enc = MAILMIME_MECHANISM_8BIT;
+	clistiter *it;
+
+	ck_assert_int_eq(mailmime_parse(msg, strlen(msg), &idx, &mime),
+	    MAILIMF_NO_ERROR);
+	part = mime->mm_data.mm_message.mm_msg_mime;
+	while (part->mm_type == MAILMIME_MULTIPLE)
+		part = clist_content(clist_begin(
+		    part->mm_data.mm_multipart.mm_mp_list));
+	if (part->mm_mime_fields)
+		for (it = clist_begin(part->mm_mime_fields->fld_list); it;
+		    it = clist_next(it)) {
+			struct mailmime_field *mf = clist_content(it);
+
+			if (mf->fld_type == MAILMIME_FIELD_TRANSFER_ENCODING)
+				enc = mf->fld_data.fld_encoding->enc_type;
+		}
+	ck_assert_int_eq(mailmime_part_parse(
+	    part->mm_data.mm_single->dt_data.dt_text.dt_data,
+	    part->mm_data.mm_single->dt_data.dt_text.dt_length, &didx, enc,
+	    &dec, &dlen), MAILIMF_NO_ERROR);
+	out = xstrndup(dec, dlen);
+	mailmime_decoded_part_free(dec);
+	mailmime_free(mime);
+	return out;
+}
+
+START_TEST(compose_headers_and_body_round_trip)
+{
+	struct compose_mail m = sample();
+	char err[128], *msg = compose_message(&m, err, sizeof(err)), *v, *b;
+	char *crlf;
+
+	ck_assert_ptr_nonnull(msg);
+	/* The tag stays readable ASCII; only the Russian word is encoded. */
+	ck_assert_ptr_nonnull(strstr(msg, "Subject: [ludus #1 ABCDEFGH] =?UTF-8?B?"));
+	v = header(msg, "Subject");
+	ck_assert_str_eq(v, m.subject);
+	free(v);
+	v = header(msg, "Auto-Submitted");
+	ck_assert_str_eq(v, "auto-replied");
+	free(v);
+	ck_assert_ptr_nonnull(strstr(msg, "Message-ID: <ludus.1.2@example.org>\r\n"));
+	ck_assert_ptr_nonnull(strstr(msg, "In-Reply-To: <ludus.1.0@example.org>\r\n"));
+	ck_assert_ptr_nonnull(strstr(msg, "References: <ludus.1.0@example.org> "
+	    "<ludus.1.1@example.org>\r\n"));
+	ck_assert_ptr_nonnull(strstr(msg, "Reply-To: referee+1.abcdefgh@example.org\r\n"));
+	ck_assert_ptr_nonnull(strstr(msg, "Content-Type: text/plain; charset=\"UTF-8\""));
+	/* Every line ends in CRLF and none is longer than 998. */
+	for (crlf = msg; (crlf = strchr(crlf, '\n')) != NULL; crlf++)
+		ck_assert_int_eq(crlf[-1], '\r');
+	b = body_text(msg);
+	/* The text exactly, line ends as CRLF. */
+	ck_assert_str_eq(b, "Ваш ход — board:\r\n  | 4 | 4 |\r\nFrom here\r\n"
+	    ".\r\n-- \r\nludus\r\n");
+	free(b);
+	free(msg);
+}
+END_TEST
+
+START_TEST(compose_is_a_function_of_its_input)
+{
+	struct compose_mail m = sample();
+	char err[128], *a, *b;
+
+	m.html = "<pre>| 4 | 4 |</pre>";
+	a = compose_message(&m, err, sizeof(err));
+	b = compose_message(&m, err, sizeof(err));
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a, b);
+	ck_assert_ptr_nonnull(strstr(a, "multipart/alternative"));
+	ck_assert_ptr_nonnull(strstr(a, "Content-Type: text/html"));
+	/* Exactly one boundary parameter. */
+	ck_assert_ptr_null(strstr(strstr(a, "boundary=") + 1, "boundary="));
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(compose_header_injection_is_impossible)
+{
+	struct compose_mail m = sample();
+	char err[128], *msg, *v;
+
+	m.subject = "hi\r\nBcc: victim@example.org";
+	m.from_name = "Eve\r\nBcc: victim@example.org";
+	msg = compose_message(&m, err, sizeof(err));
+	ck_assert_ptr_nonnull(msg);
+	ck_assert_ptr_null(strstr(msg, "\r\nBcc:"));
+	v = header(msg, "Subject");
+	ck_assert_str_eq(v, "hi\r\nBcc: victim@example.org");
+	free(v);
+	free(msg);
+
+	m = sample();
+	m.to = "a@example.org>\r\nBcc: <victim@example.org";
+	ck_assert_ptr_null(compose_message(&m, err, sizeof(err)));
+	ck_assert_str_eq(err, "unusable address");
+	m = sample();
+	m.message_id = "no-at-sign";
+	ck_assert_ptr_null(compose_message(&m, err, sizeof(err)));
+}
+END_TEST
+
+START_TEST(compose_long_words_split_on_characters)
+{
+	char *w = compose_header_words("Шахматы-и-манкала-и-алькерке-"
+	    "и-алуэтт-и-злоба-в-одном-слове"), *p, *dec = NULL;
+	size_t i = 0;
+
+	/* Each encoded word at most 75 characters. */
+	for (p = w; *p; ) {
+		size_t len = strcspn(p, " ");
+
+		ck_assert_uint_le(len, 75);
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	ck_assert_int_eq(mailmime_encoded_phrase_parse("us-ascii", w,
+	    strlen(w), &i, "utf-8", &dec), MAILIMF_NO_ERROR);
+	ck_assert_str_eq(dec, "Шахматы-и-манкала-и-алькерке-и-алуэтт-и-"
+	    "злоба-в-одном-слове");
+	free(dec);
+	free(w);
+	w = compose_header_words("plain ascii");
+	ck_assert_str_eq(w, "plain ascii");
+	free(w);
+}
+END_TEST
+
+static Suite *
+compose_suite(void)
+{
+	Suite *s = suite_create("compose");
+	TCase *tc = tcase_create("compose");
+
+	tcase_add_test(tc, compose_headers_and_body_round_trip);
+	tcase_add_test(tc, compose_is_a_function_of_its_input);
+	tcase_add_test(tc, compose_header_injection_is_impossible);
+	tcase_add_test(tc, compose_long_words_split_on_characters);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(compose_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,121 @@
+#!/bin/sh
+# `ludus deliver` and `ludus parse` on a real database file, and `ludusd
+# --once` over a Maildir with a sendmail stand-in that keeps what it is
+# given: a message is answered once, a duplicate is recognised, bounces,
+# auto-replies and loops get no answer, a store that cannot be opened is a
+# temporary failure (75) for the MTA.
+set -u
+: "${LUDUS_BIN:?}" "${LUDUSD_BIN:?}" "${LUDUS_GAMES_DIR:?}"
+export LUDUS_GAMES_DIR
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ludus-deliver.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+cat >"$tmp/sendmail" <<'SH'
+#!/bin/sh
+# Keep each message given on stdin as a file; arguments in a side file.
+n=$(ls "$SENDMAIL_DIR" | wc -l)
+cat >"$SENDMAIL_DIR/mail.$n"
+echo "$*" >"$SENDMAIL_DIR/args.$n"
+SH
+chmod +x "$tmp/sendmail"
+mkdir -p "$tmp/sent" "$tmp/Maildir/new" "$tmp/Maildir/cur" "$tmp/Maildir/tmp"
+export SENDMAIL_DIR="$tmp/sent"
+
+cat >"$tmp/ludus.yaml" <<EOF2
+referee:
+  address: referee@example.org
+  name: Ludus Referee
+  admins: [admin@example.org]
+state_dir: $tmp
+database: $tmp/ludus.db
+games_dir: $LUDUS_GAMES_DIR
+in:
+  maildir:
+    path: $tmp/Maildir
+out:
+  sendmail:
+    path: $tmp/sendmail
+limits:
+  error_replies: 2
+EOF2
+
+ludus() { "$LUDUS_BIN" -c "$tmp/ludus.yaml" "$@"; }
+
+msg() { # msg ID FROM SUBJECT BODY [EXTRA-HEADER]
+	printf 'From: %s\r\nTo: referee@example.org\r\nSubject: %s\r\n' "$2" "$3"
+	[ -n "$1" ] && printf 'Message-ID: <%s>\r\n' "$1"
+	[ -n "${5:-}" ] && printf '%s\r\n' "$5"
+	printf 'Date: Sun, 29 Nov 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n' "$4"
+}
+waiting() { ludus outbox | head -n 1 | cut -d' ' -f1; }
+
+msg m1@x.org Alice@Example.org "Re: [ludus #3 abcd] your move" "move 3
+board
+
+On Sun, Bob wrote:
+> old text" >"$tmp/m1"
+ludus deliver <"$tmp/m1" 2>"$tmp/err" && ok || bad "deliver m1: $(cat "$tmp/err")"
+[ "$(waiting)" = 1 ] && ok || bad "one reply queued, got $(ludus outbox)"
+ludus deliver <"$tmp/m1" 2>"$tmp/err" && ok || bad "deliver m1 again"
+grep -q "seen before" "$tmp/err" && ok || bad "duplicate not recognised: $(cat "$tmp/err")"
+[ "$(waiting)" = 1 ] && ok || bad "duplicate answered twice"
+
+ludus parse <"$tmp/m1" >"$tmp/parse" && ok || bad "parse m1"
+sed -n '/^== commands ==$/,$p' "$tmp/parse" >"$tmp/cmds"
+printf '== commands ==\nmove 3\nboard\n' | cmp -s - "$tmp/cmds" && ok ||
+	bad "parse commands: $(cat "$tmp/cmds")"
+
+# No answer to a bounce, an auto-reply, a list, our own loop.
+msg b1@x.org MAILER-DAEMON@example.net "Undelivered Mail Returned to Sender" "gone" "Return-Path: <>" >"$tmp/b1"
+msg a1@x.org carol@example.org "Out of office" "away" "Auto-Submitted: auto-replied" >"$tmp/a1"
+msg l1@x.org dave@example.org "list post" "hello" "List-Id: <chat.lists.example.org>" >"$tmp/l1"
+msg x1@x.org eve@example.org "Re: your move" "3" "X-Loop: referee@example.org" >"$tmp/x1"
+for f in b1 a1 l1 x1; do
+	ludus deliver <"$tmp/$f" 2>"$tmp/err" && ok || bad "deliver $f"
+	grep -q "dropped" "$tmp/err" && ok || bad "$f not dropped: $(cat "$tmp/err")"
+done
+[ "$(waiting)" = 1 ] && ok || bad "a guarded message was answered: $(ludus outbox)"
+
+# Without a Message-ID the digest of the bytes dedupes.
+msg "" frank@example.org "hello" "games" >"$tmp/n1"
+ludus deliver <"$tmp/n1" 2>/dev/null && ludus deliver <"$tmp/n1" 2>"$tmp/err" && ok || bad "deliver n1"
+grep -q "sha256:.*seen before" "$tmp/err" && ok || bad "digest dedupe: $(cat "$tmp/err")"
+[ "$(waiting)" = 2 ] && ok || bad "n1 answered once: $(ludus outbox)"
+
+# Unreadable mail gets an error reply, at most error_replies an hour.
+for i in 1 2 3; do
+	printf 'From: gina@example.org\r\nMessage-ID: <img%s@x.org>\r\nSubject: pic\r\nContent-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n\r\niVBORw0KGgo=\r\n' "$i" |
+	    ludus deliver 2>>"$tmp/img-err" || bad "deliver img$i"
+done
+[ "$(waiting)" = 4 ] && ok || bad "error replies not capped at 2: $(ludus outbox)"
+grep -q "rate-limited" "$tmp/img-err" && ok || bad "no rate-limit note"
+
+# A store that cannot be opened is a temporary failure for the MTA.
+"$LUDUS_BIN" -c "$tmp/ludus.yaml" -d /nonexistent/x.db deliver <"$tmp/m1" 2>/dev/null
+[ $? -eq 75 ] && ok || bad "unusable store should exit 75"
+
+# The daemon, one cycle: the Maildir message is processed and moved, the
+# outbox goes through sendmail, each mail once.
+msg d1@x.org henry@example.org "[ludus #9 zz] go" "move 4" >"$tmp/Maildir/new/1.eml"
+cp "$tmp/m1" "$tmp/Maildir/new/2.eml"
+"$LUDUSD_BIN" -c "$tmp/ludus.yaml" --once 2>"$tmp/d.log" && ok || bad "ludusd --once: $(cat "$tmp/d.log")"
+[ -z "$(ls "$tmp/Maildir/new")" ] && ok || bad "Maildir new/ not emptied"
+[ "$(ls "$tmp/Maildir/.Processed/cur" 2>/dev/null | wc -l)" = 2 ] && ok || bad "not moved to .Processed"
+[ "$(ls "$tmp/sent" | grep -c '^mail')" = 5 ] && ok || bad "sendmail got $(ls "$tmp/sent" | grep -c '^mail') mails, want 5"
+grep -l "henry@example.org" "$tmp"/sent/mail.* >/dev/null && ok || bad "no reply to henry"
+grep -qh "^In-Reply-To: <d1@x.org>" "$tmp"/sent/mail.* && ok || bad "reply not threaded"
+grep -qh "^Auto-Submitted: auto-replied" "$tmp"/sent/mail.* && ok || bad "no Auto-Submitted"
+grep -qh "^X-Loop: referee@example.org" "$tmp"/sent/mail.* && ok || bad "no X-Loop"
+[ "$(waiting)" = 0 ] && ok || bad "outbox not empty after the cycle"
+"$LUDUSD_BIN" -c "$tmp/ludus.yaml" --once 2>>"$tmp/d.log" && ok || bad "second cycle"
+[ "$(ls "$tmp/sent" | grep -c '^mail')" = 5 ] && ok || bad "second cycle sent again"
+"$LUDUSD_BIN" -n -c "$tmp/ludus.yaml" >/dev/null && ok || bad "ludusd -n on a good file"
+printf 'referee:\n  adress: x@y.org\n' >"$tmp/bad.yaml"
+"$LUDUSD_BIN" -n -c "$tmp/bad.yaml" 2>"$tmp/err" && bad "bad config accepted" ||
+	{ grep -q "bad.yaml:2" "$tmp/err" && ok || bad "bad config error: $(cat "$tmp/err")"; }
+
+echo "deliver: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
