@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include <yaml.h>
@@ -1088,6 +1089,16 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 }
 
 /* Defaults. */
+
+int
+config_syslog_facility(const struct config *c)
+{
+	static const int fac[] = { LOG_DAEMON, LOG_MAIL, LOG_USER, LOG_LOCAL0,
+		LOG_LOCAL1, LOG_LOCAL2, LOG_LOCAL3, LOG_LOCAL4, LOG_LOCAL5,
+		LOG_LOCAL6, LOG_LOCAL7 };
+
+	return fac[c->logging.facility];
+}
 
 const char *
 config_default_path(void)

@@ -175,6 +175,10 @@ struct config {
 	} club;
 };
 
+/* logging.facility as syslog(3) wants it (LOG_MAIL, ...).  logging.level
+ * lists its values in log.h's order: it converts to enum log_level as is. */
+int	config_syslog_facility(const struct config *);
+
 /* The file read when none is given: $LUDUS_CONFIG, else
  * SYSCONFDIR/ludus/ludus.yaml.  Don't free. */
 const char *config_default_path(void);

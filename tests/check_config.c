@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "conf.h"
+#include "log.h"
 #include "testutil.h"
 
 #define ADDR	"referee:\n  address: referee@example.org\n"
@@ -128,6 +130,26 @@ START_TEST(config_defaults_are_the_documented_ones)
 	ck_assert_int_eq(c.almakleh.cycle_deck, 1);
 	ck_assert_int_eq(c.robots.budget_ms, 1000);
 	ck_assert_int_eq(c.club.lists.n, 0);
+	config_free(&c);
+}
+END_TEST
+
+START_TEST(config_logging_maps_to_log_and_syslog)
+{
+	struct config c;
+
+	ck_assert_int_eq(CONFIG_LOG_ERROR, LOG_LEVEL_ERROR);
+	ck_assert_int_eq(CONFIG_LOG_WARNING, LOG_LEVEL_WARNING);
+	ck_assert_int_eq(CONFIG_LOG_INFO, LOG_LEVEL_INFO);
+	ck_assert_int_eq(CONFIG_LOG_DEBUG, LOG_LEVEL_DEBUG);
+	config_defaults(&c);
+	ck_assert_int_eq(config_syslog_facility(&c), LOG_MAIL);
+	config_free(&c);
+	load_ok(ADDR "logging:\n  facility: local7\n", &c);
+	ck_assert_int_eq(config_syslog_facility(&c), LOG_LOCAL7);
+	config_free(&c);
+	load_ok(ADDR "logging:\n  facility: daemon\n", &c);
+	ck_assert_int_eq(config_syslog_facility(&c), LOG_DAEMON);
 	config_free(&c);
 }
 END_TEST
@@ -943,6 +965,7 @@ config_suite(void)
 	TCase *tc = tcase_create("config");
 
 	tcase_add_test(tc, config_defaults_are_the_documented_ones);
+	tcase_add_test(tc, config_logging_maps_to_log_and_syslog);
 	tcase_add_test(tc, config_minimal_file_is_the_address_alone);
 	tcase_add_test(tc, config_address_is_required);
 	tcase_add_test(tc, config_duration_syntax);

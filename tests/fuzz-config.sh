@@ -23,7 +23,7 @@ fi
 # shellcheck disable=SC2046 # pkg-config output is meant to split
 "$cc" -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 	-DLUDUS_GAMES_DIR='"/usr/share/ludus/games"' \
-	-DLUDUS_TEMPLATES_DIR='"/usr/share/ludus/templates"' \
+	-DLUDUS_TEMPLATES_DIR='"/usr/share/ludus/templates"' -DLUDUS_SYSCONFDIR='"/etc"' \
 	-I"$builddir" -I"$srcdir/src" $(pkg-config --cflags yaml-0.1) \
 	"$srcdir/tests/fuzz_config.c" "$srcdir/src/conf.c" "$srcdir/src/util.c" \
 	-o "$tmp/fuzz_config" $(pkg-config --libs yaml-0.1) || exit 99
