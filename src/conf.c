@@ -1,0 +1,2224 @@
+/* conf: ludus.yaml through libyaml's document API into struct config. */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <yaml.h>
+
+#include "conf.h"
+
+#define MSGLEN		512
+#define PASSWORD_MAX	4096
+#define CONFIG_MAX_SIZE	(1 << 20)	/* far above any real file */
+#define SEC_MS		1000LL
+#define MIN_MS		(60 * SEC_MS)
+#define HOUR_MS		(60 * MIN_MS)
+#define DAY_MS		(24 * HOUR_MS)
+
+enum ctype {
+	T_STRING, T_INT, T_SIZE, T_BOOL, T_DURATION, T_ENUM, T_ADDRESS,
+	T_ADDRESS_LIST, T_LISTID_LIST, T_PATH, T_URL, T_CLOCK, T_PERCENTS,
+	T_PROCESSED
+};
+
+#define F_REQUIRED	0x01	/* must be given when its section is */
+#define F_EMPTY		0x02	/* "" means unset */
+#define F_SAMPLE	0x04	/* the sample shows the example, not commented */
+
+struct setting {
+	const char	*path;
+	enum ctype	 type;
+	size_t		 off;
+	long long	 min, max;
+	const char *const *values;	/* T_ENUM values; T_URL schemes */
+	const char	*def;		/* NULL: unset by default */
+	const char	*defdoc;	/* a default that depends on the build or
+					 * on another setting, in words */
+	const char	*example;
+	int		 flags;
+	int		(*check)(const char *, char *, size_t);
+	const char	*help;
+};
+
+#define S_SAMPLE_OFF	0x01	/* commented out in the sample */
+
+struct section {
+	const char	*path;
+	int		 flags;
+	const char	*help;
+};
+
+static int check_tag(const char *, char *, size_t);
+static int check_text(const char *, char *, size_t);
+static int check_env(const char *, char *, size_t);
+static int check_token(const char *, char *, size_t);
+static int check_folder(const char *, char *, size_t);
+
+static const char *const v_language[] = { "en", "ru", NULL };
+static const char *const v_starttls[] = { "required", "off", NULL };
+static const char *const v_log_to[] = { "stderr", "syslog", NULL };
+static const char *const v_level[] = { "error", "warning", "info", "debug",
+	NULL };
+static const char *const v_facility[] = { "daemon", "mail", "user",
+	"local0", "local1", "local2", "local3", "local4", "local5", "local6",
+	"local7", NULL };
+static const char *const v_timeout[] = { "forfeit", "notify", NULL };
+static const char *const v_imap[] = { "imaps", "imap", NULL };
+static const char *const v_smtp[] = { "smtps", "smtp", NULL };
+
+#define O(field)	offsetof(struct config, field)
+
+/* Every mapping a file may hold, with the text that heads it in the sample
+ * and the manual. */
+static const struct section sections[] = {
+	{ "referee", 0, "Who the referee is and who runs it." },
+	{ "admin", 0, "What the admins' commands may do." },
+	{ "", 0, "Where ludus keeps its files.  Relative paths anywhere in "
+	    "the file are taken from the directory of the file." },
+	{ "in", 0, "Where mail comes from: `imap` or `maildir`, not both.  "
+	    "With neither, mail arrives only through `ludus deliver`." },
+	{ "in.imap", 0, "An IMAP mailbox, watched with IDLE when the server "
+	    "offers it." },
+	{ "in.imap.retry", 0, "Reconnecting after an error: the wait doubles "
+	    "from min up to max." },
+	{ "in.maildir", S_SAMPLE_OFF, "A local Maildir; each message is "
+	    "taken from new/." },
+	{ "out", 0, "How mail is sent: `smtp` or `sendmail`, not both.  With "
+	    "neither, the sendmail program is used." },
+	{ "out.smtp", 0, "An SMTP submission server." },
+	{ "out.smtp.retry", 0, "Resending after a temporary failure (4xx or "
+	    "network): the wait doubles from min up to max." },
+	{ "out.sendmail", S_SAMPLE_OFF, "A local sendmail program, called as "
+	    "`sendmail -i -t`." },
+	{ "limits", 0, "Caps on what one incoming message may make the "
+	    "referee do." },
+	{ "logging", 0, "Where the log goes." },
+	{ "auth", 0, "Extra ways to trust a sender." },
+	{ "clock", 0, "Default time controls; a game may choose its own at "
+	    "`new` with clock=." },
+	{ "almakleh", 0, "The Almakleh card deck." },
+	{ "robots", 0, "Robot opponents (`new GAME robot`)." },
+	{ "club", 0, "Mailing lists the referee takes part in." },
+};
+
+/*
+ * Every setting, in the order of the sample and the manual.  A default is
+ * text in the setting's own syntax, parsed by the same code as the file
+ * (config_defaults aborts on one that does not parse), so what the manual
+ * says is what the program does.
+ */
+static const struct setting settings[] = {
+	{ "referee.address", T_ADDRESS, O(referee.address), 0, 0, NULL, NULL,
+	    NULL, "referee@example.org", F_REQUIRED, NULL,
+	    "The referee's own mail address: players write to it and every "
+	    "mail is sent from it." },
+	{ "referee.name", T_STRING, O(referee.name), 0, 0, NULL,
+	    "ludus referee", NULL, NULL, 0, check_text,
+	    "The display name in the From: of outgoing mail." },
+	{ "referee.tag", T_STRING, O(referee.tag), 0, 0, NULL, "ludus", NULL,
+	    NULL, 0, check_tag,
+	    "The word in the subject tag [TAG #ID TOKEN]: letters, digits "
+	    "and hyphens." },
+	{ "referee.admins", T_ADDRESS_LIST, O(referee.admins), 0, 0, NULL, "",
+	    NULL, NULL, 0, NULL,
+	    "Addresses allowed to give admin commands (each confirmed by a "
+	    "round trip unless auth.trust_authserv_id vouches for it)." },
+	{ "referee.plus_addressing", T_BOOL, O(referee.plus_addressing), 0, 0,
+	    NULL, "false", NULL, NULL, 0, NULL,
+	    "Put the reply token in the Reply-To address as "
+	    "local+ID.TOKEN@domain.  Turn on only when the mail server "
+	    "delivers such addresses to the referee's mailbox." },
+	{ "referee.secret_file", T_PATH, O(referee.secret_file), 0, 0, NULL,
+	    NULL, "STATE_DIR/secret", "/var/lib/ludus/secret", 0, NULL,
+	    "The server secret the reply tokens are made from; `ludus init` "
+	    "creates it, mode 0600." },
+	{ "referee.language", T_ENUM, O(referee.language), 0, 0, v_language,
+	    "en", NULL, NULL, 0, NULL,
+	    "The language of mail to a player who has not chosen one." },
+
+	{ "admin.auto_accept", T_BOOL, O(admin.auto_accept), 0, 0, NULL,
+	    "false", NULL, NULL, 0, NULL,
+	    "A game an admin starts for other players (`admin new`) begins "
+	    "at once, without each player's accept." },
+
+	{ "state_dir", T_PATH, O(state_dir), 0, 0, NULL, "/var/lib/ludus",
+	    NULL, NULL, 0, NULL,
+	    "The directory of the database and the secret." },
+	{ "database", T_PATH, O(database), 0, 0, NULL, NULL,
+	    "STATE_DIR/ludus.db", "/var/lib/ludus/ludus.db", 0, NULL,
+	    "The SQLite database holding every game, player and the outbox." },
+	{ "games_dir", T_PATH, O(games_dir), 0, 0, NULL, LUDUS_GAMES_DIR,
+	    "the installed share/ludus/games", "/usr/share/ludus/games", 0,
+	    NULL, "The game definitions (NAME.yaml)." },
+	{ "templates_dir", T_PATH, O(templates_dir), 0, 0, NULL,
+	    LUDUS_TEMPLATES_DIR, "the installed share/ludus/templates",
+	    "/usr/share/ludus/templates", 0, NULL,
+	    "The mail templates, one directory per language." },
+	{ "pid_file", T_PATH, O(pid_file), 0, 0, NULL, NULL, "none",
+	    "/run/ludus/ludusd.pid", F_EMPTY, NULL,
+	    "Where ludusd writes its process id." },
+
+	{ "in.imap.url", T_URL, O(imap.url), 0, 0, v_imap, NULL, NULL,
+	    "imaps://mail.example.org/INBOX", F_REQUIRED, NULL,
+	    "The server and mailbox: imaps://HOST[:PORT][/MAILBOX] (TLS from "
+	    "the start) or imap://... (STARTTLS).  The mailbox defaults to "
+	    "INBOX." },
+	{ "in.imap.user", T_STRING, O(imap.cred.user), 0, 0, NULL, NULL, NULL,
+	    "referee", F_REQUIRED, check_text,
+	    "The login name." },
+	{ "in.imap.password_file", T_PATH, O(imap.cred.password_file), 0, 0,
+	    NULL, NULL, NULL, "/etc/ludus/imap.password", F_EMPTY, NULL,
+	    "A file whose first line is the password; refused when others "
+	    "may read or write it.  Give this or password_env." },
+	{ "in.imap.password_env", T_STRING, O(imap.cred.password_env), 0, 0,
+	    NULL, NULL, NULL, "LUDUS_IMAP_PASSWORD", F_EMPTY | F_SAMPLE,
+	    check_env,
+	    "The environment variable holding the password." },
+	{ "in.imap.ca_file", T_PATH, O(imap.ca_file), 0, 0, NULL, NULL,
+	    "the system's CA certificates", "/etc/ludus/ca.pem", F_EMPTY,
+	    NULL, "CA certificates (PEM) to verify the server with." },
+	{ "in.imap.tls_verify", T_BOOL, O(imap.tls_verify), 0, 0, NULL, "true",
+	    NULL, NULL, 0, NULL,
+	    "Verify the server's certificate chain and host name." },
+	{ "in.imap.starttls", T_ENUM, O(imap.starttls), 0, 0, v_starttls,
+	    "required", NULL, NULL, 0, NULL,
+	    "STARTTLS for imap:// URLs.  `off` is allowed only for a server "
+	    "on the loopback interface, since the password would otherwise "
+	    "cross the network in clear." },
+	{ "in.imap.processed", T_PROCESSED, O(imap.processed), 0, 0, NULL,
+	    "move Processed", NULL, NULL, 0, NULL,
+	    "What is done to a message once its effects are saved: "
+	    "`move FOLDER`, or `flag KEYWORD` (a keyword such as $Ludus, or "
+	    "\\Seen, \\Answered or \\Flagged) leaving it in the mailbox." },
+	{ "in.imap.idle", T_BOOL, O(imap.idle), 0, 0, NULL, "true", NULL,
+	    NULL, 0, NULL,
+	    "Wait with IDLE when the server offers it; otherwise poll." },
+	{ "in.imap.poll_interval", T_DURATION, O(imap.poll_interval_ms),
+	    SEC_MS, DAY_MS, NULL, "1m", NULL, NULL, 0, NULL,
+	    "How often to look for new mail without IDLE." },
+	{ "in.imap.timeout", T_DURATION, O(imap.timeout_ms), SEC_MS,
+	    10 * MIN_MS, NULL, "30s", NULL, NULL, 0, NULL,
+	    "How long to wait for the server before giving up on a "
+	    "connection." },
+	{ "in.imap.retry.min", T_DURATION, O(imap.retry_min_ms), 100,
+	    HOUR_MS, NULL, "1s", NULL, NULL, 0, NULL,
+	    "The first wait before reconnecting." },
+	{ "in.imap.retry.max", T_DURATION, O(imap.retry_max_ms), SEC_MS,
+	    DAY_MS, NULL, "5m", NULL, NULL, 0, NULL,
+	    "The longest wait before reconnecting." },
+
+	{ "in.maildir.path", T_PATH, O(maildir.path), 0, 0, NULL, NULL, NULL,
+	    "/home/referee/Maildir", F_REQUIRED, NULL,
+	    "The Maildir (with new/, cur/ and tmp/)." },
+	{ "in.maildir.processed", T_STRING, O(maildir.processed), 0, 0, NULL,
+	    "cur", NULL, NULL, 0, check_folder,
+	    "Where a processed message goes: `cur` (marked seen in the same "
+	    "Maildir) or the name of a Maildir++ folder (Processed means "
+	    "PATH/.Processed)." },
+
+	{ "out.smtp.url", T_URL, O(smtp.url), 0, 0, v_smtp, NULL, NULL,
+	    "smtps://mail.example.org", F_REQUIRED, NULL,
+	    "The server: smtps://HOST[:PORT] (TLS from the start, port 465) "
+	    "or smtp://HOST[:PORT] (STARTTLS, port 25; write :587 for "
+	    "submission)." },
+	{ "out.smtp.user", T_STRING, O(smtp.cred.user), 0, 0, NULL, NULL,
+	    NULL, "referee", F_EMPTY | F_SAMPLE, check_text,
+	    "The login name for SMTP AUTH; without it no AUTH is done." },
+	{ "out.smtp.password_file", T_PATH, O(smtp.cred.password_file), 0, 0,
+	    NULL, NULL, NULL, "/etc/ludus/smtp.password", F_EMPTY, NULL,
+	    "As in.imap.password_file." },
+	{ "out.smtp.password_env", T_STRING, O(smtp.cred.password_env), 0, 0,
+	    NULL, NULL, NULL, "LUDUS_SMTP_PASSWORD", F_EMPTY | F_SAMPLE,
+	    check_env, "As in.imap.password_env." },
+	{ "out.smtp.ca_file", T_PATH, O(smtp.ca_file), 0, 0, NULL, NULL,
+	    "the system's CA certificates", "/etc/ludus/ca.pem", F_EMPTY,
+	    NULL, "As in.imap.ca_file." },
+	{ "out.smtp.tls_verify", T_BOOL, O(smtp.tls_verify), 0, 0, NULL,
+	    "true", NULL, NULL, 0, NULL, "As in.imap.tls_verify." },
+	{ "out.smtp.starttls", T_ENUM, O(smtp.starttls), 0, 0, v_starttls,
+	    "required", NULL, NULL, 0, NULL,
+	    "STARTTLS for smtp:// URLs.  With a user set, `off` is allowed "
+	    "only for a server on the loopback interface." },
+	{ "out.smtp.timeout", T_DURATION, O(smtp.timeout_ms), SEC_MS,
+	    10 * MIN_MS, NULL, "30s", NULL, NULL, 0, NULL,
+	    "How long to wait for the server." },
+	{ "out.smtp.retry.min", T_DURATION, O(smtp.retry_min_ms), 100,
+	    DAY_MS, NULL, "30s", NULL, NULL, 0, NULL,
+	    "The first wait before resending." },
+	{ "out.smtp.retry.max", T_DURATION, O(smtp.retry_max_ms), SEC_MS,
+	    7 * DAY_MS, NULL, "1h", NULL, NULL, 0, NULL,
+	    "The longest wait between attempts." },
+
+	{ "out.sendmail.path", T_PATH, O(sendmail), 0, 0, NULL,
+	    "/usr/sbin/sendmail", NULL, NULL, 0, NULL,
+	    "The sendmail program." },
+
+	{ "limits.message_size", T_SIZE, O(limits.message_size), 1024,
+	    64LL << 20, NULL, "1M", NULL, NULL, 0, NULL,
+	    "A larger message is not read; its sender is told why." },
+	{ "limits.lines", T_INT, O(limits.lines), 10, 1000000, NULL, "1000",
+	    NULL, NULL, 0, NULL,
+	    "Lines of body text read from one message." },
+	{ "limits.commands", T_INT, O(limits.commands), 1, 1000, NULL, "20",
+	    NULL, NULL, 0, NULL,
+	    "Commands carried out from one message." },
+	{ "limits.error_replies", T_INT, O(limits.error_replies), 0, 1000,
+	    NULL, "5", NULL, NULL, 0, NULL,
+	    "Error replies sent to one address per hour; further errors are "
+	    "only logged." },
+
+	{ "logging.to", T_ENUM, O(logging.to), 0, 0, v_log_to, "stderr", NULL,
+	    NULL, 0, NULL,
+	    "Where log lines go; under systemd, stderr reaches the journal." },
+	{ "logging.level", T_ENUM, O(logging.level), 0, 0, v_level, "info",
+	    NULL, NULL, 0, NULL,
+	    "The least important messages logged." },
+	{ "logging.facility", T_ENUM, O(logging.facility), 0, 0, v_facility,
+	    "mail", NULL, NULL, 0, NULL,
+	    "The syslog facility." },
+
+	{ "auth.trust_authserv_id", T_STRING, O(auth.trust_authserv_id), 0, 0,
+	    NULL, NULL, "off", "mx.example.org", F_EMPTY, check_token,
+	    "The authserv-id of our own mail server: a DMARC pass in the "
+	    "topmost Authentication-Results header with this id "
+	    "authenticates the From address.  Set it only when that server "
+	    "removes such headers from incoming mail." },
+
+	{ "clock.move", T_CLOCK, O(clock.move), 0, 0, NULL, "1d", NULL, NULL,
+	    0, NULL,
+	    "The time control: time per move (24h), or a reserve plus an "
+	    "increment per move (7d+1d)." },
+	{ "clock.reminders", T_PERCENTS, O(clock.reminders), 0, 0, NULL,
+	    "50%, 10%", NULL, NULL, 0, NULL,
+	    "Reminders are sent when this share of the time is left; [] for "
+	    "none." },
+	{ "clock.timeout_action", T_ENUM, O(clock.timeout_action), 0, 0,
+	    v_timeout, "forfeit", NULL, NULL, 0, NULL,
+	    "When time runs out: the late player forfeits the game, or the "
+	    "admins are notified and the game waits." },
+	{ "clock.vacation", T_DURATION, O(clock.vacation_ms), 0, 365 * DAY_MS,
+	    NULL, "30d", NULL, NULL, 0, NULL,
+	    "Vacation a player may take per year." },
+	{ "clock.invitation", T_DURATION, O(clock.invitation_ms), HOUR_MS,
+	    90 * DAY_MS, NULL, "7d", NULL, NULL, 0, NULL,
+	    "How long an invitation stays open." },
+	{ "clock.confirmation", T_DURATION, O(clock.confirmation_ms), MIN_MS,
+	    30 * DAY_MS, NULL, "1d", NULL, NULL, 0, NULL,
+	    "How long an admin command waits for its confirmation." },
+
+	{ "almakleh.cycle_deck", T_BOOL, O(almakleh.cycle_deck), 0, 0, NULL,
+	    "true", NULL, NULL, 0, NULL,
+	    "Deal from one server-wide deck, reshuffled when it runs out, as "
+	    "players do at a table; off deals each game from a fresh "
+	    "shuffle." },
+
+	{ "robots.budget", T_DURATION, O(robots.budget_ms), 10, MIN_MS, NULL,
+	    "1s", NULL, NULL, 0, NULL,
+	    "Thinking time of a robot per move, on one core." },
+
+	{ "club.lists", T_LISTID_LIST, O(club.lists), 0, 0, NULL, "", NULL,
+	    "club@lists.example.org", 0, NULL,
+	    "Mailing lists (by address or List-Id) whose mail is read like "
+	    "a player's instead of being ignored as list traffic." },
+};
+
+#define NSETTINGS	((int)nitems(settings))
+#define NSECTIONS	((int)nitems(sections))
+
+/* Loading context. */
+struct load {
+	struct config	*cfg;
+	yaml_document_t	*doc;
+	const char	*file;
+	char		*basedir;	/* owned; for relative paths */
+	char		*err;
+	size_t		 errlen;
+	int		 set_line[NSETTINGS];	/* 0: not given */
+	int		 sec_line[NSECTIONS];
+};
+
+/* Where a setting lives in the struct (read or written through the
+ * type the setting's ctype implies). */
+static void *
+field(const struct config *c, const struct setting *s)
+{
+	return (char *)c + s->off;
+}
+
+/* The length of a path's section: 7 ("in.imap") for in.imap.url, 0 at
+ * the top level. */
+static size_t
+parent_len(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot ? (size_t)(dot - path) : 0;
+}
+
+static const char *
+leaf(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot ? dot + 1 : path;
+}
+
+static int
+section_index(const char *path, size_t len)
+{
+	int i;
+
+	for (i = 0; i < NSECTIONS; i++)
+		if (strlen(sections[i].path) == len &&
+		    strncmp(sections[i].path, path, len) == 0)
+			return i;
+	return -1;
+}
+
+static int
+setting_index(const char *path)
+{
+	int i;
+
+	for (i = 0; i < NSETTINGS; i++)
+		if (strcmp(settings[i].path, path) == 0)
+			return i;
+	return -1;
+}
+
+/* Value syntax. */
+
+int
+config_parse_duration(const char *s, long long *ms, char *err, size_t errlen)
+{
+	static const struct { const char *u; long long ms; } units[] = {
+		{ "ms", 1 }, { "s", SEC_MS }, { "m", MIN_MS }, { "h", HOUR_MS },
+		{ "d", DAY_MS }, { "w", 7 * DAY_MS },
+	};
+	const char *p = s;
+	long long total = 0, n, mult;
+	size_t i, ul;
+	int any = 0;
+
+	while (*p != '\0') {
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		for (n = 0; isdigit((unsigned char)*p); p++) {
+			if (n > (LLONG_MAX - 9) / 10)
+				goto big;
+			n = n * 10 + (*p - '0');
+		}
+		for (ul = 0; isalpha((unsigned char)p[ul]); ul++)
+			;
+		if (ul == 0) {
+			/* A bare number is seconds, and only alone. */
+			if (any || *p != '\0')
+				goto bad;
+			mult = SEC_MS;
+		} else {
+			mult = 0;
+			for (i = 0; i < nitems(units); i++)
+				if (strlen(units[i].u) == ul &&
+				    util_strncaseeq(units[i].u, p, ul))
+					mult = units[i].ms;
+			if (mult == 0)
+				goto bad;
+			p += ul;
+		}
+		if (n > LLONG_MAX / mult || total > LLONG_MAX - n * mult)
+			goto big;
+		total += n * mult;
+		any = 1;
+	}
+	if (!any)
+		goto bad;
+	*ms = total;
+	return 0;
+bad:
+	util_err(err, errlen, "`%s` is not a duration (a number with ms, s, "
+	    "m, h, d or w, such as 90s, 5m, 24h, 1h30m, 7d)", s);
+	return -1;
+big:
+	util_err(err, errlen, "`%s` is too long a duration", s);
+	return -1;
+}
+
+void
+config_format_duration(long long ms, struct buf *b)
+{
+	static const struct { const char *u; long long ms; } units[] = {
+		{ "d", DAY_MS }, { "h", HOUR_MS }, { "m", MIN_MS },
+		{ "s", SEC_MS }, { "ms", 1 },
+	};
+	size_t i;
+
+	if (ms == 0) {
+		buf_adds(b, "0s");
+		return;
+	}
+	for (i = 0; i < nitems(units); i++)
+		if (ms >= units[i].ms) {
+			buf_printf(b, "%lld%s", ms / units[i].ms, units[i].u);
+			ms %= units[i].ms;
+		}
+}
+
+int
+config_parse_clock(const char *s, struct config_clock *c, char *err,
+    size_t errlen)
+{
+	const char *plus = strchr(s, '+');
+	char *base;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	base = plus ? xstrndup(s, (size_t)(plus - s)) : xstrdup(s);
+	rc = config_parse_duration(base, &c->base_ms, err, errlen);
+	free(base);
+	if (rc == 0 && plus != NULL) {
+		c->fischer = 1;
+		rc = config_parse_duration(plus + 1, &c->increment_ms, err,
+		    errlen);
+	}
+	if (rc == -1) {
+		util_err(err, errlen, "`%s` is not a time control (time per "
+		    "move such as 24h, or reserve+increment such as 7d+1d)",
+		    s);
+		return -1;
+	}
+	if (c->base_ms < MIN_MS || c->base_ms > 365 * DAY_MS) {
+		util_err(err, errlen, "`%s`: the %s must be between 1m and "
+		    "365d", s, c->fischer ? "reserve" : "time per move");
+		return -1;
+	}
+	if (c->increment_ms > 30 * DAY_MS) {
+		util_err(err, errlen, "`%s`: the increment must be at most 30d",
+		    s);
+		return -1;
+	}
+	return 0;
+}
+
+void
+config_format_clock(const struct config_clock *c, struct buf *b)
+{
+	config_format_duration(c->base_ms, b);
+	if (c->fischer) {
+		buf_addc(b, '+');
+		config_format_duration(c->increment_ms, b);
+	}
+}
+
+static int
+parse_size(const char *s, long long *out)
+{
+	long long n = 0, mult = 1;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++) {
+		if (n > (LLONG_MAX - 9) / 10)
+			return -1;
+		n = n * 10 + (*p - '0');
+	}
+	if (*p != '\0') {
+		switch (*p) {
+		case 'k': case 'K': mult = 1LL << 10; break;
+		case 'm': case 'M': mult = 1LL << 20; break;
+		case 'g': case 'G': mult = 1LL << 30; break;
+		default: return -1;
+		}
+		if (p[1] != '\0' && !((p[1] == 'b' || p[1] == 'B') &&
+		    p[2] == '\0'))
+			return -1;
+	}
+	if (n > LLONG_MAX / mult)
+		return -1;
+	*out = n * mult;
+	return 0;
+}
+
+static void
+format_size(long long n, struct buf *b)
+{
+	if (n != 0 && n % (1LL << 30) == 0)
+		buf_printf(b, "%lldG", n >> 30);
+	else if (n != 0 && n % (1LL << 20) == 0)
+		buf_printf(b, "%lldM", n >> 20);
+	else if (n != 0 && n % (1LL << 10) == 0)
+		buf_printf(b, "%lldk", n >> 10);
+	else
+		buf_printf(b, "%lld", n);
+}
+
+static int
+parse_bool(const char *s, int *v)
+{
+	if (util_strcaseeq(s, "true") || util_strcaseeq(s, "yes") ||
+	    util_strcaseeq(s, "on"))
+		*v = 1;
+	else if (util_strcaseeq(s, "false") || util_strcaseeq(s, "no") ||
+	    util_strcaseeq(s, "off"))
+		*v = 0;
+	else
+		return -1;
+	return 0;
+}
+
+static int
+atext(int c)
+{
+	return isalnum(c) || (c != '\0' && strchr("!#$%&'*+/=?^_`{|}~-", c));
+}
+
+static int
+domain_ok(const char *d)
+{
+	const char *p;
+	size_t label = 0;
+
+	if (*d == '\0' || strlen(d) > 253)
+		return 0;
+	for (p = d; ; p++) {
+		if (*p == '.' || *p == '\0') {
+			if (label == 0 || label > 63 || p[-1] == '-')
+				return 0;
+			if (*p == '\0')
+				return 1;
+			label = 0;
+		} else if (isalnum((unsigned char)*p) ||
+		    (*p == '-' && label > 0))
+			label++;
+		else
+			return 0;
+	}
+}
+
+/* local@domain with a dot-atom local part; the domain is lower-cased. */
+static int
+address_ok(char *a)
+{
+	char *at = strrchr(a, '@'), *p;
+
+	if (at == NULL || at == a || at - a > 64 || a[0] == '.' ||
+	    at[-1] == '.')
+		return 0;
+	for (p = a; p < at; p++)
+		if (!(atext((unsigned char)*p) ||
+		    (*p == '.' && p[1] != '.')))
+			return 0;
+	if (!domain_ok(at + 1))
+		return 0;
+	util_lower(at + 1);
+	return 1;
+}
+
+static int
+check_tag(const char *s, char *msg, size_t len)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-')
+			break;
+	if (*p != '\0' || p == s || p - s > 32) {
+		util_err(msg, len, "`%s` is not a tag (1-32 letters, digits or "
+		    "hyphens)", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* Text that goes into a header or a login: no control characters. */
+static int
+check_text(const char *s, char *msg, size_t len)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f) {
+			util_err(msg, len, "control characters are not allowed");
+			return -1;
+		}
+	if (p - (const unsigned char *)s > 200) {
+		util_err(msg, len, "longer than 200 bytes");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_path(const char *s, char *msg, size_t len)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f) {
+			util_err(msg, len, "control characters are not allowed");
+			return -1;
+		}
+	if (p - (const unsigned char *)s >= PATH_MAX) {
+		util_err(msg, len, "longer than %d bytes", PATH_MAX - 1);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_env(const char *s, char *msg, size_t len)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (!(isalpha((unsigned char)*p) || *p == '_' ||
+		    (p > s && isdigit((unsigned char)*p))))
+			break;
+	if (*p != '\0' || p == s) {
+		util_err(msg, len, "`%s` is not an environment variable name "
+		    "(letters, digits and _, not starting with a digit)", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_token(const char *s, char *msg, size_t len)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p <= 0x20 || *p == 0x7f || *p == ';') {
+			util_err(msg, len, "`%s` is not an authserv-id (no "
+			    "spaces or semicolons)", s);
+			return -1;
+		}
+	return 0;
+}
+
+static int
+check_folder(const char *s, char *msg, size_t len)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == '/' || *p == 0x7f)
+			break;
+	if (*p != '\0' || *s == '\0' || *s == '.' || strcmp(s, "new") == 0 ||
+	    strcmp(s, "tmp") == 0) {
+		util_err(msg, len, "`%s` is not `cur` or a folder name (no "
+		    "slash, no leading dot, not new or tmp)", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+keyword_ok(const char *s)
+{
+	const unsigned char *p;
+
+	if (util_strcaseeq(s, "\\Seen") || util_strcaseeq(s, "\\Answered") ||
+	    util_strcaseeq(s, "\\Flagged"))
+		return 1;
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p <= 0x20 || *p >= 0x7f || strchr("(){%*\"\\]", *p))
+			return 0;
+	return p != (const unsigned char *)s;
+}
+
+static int
+parse_processed(const char *s, struct config_processed *pr, char *msg,
+    size_t len)
+{
+	const char *arg;
+	const unsigned char *p;
+
+	if (strncmp(s, "move ", 5) == 0) {
+		arg = s + 5;
+		for (p = (const unsigned char *)arg; *p; p++)
+			if (*p < 0x20 || *p == 0x7f)
+				break;
+		if (*arg == '\0' || *p != '\0')
+			goto bad;
+		pr->kind = CONFIG_PROCESSED_MOVE;
+	} else if (strncmp(s, "flag ", 5) == 0) {
+		arg = s + 5;
+		if (!keyword_ok(arg))
+			goto bad;
+		pr->kind = CONFIG_PROCESSED_FLAG;
+	} else
+		goto bad;
+	free(pr->arg);
+	pr->arg = xstrdup(arg);
+	return 0;
+bad:
+	util_err(msg, len, "`%s` is not `move FOLDER` or `flag KEYWORD` "
+	    "(KEYWORD: an IMAP keyword, \\Seen, \\Answered or \\Flagged)", s);
+	return -1;
+}
+
+static int
+hexdigit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static int
+parse_url(const char *s, const char *const *schemes, struct config_url *u,
+    char *msg, size_t len)
+{
+	static const struct { const char *scheme; int port, tls; } ports[] = {
+		{ "imaps", 993, 1 }, { "imap", 143, 0 },
+		{ "smtps", 465, 1 }, { "smtp", 25, 0 },
+	};
+	const char *p, *host, *hend, *rest;
+	struct buf path = { 0 };
+	long long port;
+	size_t i, slen = 0;
+	int k, hi, lo;
+	char *portstr;
+
+	for (k = 0; schemes[k] != NULL; k++) {
+		slen = strlen(schemes[k]);
+		if (util_strncaseeq(s, schemes[k], slen) &&
+		    strncmp(s + slen, "://", 3) == 0)
+			break;
+	}
+	if (schemes[k] == NULL) {
+		util_err(msg, len, "`%s` does not start with %s:// or %s://",
+		    s, schemes[0], schemes[1]);
+		return -1;
+	}
+	host = s + slen + 3;
+	for (p = host; *p && *p != '/'; p++)
+		if (*p == '@') {
+			util_err(msg, len, "the URL may not hold a user or "
+			    "password: use user and password_file or "
+			    "password_env");
+			return -1;
+		}
+	if (*host == '[') {
+		if ((hend = strchr(host, ']')) == NULL)
+			goto bad;
+		host++;
+		rest = hend + 1;
+	} else {
+		for (hend = host; *hend && *hend != ':' && *hend != '/'; hend++)
+			;
+		rest = hend;
+	}
+	if (hend == host)
+		goto bad;
+	for (p = host; p < hend; p++)
+		if (!(isalnum((unsigned char)*p) || strchr(".-:", *p)))
+			goto bad;
+	for (i = 0; i < nitems(ports); i++)
+		if (strcmp(ports[i].scheme, schemes[k]) == 0)
+			break;
+	port = ports[i].port;
+	if (*rest == ':') {
+		for (p = ++rest; isdigit((unsigned char)*p); p++)
+			;
+		portstr = xstrndup(rest, (size_t)(p - rest));
+		k = util_parse_int(portstr, 1, 65535, &port);
+		free(portstr);
+		if (k == -1)
+			goto bad;
+		rest = p;
+	}
+	if (*rest != '\0' && *rest != '/')
+		goto bad;
+	if (*rest == '/')
+		for (p = rest + 1; *p; p++) {
+			if (*p == '?' || *p == '#' || (unsigned char)*p < 0x20)
+				goto bad;
+			if (*p == '%') {
+				if ((hi = hexdigit(p[1])) < 0 ||
+				    (lo = hexdigit(p[2])) < 0 || hi + lo == 0)
+					goto bad;
+				buf_addc(&path, (char)(hi * 16 + lo));
+				p += 2;
+			} else
+				buf_addc(&path, *p);
+		}
+	if (path.len > 0 && ports[i].scheme[0] == 's') {
+		buf_free(&path);
+		util_err(msg, len, "an SMTP URL has no path");
+		return -1;
+	}
+	free(u->text);
+	free(u->host);
+	free(u->path);
+	u->text = xstrdup(s);
+	u->host = xstrndup(host, (size_t)(hend - host));
+	u->port = (int)port;
+	u->tls = ports[i].tls;
+	u->path = path.len ? buf_steal(&path) :
+	    ports[i].scheme[0] == 'i' ? xstrdup("INBOX") : NULL;
+	buf_free(&path);
+	return 0;
+bad:
+	buf_free(&path);
+	util_err(msg, len, "`%s` is not a URL of the form %s://HOST[:PORT]%s",
+	    s, schemes[0], schemes[0][0] == 'i' ? "[/MAILBOX]" : "");
+	return -1;
+}
+
+static void
+list_free(struct config_list *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static void
+list_add(struct config_list *l, const char *s)
+{
+	l->v = xreallocarray(l->v, (size_t)l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = xstrdup(s);
+}
+
+static void
+range_text(const struct setting *s, struct buf *b)
+{
+	switch (s->type) {
+	case T_DURATION:
+		config_format_duration(s->min, b);
+		buf_adds(b, " and ");
+		config_format_duration(s->max, b);
+		break;
+	case T_SIZE:
+		format_size(s->min, b);
+		buf_adds(b, " and ");
+		format_size(s->max, b);
+		break;
+	default:
+		buf_printf(b, "%lld and %lld", s->min, s->max);
+		break;
+	}
+}
+
+/*
+ * Set one setting from its value: items[0] for a scalar, all of them for
+ * a list.  basedir resolves relative paths (NULL: none).  -1 with msg,
+ * and the index of the list item at fault in *bad_item (else -1).
+ */
+static int
+set_value(struct config *c, const struct setting *s, char *const *items,
+    int nitems, const char *basedir, int *bad_item, char *msg, size_t len)
+{
+	void *f = field(c, s);
+	const char *v = nitems > 0 ? items[0] : "";
+	struct config_percents pc;
+	struct buf b = { 0 };
+	long long n;
+	char *copy;
+	int i, k;
+
+	*bad_item = -1;
+	switch (s->type) {
+	case T_ADDRESS_LIST:
+	case T_LISTID_LIST:
+		list_free(f);
+		for (i = 0; i < nitems; i++) {
+			copy = xstrdup(items[i]);
+			if (s->type == T_LISTID_LIST && copy[0] == '<' &&
+			    copy[strlen(copy) - 1] == '>') {
+				memmove(copy, copy + 1, strlen(copy));
+				copy[strlen(copy) - 1] = '\0';
+			}
+			if (!address_ok(copy) && (s->type == T_ADDRESS_LIST ||
+			    !domain_ok(copy))) {
+				util_err(msg, len, "`%s` is not a mail "
+				    "address%s", items[i],
+				    s->type == T_LISTID_LIST ?
+				    " or a List-Id" : " (local@domain)");
+				free(copy);
+				*bad_item = i;
+				return -1;
+			}
+			if (s->type == T_LISTID_LIST)
+				util_lower(copy);
+			list_add(f, copy);
+			free(copy);
+		}
+		return 0;
+	case T_PERCENTS:
+		memset(&pc, 0, sizeof(pc));
+		if (nitems > CONFIG_MAX_REMINDERS) {
+			util_err(msg, len, "at most %d reminders",
+			    CONFIG_MAX_REMINDERS);
+			return -1;
+		}
+		for (i = 0; i < nitems; i++) {
+			copy = xstrdup(items[i]);
+			if (copy[0] != '\0' && copy[strlen(copy) - 1] == '%')
+				copy[strlen(copy) - 1] = '\0';
+			k = util_parse_int(copy, 1, 99, &n);
+			free(copy);
+			if (k == -1) {
+				util_err(msg, len, "`%s` is not a percentage "
+				    "from 1%% to 99%%", items[i]);
+				*bad_item = i;
+				return -1;
+			}
+			if (i > 0 && n >= pc.v[i - 1]) {
+				util_err(msg, len, "percentages must be "
+				    "listed from the largest down");
+				*bad_item = i;
+				return -1;
+			}
+			pc.v[pc.n++] = (int)n;
+		}
+		*(struct config_percents *)f = pc;
+		return 0;
+	default:
+		break;
+	}
+
+	if (*v == '\0' && s->type != T_STRING && s->type != T_PATH) {
+		util_err(msg, len, "a value is needed");
+		return -1;
+	}
+	switch (s->type) {
+	case T_STRING:
+	case T_PATH:
+	case T_ADDRESS:
+		if (*v == '\0') {
+			if (!(s->flags & F_EMPTY)) {
+				util_err(msg, len, "may not be empty");
+				return -1;
+			}
+			free(*(char **)f);
+			*(char **)f = NULL;
+			return 0;
+		}
+		if (s->check != NULL && s->check(v, msg, len) == -1)
+			return -1;
+		if (s->type == T_PATH && v[0] != '/' && basedir != NULL)
+			copy = xasprintf("%s/%s", basedir, v);
+		else
+			copy = xstrdup(v);
+		if (s->type == T_PATH && check_path(copy, msg, len) == -1) {
+			free(copy);
+			return -1;
+		}
+		if (s->type == T_ADDRESS && !address_ok(copy)) {
+			util_err(msg, len, "`%s` is not a mail address "
+			    "(local@domain)", v);
+			free(copy);
+			return -1;
+		}
+		free(*(char **)f);
+		*(char **)f = copy;
+		return 0;
+	case T_INT:
+	case T_SIZE:
+	case T_DURATION:
+		if (s->type == T_INT && util_parse_int(v, LLONG_MIN, LLONG_MAX,
+		    &n) == -1) {
+			util_err(msg, len, "`%s` is not a whole number", v);
+			return -1;
+		}
+		if (s->type == T_SIZE && parse_size(v, &n) == -1) {
+			util_err(msg, len, "`%s` is not a size (bytes, or a "
+			    "number with k, M or G, such as 256k or 10M)", v);
+			return -1;
+		}
+		if (s->type == T_DURATION &&
+		    config_parse_duration(v, &n, msg, len) == -1)
+			return -1;
+		if (n < s->min || n > s->max) {
+			range_text(s, &b);
+			util_err(msg, len, "`%s` is out of range (between %s)",
+			    v, buf_str(&b));
+			buf_free(&b);
+			return -1;
+		}
+		*(long long *)f = n;
+		return 0;
+	case T_BOOL:
+		if (parse_bool(v, &k) == -1) {
+			util_err(msg, len, "`%s` is not true or false (also: "
+			    "yes, no, on, off)", v);
+			return -1;
+		}
+		*(int *)f = k;
+		return 0;
+	case T_ENUM:
+		for (k = 0; s->values[k] != NULL; k++)
+			if (util_strcaseeq(s->values[k], v)) {
+				*(int *)f = k;
+				return 0;
+			}
+		for (k = 0; s->values[k] != NULL; k++)
+			buf_printf(&b, "%s%s", k ? ", " : "", s->values[k]);
+		util_err(msg, len, "`%s` is not one of %s", v, buf_str(&b));
+		buf_free(&b);
+		return -1;
+	case T_URL:
+		return parse_url(v, s->values, f, msg, len);
+	case T_CLOCK:
+		return config_parse_clock(v, f, msg, len);
+	case T_PROCESSED:
+		return parse_processed(v, f, msg, len);
+	default:
+		break;
+	}
+	fatal("config: setting %s has no parser", s->path);
+}
+
+/* Defaults. */
+
+int
+config_syslog_facility(const struct config *c)
+{
+	static const int fac[] = { LOG_DAEMON, LOG_MAIL, LOG_USER, LOG_LOCAL0,
+		LOG_LOCAL1, LOG_LOCAL2, LOG_LOCAL3, LOG_LOCAL4, LOG_LOCAL5,
+		LOG_LOCAL6, LOG_LOCAL7 };
+
+	return fac[c->logging.facility];
+}
+
+const char *
+config_default_path(void)
+{
+	const char *env = getenv("LUDUS_CONFIG");
+
+	return env != NULL && *env != '\0' ? env :
+	    LUDUS_SYSCONFDIR "/ludus/ludus.yaml";
+}
+
+static void
+derive_defaults(struct config *c, int database_given, int secret_given)
+{
+	if (!database_given) {
+		free(c->database);
+		c->database = xasprintf("%s/ludus.db", c->state_dir);
+	}
+	if (!secret_given) {
+		free(c->referee.secret_file);
+		c->referee.secret_file = xasprintf("%s/secret", c->state_dir);
+	}
+}
+
+/* Split "a, b" (the text form of a list default). */
+static int
+split_list(const char *text, char ***items)
+{
+	char *copy = xstrdup(text), *p, *tok;
+	int n = 0;
+
+	*items = NULL;
+	for (p = copy; (tok = strtok_r(p, ",", &p)) != NULL;) {
+		tok = util_trim(tok);
+		if (*tok == '\0')
+			continue;
+		*items = xreallocarray(*items, (size_t)n + 1, sizeof(char *));
+		(*items)[n++] = xstrdup(tok);
+	}
+	free(copy);
+	return n;
+}
+
+static void
+free_items(char **items, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(items[i]);
+	free(items);
+}
+
+static int
+is_list(const struct setting *s)
+{
+	return s->type == T_ADDRESS_LIST || s->type == T_LISTID_LIST ||
+	    s->type == T_PERCENTS;
+}
+
+static int
+set_text(struct config *c, const struct setting *s, const char *text,
+    char *msg, size_t len)
+{
+	char **items, *one[1];
+	int n, rc, bad;
+
+	if (is_list(s)) {
+		n = split_list(text, &items);
+		rc = set_value(c, s, items, n, NULL, &bad, msg, len);
+		free_items(items, n);
+		return rc;
+	}
+	one[0] = (char *)text;
+	return set_value(c, s, one, 1, NULL, &bad, msg, len);
+}
+
+void
+config_defaults(struct config *c)
+{
+	char msg[MSGLEN];
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < NSETTINGS; i++)
+		if (section_index(settings[i].path,
+		    parent_len(settings[i].path)) < 0)
+			fatal("config: %s has no section", settings[i].path);
+	for (i = 0; i < NSETTINGS; i++)
+		if (settings[i].def != NULL &&
+		    set_text(c, &settings[i], settings[i].def, msg,
+		    sizeof(msg)) == -1)
+			fatal("config: default of %s: %s", settings[i].path,
+			    msg);
+	c->imap.cred.setting = "in.imap";
+	c->smtp.cred.setting = "out.smtp";
+	c->in = CONFIG_IN_STDIN;
+	c->out = CONFIG_OUT_SENDMAIL;
+	derive_defaults(c, 0, 0);
+}
+
+void
+config_free(struct config *c)
+{
+	int i;
+	void *f;
+
+	for (i = 0; i < NSETTINGS; i++) {
+		f = field(c, &settings[i]);
+		switch (settings[i].type) {
+		case T_STRING:
+		case T_PATH:
+		case T_ADDRESS:
+			free(*(char **)f);
+			break;
+		case T_ADDRESS_LIST:
+		case T_LISTID_LIST:
+			list_free(f);
+			break;
+		case T_URL:
+			free(((struct config_url *)f)->text);
+			free(((struct config_url *)f)->host);
+			free(((struct config_url *)f)->path);
+			break;
+		case T_PROCESSED:
+			free(((struct config_processed *)f)->arg);
+			break;
+		default:
+			break;
+		}
+	}
+	free(c->file);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Loading. */
+
+static int
+node_line(const yaml_node_t *n)
+{
+	return (int)n->start_mark.line + 1;
+}
+
+static int fail(struct load *, int line, const char *, ...) PRINTFLIKE(3, 4);
+
+static int
+fail(struct load *l, int line, const char *fmt, ...)
+{
+	char msg[MSGLEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		util_err(l->err, l->errlen, "%s:%d: %s", l->file, line, msg);
+	else
+		util_err(l->err, l->errlen, "%s: %s", l->file, msg);
+	return -1;
+}
+
+/* The text of a scalar node; NULL for anything else, and for text with a
+ * NUL in it ("\0" in double quotes), which C strings would cut short. */
+static const char *
+scalar(const yaml_node_t *n)
+{
+	if (n == NULL || n->type != YAML_SCALAR_NODE ||
+	    strlen((const char *)n->data.scalar.value) != n->data.scalar.length)
+		return NULL;
+	return (const char *)n->data.scalar.value;
+}
+
+/* A null value (`key:` with nothing after it) as YAML writes it. */
+static int
+is_null(const yaml_node_t *n)
+{
+	const char *s = scalar(n);
+
+	return s != NULL && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    (*s == '\0' || strcmp(s, "~") == 0 || strcmp(s, "null") == 0);
+}
+
+/* The names one level below a section, for "unknown setting" messages. */
+static void
+children(const char *sec, struct buf *b)
+{
+	size_t len = strlen(sec), plen;
+	const char *p;
+	int i;
+
+	for (i = 0; i < NSETTINGS + NSECTIONS; i++) {
+		p = i < NSETTINGS ? settings[i].path :
+		    sections[i - NSETTINGS].path;
+		plen = parent_len(p);
+		if (*p == '\0' || plen != len || strncmp(p, sec, len) != 0)
+			continue;
+		buf_printf(b, "%s%s", b->len ? ", " : "", leaf(p));
+	}
+}
+
+static int
+load_setting(struct load *l, int idx, yaml_node_t *key, yaml_node_t *v)
+{
+	const struct setting *s = &settings[idx];
+	yaml_node_item_t *it;
+	yaml_node_t *item;
+	char msg[MSGLEN], **items = NULL;
+	int n = 0, rc, bad, *lines = NULL;
+
+	if (l->set_line[idx] != 0)
+		return fail(l, node_line(key), "%s is given twice (first at "
+		    "line %d)", s->path, l->set_line[idx]);
+	l->set_line[idx] = node_line(key);
+	if (v->type == YAML_MAPPING_NODE)
+		return fail(l, node_line(v), "%s takes a value, not a mapping",
+		    s->path);
+	if (v->type == YAML_SCALAR_NODE && scalar(v) == NULL)
+		return fail(l, node_line(v), "%s: a NUL character is not "
+		    "allowed", s->path);
+	if (v->type == YAML_SEQUENCE_NODE) {
+		if (!is_list(s))
+			return fail(l, node_line(v), "%s takes one value, not a "
+			    "list", s->path);
+		for (it = v->data.sequence.items.start;
+		    it < v->data.sequence.items.top; it++) {
+			item = yaml_document_get_node(l->doc, *it);
+			if (scalar(item) == NULL) {
+				free_items(items, n);
+				free(lines);
+				return fail(l, node_line(item ? item : v),
+				    "%s: each item must be a single value",
+				    s->path);
+			}
+			items = xreallocarray(items, (size_t)n + 1,
+			    sizeof(char *));
+			lines = xreallocarray(lines, (size_t)n + 1,
+			    sizeof(int));
+			lines[n] = node_line(item);
+			items[n++] = xstrdup(scalar(item));
+		}
+	} else if (!(is_list(s) && is_null(v))) {
+		items = xmalloc(sizeof(char *));
+		items[n++] = xstrdup(is_null(v) ? "" : scalar(v));
+	}
+	rc = set_value(l->cfg, s, items, n, l->basedir, &bad, msg,
+	    sizeof(msg));
+	if (rc == -1)
+		fail(l, bad >= 0 && lines != NULL ? lines[bad] : node_line(v),
+		    "%s: %s", s->path, msg);
+	free_items(items, n);
+	free(lines);
+	return rc;
+}
+
+static int
+load_section(struct load *l, const char *sec, yaml_node_t *n)
+{
+	yaml_node_pair_t *p;
+	yaml_node_t *k, *v;
+	struct buf full = { 0 }, names = { 0 };
+	const char *key;
+	int i, rc = 0;
+
+	if (n == NULL || is_null(n))
+		return 0;
+	if (n->type != YAML_MAPPING_NODE) {
+		children(sec, &names);
+		rc = fail(l, node_line(n), "%s must be a mapping of settings "
+		    "(%s)", *sec ? sec : "the file", buf_str(&names));
+		buf_free(&names);
+		return rc;
+	}
+	for (p = n->data.mapping.pairs.start; rc == 0 &&
+	    p < n->data.mapping.pairs.top; p++) {
+		k = yaml_document_get_node(l->doc, p->key);
+		v = yaml_document_get_node(l->doc, p->value);
+		if (k == NULL || v == NULL || (key = scalar(k)) == NULL) {
+			rc = fail(l, node_line(k ? k : n), "a setting name "
+			    "must be a plain word");
+			break;
+		}
+		buf_reset(&full);
+		buf_printf(&full, "%s%s%s", sec, *sec ? "." : "", key);
+		if (*key != '\0' && strchr(key, '.') == NULL &&
+		    (i = section_index(full.s, full.len)) >= 0) {
+			if (l->sec_line[i] != 0)
+				rc = fail(l, node_line(k), "%s is given twice "
+				    "(first at line %d)", full.s,
+				    l->sec_line[i]);
+			else {
+				l->sec_line[i] = node_line(k);
+				rc = load_section(l, full.s, v);
+			}
+		} else if (*key != '\0' && strchr(key, '.') == NULL &&
+		    (i = setting_index(full.s)) >= 0)
+			rc = load_setting(l, i, k, v);
+		else {
+			children(sec, &names);
+			rc = fail(l, node_line(k), "unknown setting `%s` (%s "
+			    "has: %s)", full.s, *sec ? sec : "the top level",
+			    buf_str(&names));
+		}
+	}
+	buf_free(&full);
+	buf_free(&names);
+	return rc;
+}
+
+static int
+given(struct load *l, const char *path)
+{
+	int i = setting_index(path);
+
+	if (i < 0)
+		fatal("config: no setting %s", path);
+	return l->set_line[i];
+}
+
+static int
+sec_given(struct load *l, const char *path)
+{
+	int i = section_index(path, strlen(path));
+
+	if (i < 0)
+		fatal("config: no section %s", path);
+	return l->sec_line[i];
+}
+
+static int
+loopback(const char *host)
+{
+	return util_strcaseeq(host, "localhost") || strcmp(host, "::1") == 0 ||
+	    strncmp(host, "127.", 4) == 0;
+}
+
+static int
+check_cred(struct load *l, const struct config_cred *cr, int user_required)
+{
+	char path[64];
+	int line_file, line_env;
+
+	snprintf(path, sizeof(path), "%s.password_file", cr->setting);
+	line_file = given(l, path);
+	snprintf(path, sizeof(path), "%s.password_env", cr->setting);
+	line_env = given(l, path);
+	if (cr->password_file != NULL && cr->password_env != NULL)
+		return fail(l, line_env > line_file ? line_env : line_file,
+		    "%s: give password_file or password_env, not both",
+		    cr->setting);
+	if (cr->user == NULL && user_required)
+		return fail(l, sec_given(l, cr->setting), "%s.user is required",
+		    cr->setting);
+	if (cr->user != NULL && cr->password_file == NULL &&
+	    cr->password_env == NULL)
+		return fail(l, sec_given(l, cr->setting), "%s: a user needs "
+		    "password_file or password_env", cr->setting);
+	if (cr->user == NULL && (cr->password_file || cr->password_env))
+		return fail(l, line_file ? line_file : line_env, "%s: a "
+		    "password needs a user", cr->setting);
+	return 0;
+}
+
+/* A file the daemon will need later, checked now so that -n finds it. */
+static int
+readable(struct load *l, const char *setting, const char *file)
+{
+	if (file != NULL && access(file, R_OK) == -1)
+		return fail(l, given(l, setting), "%s: %s: %s", setting, file,
+		    strerror(errno));
+	return 0;
+}
+
+/* Checks across settings, once the whole file is read. */
+static int
+finish(struct load *l)
+{
+	struct config *c = l->cfg;
+	int i, in_imap, in_maildir, out_smtp, out_sendmail;
+
+	in_imap = sec_given(l, "in.imap");
+	in_maildir = sec_given(l, "in.maildir");
+	if (in_imap && in_maildir)
+		return fail(l, in_imap > in_maildir ? in_imap : in_maildir,
+		    "in: give imap or maildir, not both (the other is at line "
+		    "%d)", in_imap > in_maildir ? in_maildir : in_imap);
+	c->in = in_imap ? CONFIG_IN_IMAP : in_maildir ? CONFIG_IN_MAILDIR :
+	    CONFIG_IN_STDIN;
+	out_smtp = sec_given(l, "out.smtp");
+	out_sendmail = sec_given(l, "out.sendmail");
+	if (out_smtp && out_sendmail)
+		return fail(l, out_smtp > out_sendmail ? out_smtp :
+		    out_sendmail, "out: give smtp or sendmail, not both (the "
+		    "other is at line %d)", out_smtp > out_sendmail ?
+		    out_sendmail : out_smtp);
+	c->out = out_smtp ? CONFIG_OUT_SMTP : CONFIG_OUT_SENDMAIL;
+
+	for (i = 0; i < NSETTINGS; i++) {
+		size_t plen = parent_len(settings[i].path);
+		int sec = section_index(settings[i].path, plen);
+
+		if (!(settings[i].flags & F_REQUIRED) || l->set_line[i])
+			continue;
+		/* Below in and out, sections are alternatives: what they
+		 * require is required only when they are given. */
+		if (strchr(settings[i].path, '.') != strrchr(settings[i].path,
+		    '.') && l->sec_line[sec] == 0)
+			continue;
+		return fail(l, l->sec_line[sec], "%s is required",
+		    settings[i].path);
+	}
+
+	if (c->referee.plus_addressing && c->referee.address != NULL &&
+	    strchr(c->referee.address, '+') != NULL &&
+	    strchr(c->referee.address, '+') < strrchr(c->referee.address, '@'))
+		return fail(l, given(l, "referee.address"), "referee.address "
+		    "may not contain + when plus_addressing is on");
+
+	if (c->in == CONFIG_IN_IMAP) {
+		if (check_cred(l, &c->imap.cred, 1) == -1)
+			return -1;
+		if (!c->imap.url.tls && c->imap.starttls == CONFIG_STARTTLS_OFF &&
+		    !loopback(c->imap.url.host))
+			return fail(l, given(l, "in.imap.starttls"),
+			    "in.imap.starttls: off is only allowed for a "
+			    "server on the loopback interface, not %s",
+			    c->imap.url.host);
+		if (c->imap.retry_min_ms > c->imap.retry_max_ms)
+			return fail(l, given(l, "in.imap.retry.min"),
+			    "in.imap.retry.min is above retry.max");
+		if (readable(l, "in.imap.ca_file", c->imap.ca_file) == -1)
+			return -1;
+	}
+	if (c->out == CONFIG_OUT_SMTP) {
+		if (check_cred(l, &c->smtp.cred, 0) == -1)
+			return -1;
+		if (!c->smtp.url.tls && c->smtp.starttls == CONFIG_STARTTLS_OFF &&
+		    c->smtp.cred.user != NULL && !loopback(c->smtp.url.host))
+			return fail(l, given(l, "out.smtp.starttls"),
+			    "out.smtp.starttls: off with a user is only "
+			    "allowed for a server on the loopback interface, "
+			    "not %s", c->smtp.url.host);
+		if (c->smtp.retry_min_ms > c->smtp.retry_max_ms)
+			return fail(l, given(l, "out.smtp.retry.min"),
+			    "out.smtp.retry.min is above retry.max");
+		if (readable(l, "out.smtp.ca_file", c->smtp.ca_file) == -1)
+			return -1;
+	}
+	derive_defaults(c, given(l, "database") != 0,
+	    given(l, "referee.secret_file") != 0);
+	return 0;
+}
+
+/*
+ * libyaml marks scanner and parser errors with line and column, but a
+ * reader error (bad UTF-8, a control character) only with a byte offset:
+ * count the lines up to it.
+ */
+static void
+syntax_error(yaml_parser_t *p, const char *text, size_t len, const char *name,
+    char *err, size_t errlen)
+{
+	size_t line = 1, off;
+
+	if (p->error == YAML_READER_ERROR) {
+		for (off = 0; off < p->problem_offset && off < len; off++)
+			line += text[off] == '\n';
+		util_err(err, errlen, "%s:%zu: %s (byte %zu of the file)", name,
+		    line, p->problem ? p->problem : "unreadable",
+		    p->problem_offset + 1);
+		return;
+	}
+	util_err(err, errlen, "%s:%zu:%zu: %s%s%s", name,
+	    p->problem_mark.line + 1, p->problem_mark.column + 1,
+	    p->problem ? p->problem : "YAML syntax error",
+	    p->context ? " " : "", p->context ? p->context : "");
+}
+
+/* The directory relative paths are taken from: absolute when it exists,
+ * so that they survive a chdir. */
+static char *
+base_dir(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	char *dir, *real;
+
+	dir = slash ? xstrndup(name, slash == name ? 1 :
+	    (size_t)(slash - name)) : xstrdup(".");
+	if ((real = realpath(dir, NULL)) == NULL)
+		return dir;
+	free(dir);
+	dir = xstrdup(real);
+	free(real);
+	return dir;
+}
+
+int
+config_load_text(const char *name, const char *text, size_t len,
+    struct config *c, char *err, size_t errlen)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc, extra;
+	struct load l;
+	int rc;
+
+	config_defaults(c);
+	memset(&l, 0, sizeof(l));
+	l.cfg = c;
+	l.doc = &doc;
+	l.file = name;
+	l.err = err;
+	l.errlen = errlen;
+	l.basedir = base_dir(name);
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		syntax_error(&parser, text, len, name, err, errlen);
+		rc = -1;
+		goto out_parser;
+	}
+	rc = load_section(&l, "", yaml_document_get_root_node(&doc));
+	if (rc == 0 && yaml_document_get_root_node(&doc) != NULL) {
+		if (!yaml_parser_load(&parser, &extra)) {
+			syntax_error(&parser, text, len, name, err, errlen);
+			rc = -1;
+		} else {
+			if (yaml_document_get_root_node(&extra) != NULL)
+				rc = fail(&l, node_line(
+				    yaml_document_get_root_node(&extra)),
+				    "only one YAML document is allowed");
+			yaml_document_delete(&extra);
+		}
+	}
+	if (rc == 0)
+		rc = finish(&l);
+	yaml_document_delete(&doc);
+out_parser:
+	yaml_parser_delete(&parser);
+	free(l.basedir);
+	if (rc == -1) {
+		config_free(c);
+		config_defaults(c);
+		return -1;
+	}
+	c->file = xstrdup(name);
+	return 0;
+}
+
+int
+config_load(const char *path, struct config *c, char *err, size_t errlen)
+{
+	struct stat st;
+	char *text;
+	size_t got = 0;
+	ssize_t n;
+	int fd, rc;
+
+	config_defaults(c);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		util_err(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		util_err(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_size > CONFIG_MAX_SIZE) {
+		util_err(err, errlen, "%s: larger than %d bytes", path,
+		    CONFIG_MAX_SIZE);
+		close(fd);
+		return -1;
+	}
+	text = xmalloc((size_t)st.st_size + 1);
+	while (got < (size_t)st.st_size &&
+	    (n = read(fd, text + got, (size_t)st.st_size - got)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			util_err(err, errlen, "%s: %s", path, strerror(errno));
+			close(fd);
+			free(text);
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	config_free(c);
+	rc = config_load_text(path, text, got, c, err, errlen);
+	free(text);
+	return rc;
+}
+
+/* Passwords. */
+
+int
+config_password(const struct config_cred *cr, char **out, char *err,
+    size_t errlen)
+{
+	struct stat st;
+	char *pw, *nl;
+	const char *env;
+	ssize_t n;
+	size_t got = 0;
+	int fd;
+
+	*out = NULL;
+	if (cr->password_env != NULL) {
+		env = getenv(cr->password_env);
+		if (env == NULL || *env == '\0') {
+			util_err(err, errlen, "%s.password_env: the environment "
+			    "variable %s is not set", cr->setting,
+			    cr->password_env);
+			return -1;
+		}
+		*out = xstrdup(env);
+		return 0;
+	}
+	if (cr->password_file == NULL) {
+		util_err(err, errlen, "%s: no password_file or password_env",
+		    cr->setting);
+		return -1;
+	}
+	if ((fd = open(cr->password_file, O_RDONLY | O_CLOEXEC)) == -1) {
+		util_err(err, errlen, "%s.password_file: %s: %s", cr->setting,
+		    cr->password_file, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		util_err(err, errlen, "%s.password_file: %s: not a regular "
+		    "file", cr->setting, cr->password_file);
+		close(fd);
+		return -1;
+	}
+	/* Group access is allowed: a `ludus` group may share the file
+	 * with the admins who edit it. */
+	if (st.st_mode & (S_IROTH | S_IWOTH)) {
+		util_err(err, errlen, "%s.password_file: %s: others may %s it "
+		    "(mode %04o); chmod o-rwx it", cr->setting,
+		    cr->password_file, st.st_mode & S_IROTH ? "read" : "write",
+		    (unsigned)(st.st_mode & 07777));
+		close(fd);
+		return -1;
+	}
+	pw = xmalloc(PASSWORD_MAX + 1);
+	while (got < PASSWORD_MAX &&
+	    (n = read(fd, pw + got, PASSWORD_MAX - got)) != 0) {
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			util_err(err, errlen, "%s.password_file: %s: %s",
+			    cr->setting, cr->password_file, strerror(errno));
+			close(fd);
+			config_password_free(pw);
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	pw[got] = '\0';
+	if ((nl = strpbrk(pw, "\r\n")) != NULL)
+		*nl = '\0';
+	else if (got == PASSWORD_MAX) {
+		util_err(err, errlen, "%s.password_file: %s: longer than %d "
+		    "bytes", cr->setting, cr->password_file, PASSWORD_MAX);
+		config_password_free(pw);
+		return -1;
+	}
+	if (pw[0] == '\0') {
+		util_err(err, errlen, "%s.password_file: %s: the first line is "
+		    "empty", cr->setting, cr->password_file);
+		config_password_free(pw);
+		return -1;
+	}
+	*out = pw;
+	return 0;
+}
+
+void
+config_password_free(char *pw)
+{
+	if (pw == NULL)
+		return;
+	explicit_bzero(pw, strlen(pw));
+	free(pw);
+}
+
+int
+config_check_passwords(const struct config *c, char *err, size_t errlen)
+{
+	char *pw;
+
+	if (c->in == CONFIG_IN_IMAP) {
+		if (config_password(&c->imap.cred, &pw, err, errlen) == -1)
+			return -1;
+		config_password_free(pw);
+	}
+	if (c->out == CONFIG_OUT_SMTP && c->smtp.cred.user != NULL) {
+		if (config_password(&c->smtp.cred, &pw, err, errlen) == -1)
+			return -1;
+		config_password_free(pw);
+	}
+	return 0;
+}
+
+const char *
+config_setting_name(int i)
+{
+	return i >= 0 && i < NSETTINGS ? settings[i].path : NULL;
+}
+
+/* Writing settings back: the dump, the sample, the manual. */
+
+static void
+yaml_scalar(struct buf *b, const char *s, int in_flow)
+{
+	const char *p;
+	int quote = *s == '\0' || strchr("-?:,[]{}#&*!|>'\"%@` ", *s) ||
+	    s[strlen(s) - 1] == ' ' || s[strlen(s) - 1] == ':' ||
+	    strstr(s, ": ") || strstr(s, " #") ||
+	    strcmp(s, "~") == 0 || util_strcaseeq(s, "null") ||
+	    (in_flow && strpbrk(s, ",[]{}:"));
+
+	if (!quote) {
+		buf_adds(b, s);
+		return;
+	}
+	buf_addc(b, '"');
+	for (p = s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_addc(b, '\\');
+		buf_addc(b, *p);
+	}
+	buf_addc(b, '"');
+}
+
+static void
+format_value(const struct config *c, const struct setting *s, struct buf *b)
+{
+	const void *f = field(c, s);
+	const struct config_list *l;
+	const struct config_percents *pc;
+	const struct config_processed *pr;
+	const char *str;
+	int i;
+
+	switch (s->type) {
+	case T_STRING:
+	case T_PATH:
+	case T_ADDRESS:
+		str = *(char *const *)f;
+		yaml_scalar(b, str ? str : "", 0);
+		break;
+	case T_INT:
+		buf_printf(b, "%lld", *(const long long *)f);
+		break;
+	case T_SIZE:
+		format_size(*(const long long *)f, b);
+		break;
+	case T_DURATION:
+		config_format_duration(*(const long long *)f, b);
+		break;
+	case T_BOOL:
+		buf_adds(b, *(const int *)f ? "true" : "false");
+		break;
+	case T_ENUM:
+		buf_adds(b, s->values[*(const int *)f]);
+		break;
+	case T_URL:
+		str = ((const struct config_url *)f)->text;
+		yaml_scalar(b, str ? str : "", 0);
+		break;
+	case T_CLOCK:
+		config_format_clock(f, b);
+		break;
+	case T_PROCESSED:
+		pr = f;
+		buf_printf(b, "%s %s", pr->kind == CONFIG_PROCESSED_MOVE ?
+		    "move" : "flag", pr->arg);
+		break;
+	case T_PERCENTS:
+		pc = f;
+		buf_addc(b, '[');
+		for (i = 0; i < pc->n; i++)
+			buf_printf(b, "%s%d%%", i ? ", " : "", pc->v[i]);
+		buf_addc(b, ']');
+		break;
+	case T_ADDRESS_LIST:
+	case T_LISTID_LIST:
+		l = f;
+		buf_addc(b, '[');
+		for (i = 0; i < l->n; i++) {
+			if (i)
+				buf_adds(b, ", ");
+			yaml_scalar(b, l->v[i], 1);
+		}
+		buf_addc(b, ']');
+		break;
+	}
+}
+
+/* What a reader needs beside the help: choices, range, requirement. */
+static void
+describe(const struct setting *s, struct buf *b)
+{
+	int k;
+
+	if (s->type == T_ENUM) {
+		buf_adds(b, "  One of:");
+		for (k = 0; s->values[k] != NULL; k++)
+			buf_printf(b, "%s `%s`", k ? "," : "", s->values[k]);
+		buf_addc(b, '.');
+	}
+	if (s->type == T_INT || s->type == T_SIZE || s->type == T_DURATION) {
+		buf_adds(b, "  Between ");
+		range_text(s, b);
+		buf_addc(b, '.');
+	}
+	if (s->flags & F_REQUIRED)
+		buf_adds(b, "  Required.");
+	if (s->defdoc != NULL)
+		buf_printf(b, "  Default: %s.", s->defdoc);
+}
+
+static int
+section_active(const struct config *c, const char *sec)
+{
+	if (strncmp(sec, "in.imap", 7) == 0)
+		return c->in == CONFIG_IN_IMAP;
+	if (strncmp(sec, "in.maildir", 10) == 0)
+		return c->in == CONFIG_IN_MAILDIR;
+	if (strncmp(sec, "out.smtp", 8) == 0)
+		return c->out == CONFIG_OUT_SMTP;
+	if (strncmp(sec, "out.sendmail", 12) == 0)
+		return c->out == CONFIG_OUT_SENDMAIL;
+	return 1;
+}
+
+static int
+section_off(const char *sec, size_t len)
+{
+	int i;
+
+	for (i = 0; i < NSECTIONS; i++)
+		if ((sections[i].flags & S_SAMPLE_OFF) &&
+		    strlen(sections[i].path) <= len &&
+		    strncmp(sections[i].path, sec, strlen(sections[i].path)) ==
+		    0)
+			return 1;
+	return 0;
+}
+
+static int
+depth(const char *sec, size_t len)
+{
+	size_t i;
+	int d = len > 0;
+
+	for (i = 0; i < len; i++)
+		d += sec[i] == '.';
+	return d;
+}
+
+/* Comment lines, wrapped. */
+static void
+comment(struct buf *b, int indent, const char *text)
+{
+	const char *p = text, *end, *brk;
+	size_t width = 72 - (size_t)indent - 2;
+
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		end = p + strlen(p);
+		if ((size_t)(end - p) > width) {
+			for (brk = p + width; brk > p && *brk != ' '; brk--)
+				;
+			if (brk > p)
+				end = brk;
+		}
+		buf_printf(b, "%*s# %.*s\n", indent, "", (int)(end - p), p);
+		p = end;
+	}
+}
+
+/* Open the headers of sec that are not yet open. */
+static void
+open_sections(struct buf *b, char *open, size_t opensz, const char *sec,
+    size_t seclen, int sample)
+{
+	size_t common = 0, i, end;
+	int si;
+
+	/* Longest common whole-component prefix of open and sec. */
+	for (i = 0; ; i++) {
+		int oe = open[i] == '\0', se = i == seclen;
+
+		if (oe || se || open[i] == '.' || sec[i] == '.') {
+			if ((oe || open[i] == '.') && (se || sec[i] == '.') &&
+			    strncmp(open, sec, i) == 0)
+				common = i;
+			if (oe || se)
+				break;
+		}
+	}
+	if (seclen == 0 && open[0] != '\0' && sample) {
+		buf_addc(b, '\n');
+		comment(b, 0, sections[section_index("", 0)].help);
+		buf_addc(b, '\n');
+	}
+	for (end = common ? common + 1 : 0; end < seclen; end++) {
+		while (end < seclen && sec[end] != '.')
+			end++;
+		si = section_index(sec, end);
+		if (sample) {
+			if (depth(sec, end) == 1)
+				buf_addc(b, '\n');
+			comment(b, 2 * (depth(sec, end) - 1),
+			    sections[si].help);
+		}
+		buf_printf(b, "%*s%s%s:\n", 2 * (depth(sec, end) - 1), "",
+		    sample && section_off(sec, end) ? "#" : "",
+		    leaf(sections[si].path));
+	}
+	util_strlcpy(open, sec, opensz < seclen + 1 ? opensz : seclen + 1);
+}
+
+static void
+emit(struct buf *b, const struct config *c, int sample)
+{
+	const struct setting *s;
+	struct buf help = { 0 };
+	char open[64] = "";
+	size_t plen;
+	int i, ind, commented;
+
+	for (i = 0; i < NSETTINGS; i++) {
+		s = &settings[i];
+		plen = parent_len(s->path);
+		if (!sample && !section_active(c, s->path))
+			continue;
+		if (plen != strlen(open) || strncmp(open, s->path, plen) != 0)
+			open_sections(b, open, sizeof(open), s->path, plen,
+			    sample);
+		ind = 2 * depth(s->path, plen);
+		commented = 0;
+		if (sample) {
+			buf_reset(&help);
+			buf_adds(&help, s->help);
+			describe(s, &help);
+			comment(b, ind, help.s);
+			commented = section_off(s->path, plen) ||
+			    (!(s->flags & (F_REQUIRED | F_SAMPLE)) &&
+			    (s->def == NULL || s->defdoc != NULL));
+		}
+		buf_printf(b, "%*s%s%s: ", ind, "", commented ? "#" : "",
+		    leaf(s->path));
+		if (commented && s->def == NULL && s->example == NULL)
+			fatal("config: %s needs an example", s->path);
+		if (commented && (s->def == NULL || s->defdoc != NULL))
+			buf_adds(b, s->example);
+		else
+			format_value(c, s, b);
+		buf_addc(b, '\n');
+	}
+	buf_free(&help);
+}
+
+void
+config_dump(const struct config *c, struct buf *b)
+{
+	emit(b, c, 0);
+}
+
+void
+config_doc_sample(struct buf *b)
+{
+	struct config c;
+	char msg[MSGLEN];
+	int i;
+
+	config_defaults(&c);
+	for (i = 0; i < NSETTINGS; i++)
+		if ((settings[i].flags & (F_REQUIRED | F_SAMPLE)) &&
+		    set_text(&c, &settings[i], settings[i].example, msg,
+		    sizeof(msg)) == -1)
+			fatal("config: example of %s: %s", settings[i].path,
+			    msg);
+	buf_adds(b,
+	    "# ludus.yaml: the configuration of the ludus referee.\n"
+	    "#\n"
+	    "# Every setting is shown with its default value; the few without\n"
+	    "# one show an example.  Lines starting with # are comments: remove\n"
+	    "# the # of a setting to use it.  See ludus.yaml(5) for the value\n"
+	    "# syntax.  `ludusd -n` checks a file and reports the first problem\n"
+	    "# with its line number.\n");
+	emit(b, &c, 1);
+	config_free(&c);
+}
+
+/* Text for a roff line: escape backslashes, `x` as quotes. */
+static void
+roff_text(struct buf *b, const char *text)
+{
+	const char *s;
+	int open = 0;
+
+	for (s = text; *s; s++) {
+		if (*s == '\\')
+			buf_adds(b, "\\e");
+		else if (*s == '`') {
+			buf_adds(b, open ? "\\(cq" : "\\(oq");
+			open = !open;
+		} else if (*s == ' ' && s > text && s[-1] == '.' &&
+		    s[1] == ' ') {
+			/* One sentence a line, as mdoc wants. */
+			buf_addc(b, '\n');
+			while (s[1] == ' ')
+				s++;
+		} else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '\n');
+}
+
+static void
+roff_arg(struct buf *b, const char *s)
+{
+	buf_addc(b, '"');
+	for (; *s; s++) {
+		if (*s == '\\')
+			buf_adds(b, "\\e");
+		else if (*s == '"')
+			buf_adds(b, "\\(dq");
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '"');
+}
+
+static const char *
+type_name(enum ctype t)
+{
+	switch (t) {
+	case T_STRING:		return "text";
+	case T_INT:		return "number";
+	case T_SIZE:		return "size";
+	case T_BOOL:		return "bool";
+	case T_DURATION:	return "duration";
+	case T_ENUM:		return "word";
+	case T_ADDRESS:		return "address";
+	case T_ADDRESS_LIST:	return "address-list";
+	case T_LISTID_LIST:	return "mailing-lists";
+	case T_PATH:		return "path";
+	case T_URL:		return "URL";
+	case T_CLOCK:		return "clock";
+	case T_PERCENTS:	return "percent-list";
+	case T_PROCESSED:	return "action";
+	}
+	return "?";
+}
+
+void
+config_doc_man(struct buf *b)
+{
+	const struct setting *s;
+	struct config c;
+	struct buf t = { 0 };
+	size_t plen;
+	int i, j, sec, last = -1, k, shown[NSECTIONS] = { 0 };
+	size_t jl;
+
+	config_defaults(&c);
+	for (i = 0; i < NSETTINGS; i++) {
+		s = &settings[i];
+		plen = parent_len(s->path);
+		sec = section_index(s->path, plen);
+		if (sec != last) {
+			if (last != -1)
+				buf_adds(b, ".El\n");
+			/* Sections that hold only sections (in, out) too. */
+			for (j = 0; j < NSECTIONS; j++) {
+				jl = strlen(sections[j].path);
+				if (shown[j] || jl == 0 || jl >= plen ||
+				    strncmp(sections[j].path, s->path, jl) != 0 ||
+				    s->path[jl] != '.')
+					continue;
+				buf_printf(b, ".Ss %s\n", sections[j].path);
+				roff_text(b, sections[j].help);
+				shown[j] = 1;
+			}
+			buf_printf(b, ".Ss %s\n", plen ? sections[sec].path :
+			    "Files");
+			roff_text(b, sections[sec].help);
+			buf_adds(b, ".Bl -tag -width Ds\n");
+			shown[sec] = 1;
+			last = sec;
+		}
+		buf_printf(b, ".It Ic %s", s->path);
+		if (s->type == T_ENUM)
+			for (k = 0; s->values[k] != NULL; k++)
+				buf_printf(b, "%s Cm %s", k ? " |" : "",
+				    s->values[k]);
+		else
+			buf_printf(b, " Ar %s", type_name(s->type));
+		buf_addc(b, '\n');
+		buf_reset(&t);
+		buf_adds(&t, s->help);
+		if (s->type != T_ENUM)
+			describe(s, &t);
+		else if (s->flags & F_REQUIRED)
+			buf_adds(&t, "  Required.");
+		roff_text(b, t.s);
+		if (s->def != NULL && s->defdoc == NULL) {
+			buf_reset(&t);
+			format_value(&c, s, &t);
+			buf_adds(b, "Default:\n.Ql ");
+			roff_arg(b, t.s);
+			buf_adds(b, " .\n");
+		}
+	}
+	buf_adds(b, ".El\n");
+	buf_free(&t);
+	config_free(&c);
+}
