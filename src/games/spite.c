@@ -603,17 +603,28 @@ spite_view_name(const struct game_view *v, int seat)
 	return v->names[seat] ? v->names[seat] : seat_names[seat];
 }
 
+/* " A 2 K" or " -": built in place and appended once, since serialise
+ * calls this for every pile of every stored state. */
 static void
 spite_render_cards(struct buf *b, const uint8_t *c, int n)
 {
+	char text[SPITE_CARDS * 3 + 3];
+	size_t len = 0;
 	int i;
 
-	if (n == 0)
+	if (n == 0) {
 		buf_adds(b, " -");
-	for (i = 0; i < n; i++) {
-		buf_addc(b, ' ');
-		buf_adds(b, spite_rank(c[i]));
+		return;
 	}
+	for (i = 0; i < n; i++) {
+		const char *r = spite_rank(c[i]);
+
+		text[len++] = ' ';
+		text[len++] = r[0];
+		if (r[1] != '\0')
+			text[len++] = r[1];
+	}
+	buf_add(b, text, len);
 }
 
 static void
@@ -693,18 +704,28 @@ spite_render(const void *st, const struct game_view *v, struct buf *b)
 }
 
 static void
-spite_ser_pile(struct buf *b, const char *name, const uint8_t *c, int n)
+spite_ser_pile(struct buf *b, const char *who, const char *name,
+    const uint8_t *c, int n)
 {
-	buf_printf(b, "%s:", name);
+	if (who != NULL) {
+		buf_adds(b, who);
+		buf_addc(b, ' ');
+	}
+	buf_adds(b, name);
+	buf_addc(b, ':');
 	spite_render_cards(b, c, n);
 	buf_addc(b, '\n');
 }
 
+/* Called for every stored move, so it keeps to plain appends. */
 static void
 spite_serialise(const void *st, struct buf *b)
 {
+	static const char *const centre_names[] = { "c1", "c2", "c3", "c4",
+		"c5", "c6" };
+	static const char *const side_names[] = { "s1", "s2", "s3", "s4" };
 	const struct spite *s = st;
-	char rng[RNG_TEXT_LEN], name[32];
+	char rng[RNG_TEXT_LEN];
 	int seat, c, k;
 
 	buf_printf(b, "spite payoff=%d hand=%d centre=%d target=%d "
@@ -720,24 +741,21 @@ spite_serialise(const void *st, struct buf *b)
 	else
 		buf_printf(b, "%d:%d\n", s->prev, s->prev_points);
 	rng_format(&s->rng, rng);
-	buf_printf(b, "rng %s\n", rng);
-	spite_ser_pile(b, "stock", s->stock, s->nstock);
-	for (c = 0; c < s->opt_centre; c++) {
-		snprintf(name, sizeof(name), "c%d", c + 1);
-		spite_ser_pile(b, name, s->centre[c], s->ncentre[c]);
-	}
+	buf_adds(b, "rng ");
+	buf_adds(b, rng);
+	buf_addc(b, '\n');
+	spite_ser_pile(b, NULL, "stock", s->stock, s->nstock);
+	for (c = 0; c < s->opt_centre; c++)
+		spite_ser_pile(b, NULL, centre_names[c], s->centre[c],
+		    s->ncentre[c]);
 	for (seat = 0; seat < 2; seat++) {
 		const struct spite_seat *p = &s->p[seat];
 
-		snprintf(name, sizeof(name), "%s payoff", seat_keys[seat]);
-		spite_ser_pile(b, name, p->pay, p->npay);
-		snprintf(name, sizeof(name), "%s hand", seat_keys[seat]);
-		spite_ser_pile(b, name, p->hand, p->nhand);
-		for (k = 0; k < SPITE_SIDES; k++) {
-			snprintf(name, sizeof(name), "%s s%d", seat_keys[seat],
-			    k + 1);
-			spite_ser_pile(b, name, p->side[k], p->nside[k]);
-		}
+		spite_ser_pile(b, seat_keys[seat], "payoff", p->pay, p->npay);
+		spite_ser_pile(b, seat_keys[seat], "hand", p->hand, p->nhand);
+		for (k = 0; k < SPITE_SIDES; k++)
+			spite_ser_pile(b, seat_keys[seat], side_names[k],
+			    p->side[k], p->nside[k]);
 	}
 }
 
