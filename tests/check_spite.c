@@ -830,6 +830,44 @@ START_TEST(spite_render_hides_hands_and_stock)
 }
 END_TEST
 
+START_TEST(spite_definition_and_json)
+{
+	const struct gamedef *d = tu_def("spite");
+	void *st = pos(DEFOPTS
+	    "round=1 starter=0 turn=0 over=0 winner=-1 score=0:0 dry=0 "
+	    "prev=none\n" RNGLINE
+	    "stock: REST 4 Q\n"
+	    "c1: -\nc2: A K\nc3: -\n"
+	    "south payoff: 9 9 7\n"
+	    "south hand: 2 5 7 K K\n" EMPTY_SIDES("south")
+	    "north payoff: 8 8 4\n"
+	    "north hand: 3 3 6 10 J\n" EMPTY_SIDES("north"));
+	struct buf b = { 0 };
+
+	ck_assert_str_eq(d->name, "spite");
+	ck_assert_int_eq(d->seats, 2);
+	ck_assert_ptr_eq(tu_def("spite-and-malice"), d);
+	ck_assert_ptr_eq(tu_def("Cat-and-Mouse"), d);
+	ck_assert_ptr_eq(tu_def("злоба"), d);
+	ck_assert_ptr_eq(game_find("spite"), ops);
+	ck_assert_str_eq(ops->title, "Spite & Malice");
+	/* The export has everything, hidden cards included. */
+	ops->export_json(st, &b);
+	has(buf_str(&b), "{\"game\":\"spite\",\"options\":{\"payoff\":20,"
+	    "\"hand\":5,\"centre\":3,\"target\":50,"
+	    "\"refill_empty_hand\":false,\"dry_rounds\":5},\"round\":1,"
+	    "\"starter\":\"South\",\"to_move\":\"South\",\"over\":false,"
+	    "\"winner\":null,\"score\":[0,0]");
+	has(buf_str(&b), "\"4\",\"Q\"],\"centre\":[[],[\"A\",\"K\"],[]],"
+	    "\"seats\":[{\"seat\":\"South\",\"payoff\":[\"9\",\"9\",\"7\"],"
+	    "\"hand\":[\"2\",\"5\",\"7\",\"K\",\"K\"],");
+	has(buf_str(&b), "\"hand\":[\"3\",\"3\",\"6\",\"10\",\"J\"],"
+	    "\"side\":[[],[],[],[]]}],\"rng\":\"000102");
+	buf_free(&b);
+	free(st);
+}
+END_TEST
+
 /*
  * Hidden information: a copy of the state in which every card the viewer
  * cannot see (the opponent's hand and the stock, or both hands for the
@@ -1132,6 +1170,7 @@ spite_suite(void)
 	tcase_add_test(tc, spite_dry_rounds_draw);
 	tcase_add_test(tc, spite_first_round_higher_payoff_starts);
 	tcase_add_test(tc, spite_render_hides_hands_and_stock);
+	tcase_add_test(tc, spite_definition_and_json);
 	tcase_add_test(tc, spite_random_matches);
 	suite_add_tcase(s, tc);
 	return s;
