@@ -344,8 +344,8 @@ END_TEST
 
 START_TEST(spite_queen_completes_and_recycles)
 {
-	/* c1 holds A to J with a King as 6; the stock holds 4 cards, 4 on
-	 * top. */
+	/* c1 holds A to J with a King as 6, c2 A to 10; the stock holds
+	 * four cards, 4 on top. */
 	void *st = pos(DEFOPTS
 	    "round=1 starter=0 turn=0 over=0 winner=-1 score=0:0 dry=0 "
 	    "prev=none\n" RNGLINE
@@ -379,6 +379,8 @@ START_TEST(spite_queen_completes_and_recycles)
 		ck_assert_msg(c[r] == want, "rank %s: %d in %s", ranks[r],
 		    c[r], s);
 	}
+	/* Shuffled, not laid under in the order they were built. */
+	ck_assert_ptr_null(strstr(s, "stock: A 2 3 4 5 K 7 8 9 10 J Q 3"));
 	free(s);
 	render_has(st, 0, "Stock: 16 cards\n");
 	/* A King as the Queen completes a stack too. */
