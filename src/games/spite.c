@@ -365,26 +365,33 @@ static void
 spite_format_move(const void *st, int seat, const struct game_move *m,
     char *out, size_t len)
 {
-	char src[8];
+	char text[16];
+	const char *r;
+	size_t n = 0;
 
 	(void)st;
 	(void)seat;
 	switch (m->d[0]) {
 	case SRC_END:
-		snprintf(out, len, "end");
+		util_strlcpy(out, "end", len);
 		return;
 	case SRC_PAYOFF:
-		snprintf(src, sizeof(src), "p");
+		text[n++] = 'p';
 		break;
 	case SRC_SIDE:
-		snprintf(src, sizeof(src), "s%d", m->d[1] + 1);
+		text[n++] = 's';
+		text[n++] = (char)('1' + m->d[1]);
 		break;
 	default:
-		snprintf(src, sizeof(src), "%s", spite_rank(m->d[1]));
+		for (r = spite_rank(m->d[1]); *r; r++)
+			text[n++] = *r;
 		break;
 	}
-	snprintf(out, len, "%s %c%d", src, m->d[2] == DST_CENTRE ? 'c' : 's',
-	    m->d[3] + 1);
+	text[n++] = ' ';
+	text[n++] = m->d[2] == DST_CENTRE ? 'c' : 's';
+	text[n++] = (char)('1' + m->d[3]);
+	text[n] = '\0';
+	util_strlcpy(out, text, len);
 }
 
 static void
@@ -729,11 +736,12 @@ spite_serialise(const void *st, struct buf *b)
 	int seat, c, k;
 
 	buf_printf(b, "spite payoff=%d hand=%d centre=%d target=%d "
-	    "refill_empty_hand=%d dry_rounds=%d\n", s->opt_payoff, s->opt_hand,
-	    s->opt_centre, s->opt_target, s->opt_refill, s->opt_dry);
-	buf_printf(b, "round=%d starter=%d turn=%d over=%d winner=%d "
-	    "score=%d:%d dry=%d prev=", s->round, s->starter, s->turn, s->over,
-	    s->winner, s->score[0], s->score[1], s->dry);
+	    "refill_empty_hand=%d dry_rounds=%d\n"
+	    "round=%d starter=%d turn=%d over=%d winner=%d "
+	    "score=%d:%d dry=%d prev=", s->opt_payoff, s->opt_hand,
+	    s->opt_centre, s->opt_target, s->opt_refill, s->opt_dry, s->round,
+	    s->starter, s->turn, s->over, s->winner, s->score[0], s->score[1],
+	    s->dry);
 	if (s->prev == PREV_NONE)
 		buf_adds(b, "none\n");
 	else if (s->prev == PREV_DRY)
