@@ -647,6 +647,45 @@ START_TEST(spite_line_all_or_nothing)
 }
 END_TEST
 
+START_TEST(spite_notation_variants)
+{
+	void *st = pos(DEFOPTS
+	    "round=1 starter=0 turn=0 over=0 winner=-1 score=0:0 dry=0 "
+	    "prev=none\n" RNGLINE
+	    "stock: REST\n"
+	    "c1: -\nc2: A 2 3 4 5 6 7 8 9\nc3: -\n"
+	    "south payoff: 9 9 Q\n"
+	    "south hand: A 10 10 J K\n" EMPTY_SIDES("south")
+	    "north payoff: 8 8 4\n"
+	    "north hand: 3 6 10 J J\n" EMPTY_SIDES("north"));
+	struct game_move m;
+	char err[GAME_ERRLEN], text[GAME_MOVE_TEXT];
+
+	/* Ace as 1, ten as T, any case, spaces around; new lines separate
+	 * actions like commas. */
+	ck_assert_int_eq(ops->parse_move(st, 0, "t C2", &m, err,
+	    sizeof(err)), 0);
+	ops->format_move(st, 0, &m, text, sizeof(text));
+	ck_assert_str_eq(text, "10 c2");
+	ck_assert_int_eq(ops->parse_move(st, 0, "1 c1", &m, err,
+	    sizeof(err)), 0);
+	ops->format_move(st, 0, &m, text, sizeof(text));
+	ck_assert_str_eq(text, "A c1");
+	ck_assert_int_eq(tu_play("spite", st, 0, "  1   C1 \n T c2\nJ C2, "
+	    "P c2", err, sizeof(err)), 4);
+	ser_has(st, "c1: A\nc2: -\n");
+	/* c2 completed with the payoff Queen: 79 + 12 in the stock. */
+	render_has(st, 0, "Stock: 91 cards\n");
+	play_err(st, 0, "p", "`p` is not an action: give SOURCE TARGET");
+	play_err(st, 0, "K c1 c2", "is not an action");
+	play_err(st, 0, "s2 c1", "your side stack s2 is empty");
+	play_err(st, 0, "10 s5", "`s5` is not a target");
+	play_ok(st, 0, "k S3");
+	ser_has(st, "south s3: K\n");
+	free(st);
+}
+END_TEST
+
 START_TEST(spite_payoff_last_card_scores)
 {
 	struct game_result r;
@@ -1168,6 +1207,7 @@ spite_suite(void)
 	tcase_add_test(tc, spite_loser_starts_next_round);
 	tcase_add_test(tc, spite_refill_empty_hand);
 	tcase_add_test(tc, spite_line_all_or_nothing);
+	tcase_add_test(tc, spite_notation_variants);
 	tcase_add_test(tc, spite_payoff_last_card_scores);
 	tcase_add_test(tc, spite_dry_rounds_draw);
 	tcase_add_test(tc, spite_first_round_higher_payoff_starts);
