@@ -1021,6 +1021,31 @@ check_hidden(const void *st, struct rng *r)
 	}
 }
 
+/* Serialise, parse, serialise: identical, and the parsed state plays on
+ * the same (its move list is the same). */
+static void
+check_round_trip(const void *st)
+{
+	char *a = ser(st), *b, err[GAME_ERRLEN];
+	void *copy = xcalloc(1, ops->state_size);
+	int seat;
+
+	if (ops->parse_state(copy, a, err, sizeof(err)) == -1)
+		ck_abort_msg("%s\n%s", err, a);
+	b = ser(copy);
+	REQUIRE_STR_EQ(a, b);
+	free(a);
+	free(b);
+	for (seat = 0; seat < 2; seat++) {
+		a = legal_text(st, seat);
+		b = legal_text(copy, seat);
+		REQUIRE_STR_EQ(a, b);
+		free(a);
+		free(b);
+	}
+	free(copy);
+}
+
 /* Pick an action: the greedy player takes a payoff move when it can and
  * otherwise builds on the centre three times in ten; the other plays
  * uniformly at random. */
@@ -1051,7 +1076,7 @@ pick(const void *st, int seat, const struct game_move *m, int n, int greedy,
  * the result, serialise round trip, replay through the notation (every
  * tenth match).  About one action in 300, drawn at random in every
  * match, is followed by the hidden-information check for both seats and
- * the public.
+ * the public, and a serialise round trip.
  */
 START_TEST(spite_random_matches)
 {
@@ -1124,8 +1149,10 @@ START_TEST(spite_random_matches)
 			log[nlog] = moves[pick(st, seat, moves, n, greedy, &rng)];
 			ops->apply(st, seat, &log[nlog++]);
 			check_conserved(st);
-			if (rng_below(&rng, 300) == 0)
+			if (rng_below(&rng, 300) == 0) {
 				check_hidden(st, &rng);
+				check_round_trip(st);
+			}
 		}
 		steps += nlog;
 		if (nlog > longest)
