@@ -9,11 +9,13 @@
 extern const struct game_ops mancala_ops;
 extern const struct game_ops almakleh_ops;
 extern const struct game_ops alquerque_ops;
+extern const struct game_ops spite_ops;
 
 const struct game_ops *const game_engines[] = {
 	&mancala_ops,
 	&alquerque_ops,
 	&almakleh_ops,
+	&spite_ops,
 	NULL
 };
 

@@ -1,0 +1,1006 @@
+/*
+ * spite: Spite & Malice as rules.md settles it.
+ *
+ * Suits play no role, so a card is its rank, 1 (Ace) to 13 (King); the
+ * deck is eight cards of each rank.  Every pile is an array from bottom to
+ * top: the last card is the one that is played or drawn.  A centre stack
+ * of n cards needs rank n + 1 next, so a King's place in its stack says
+ * which rank it stands for and needs no extra field.
+ *
+ * A move is one action.  The turn passes only on a discard to a side stack
+ * or `end`; the opponent's draw happens at once, inside apply(), so the
+ * state between turns always shows the hand the next player holds.
+ * Whatever randomness comes after the first deal (a completed stack
+ * shuffled into the stock, the next round's deal) is drawn from the rng
+ * kept in the state.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+#define SPITE_RANKS	13
+#define SPITE_COPIES	8
+#define SPITE_CARDS	(SPITE_RANKS * SPITE_COPIES)
+#define SPITE_KING	13
+#define SPITE_QUEEN	12
+#define SPITE_MAXPAYOFF	30
+#define SPITE_MAXHAND	10
+#define SPITE_MAXCENTRE	6
+#define SPITE_SIDES	4
+#define SPITE_MAXTARGET	1000
+#define SPITE_MAXDRY	100
+
+/* Move encoding: d[0] source kind, d[1] source index (side stack 0-3 or
+ * rank 1-13), d[2] target kind, d[3] target index (0-based). */
+enum { SRC_PAYOFF, SRC_SIDE, SRC_HAND, SRC_END };
+enum { DST_CENTRE, DST_SIDE };
+
+/* What ended the previous round, for the board mail. */
+enum { PREV_NONE = -1, PREV_DRY = 2 };
+
+struct spite_seat {
+	uint8_t	 npay;
+	uint8_t	 pay[SPITE_MAXPAYOFF];
+	uint8_t	 nhand;
+	uint8_t	 hand[SPITE_MAXHAND];	/* kept sorted by rank */
+	uint8_t	 nside[SPITE_SIDES];
+	uint8_t	 side[SPITE_SIDES][SPITE_CARDS];
+};
+
+struct spite {
+	/* options */
+	uint8_t	 opt_payoff, opt_hand, opt_centre, opt_refill;
+	uint16_t opt_target, opt_dry;
+
+	uint16_t round;		/* 1-based */
+	uint8_t	 starter;	/* seat that started this round */
+	uint8_t	 turn;
+	uint8_t	 over;
+	int8_t	 winner;	/* seat, or -1 for a draw (when over) */
+	uint16_t score[2];
+	uint16_t dry;		/* no-score rounds in a row */
+	int8_t	 prev;		/* PREV_NONE, PREV_DRY or the seat that scored */
+	uint16_t prev_points;
+
+	uint8_t	 nstock;
+	uint8_t	 stock[SPITE_CARDS];
+	uint8_t	 ncentre[SPITE_MAXCENTRE];
+	uint8_t	 centre[SPITE_MAXCENTRE][SPITE_QUEEN];
+	struct spite_seat p[2];
+	struct rng rng;
+};
+
+static const char *const seat_names[] = { "South", "North" };
+static const char *const seat_keys[] = { "south", "north" };
+static const char *const rank_names[] = { "?", "A", "2", "3", "4", "5", "6",
+	"7", "8", "9", "10", "J", "Q", "K" };
+
+static const char *
+spite_rank(int r)
+{
+	return r >= 1 && r <= SPITE_RANKS ? rank_names[r] : "?";
+}
+
+/* A rank as players write it: A or 1, 2-10, T, J, Q, K.  0 if none. */
+static int
+spite_parse_rank(const char *s)
+{
+	int r;
+
+	if (util_strcaseeq(s, "t"))
+		return 10;
+	if (util_strcaseeq(s, "1"))
+		return 1;
+	for (r = 1; r <= SPITE_RANKS; r++)
+		if (util_strcaseeq(s, rank_names[r]))
+			return r;
+	return 0;
+}
+
+static int
+spite_seats(const struct game_opts *o)
+{
+	(void)o;
+	return 2;
+}
+
+static const char *
+spite_seat_name(const void *st, int seat)
+{
+	(void)st;
+	return seat >= 0 && seat < 2 ? seat_names[seat] : "?";
+}
+
+static void
+spite_hand_add(struct spite_seat *p, uint8_t card)
+{
+	int i = p->nhand++;
+
+	while (i > 0 && p->hand[i - 1] > card) {
+		p->hand[i] = p->hand[i - 1];
+		i--;
+	}
+	p->hand[i] = card;
+}
+
+static int
+spite_hand_find(const struct spite_seat *p, int rank)
+{
+	int i;
+
+	for (i = 0; i < p->nhand; i++)
+		if (p->hand[i] == rank)
+			return i;
+	return -1;
+}
+
+static void
+spite_hand_remove(struct spite_seat *p, int idx)
+{
+	memmove(p->hand + idx, p->hand + idx + 1,
+	    (size_t)(p->nhand - idx - 1));
+	p->nhand--;
+}
+
+/* Shuffle the whole deck and deal payoff piles, hands and the stock. */
+static void
+spite_deal(struct spite *s)
+{
+	uint8_t deck[SPITE_CARDS];
+	int i, seat, k = 0;
+
+	for (i = 0; i < SPITE_CARDS; i++)
+		deck[i] = (uint8_t)(i % SPITE_RANKS + 1);
+	rng_shuffle(&s->rng, deck, SPITE_CARDS, 1);
+	memset(s->p, 0, sizeof(s->p));
+	memset(s->ncentre, 0, sizeof(s->ncentre));
+	for (seat = 0; seat < 2; seat++) {
+		for (i = 0; i < s->opt_payoff; i++)
+			s->p[seat].pay[i] = deck[k++];
+		s->p[seat].npay = s->opt_payoff;
+	}
+	for (seat = 0; seat < 2; seat++)
+		for (i = 0; i < s->opt_hand; i++)
+			spite_hand_add(&s->p[seat], deck[k++]);
+	s->nstock = (uint8_t)(SPITE_CARDS - k);
+	memcpy(s->stock, deck + k, s->nstock);
+}
+
+/* Draw until the hand is full; -1 when the stock runs out first. */
+static int
+spite_draw(struct spite *s, int seat)
+{
+	struct spite_seat *p = &s->p[seat];
+
+	while (p->nhand < s->opt_hand) {
+		if (s->nstock == 0)
+			return -1;
+		spite_hand_add(p, s->stock[--s->nstock]);
+	}
+	return 0;
+}
+
+static int
+spite_centre_takes(const struct spite *s, int c, int card)
+{
+	return s->ncentre[c] < SPITE_QUEEN &&
+	    (card == SPITE_KING || card == s->ncentre[c] + 1);
+}
+
+/* A completed stack's twelve cards are shuffled and put under the stock,
+ * so the cards already waiting to be drawn keep their order. */
+static void
+spite_centre_push(struct spite *s, int c, uint8_t card)
+{
+	uint8_t done[SPITE_QUEEN];
+
+	s->centre[c][s->ncentre[c]++] = card;
+	if (s->ncentre[c] < SPITE_QUEEN)
+		return;
+	memcpy(done, s->centre[c], sizeof(done));
+	rng_shuffle(&s->rng, done, SPITE_QUEEN, 1);
+	memmove(s->stock + SPITE_QUEEN, s->stock, s->nstock);
+	memcpy(s->stock, done, SPITE_QUEEN);
+	s->nstock += SPITE_QUEEN;
+	s->ncentre[c] = 0;
+}
+
+/* The round is over: scorer is the seat that emptied its payoff pile, or
+ * -1 when the stock ran out.  Either the match ends or the next round is
+ * dealt. */
+static void
+spite_round_end(struct spite *s, int scorer)
+{
+	int next;
+
+	if (scorer >= 0) {
+		s->prev = (int8_t)scorer;
+		s->prev_points = s->p[!scorer].npay;
+		s->score[scorer] += s->prev_points;
+		s->dry = 0;
+		if (s->score[scorer] >= s->opt_target) {
+			s->over = 1;
+			s->winner = (int8_t)scorer;
+			return;
+		}
+		next = !scorer;
+	} else {
+		s->prev = PREV_DRY;
+		s->prev_points = 0;
+		s->dry++;
+		if (s->opt_dry > 0 && s->dry >= s->opt_dry) {
+			s->over = 1;
+			s->winner = -1;
+			return;
+		}
+		next = !s->starter;
+	}
+	s->round++;
+	spite_deal(s);
+	s->starter = s->turn = (uint8_t)next;
+}
+
+static int
+spite_create(void *st, const struct game_opts *o,
+    const unsigned char seed[RNG_SEED_LEN], int nseats, char *err,
+    size_t errlen)
+{
+	struct spite *s = st;
+	long long payoff = game_opt_int(o, "payoff");
+	long long hand = game_opt_int(o, "hand");
+	long long centre = game_opt_int(o, "centre");
+	long long target = game_opt_int(o, "target");
+	long long dry = game_opt_int(o, "dry_rounds");
+	int a, b;
+
+	if (nseats != 2) {
+		util_err(err, errlen, "Spite & Malice is for 2 players, not %d",
+		    nseats);
+		return -1;
+	}
+	if (payoff < 1 || payoff > SPITE_MAXPAYOFF || hand < 1 ||
+	    hand > SPITE_MAXHAND || centre < 1 || centre > SPITE_MAXCENTRE ||
+	    target < 1 || target > SPITE_MAXTARGET || dry < 0 ||
+	    dry > SPITE_MAXDRY) {
+		util_err(err, errlen, "payoff must be 1-%d, hand 1-%d, "
+		    "centre 1-%d, target 1-%d and dry_rounds 0-%d",
+		    SPITE_MAXPAYOFF, SPITE_MAXHAND, SPITE_MAXCENTRE,
+		    SPITE_MAXTARGET, SPITE_MAXDRY);
+		return -1;
+	}
+	memset(s, 0, sizeof(*s));
+	s->opt_payoff = (uint8_t)payoff;
+	s->opt_hand = (uint8_t)hand;
+	s->opt_centre = (uint8_t)centre;
+	s->opt_refill = game_opt_int(o, "refill_empty_hand") != 0;
+	s->opt_target = (uint16_t)target;
+	s->opt_dry = (uint16_t)dry;
+	s->round = 1;
+	s->winner = -1;
+	s->prev = PREV_NONE;
+	rng_init_sub(&s->rng, seed, "spite");
+	spite_deal(s);
+	/* The higher payoff top starts, Ace low and King high. */
+	a = s->p[0].pay[s->p[0].npay - 1];
+	b = s->p[1].pay[s->p[1].npay - 1];
+	if (a != b)
+		s->starter = a > b ? 0 : 1;
+	else
+		s->starter = (uint8_t)rng_below(&s->rng, 2);
+	s->turn = s->starter;
+	return 0;
+}
+
+static uint32_t
+spite_to_move(const void *st)
+{
+	const struct spite *s = st;
+
+	return s->over ? 0 : 1u << s->turn;
+}
+
+static void
+spite_move_set(struct game_move *m, int src, int si, int dst, int di)
+{
+	memset(m, 0, sizeof(*m));
+	m->len = 4;
+	m->d[0] = (uint8_t)src;
+	m->d[1] = (uint8_t)si;
+	m->d[2] = (uint8_t)dst;
+	m->d[3] = (uint8_t)di;
+}
+
+static int
+spite_legal(const void *st, int seat, struct game_move *out, int max)
+{
+	const struct spite *s = st;
+	const struct spite_seat *p;
+	int n = 0, c, i, k, card;
+
+	if (s->over || seat != s->turn)
+		return 0;
+	p = &s->p[seat];
+#define ADD(src, si, dst, di) do {					\
+	if (n < max)							\
+		spite_move_set(&out[n++], (src), (si), (dst), (di));	\
+} while (0)
+	card = p->pay[p->npay - 1];
+	for (c = 0; c < s->opt_centre; c++)
+		if (spite_centre_takes(s, c, card))
+			ADD(SRC_PAYOFF, 0, DST_CENTRE, c);
+	for (k = 0; k < SPITE_SIDES; k++) {
+		if (p->nside[k] == 0)
+			continue;
+		card = p->side[k][p->nside[k] - 1];
+		for (c = 0; c < s->opt_centre; c++)
+			if (spite_centre_takes(s, c, card))
+				ADD(SRC_SIDE, k, DST_CENTRE, c);
+	}
+	/* The hand is sorted, so equal ranks are neighbours: one move each. */
+	for (i = 0; i < p->nhand; i++) {
+		if (i > 0 && p->hand[i] == p->hand[i - 1])
+			continue;
+		for (c = 0; c < s->opt_centre; c++)
+			if (spite_centre_takes(s, c, p->hand[i]))
+				ADD(SRC_HAND, p->hand[i], DST_CENTRE, c);
+	}
+	for (i = 0; i < p->nhand; i++) {
+		if (i > 0 && p->hand[i] == p->hand[i - 1])
+			continue;
+		for (k = 0; k < SPITE_SIDES; k++)
+			ADD(SRC_HAND, p->hand[i], DST_SIDE, k);
+	}
+	if (p->nhand == 0)
+		ADD(SRC_END, 0, 0, 0);
+#undef ADD
+	return n;
+}
+
+static void
+spite_format_move(const void *st, int seat, const struct game_move *m,
+    char *out, size_t len)
+{
+	char text[16];
+	const char *r;
+	size_t n = 0;
+
+	(void)st;
+	(void)seat;
+	switch (m->d[0]) {
+	case SRC_END:
+		util_strlcpy(out, "end", len);
+		return;
+	case SRC_PAYOFF:
+		text[n++] = 'p';
+		break;
+	case SRC_SIDE:
+		text[n++] = 's';
+		text[n++] = (char)('1' + m->d[1]);
+		break;
+	default:
+		for (r = spite_rank(m->d[1]); *r; r++)
+			text[n++] = *r;
+		break;
+	}
+	text[n++] = ' ';
+	text[n++] = m->d[2] == DST_CENTRE ? 'c' : 's';
+	text[n++] = (char)('1' + m->d[3]);
+	text[n] = '\0';
+	util_strlcpy(out, text, len);
+}
+
+static void
+spite_hand_text(const struct spite_seat *p, char *out, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	out[0] = '\0';
+	for (i = 0; i < p->nhand && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%s",
+		    i ? " " : "", spite_rank(p->hand[i]));
+	if (p->nhand == 0)
+		snprintf(out, len, "empty");
+}
+
+/* "s3" style stack names: the index 0..max-1, or -1. */
+static int
+spite_parse_stack(const char *tok, int letter, int max)
+{
+	long long v;
+
+	if (tolower((unsigned char)tok[0]) != letter ||
+	    util_parse_int(tok + 1, 1, max, &v) == -1)
+		return -1;
+	return (int)v - 1;
+}
+
+static void
+spite_needs_text(const struct spite *s, int c, char *out, size_t len)
+{
+	if (s->ncentre[c] == 0)
+		snprintf(out, len, "c%d is empty and takes only an Ace (or a "
+		    "King as Ace)", c + 1);
+	else
+		snprintf(out, len, "c%d needs a %s (or a King)", c + 1,
+		    spite_rank(s->ncentre[c] + 1));
+}
+
+static int
+spite_parse_move(const void *st, int seat, const char *text,
+    struct game_move *m, char *err, size_t errlen)
+{
+	const struct spite *s = st;
+	const struct spite_seat *p;
+	char copy[GAME_MOVE_TEXT], *tok[3], *save = NULL, *t, hand[64],
+	    needs[96];
+	int ntok = 0, src, si = 0, dst, di, card;
+
+	if (s->over) {
+		util_err(err, errlen, "the match is over");
+		return -1;
+	}
+	if (seat != s->turn) {
+		util_err(err, errlen, "it is %s's turn, not %s's",
+		    seat_names[s->turn], spite_seat_name(st, seat));
+		return -1;
+	}
+	p = &s->p[seat];
+	util_strlcpy(copy, text, sizeof(copy));
+	for (t = strtok_r(copy, " \t\r", &save); t != NULL;
+	    t = strtok_r(NULL, " \t\r", &save)) {
+		if (ntok == 3)
+			break;
+		tok[ntok++] = t;
+	}
+	if (ntok == 1 && util_strcaseeq(tok[0], "end")) {
+		if (p->nhand > 0) {
+			util_err(err, errlen, "you still hold %d card%s: a "
+			    "turn ends by placing a hand card on one of your "
+			    "side stacks (e.g. `%s s1`)", p->nhand,
+			    p->nhand == 1 ? "" : "s", spite_rank(p->hand[0]));
+			return -1;
+		}
+		spite_move_set(m, SRC_END, 0, 0, 0);
+		return 0;
+	}
+	if (ntok != 2) {
+		util_err(err, errlen, "`%s` is not an action: give SOURCE "
+		    "TARGET (e.g. `p c1`, `7 c2`, `s3 c1`, `9 s4`) or `end`",
+		    text);
+		return -1;
+	}
+
+	/* Source. */
+	if (util_strcaseeq(tok[0], "p")) {
+		src = SRC_PAYOFF;
+		card = p->pay[p->npay - 1];
+	} else if ((si = spite_parse_stack(tok[0], 's', SPITE_SIDES)) >= 0) {
+		src = SRC_SIDE;
+		if (p->nside[si] == 0) {
+			util_err(err, errlen, "your side stack s%d is empty",
+			    si + 1);
+			return -1;
+		}
+		card = p->side[si][p->nside[si] - 1];
+	} else if ((card = spite_parse_rank(tok[0])) != 0) {
+		src = SRC_HAND;
+		si = card;
+		if (spite_hand_find(p, card) == -1) {
+			spite_hand_text(p, hand, sizeof(hand));
+			util_err(err, errlen, "you hold no %s (your hand: %s)",
+			    spite_rank(card), hand);
+			return -1;
+		}
+	} else {
+		util_err(err, errlen, "`%s` is not a source: give p (payoff), "
+		    "s1-s4 (side stack) or a rank from your hand (A 2 ... 10 "
+		    "J Q K)", tok[0]);
+		return -1;
+	}
+
+	/* Target. */
+	if ((di = spite_parse_stack(tok[1], 'c', s->opt_centre)) >= 0) {
+		dst = DST_CENTRE;
+		if (!spite_centre_takes(s, di, card)) {
+			spite_needs_text(s, di, needs, sizeof(needs));
+			util_err(err, errlen, "%s, not a %s", needs,
+			    spite_rank(card));
+			return -1;
+		}
+	} else if ((di = spite_parse_stack(tok[1], 's', SPITE_SIDES)) >= 0) {
+		dst = DST_SIDE;
+		if (src != SRC_HAND) {
+			util_err(err, errlen, "only a card from your hand goes "
+			    "to a side stack; payoff and side-stack cards go to "
+			    "the centre");
+			return -1;
+		}
+	} else {
+		util_err(err, errlen, "`%s` is not a target: give c1-c%d "
+		    "(centre) or s1-s4 (your side stacks)", tok[1],
+		    s->opt_centre);
+		return -1;
+	}
+	spite_move_set(m, src, si, dst, di);
+	return 0;
+}
+
+static void
+spite_pass_turn(struct spite *s, int seat)
+{
+	s->turn = (uint8_t)!seat;
+	if (spite_draw(s, s->turn) == -1)
+		spite_round_end(s, -1);
+}
+
+static void
+spite_apply(void *st, int seat, const struct game_move *m)
+{
+	struct spite *s = st;
+	struct spite_seat *p = &s->p[seat];
+	uint8_t card;
+	int k;
+
+	switch (m->d[0]) {
+	case SRC_END:
+		spite_pass_turn(s, seat);
+		return;
+	case SRC_PAYOFF:
+		card = p->pay[--p->npay];
+		spite_centre_push(s, m->d[3], card);
+		if (p->npay == 0)
+			spite_round_end(s, seat);
+		return;
+	case SRC_SIDE:
+		k = m->d[1];
+		card = p->side[k][--p->nside[k]];
+		spite_centre_push(s, m->d[3], card);
+		return;
+	default:
+		card = m->d[1];
+		spite_hand_remove(p, spite_hand_find(p, card));
+		if (m->d[2] == DST_SIDE) {
+			k = m->d[3];
+			p->side[k][p->nside[k]++] = card;
+			spite_pass_turn(s, seat);
+			return;
+		}
+		spite_centre_push(s, m->d[3], card);
+		if (p->nhand == 0 && s->opt_refill &&
+		    spite_draw(s, seat) == -1)
+			spite_round_end(s, -1);
+		return;
+	}
+}
+
+static void
+spite_result(const void *st, struct game_result *r)
+{
+	const struct spite *s = st;
+
+	memset(r, 0, sizeof(*r));
+	r->score[0] = s->score[0];
+	r->score[1] = s->score[1];
+	if (!s->over)
+		return;
+	r->over = 1;
+	if (s->winner < 0) {
+		r->draw = 1;
+		snprintf(r->text, sizeof(r->text), "draw after %d rounds in a "
+		    "row without a score, %d-%d", s->dry, s->score[0],
+		    s->score[1]);
+	} else {
+		int w = s->winner;
+
+		r->winners = 1u << w;
+		snprintf(r->text, sizeof(r->text), "%s wins %d-%d",
+		    seat_names[w], s->score[w], s->score[!w]);
+	}
+}
+
+static const char *
+spite_view_name(const struct game_view *v, int seat)
+{
+	return v->names[seat] ? v->names[seat] : seat_names[seat];
+}
+
+/* " A 2 K" or " -": built in place and appended once, since serialise
+ * calls this for every pile of every stored state. */
+static void
+spite_render_cards(struct buf *b, const uint8_t *c, int n)
+{
+	char text[SPITE_CARDS * 3 + 3];
+	size_t len = 0;
+	int i;
+
+	if (n == 0) {
+		buf_adds(b, " -");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const char *r = spite_rank(c[i]);
+
+		text[len++] = ' ';
+		text[len++] = r[0];
+		if (r[1] != '\0')
+			text[len++] = r[1];
+	}
+	buf_add(b, text, len);
+}
+
+static void
+spite_render_seat(const struct spite *s, const struct game_view *v,
+    int seat, struct buf *b)
+{
+	const struct spite_seat *p = &s->p[seat];
+	int k;
+
+	buf_printf(b, "%s (%s)%s: payoff %d card%s", spite_view_name(v, seat),
+	    seat_names[seat], v->viewer == seat ? ", you" : "", p->npay,
+	    p->npay == 1 ? "" : "s");
+	if (p->npay > 0)
+		buf_printf(b, ", top %s", spite_rank(p->pay[p->npay - 1]));
+	buf_printf(b, "; hand %d card%s\n", p->nhand, p->nhand == 1 ? "" : "s");
+	for (k = 0; k < SPITE_SIDES; k++) {
+		buf_printf(b, "  s%d:", k + 1);
+		spite_render_cards(b, p->side[k], p->nside[k]);
+		buf_addc(b, '\n');
+	}
+}
+
+/*
+ * The opponent at the top, the centre and stock in the middle, the viewer
+ * (South for the public) at the bottom, and the viewer's hand last.  Only
+ * counts of the hands and the stock are shown, except the viewer's hand.
+ */
+static void
+spite_render(const void *st, const struct game_view *v, struct buf *b)
+{
+	const struct spite *s = st;
+	int me = v->viewer == 1 ? 1 : 0, c, i;
+
+	buf_printf(b, "Round %d.  Match score: %s %d, %s %d (target %d).\n",
+	    s->round, spite_view_name(v, 0), s->score[0],
+	    spite_view_name(v, 1), s->score[1], s->opt_target);
+	if (s->prev == PREV_DRY)
+		buf_printf(b, "Round %d ended without a score: the stock ran "
+		    "out.\n", s->round - (s->over ? 0 : 1));
+	else if (s->prev >= 0)
+		buf_printf(b, "Round %d went to %s (%s), who scored %d.\n",
+		    s->round - (s->over ? 0 : 1), spite_view_name(v, s->prev),
+		    seat_names[s->prev], s->prev_points);
+	buf_addc(b, '\n');
+	spite_render_seat(s, v, !me, b);
+	buf_adds(b, "\nCentre:\n");
+	for (c = 0; c < s->opt_centre; c++) {
+		buf_printf(b, "  c%d:", c + 1);
+		if (s->ncentre[c] == 0)
+			buf_adds(b, " -");
+		for (i = 0; i < s->ncentre[c]; i++) {
+			if (s->centre[c][i] == SPITE_KING)
+				buf_printf(b, " K=%s", spite_rank(i + 1));
+			else
+				buf_printf(b, " %s",
+				    spite_rank(s->centre[c][i]));
+		}
+		buf_printf(b, "  (needs %s)\n", spite_rank(s->ncentre[c] + 1));
+	}
+	buf_printf(b, "Stock: %d card%s\n\n", s->nstock,
+	    s->nstock == 1 ? "" : "s");
+	spite_render_seat(s, v, me, b);
+	if (v->viewer == me) {
+		buf_adds(b, "Your hand:");
+		spite_render_cards(b, s->p[me].hand, s->p[me].nhand);
+		buf_addc(b, '\n');
+	}
+	buf_addc(b, '\n');
+	if (s->over) {
+		struct game_result r;
+
+		spite_result(st, &r);
+		buf_printf(b, "Match over: %s.\n", r.text);
+	} else
+		buf_printf(b, "%s (%s) to play.\n", spite_view_name(v, s->turn),
+		    seat_names[s->turn]);
+}
+
+static void
+spite_ser_pile(struct buf *b, const char *who, const char *name,
+    const uint8_t *c, int n)
+{
+	if (who != NULL) {
+		buf_adds(b, who);
+		buf_addc(b, ' ');
+	}
+	buf_adds(b, name);
+	buf_addc(b, ':');
+	spite_render_cards(b, c, n);
+	buf_addc(b, '\n');
+}
+
+/* Called for every stored move, so it keeps to plain appends. */
+static void
+spite_serialise(const void *st, struct buf *b)
+{
+	static const char *const centre_names[] = { "c1", "c2", "c3", "c4",
+		"c5", "c6" };
+	static const char *const side_names[] = { "s1", "s2", "s3", "s4" };
+	const struct spite *s = st;
+	char rng[RNG_TEXT_LEN];
+	int seat, c, k;
+
+	buf_printf(b, "spite payoff=%d hand=%d centre=%d target=%d "
+	    "refill_empty_hand=%d dry_rounds=%d\n"
+	    "round=%d starter=%d turn=%d over=%d winner=%d "
+	    "score=%d:%d dry=%d prev=", s->opt_payoff, s->opt_hand,
+	    s->opt_centre, s->opt_target, s->opt_refill, s->opt_dry, s->round,
+	    s->starter, s->turn, s->over, s->winner, s->score[0], s->score[1],
+	    s->dry);
+	if (s->prev == PREV_NONE)
+		buf_adds(b, "none\n");
+	else if (s->prev == PREV_DRY)
+		buf_adds(b, "dry\n");
+	else
+		buf_printf(b, "%d:%d\n", s->prev, s->prev_points);
+	rng_format(&s->rng, rng);
+	buf_adds(b, "rng ");
+	buf_adds(b, rng);
+	buf_addc(b, '\n');
+	spite_ser_pile(b, NULL, "stock", s->stock, s->nstock);
+	for (c = 0; c < s->opt_centre; c++)
+		spite_ser_pile(b, NULL, centre_names[c], s->centre[c],
+		    s->ncentre[c]);
+	for (seat = 0; seat < 2; seat++) {
+		const struct spite_seat *p = &s->p[seat];
+
+		spite_ser_pile(b, seat_keys[seat], "payoff", p->pay, p->npay);
+		spite_ser_pile(b, seat_keys[seat], "hand", p->hand, p->nhand);
+		for (k = 0; k < SPITE_SIDES; k++)
+			spite_ser_pile(b, seat_keys[seat], side_names[k],
+			    p->side[k], p->nside[k]);
+	}
+}
+
+/* "name: A 2 K" or "name: -" into out (at most max cards); -1 if wrong. */
+static int
+spite_parse_pile(char *line, const char *name, uint8_t *out, int max,
+    uint8_t *n, int counts[SPITE_RANKS + 1])
+{
+	size_t nl = strlen(name);
+	char *t, *save = NULL;
+	int r, k = 0;
+
+	if (strncmp(line, name, nl) != 0 || line[nl] != ':')
+		return -1;
+	for (t = strtok_r(line + nl + 1, " ", &save); t != NULL;
+	    t = strtok_r(NULL, " ", &save)) {
+		if (strcmp(t, "-") == 0 && k == 0 &&
+		    strtok_r(NULL, " ", &save) == NULL)
+			break;
+		if ((r = spite_parse_rank(t)) == 0 || k >= max)
+			return -1;
+		out[k++] = (uint8_t)r;
+		counts[r]++;
+	}
+	*n = (uint8_t)k;
+	return 0;
+}
+
+static int
+spite_parse_state(void *st, const char *text, char *err, size_t errlen)
+{
+	struct spite s;
+	char *copy, *line[64], *p, name[32], prev[16];
+	int n = 0, rc = -1, end, a[6], round, starter, turn, over, winner, s0,
+	    s1, dry, seat, c, k, i, counts[SPITE_RANKS + 1] = { 0 }, pseat,
+	    ppts;
+	const char *why = "malformed header";
+
+	memset(&s, 0, sizeof(s));
+	copy = xstrdup(text);
+	for (p = copy; n < (int)nitems(line) && p != NULL && *p != '\0'; n++) {
+		line[n] = p;
+		if ((p = strchr(p, '\n')) != NULL)
+			*p++ = '\0';
+	}
+	if (n < 3 || sscanf(line[0], "spite payoff=%d hand=%d centre=%d "
+	    "target=%d refill_empty_hand=%d dry_rounds=%d%n", &a[0], &a[1],
+	    &a[2], &a[3], &a[4], &a[5], &end) != 6 || line[0][end] != '\0' ||
+	    a[0] < 1 || a[0] > SPITE_MAXPAYOFF || a[1] < 1 ||
+	    a[1] > SPITE_MAXHAND || a[2] < 1 || a[2] > SPITE_MAXCENTRE ||
+	    a[3] < 1 || a[3] > SPITE_MAXTARGET || a[4] < 0 || a[4] > 1 ||
+	    a[5] < 0 || a[5] > SPITE_MAXDRY)
+		goto bad;
+	s.opt_payoff = (uint8_t)a[0];
+	s.opt_hand = (uint8_t)a[1];
+	s.opt_centre = (uint8_t)a[2];
+	s.opt_target = (uint16_t)a[3];
+	s.opt_refill = (uint8_t)a[4];
+	s.opt_dry = (uint16_t)a[5];
+	why = "malformed round line";
+	if (sscanf(line[1], "round=%d starter=%d turn=%d over=%d winner=%d "
+	    "score=%d:%d dry=%d prev=%15s%n", &round, &starter, &turn, &over,
+	    &winner, &s0, &s1, &dry, prev, &end) != 9 ||
+	    line[1][end] != '\0' || round < 1 || round > 65535 ||
+	    starter < 0 || starter > 1 || turn < 0 || turn > 1 || over < 0 ||
+	    over > 1 || winner < -1 || winner > 1 || s0 < 0 || s1 < 0 ||
+	    s0 > 65535 || s1 > 65535 || dry < 0 || dry > 65535)
+		goto bad;
+	s.round = (uint16_t)round;
+	s.starter = (uint8_t)starter;
+	s.turn = (uint8_t)turn;
+	s.over = (uint8_t)over;
+	s.winner = (int8_t)(over ? winner : -1);
+	s.score[0] = (uint16_t)s0;
+	s.score[1] = (uint16_t)s1;
+	s.dry = (uint16_t)dry;
+	if (strcmp(prev, "none") == 0)
+		s.prev = PREV_NONE;
+	else if (strcmp(prev, "dry") == 0)
+		s.prev = PREV_DRY;
+	else if (sscanf(prev, "%d:%d%n", &pseat, &ppts, &end) == 2 &&
+	    prev[end] == '\0' && pseat >= 0 && pseat <= 1 && ppts >= 0 &&
+	    ppts <= SPITE_MAXPAYOFF) {
+		s.prev = (int8_t)pseat;
+		s.prev_points = (uint16_t)ppts;
+	} else
+		goto bad;
+	why = "malformed rng line";
+	if (strncmp(line[2], "rng ", 4) != 0 ||
+	    rng_parse(&s.rng, line[2] + 4) == -1)
+		goto bad;
+	why = "wrong number of lines";
+	if (n != 4 + s.opt_centre + 2 * (2 + SPITE_SIDES))
+		goto bad;
+	why = "malformed stock";
+	if (spite_parse_pile(line[3], "stock", s.stock, SPITE_CARDS,
+	    &s.nstock, counts) == -1)
+		goto bad;
+	i = 4;
+	why = "malformed centre stack";
+	for (c = 0; c < s.opt_centre; c++) {
+		snprintf(name, sizeof(name), "c%d", c + 1);
+		if (spite_parse_pile(line[i++], name, s.centre[c],
+		    SPITE_QUEEN - 1, &s.ncentre[c], counts) == -1)
+			goto bad;
+		for (k = 0; k < s.ncentre[c]; k++)
+			if (s.centre[c][k] != SPITE_KING &&
+			    s.centre[c][k] != k + 1)
+				goto bad;
+	}
+	for (seat = 0; seat < 2; seat++) {
+		struct spite_seat *ps = &s.p[seat];
+		uint8_t hand[SPITE_MAXHAND], nhand;
+
+		why = "malformed payoff pile";
+		snprintf(name, sizeof(name), "%s payoff", seat_keys[seat]);
+		if (spite_parse_pile(line[i++], name, ps->pay,
+		    SPITE_MAXPAYOFF, &ps->npay, counts) == -1 ||
+		    (ps->npay == 0 && !s.over))
+			goto bad;
+		why = "malformed hand";
+		snprintf(name, sizeof(name), "%s hand", seat_keys[seat]);
+		if (spite_parse_pile(line[i++], name, hand, s.opt_hand,
+		    &nhand, counts) == -1)
+			goto bad;
+		for (k = 0; k < nhand; k++)
+			spite_hand_add(ps, hand[k]);
+		why = "malformed side stack";
+		for (k = 0; k < SPITE_SIDES; k++) {
+			snprintf(name, sizeof(name), "%s s%d", seat_keys[seat],
+			    k + 1);
+			if (spite_parse_pile(line[i++], name, ps->side[k],
+			    SPITE_CARDS, &ps->nside[k], counts) == -1)
+				goto bad;
+		}
+	}
+	why = "the cards are not two packs (eight of each rank)";
+	for (k = 1; k <= SPITE_RANKS; k++)
+		if (counts[k] != SPITE_COPIES)
+			goto bad;
+	memcpy(st, &s, sizeof(s));
+	rc = 0;
+bad:
+	if (rc == -1)
+		util_err(err, errlen, "malformed Spite & Malice state: %s",
+		    why);
+	free(copy);
+	return rc;
+}
+
+static void
+spite_json_cards(struct buf *b, const uint8_t *c, int n)
+{
+	int i;
+
+	buf_addc(b, '[');
+	for (i = 0; i < n; i++)
+		buf_printf(b, "%s\"%s\"", i ? "," : "", spite_rank(c[i]));
+	buf_addc(b, ']');
+}
+
+static void
+spite_export_json(const void *st, struct buf *b)
+{
+	const struct spite *s = st;
+	char rng[RNG_TEXT_LEN];
+	int seat, c, k;
+
+	buf_printf(b, "{\"game\":\"spite\",\"options\":{\"payoff\":%d,"
+	    "\"hand\":%d,\"centre\":%d,\"target\":%d,"
+	    "\"refill_empty_hand\":%s,\"dry_rounds\":%d},", s->opt_payoff,
+	    s->opt_hand, s->opt_centre, s->opt_target,
+	    s->opt_refill ? "true" : "false", s->opt_dry);
+	buf_printf(b, "\"round\":%d,\"starter\":\"%s\",\"to_move\":", s->round,
+	    seat_names[s->starter]);
+	if (s->over)
+		buf_adds(b, "null");
+	else
+		buf_printf(b, "\"%s\"", seat_names[s->turn]);
+	buf_printf(b, ",\"over\":%s,\"winner\":", s->over ? "true" : "false");
+	if (s->over && s->winner >= 0)
+		buf_printf(b, "\"%s\"", seat_names[s->winner]);
+	else
+		buf_adds(b, "null");
+	buf_printf(b, ",\"score\":[%d,%d],\"dry_rounds_in_a_row\":%d,"
+	    "\"previous_round\":", s->score[0], s->score[1], s->dry);
+	if (s->prev == PREV_NONE)
+		buf_adds(b, "null");
+	else if (s->prev == PREV_DRY)
+		buf_adds(b, "{\"scorer\":null,\"points\":0}");
+	else
+		buf_printf(b, "{\"scorer\":\"%s\",\"points\":%d}",
+		    seat_names[s->prev], s->prev_points);
+	buf_adds(b, ",\"stock\":");
+	spite_json_cards(b, s->stock, s->nstock);
+	buf_adds(b, ",\"centre\":[");
+	for (c = 0; c < s->opt_centre; c++) {
+		if (c)
+			buf_addc(b, ',');
+		spite_json_cards(b, s->centre[c], s->ncentre[c]);
+	}
+	buf_adds(b, "],\"seats\":[");
+	for (seat = 0; seat < 2; seat++) {
+		const struct spite_seat *p = &s->p[seat];
+
+		buf_printf(b, "%s{\"seat\":\"%s\",\"payoff\":", seat ? "," : "",
+		    seat_names[seat]);
+		spite_json_cards(b, p->pay, p->npay);
+		buf_adds(b, ",\"hand\":");
+		spite_json_cards(b, p->hand, p->nhand);
+		buf_adds(b, ",\"side\":[");
+		for (k = 0; k < SPITE_SIDES; k++) {
+			if (k)
+				buf_addc(b, ',');
+			spite_json_cards(b, p->side[k], p->nside[k]);
+		}
+		buf_adds(b, "]}");
+	}
+	rng_format(&s->rng, rng);
+	buf_printf(b, "],\"rng\":\"%s\"}", rng);
+}
+
+const struct game_ops spite_ops = {
+	.name = "spite",
+	.title = "Spite & Malice",
+	.state_size = sizeof(struct spite),
+	.create = spite_create,
+	.seats = spite_seats,
+	.seat_name = spite_seat_name,
+	.to_move = spite_to_move,
+	.legal = spite_legal,
+	.parse_move = spite_parse_move,
+	.format_move = spite_format_move,
+	.apply = spite_apply,
+	.result = spite_result,
+	.render = spite_render,
+	.serialise = spite_serialise,
+	.parse_state = spite_parse_state,
+	.export_json = spite_export_json,
+};
