@@ -629,8 +629,10 @@ mail_find_tag(struct mail_msg *m, const struct mail_limits *lim,
 	int i, found = 0;
 
 	if (m->subject != NULL && mail_subject_tag(m->subject, tag, &sgame,
-	    stok))
+	    stok)) {
 		m->tag_source |= MAIL_TAG_SUBJECT;
+		util_lower(stok);
+	}
 	for (l = 0; l < nitems(lists) && !found; l++)
 		for (i = 0; i < lists[l]->n && !found; i++)
 			found = mail_plus_tag(lists[l]->v[i], lim->referee,

@@ -85,6 +85,8 @@ struct mail_msg {
 
 	/* The game tag: subject [TAG #ID TOKEN] or plus address. */
 	int64_t		 tag_game;	/* 0 when none */
+	/* Lower-cased: base32 reads the same in either case, and the plus
+	 * address is lower-cased with the rest of the address. */
 	char		 tag_token[MAIL_TOKEN_MAX + 1];	/* "" when none */
 	int		 tag_source;	/* MAIL_TAG_* bits that were found */
 	int		 tag_conflict;	/* subject and plus address disagree */
