@@ -825,6 +825,19 @@ START_TEST(mail_corpus_files)
 	closedir(d);
 	ck_assert_msg(n >= 40, "only %d messages in %s", n, dir);
 	qsort(names, (size_t)n, sizeof(*names), cmp_names);
+	snprintf(path, sizeof(path), "%s/files.am", dir);
+	{
+		size_t fl;
+		char *list = slurp(path, &fl), word[300];
+
+		ck_assert_msg(list != NULL, "missing %s", path);
+		for (i = 0; i < n; i++) {
+			snprintf(word, sizeof(word), "tests/mail/%s ", names[i]);
+			ck_assert_msg(strstr(list, word) != NULL, "%s is not "
+			    "listed in tests/mail/files.am", names[i]);
+		}
+		free(list);
+	}
 	for (i = 0; i < n; i++) {
 		char *raw, *want, *got;
 		size_t rl, wl;
