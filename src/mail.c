@@ -1119,8 +1119,9 @@ mail_prose_scan(const char *body, struct mail_strv *out)
 		char a[256];
 		size_t n;
 
-		if (*p == '<' && (gt = strchr(p, '>')) != NULL &&
-		    (eol == NULL || gt < eol) && gt[1] == ':') {
+		n = eol ? (size_t)(eol - p) : strlen(p);
+		if (*p == '<' && (gt = memchr(p, '>', n)) != NULL &&
+		    gt[1] == ':') {
 			n = (size_t)(gt - p - 1);
 			if (n > 0 && n < sizeof(a) && memchr(p, '@', n + 1)) {
 				memcpy(a, p + 1, n);
