@@ -760,6 +760,24 @@ mail_copy_raw(const char *raw, size_t len)
 	return c;
 }
 
+/* Length of the header block (through its blank line) in the first len
+ * bytes; len when no blank line ends it there. */
+static size_t
+mail_header_len(const char *raw, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i++) {
+		if (raw[i] != '\n')
+			continue;
+		if (raw[i + 1] == '\n')
+			return i + 2;
+		if (raw[i + 1] == '\r' && i + 2 < len && raw[i + 2] == '\n')
+			return i + 3;
+	}
+	return len;
+}
+
 int
 mail_parse(const char *raw, size_t len, const struct mail_limits *lim0,
     struct mail_msg *m, char *err, size_t errlen)
@@ -769,7 +787,7 @@ mail_parse(const char *raw, size_t len, const struct mail_limits *lim0,
 	struct mailmime *mime = NULL;
 	const struct mailmime *part;
 	const char *tag;
-	size_t idx = 0, hstart = 0;
+	size_t idx = 0, hstart = 0, too_big = 0;
 	char ct[128];
 
 	memset(m, 0, sizeof(*m));
@@ -781,9 +799,11 @@ mail_parse(const char *raw, size_t len, const struct mail_limits *lim0,
 		lim.max_commands = MAIL_DEFAULT_MAX_COMMANDS;
 	tag = lim.tag && *lim.tag ? lim.tag : MAIL_DEFAULT_TAG;
 	if (len > lim.max_bytes) {
-		util_err(err, errlen, "message too large (%zu bytes; the limit "
-		    "is %zu)", len, lim.max_bytes);
-		return -1;
+		/* Only the header is read, so the guards can still be asked
+		 * and the sender told. */
+		too_big = len;
+		len = mail_header_len(raw, len < lim.max_bytes ? len :
+		    lim.max_bytes);
 	}
 	m->raw = mail_copy_raw(raw, len);
 	m->rawlen = len;
@@ -802,6 +822,11 @@ mail_parse(const char *raw, size_t len, const struct mail_limits *lim0,
 	mail_headers(m, fields);
 	mailimf_fields_free(fields);
 	mail_find_tag(m, &lim, tag);
+	if (too_big) {
+		util_err(err, errlen, "message too large (%zu bytes; the limit "
+		    "is %zu)", too_big, lim.max_bytes);
+		return -1;
+	}
 
 	if (mail_boundary_unsafe(m->raw + hstart, len - hstart)) {
 		/* Read what there is as plain text after the header. */

@@ -106,8 +106,9 @@ struct mail_msg {
  * mail_msg_free).  -1 with err filled, and *out still to be freed, when the
  * message is over max_bytes, has no header block, or has neither a
  * text/plain nor a text/html part: err is then a short sentence fit for the
- * reply to the sender (the headers parsed so far stay in *out, so the guards
- * can still be asked whether to reply at all). */
+ * reply to the sender.  Whatever header block there is has been read into
+ * *out even then (of an oversized message only its header, within
+ * max_bytes), so the guards can still be asked whether to reply at all. */
 int	 mail_parse(const char *raw, size_t len, const struct mail_limits *,
 	    struct mail_msg *out, char *err, size_t errlen);
 void	 mail_msg_free(struct mail_msg *);

@@ -446,6 +446,9 @@ START_TEST(mail_caps_lines_commands_bytes)
 	ck_assert_int_eq(mail_parse(raw.s, raw.len, &l, &m, err, sizeof(err)),
 	    -1);
 	ck_assert_msg(strstr(err, "too large") != NULL, "%s", err);
+	/* The header is still read: the sender can be told. */
+	ck_assert_str_eq(m.from, "a@example.org");
+	ck_assert_int_eq(m.commands.n, 0);
 	mail_msg_free(&m);
 	l.max_bytes = raw.len;
 	ck_assert_int_eq(mail_parse(raw.s, raw.len, &l, &m, err, sizeof(err)),
