@@ -653,20 +653,26 @@ mail_find_tag(struct mail_msg *m, const struct mail_limits *lim,
 	}
 }
 
-/* Reply and forward prefixes of many clients and languages. */
+/* Length of a reply or forward prefix at s ("Re:", "Fwd:", "AW:", "Re[2]:",
+ * "Ответ:" …), 0 when there is none. */
 static size_t
 mail_subject_prefix(const char *s)
 {
-	static const char *const words[] = { "re", "fwd", "fw", "aw", "wg",
-		"sv", "vs", "tr", "rif", "antw", "ответ", "отв", "fwd", "пересл",
-		"réf", "wg" };
+	/* ASCII words compare case-insensitively, the others as written. */
+	static const char *const ascii[] = { "re", "fwd", "fw", "aw", "wg",
+		"sv", "vs", "tr", "rif", "antw" };
+	static const char *const other[] = { "Ответ", "ответ", "ОТВЕТ", "Отв",
+		"отв", "ОТВ", "Пересл", "пересл", "ПЕРЕСЛ", "Réf", "réf", "RÉF" };
 	size_t i, n, k;
 
-	for (i = 0; i < nitems(words); i++) {
-		n = strlen(words[i]);
-		if (!util_strncaseeq(s, words[i], n) && strncmp(s, words[i], n))
+	for (i = 0; i < nitems(ascii) + nitems(other); i++) {
+		const char *w = i < nitems(ascii) ? ascii[i] :
+		    other[i - nitems(ascii)];
+
+		n = strlen(w);
+		if (i < nitems(ascii) ? !util_strncaseeq(s, w, n) :
+		    strncmp(s, w, n) != 0)
 			continue;
-		/* Ответ and отв: also their capitalised forms. */
 		k = n;
 		if (s[k] == '[' || s[k] == '(') {
 			k++;
@@ -676,15 +682,6 @@ mail_subject_prefix(const char *s)
 				continue;
 			k++;
 		}
-		while (s[k] == ' ')
-			k++;
-		if (s[k] == ':')
-			return k + 1;
-	}
-	if (strncmp(s, "Ответ", strlen("Ответ")) == 0 ||
-	    strncmp(s, "Отв", strlen("Отв")) == 0) {
-		k = strncmp(s, "Ответ", strlen("Ответ")) == 0 ?
-		    strlen("Ответ") : strlen("Отв");
 		while (s[k] == ' ')
 			k++;
 		if (s[k] == ':')
@@ -1210,6 +1207,14 @@ mail_describe(const struct mail_msg *m, const char *reason, struct buf *b)
 		mail_describe_field(b, "in-reply-to:", m->in_reply_to);
 	if (m->return_path != NULL)
 		mail_describe_field(b, "return-path:", m->return_path);
+	if (m->auto_submitted != NULL)
+		mail_describe_field(b, "auto-submitted:", m->auto_submitted);
+	if (m->precedence != NULL)
+		mail_describe_field(b, "precedence:", m->precedence);
+	if (m->list_id != NULL)
+		mail_describe_field(b, "list-id:", m->list_id);
+	for (i = 0; i < m->x_loop.n; i++)
+		mail_describe_field(b, "x-loop:", m->x_loop.v[i]);
 	mail_describe_field(b, "auth-results:", m->auth_results);
 	if (m->auth_results != NULL) {
 		mail_describe_field(b, "authserv-id:", m->auth_serv_id);
