@@ -1218,10 +1218,15 @@ mail_describe(const struct mail_msg *m, const char *reason, struct buf *b)
 	mail_describe_field(b, "auth-results:", m->auth_results);
 	if (m->auth_results != NULL) {
 		mail_describe_field(b, "authserv-id:", m->auth_serv_id);
-		if (m->dmarc != NULL)
-			buf_printf(b, "%-16s %s%s%s\n", "dmarc:", m->dmarc,
+		if (m->dmarc != NULL) {
+			const char *at = m->from ? strrchr(m->from, '@') : NULL;
+
+			buf_printf(b, "%-16s %s%s%s%s\n", "dmarc:", m->dmarc,
 			    m->dmarc_from ? " header.from=" : "",
-			    m->dmarc_from ? m->dmarc_from : "");
+			    m->dmarc_from ? m->dmarc_from : "",
+			    m->dmarc_from && at && !util_strcaseeq(at + 1,
+			    m->dmarc_from) ? " (not the From domain)" : "");
+		}
 		else
 			mail_describe_field(b, "dmarc:", "(no result)");
 	}
