@@ -378,6 +378,92 @@ START_TEST(mail_reply_parser_visible_texts)
 }
 END_TEST
 
+/* Fixtures whose upstream tests assert structure rather than the visible
+ * text: what their fragment assertions say the sender wrote must be read,
+ * and what they put in a quoted or signature fragment below the reply must
+ * not (transcribed from the fragment_regex and fragment_flags entries of
+ * expectations.json; "want" lines are exact command lines). */
+static const struct {
+	const char	*file;
+	const char	*want[3];
+	const char	*not[3];
+} reply_facts[] = {
+	{ "correct_sig.txt", { "this is an email with a correct -- "
+	    "signature." }, { "rick" } },
+	{ "email_1_2.txt", { "Hi,", "You can list the keys for the bucket "
+	    "and call delete for each. Or if you" }, { "Hi folks",
+	    "riak-users mailing list" } },
+	{ "email_1_3.txt", { "Oh thanks.", "Having the function would be "
+	    "great." }, { "-Abhishek Kona", "Hi," } },
+	{ "email_1_4.txt", { "Awesome! I haven't had another problem with "
+	    "it." }, { "Loader" } },
+	{ "email_1_6.txt", { "I get proper rendering as well." },
+	    { "Was this" } },
+	{ "email_1_7.txt", { ":+1:" }, { "Steps 0-2" } },
+	{ "email_1_8.txt", { "I will reply under this one", "and under "
+	    "this." }, { "okay?", "inline", "Hey there, this is my "
+	    "signature" } },
+	{ "email_one_is_not_on.txt", { "One outstanding question I had:" },
+	    { "On Oct 1, 2012" } },
+	{ "greedy_on.txt", { "On your remote host you can run:" },
+	    { "On 9 Jan 2014", "I am having an odd issue" } },
+	{ "email_sig_delimiter_in_middle_of_line.txt", { "And here is a fix "
+	    "-- this is not a signature.", "kthxbai" }, { NULL } },
+	{ "email_1_5.txt", { "One: Here's what I've got.", "for a while." },
+	    { NULL } },
+};
+
+static int
+has_line(const struct mail_strv *sv, const char *line)
+{
+	int i;
+
+	for (i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], line) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+has_text(const struct mail_strv *sv, const char *text)
+{
+	int i;
+
+	for (i = 0; i < sv->n; i++)
+		if (strstr(sv->v[i], text) != NULL)
+			return 1;
+	return 0;
+}
+
+START_TEST(mail_reply_parser_structure)
+{
+	size_t i, k;
+
+	for (i = 0; i < nitems(reply_facts); i++) {
+		struct mail_strv sv = { 0 };
+		char path[1200], *body;
+		size_t len;
+		int lt, ct;
+
+		snprintf(path, sizeof(path), "%s/github-email_reply_parser/"
+		    "emails/%s", corpus, reply_facts[i].file);
+		body = slurp(path, &len);
+		ck_assert_msg(body != NULL, "cannot read %s", path);
+		mailtext_commands(body, len, 0, 0, &sv, &lt, &ct);
+		for (k = 0; k < 3 && reply_facts[i].want[k]; k++)
+			ck_assert_msg(has_line(&sv, reply_facts[i].want[k]),
+			    "%s: no line '%s'", reply_facts[i].file,
+			    reply_facts[i].want[k]);
+		for (k = 0; k < 3 && reply_facts[i].not[k]; k++)
+			ck_assert_msg(!has_text(&sv, reply_facts[i].not[k]),
+			    "%s: '%s' was read", reply_facts[i].file,
+			    reply_facts[i].not[k]);
+		mail_strv_free(&sv);
+		free(body);
+	}
+}
+END_TEST
+
 /* Every fixture is read, each in under a second (two are upstream speed
  * traps: a 767 kB quote and a pathological body). */
 START_TEST(mail_reply_parser_all_fast)
@@ -613,6 +699,7 @@ main(void)
 	tc = tcase_create("corpora");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, mail_reply_parser_visible_texts);
+	tcase_add_test(tc, mail_reply_parser_structure);
 	tcase_add_test(tc, mail_reply_parser_all_fast);
 	tcase_add_test(tc, mail_sisimai_never_answered);
 	tcase_add_test(tc, mail_sisimai_bounce_recipients);
