@@ -353,6 +353,18 @@ START_TEST(mail_html_only_to_text)
 	ck_assert_str_eq(got, "move 3|board|list");
 	free(got);
 	mail_msg_free(&m);
+	/* The part's declared charset is converted first; the page's own
+	 * <meta> charset then must not convert it a second time. */
+	parse_ok("From: a@example.org\nSubject: x\nContent-Type: text/html; "
+	    "charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n"
+	    "\n<html><head><meta http-equiv=3D\"Content-Type\" content=3D\""
+	    "text/html; charset=3Diso-8859-1\"></head><body><p>say tr=E8s bien"
+	    "</p><table><tr><td>a</td><td>b</td></tr></table></body></html>\n",
+	    &m);
+	got = joined(&m);
+	ck_assert_str_eq(got, "say très bien|a b");
+	free(got);
+	mail_msg_free(&m);
 }
 END_TEST
 
