@@ -570,7 +570,7 @@ mail_subject_tag(const char *s, const char *tag, int64_t *game, char *token)
 			continue;
 		while (*q == ' ')
 			q++;
-		while (isalnum((unsigned char)q[n]) && n < MAIL_TOKEN_MAX)
+		while (n < MAIL_TOKEN_MAX && isalnum((unsigned char)q[n]))
 			n++;
 		if (q[n] == ' ' ? q[n + strspn(q + n, " ")] != ']' : q[n] != ']')
 			continue;
