@@ -1130,28 +1130,41 @@ mail_dsn_scan(const char *raw, size_t len, struct mail_strv *out)
 	return found;
 }
 
-/* "<user@example.org>:" at the start of a line: qmail and Postfix prose. */
+/* Recipients named at the start of a line in prose bounces:
+ * "<user@example.org>:" (qmail, Postfix; anything may follow),
+ * "\"user@example.org\":" (GMX) and "user@example.org: 550 …" (OpenSMTPD;
+ * a status code or nothing must follow the bare form). */
 static void
 mail_prose_scan(const char *body, struct mail_strv *out)
 {
 	const char *p = body;
 
 	while (p && *p) {
-		const char *eol = strchr(p, '\n'), *gt;
-		char a[256];
-		size_t n;
+		const char *eol = strchr(p, '\n'), *q = p, *e;
+		size_t n = eol ? (size_t)(eol - p) : strlen(p), k;
+		char open = 0, a[256];
 
-		n = eol ? (size_t)(eol - p) : strlen(p);
-		if (*p == '<' && (gt = memchr(p, '>', n)) != NULL &&
-		    gt[1] == ':') {
-			n = (size_t)(gt - p - 1);
-			if (n > 0 && n < sizeof(a) && memchr(p, '@', n + 1)) {
-				memcpy(a, p + 1, n);
-				a[n] = '\0';
-				if (strpbrk(a, " \t<") == NULL) {
-					mail_addr_canon(a);
-					mail_bounce_add(out, a);
-				}
+		if (*q == '<' || *q == '"')
+			open = *q++;
+		for (k = 0; q + k < p + n && !strchr(" \t<>\":", q[k]); k++)
+			;
+		e = q + k;
+		if (open && e < p + n && *e == (open == '<' ? '>' : '"'))
+			e++;
+		else if (open)
+			k = 0;
+		if (k > 0 && k < sizeof(a) && memchr(q, '@', k) != NULL &&
+		    e < p + n && *e == ':') {
+			const char *after = e + 1;
+
+			while (after < p + n && (*after == ' ' || *after == '\r'))
+				after++;
+			if (open == '<' || after == p + n ||
+			    isdigit((unsigned char)*after)) {
+				memcpy(a, q, k);
+				a[k] = '\0';
+				mail_addr_canon(a);
+				mail_bounce_add(out, a);
 			}
 		}
 		p = eol ? eol + 1 : NULL;

@@ -715,6 +715,16 @@ START_TEST(mail_bounce_recipients_prose)
 	ck_assert_str_eq(r.v[0], "dave@example.org");
 	mail_strv_free(&r);
 	mail_msg_free(&m);
+	parse_ok("From: MAILER-DAEMON@mx.example.org\nSubject: error\n\n"
+	    "Hi!\n\n    gina@example.org: 550 5.1.1 no such user\n"
+	    "henry@example.org: 550 5.1.1 no such user\n"
+	    "\"Ivy@example.org\":\nmailbox full\n"
+	    "jack@example.org: see you\n", &m);
+	ck_assert_int_eq(mail_bounce_recipients(&m, &r), 2);
+	ck_assert_str_eq(r.v[0], "henry@example.org");
+	ck_assert_str_eq(r.v[1], "ivy@example.org");
+	mail_strv_free(&r);
+	mail_msg_free(&m);
 	parse_ok("From: Mailer-Daemon@mx.example.org\nX-Failed-Recipients: "
 	    "erin@example.org, Frank@example.org\nSubject: failed\n\nx\n", &m);
 	ck_assert_int_eq(mail_bounce_recipients(&m, &r), 2);
