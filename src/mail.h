@@ -162,8 +162,10 @@ void	 mail_describe(const struct mail_msg *, const char *guard_reason,
  * attribution line, forwarded/original-message marker, Outlook header block,
  * horizontal rule, mobile "Sent from my …" line or signature separator on
  * dropped, each other non-blank line trimmed.  Reads at most max_lines lines
- * and keeps at most max_commands (0: no limit), setting the flags when it
- * had to stop. */
+ * (every line counts, quoted and blank ones too) and keeps at most
+ * max_commands (0: no limit), setting the flags when it had to stop.  A
+ * closing "-Name" line (a dash glued to a word) is a sign-off, not a
+ * command. */
 void	 mailtext_commands(const char *text, size_t len, int max_lines,
 	    int max_commands, struct mail_strv *out, int *lines_truncated,
 	    int *commands_truncated);
