@@ -344,7 +344,7 @@ imap_connect(struct imap *im, char *err, size_t errlen)
 			goto fail;
 		}
 	}
-	if ((im->implicit_tls || !im->set->plain) && im->set->verify &&
+	if ((im->implicit_tls || !im->set->plain) && !im->set->no_verify &&
 	    imap_verify_stream(im, err, errlen) == -1)
 		goto fail;
 	r = mailimap_login(im->s, im->set->user != NULL ? im->set->user : "",

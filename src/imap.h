@@ -28,8 +28,9 @@ struct imap_settings {
 				 * (created when missing); NULL: flag instead */
 	const char *flag;	/* keyword set on processed mail when
 				 * processed is NULL; NULL: "$Ludus" */
-	int	 verify;	/* verify chain and host name; keep 1 outside
-				 * tests of the refusal itself */
+	int	 no_verify;	/* 1: skip the chain and host name checks.
+				 * 0, the zero value, is the default: a
+				 * zeroed struct verifies */
 	int	 plain;		/* 1: imap:// without STARTTLS, for loopback
 				 * test servers only */
 	int	 timeout;	/* seconds per network operation; 0: 60 */

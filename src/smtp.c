@@ -206,8 +206,8 @@ smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
 	curl_easy_setopt(c, CURLOPT_USE_SSL,
 	    set->plain && !implicit ? (long)CURLUSESSL_NONE :
 	    (long)CURLUSESSL_ALL);
-	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, set->verify ? 1L : 0L);
-	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, set->verify ? 2L : 0L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, set->no_verify ? 0L : 1L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, set->no_verify ? 0L : 2L);
 	if (set->ca_file != NULL)
 		curl_easy_setopt(c, CURLOPT_CAINFO, set->ca_file);
 	if (set->user != NULL) {

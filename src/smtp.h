@@ -22,8 +22,9 @@ struct smtp_settings {
 	const char *user;	/* NULL: no AUTH */
 	const char *password;
 	const char *ca_file;	/* NULL: the system's trust store */
-	int	 verify;	/* verify chain and host name; keep 1 outside
-				 * tests of the refusal itself */
+	int	 no_verify;	/* 1: skip the chain and host name checks.
+				 * 0, the zero value, is the default: a
+				 * zeroed struct verifies */
 	int	 plain;		/* 1: smtp:// without any TLS, for loopback
 				 * test servers only */
 	long	 connect_timeout;	/* seconds; 0: 30 */

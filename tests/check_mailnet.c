@@ -84,7 +84,6 @@ smtp_plain(void)
 	    env("MAILENV_SMTP_PORT"));
 	s.url = url;
 	s.plain = 1;
-	s.verify = 1;
 	s.connect_timeout = 5;
 	s.timeout = 20;
 	return s;
@@ -128,7 +127,6 @@ imap_set(const char *user, int tls)
 	s.password = pass;
 	s.ca_file = tls ? env("MAILENV_CA_FILE") : NULL;
 	s.plain = !tls;
-	s.verify = 1;
 	s.timeout = 10;
 	s.processed = "Processed";
 	return s;
@@ -244,6 +242,17 @@ maillog_count(const char *s)
 			n++;
 	fclose(f);
 	return n;
+}
+
+/* Wait up to 5 s for Postfix's asynchronous log to hold s. */
+static int
+maillog_wait(const char *s)
+{
+	double end = now() + 5;
+
+	while (maillog_count(s) == 0 && now() < end)
+		usleep(20 * 1000);
+	return maillog_count(s);
 }
 
 START_TEST(smtp_batch_uses_one_connection)
@@ -366,7 +375,6 @@ START_TEST(smtp_starttls_verifies_the_server)
 	snprintf(url, sizeof(url), "smtp://localhost:%s",
 	    env("MAILENV_SMTP_PORT"));
 	set.url = url;
-	set.verify = 1;
 	set.connect_timeout = 5;
 	set.timeout = 20;
 	d = message("referee@ludus.test", to, t);
@@ -381,15 +389,56 @@ START_TEST(smtp_starttls_verifies_the_server)
 	set.ca_file = env("MAILENV_CA_FILE");
 	ck_assert_int_eq(smtp_send_batch(&set, &m, 1, err, sizeof(err)), 1);
 	ck_assert_msg(m.status == SMTP_SENT, "%s", m.reply);
-	/* Postfix logs the TLS session it set up (asynchronously). */
-	{
-		double end = now() + 5;
+	/* Postfix logs the TLS session it set up. */
+	ck_assert_int_ge(maillog_wait("TLS connection established from"), 1);
+	free(d);
+	free(t);
+}
+END_TEST
 
-		while (maillog_count("TLS connection established from") == 0 &&
-		    now() < end)
-			usleep(20 * 1000);
-	}
-	ck_assert_int_ge(maillog_count("TLS connection established from"), 1);
+START_TEST(smtps_with_auth)
+{
+	struct smtp_settings set = { 0 };
+	struct smtp_msg m[2];
+	const char *to = "carol@ludus.test";
+	char url[64], err[256], *t = token("smtps"), *d;
+	struct imap_settings is;
+	struct imap *im;
+
+	snprintf(url, sizeof(url), "smtps://localhost:%s",
+	    env("MAILENV_SMTPS_PORT"));
+	set.url = url;
+	set.user = "alice";
+	set.password = "wrong";
+	set.ca_file = env("MAILENV_CA_FILE");
+	set.connect_timeout = 5;
+	set.timeout = 20;
+	d = message("alice@ludus.test", to, t);
+	memset(m, 0, sizeof(m));
+	m[0].data = d;
+	m[0].len = strlen(d);
+	m[0].from = "alice@ludus.test";
+	m[0].rcpt = &to;
+	m[0].nrcpt = 1;
+	m[1] = m[0];
+	/* A refused login is no verdict on the messages: retry them later,
+	 * and don't try the rest on this connection. */
+	ck_assert_int_eq(smtp_send_batch(&set, m, 2, err, sizeof(err)), 0);
+	ck_assert_int_eq(m[0].status, SMTP_TEMPFAIL);
+	ck_assert_msg(strstr(m[0].reply, "535") != NULL, "%s", m[0].reply);
+	ck_assert_int_eq(m[1].status, SMTP_TEMPFAIL);
+	ck_assert_msg(strstr(m[1].reply, "not tried") != NULL, "%s",
+	    m[1].reply);
+
+	set.password = "alice-pw";
+	ck_assert_int_eq(smtp_send_batch(&set, m, 1, err, sizeof(err)), 1);
+	ck_assert_msg(m[0].status == SMTP_SENT, "%s", m[0].reply);
+	ck_assert_int_ge(maillog_wait("sasl_method=PLAIN, sasl_username=alice"),
+	    1);
+	is = imap_set("carol", 0);
+	im = imap_open(&is);
+	ck_assert_uint_ne(find_uid(im, t), 0);
+	imap_free(im);
 	free(d);
 	free(t);
 }
@@ -632,7 +681,7 @@ START_TEST(imap_host_name_mismatch_refused)
 	ck_assert_int_eq(imap_connect(im, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "mismatch") != NULL, "%s", err);
 	/* Turning verification off is possible, and only explicitly. */
-	set.verify = 0;
+	set.no_verify = 1;
 	ck_assert_msg(imap_connect(im, err, sizeof(err)) == 0, "%s", err);
 	imap_free(im);
 }
@@ -932,6 +981,7 @@ mailnet_suite(void)
 	tcase_add_test(tc, smtp_batch_uses_one_connection);
 	tcase_add_test(tc, smtp_unknown_user_is_permanent_and_the_batch_goes_on);
 	tcase_add_test(tc, smtp_starttls_verifies_the_server);
+	tcase_add_test(tc, smtps_with_auth);
 	tcase_add_test(tc, smtp_plain_only_to_loopback);
 	tcase_add_test(tc, imap_fetch_peeks_and_move_files_it);
 	tcase_add_test(tc, imap_flag_mode_keeps_the_message);
