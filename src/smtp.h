@@ -27,7 +27,9 @@ struct smtp_settings {
 				 * zeroed struct verifies */
 	int	 plain;		/* 1: smtp:// without any TLS, for loopback
 				 * test servers only */
-	long	 connect_timeout;	/* seconds; 0: 30 */
+	long	 connect_timeout;	/* seconds until the server is ready
+				 * for MAIL: TCP, greeting, TLS, AUTH
+				 * (libcurl counts all of it); 0: 30 */
 	long	 timeout;	/* seconds per message; 0: 120 */
 };
 

@@ -84,7 +84,7 @@ smtp_plain(void)
 	    env("MAILENV_SMTP_PORT"));
 	s.url = url;
 	s.plain = 1;
-	s.connect_timeout = 5;
+	s.connect_timeout = 15;
 	s.timeout = 20;
 	return s;
 }
@@ -375,7 +375,7 @@ START_TEST(smtp_starttls_verifies_the_server)
 	snprintf(url, sizeof(url), "smtp://localhost:%s",
 	    env("MAILENV_SMTP_PORT"));
 	set.url = url;
-	set.connect_timeout = 5;
+	set.connect_timeout = 15;
 	set.timeout = 20;
 	d = message("referee@ludus.test", to, t);
 	m.data = d;
@@ -411,7 +411,7 @@ START_TEST(smtps_with_auth)
 	set.user = "alice";
 	set.password = "wrong";
 	set.ca_file = env("MAILENV_CA_FILE");
-	set.connect_timeout = 5;
+	set.connect_timeout = 15;
 	set.timeout = 20;
 	d = message("alice@ludus.test", to, t);
 	memset(m, 0, sizeof(m));
