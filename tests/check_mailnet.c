@@ -734,20 +734,35 @@ START_TEST(imap_reconnects_after_dovecot_restart)
 	struct imap *im = imap_open(&set);
 	uint32_t *uids;
 	size_t n;
-	char err[512];
+	char err[512], *cmd;
+	int during_idle, during_search, during_connect, st;
+	double t0;
+	pid_t pid;
 
-	int during_search, during_connect;
-
-	run_mailenv("stop-imap");
+	/* Dovecot goes away while we sit in IDLE. */
+	cmd = xasprintf("'%s' stop-imap %s", mailenv, sandbox);
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		usleep(300 * 1000);
+		_exit(system(cmd) == 0 ? 0 : 1);
+	}
+	t0 = now();
+	during_idle = imap_idle(im, 20000, -1, err, sizeof(err));
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	during_search = imap_search(im, &uids, &n, err, sizeof(err));
 	during_connect = imap_connect(im, err, sizeof(err));
 	run_mailenv("start-imap");
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_int_eq(during_idle, -1);
+	ck_assert_msg(now() - t0 < 15, "IDLE noticed after %.1f s", now() - t0);
 	ck_assert_int_eq(during_search, -1);
 	ck_assert_int_eq(during_connect, -1);
 	ck_assert_msg(imap_connect(im, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(imap_search(im, &uids, &n, err, sizeof(err)), 0);
 	free(uids);
 	imap_free(im);
+	free(cmd);
 }
 END_TEST
 
