@@ -516,6 +516,67 @@ START_TEST(imap_fetch_peeks_and_move_files_it)
 }
 END_TEST
 
+/* Lines of Dovecot's log holding both a and b, waiting up to 5 s for
+ * at least one. */
+static int
+dovecot_log_wait(const char *a, const char *b)
+{
+	char *path = xasprintf("%s/dc/log", env("MAILENV_DIR"));
+	double end = now() + 5;
+	int n;
+
+	do {
+		FILE *f = fopen(path, "r");
+		char line[4096];
+
+		n = 0;
+		ck_assert_ptr_nonnull(f);
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (strstr(line, a) != NULL && strstr(line, b) != NULL)
+				n++;
+		fclose(f);
+		if (n == 0)
+			usleep(20 * 1000);
+	} while (n == 0 && now() < end);
+	free(path);
+	return n;
+}
+
+START_TEST(imap_without_move_copies_and_expunges)
+{
+	struct imap_settings set = imap_set("dave", 0);
+	struct imap *im;
+	char url[64], *t = token("nomove"), *path, err[512];
+	uint32_t uid, *uids;
+	size_t n, i;
+
+	/* The same Dovecot, offering neither MOVE nor UIDPLUS there. */
+	snprintf(url, sizeof(url), "imap://%s:%s",
+	    env("MAILENV_OLD_IMAP_HOST"), env("MAILENV_IMAP_PORT"));
+	set.url = url;
+	set.processed = "Old";
+	send_one("bob@ludus.test", "dave@ludus.test", t);
+	im = imap_open(&set);
+	uid = find_uid(im, t);
+	ck_assert_uint_ne(uid, 0);
+	ck_assert_msg(imap_done(im, uid, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(imap_search(im, &uids, &n, err, sizeof(err)), 0);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_ne(uids[i], uid);
+	free(uids);
+	imap_free(im);
+	ck_assert_ptr_null(maildir_file_with("dave", "", t));
+	path = maildir_file_with("dave", ".Old", t);
+	ck_assert_ptr_nonnull(path);
+	free(path);
+	/* Dovecot counts what the session did when it logs out: a message
+	 * flagged \Deleted and expunged, which MOVE would not flag. */
+	ck_assert_int_ge(dovecot_log_wait("imap(dave)", "deleted=1 expunged=1"),
+	    1);
+	free(t);
+}
+END_TEST
+
 START_TEST(imap_flag_mode_keeps_the_message)
 {
 	struct imap_settings set = imap_set("carol", 0);
@@ -999,6 +1060,7 @@ mailnet_suite(void)
 	tcase_add_test(tc, smtps_with_auth);
 	tcase_add_test(tc, smtp_plain_only_to_loopback);
 	tcase_add_test(tc, imap_fetch_peeks_and_move_files_it);
+	tcase_add_test(tc, imap_without_move_copies_and_expunges);
 	tcase_add_test(tc, imap_flag_mode_keeps_the_message);
 	tcase_add_test(tc, imap_plus_address_lands_in_inbox);
 	tcase_add_test(tc, imap_idle_wakes_within_two_seconds);
