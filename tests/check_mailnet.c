@@ -1096,6 +1096,9 @@ sandbox_start(void)
 		perror("mkdtemp");
 		exit(99);
 	}
+	/* Should we die without stopping it, the sandbox stops itself. */
+	snprintf(line, sizeof(line), "%ld", (long)getpid());
+	setenv("MAILENV_WATCH_PID", line, 1);
 	cmd = xasprintf("'%s' start %s", mailenv, sandbox);
 	p = popen(cmd, "r");
 	if (p == NULL) {
