@@ -28,6 +28,7 @@ struct imap {
 	uint16_t	 port;
 	int		 implicit_tls;
 	int		 have_processed;	/* folder known to exist */
+	int		 broken;		/* the stream failed: no LOGOUT */
 	uint32_t	 uidvalidity;
 };
 
@@ -61,6 +62,11 @@ static int
 imap_fail(struct imap *im, int r, const char *what, char *err, size_t errlen)
 {
 	const char *resp = im->s != NULL ? im->s->imap_response : NULL;
+
+	/* After a stream or parse error the dialogue is out of step or the
+	 * link is dead; a LOGOUT could only wait for the timeout. */
+	if (r == MAILIMAP_ERROR_STREAM || r == MAILIMAP_ERROR_PARSE)
+		im->broken = 1;
 
 	if (resp != NULL && resp[0] != '\0')
 		util_err(err, errlen, "imap %s: %s: %s (%s)", im->host, what,
@@ -297,12 +303,13 @@ imap_close(struct imap *im)
 {
 	if (im->s == NULL)
 		return;
-	if (im->s->imap_stream != NULL)
+	if (im->s->imap_stream != NULL && !im->broken)
 		(void)mailimap_logout(im->s);
 	mailimap_free(im->s);
 	im->s = NULL;
 	im->uidvalidity = 0;
 	im->have_processed = 0;
+	im->broken = 0;
 }
 
 static const char *
@@ -326,6 +333,7 @@ imap_connect(struct imap *im, char *err, size_t errlen)
 	im->s = mailimap_new(0, NULL);
 	if (im->s == NULL)
 		fatal("mailimap_new: out of memory");
+	im->broken = 0;
 	mailimap_set_timeout(im->s, im->set->timeout > 0 ?
 	    im->set->timeout : 60);
 	if (im->implicit_tls)
@@ -625,6 +633,7 @@ imap_idle(struct imap *im, int timeout_ms, int wakefd, char *err,
 		if (r == -1 && errno != EINTR) {
 			util_err(err, errlen, "imap %s: poll: %s", im->host,
 			    strerror(errno));
+			im->broken = 1;
 			return -1;
 		}
 		if (r > 0 && pfd[0].revents != 0)
