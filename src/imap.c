@@ -8,10 +8,8 @@
 #include <openssl/x509v3.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "imap.h"
 #include "util.h"

@@ -189,7 +189,7 @@ smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
 {
 	CURL *c;
 	struct smtp_xfer x;
-	char errbuf[CURL_ERROR_SIZE];
+	char errbuf[CURL_ERROR_SIZE], cause[SMTP_REPLYLEN];
 	int implicit = 0, sent = 0, broken = 0;
 	size_t i, j;
 
@@ -238,7 +238,7 @@ smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
 			m->status = SMTP_TEMPFAIL;
 			m->code = 0;
 			util_err(m->reply, sizeof(m->reply),
-			    "not tried: %s", msgs[i - 1].reply);
+			    "not tried: %s", cause);
 			continue;
 		}
 		for (j = 0; j < m->nrcpt; j++) {
@@ -269,6 +269,8 @@ smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
 		    (curl_off_t)x.body.len);
 		rc = curl_easy_perform(c);
 		broken = smtp_judge(c, rc, &x, errbuf, m);
+		if (broken)
+			util_strlcpy(cause, m->reply, sizeof(cause));
 		if (m->status == SMTP_SENT)
 			sent++;
 		curl_easy_setopt(c, CURLOPT_MAIL_RCPT, NULL);
