@@ -335,9 +335,22 @@ smtp_first_line(FILE *f, char *out, size_t outlen)
 		*nl = '\0';
 }
 
+/* sendmail takes local text: LF line ends, as Postfix and Sendmail
+ * expect on their input (CRLF would be kept as a stray CR by some). */
+static void
+smtp_lf(struct buf *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!(s[i] == '\r' && i + 1 < len && s[i + 1] == '\n'))
+			buf_addc(out, s[i]);
+}
+
 int
 smtp_sendmail(const char *path, struct smtp_msg *m)
 {
+	struct buf lf = { 0 };
 	const char **argv;
 	FILE *errf;
 	int in[2], st;
@@ -400,7 +413,9 @@ smtp_sendmail(const char *path, struct smtp_msg *m)
 		_exit(75);
 	}
 	close(in[0]);
-	(void)smtp_write_all(in[1], m->data, m->len);
+	smtp_lf(&lf, m->data, m->len);
+	(void)smtp_write_all(in[1], lf.s != NULL ? lf.s : "", lf.len);
+	buf_free(&lf);
 	close(in[1]);
 	free(argv);
 	while (waitpid(pid, &st, 0) == -1) {

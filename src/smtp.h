@@ -55,8 +55,9 @@ struct smtp_msg {
 int	smtp_send_batch(const struct smtp_settings *, struct smtp_msg *msgs,
 	    size_t n, char *err, size_t errlen);
 
-/* Pipe one message into `path -i -f FROM -- RCPT...`, or `path -t -i` when
- * it has no recipients (sendmail then reads them from the headers).  Exit
+/* Pipe one message, CRLF turned into LF, into `path -i -f FROM -- RCPT...`,
+ * or `path -t -i -f FROM` when it has no recipients (sendmail then reads
+ * them from the headers); the null sender is passed as "<>".  Exit
  * status 0 is SMTP_SENT; 75 (EX_TEMPFAIL), other transient sysexits, a
  * signal, or a failure to run it is SMTP_TEMPFAIL; any other status is
  * SMTP_PERMFAIL.  The first line sendmail printed on stderr goes to reply.

@@ -988,9 +988,16 @@ START_TEST(sendmail_exit_status_classifies)
 
 	m.nrcpt = 0;
 	m.from = "";
+	m.data = "Subject: crlf\r\n\r\nbody\r\nbare\rcr\r\n";
+	m.len = strlen(m.data);
 	ck_assert_int_eq(smtp_sendmail(sm, &m), 0);
 	got = slurp(p);
 	ck_assert_str_eq(got, "-t\n-i\n-f\n<>\n");
+	free(got);
+	free(p);
+	p = xasprintf("%s/input", dir);
+	got = slurp(p);
+	ck_assert_str_eq(got, "Subject: crlf\n\nbody\nbare\rcr\n");
 	free(got);
 	free(p);
 
