@@ -1,0 +1,447 @@
+/* smtp: libcurl for SMTP, fork/exec for sendmail. */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "smtp.h"
+#include "util.h"
+
+/* Where in the dialogue the last command was: a failure while the server
+ * judges a message (MAIL, RCPT, DATA) belongs to that message; one during
+ * connect, STARTTLS or AUTH belongs to the connection and so to the whole
+ * rest of the batch. */
+enum smtp_phase {
+	SMTP_PHASE_CONN,
+	SMTP_PHASE_MSG,
+};
+
+struct smtp_xfer {
+	struct buf	 body;		/* the message with CRLF line ends */
+	size_t		 off;
+	enum smtp_phase	 phase;
+	char		 last[SMTP_REPLYLEN];	/* last line the server sent */
+	/* The first 4xx/5xx line and the phase it came in: libcurl goes on
+	 * to QUIT, whose "221 Bye" must not hide the reason. */
+	enum smtp_phase	 fail_phase;
+	char		 fail[SMTP_REPLYLEN];
+};
+
+static size_t
+smtp_read_cb(char *out, size_t size, size_t nmemb, void *arg)
+{
+	struct smtp_xfer *x = arg;
+	size_t n = size * nmemb, left = x->body.len - x->off;
+
+	if (n > left)
+		n = left;
+	memcpy(out, x->body.s + x->off, n);
+	x->off += n;
+	return n;
+}
+
+static int
+smtp_debug_cb(CURL *c, curl_infotype type, char *data, size_t len, void *arg)
+{
+	struct smtp_xfer *x = arg;
+
+	(void)c;
+	if (type == CURLINFO_HEADER_IN) {
+		while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == '\r'))
+			len--;
+		if (len >= sizeof(x->last))
+			len = sizeof(x->last) - 1;
+		memcpy(x->last, data, len);
+		x->last[len] = '\0';
+		if (x->fail[0] == '\0' && (data[0] == '4' || data[0] == '5')) {
+			memcpy(x->fail, x->last, len + 1);
+			x->fail_phase = x->phase;
+		}
+	} else if (type == CURLINFO_HEADER_OUT) {
+		if (len >= 4 && util_strncaseeq(data, "QUIT", 4))
+			return 0;
+		if (len >= 4 && (util_strncaseeq(data, "MAIL", 4) ||
+		    util_strncaseeq(data, "RCPT", 4) ||
+		    util_strncaseeq(data, "DATA", 4) ||
+		    util_strncaseeq(data, "BDAT", 4)))
+			x->phase = SMTP_PHASE_MSG;
+		else
+			x->phase = SMTP_PHASE_CONN;
+	}
+	return 0;
+}
+
+/* Bare LF becomes CRLF; the message then ends with CRLF.  libcurl does the
+ * dot-stuffing itself. */
+static void
+smtp_crlf(struct buf *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\n' && (i == 0 || s[i - 1] != '\r'))
+			buf_addc(out, '\r');
+		buf_addc(out, s[i]);
+	}
+	if (out->len < 2 || out->s[out->len - 1] != '\n')
+		buf_adds(out, "\r\n");
+}
+
+static int
+smtp_loopback(const char *host)
+{
+	return strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 ||
+	    strcmp(host, "[::1]") == 0 || strcmp(host, "::1") == 0;
+}
+
+/* Check the URL's scheme and host; *tls tells whether TLS is implicit. */
+static int
+smtp_check_url(const struct smtp_settings *set, int *implicit, char *err,
+    size_t errlen)
+{
+	CURLU *u;
+	char *scheme = NULL, *host = NULL;
+	int rc = -1;
+
+	if (set->url == NULL) {
+		util_err(err, errlen, "smtp: no server URL");
+		return -1;
+	}
+	u = curl_url();
+	if (u == NULL)
+		fatal("curl_url: out of memory");
+	if (curl_url_set(u, CURLUPART_URL, set->url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+		util_err(err, errlen, "smtp: bad URL %s", set->url);
+		goto out;
+	}
+	if (strcmp(scheme, "smtps") == 0)
+		*implicit = 1;
+	else if (strcmp(scheme, "smtp") == 0)
+		*implicit = 0;
+	else {
+		util_err(err, errlen, "smtp: %s: scheme must be smtp or smtps",
+		    set->url);
+		goto out;
+	}
+	if (set->plain && !*implicit && !smtp_loopback(host)) {
+		util_err(err, errlen, "smtp: plain SMTP is only allowed to a "
+		    "loopback address, not %s", host);
+		goto out;
+	}
+	rc = 0;
+out:
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	return rc;
+}
+
+/* Judge one finished transfer; 1 when the connection is unusable and the
+ * rest of the batch should not be tried. */
+static int
+smtp_judge(CURL *c, CURLcode rc, const struct smtp_xfer *x,
+    const char *errbuf, struct smtp_msg *m)
+{
+	long code = 0;
+
+	if (rc == CURLE_OK) {
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+		m->code = (int)code;
+		m->status = SMTP_SENT;
+		util_strlcpy(m->reply, x->last, sizeof(m->reply));
+		return 0;
+	}
+	if (x->fail[0] != '\0')
+		code = strtol(x->fail, NULL, 10);
+	m->code = (int)code;
+	if (x->fail[0] != '\0' && x->fail_phase == SMTP_PHASE_MSG) {
+		m->status = code >= 500 ? SMTP_PERMFAIL : SMTP_TEMPFAIL;
+		util_strlcpy(m->reply, x->fail, sizeof(m->reply));
+		/* 421: the server is closing the connection. */
+		return code == 421;
+	}
+	m->status = SMTP_TEMPFAIL;
+	if (x->fail[0] != '\0')
+		util_err(m->reply, sizeof(m->reply), "%s: %s",
+		    errbuf[0] ? errbuf : curl_easy_strerror(rc), x->fail);
+	else
+		util_strlcpy(m->reply, errbuf[0] ? errbuf :
+		    curl_easy_strerror(rc), sizeof(m->reply));
+	/* No verdict on the message itself: the connection, the TLS layer
+	 * or the login failed, and would again for the next message. */
+	return 1;
+}
+
+int
+smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
+    size_t n, char *err, size_t errlen)
+{
+	CURL *c;
+	struct smtp_xfer x;
+	char errbuf[CURL_ERROR_SIZE], cause[SMTP_REPLYLEN];
+	int implicit = 0, sent = 0, broken = 0;
+	size_t i, j;
+
+	if (smtp_check_url(set, &implicit, err, errlen) == -1)
+		return -1;
+	c = curl_easy_init();
+	if (c == NULL) {
+		util_err(err, errlen, "smtp: curl_easy_init failed");
+		return -1;
+	}
+	memset(&x, 0, sizeof(x));
+	curl_easy_setopt(c, CURLOPT_URL, set->url);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	curl_easy_setopt(c, CURLOPT_USE_SSL,
+	    set->plain && !implicit ? (long)CURLUSESSL_NONE :
+	    (long)CURLUSESSL_ALL);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, set->no_verify ? 0L : 1L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, set->no_verify ? 0L : 2L);
+	if (set->ca_file != NULL)
+		curl_easy_setopt(c, CURLOPT_CAINFO, set->ca_file);
+	if (set->user != NULL) {
+		curl_easy_setopt(c, CURLOPT_USERNAME, set->user);
+		curl_easy_setopt(c, CURLOPT_PASSWORD,
+		    set->password != NULL ? set->password : "");
+	}
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT,
+	    set->connect_timeout > 0 ? set->connect_timeout : 30L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT,
+	    set->timeout > 0 ? set->timeout : 120L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(c, CURLOPT_READFUNCTION, smtp_read_cb);
+	curl_easy_setopt(c, CURLOPT_READDATA, &x);
+	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, smtp_debug_cb);
+	curl_easy_setopt(c, CURLOPT_DEBUGDATA, &x);
+	curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+
+	for (i = 0; i < n; i++) {
+		struct smtp_msg *m = &msgs[i];
+		struct curl_slist *rcpt = NULL;
+		char *from;
+		CURLcode rc;
+
+		if (broken) {
+			m->status = SMTP_TEMPFAIL;
+			m->code = 0;
+			util_err(m->reply, sizeof(m->reply),
+			    "not tried: %s", cause);
+			continue;
+		}
+		for (j = 0; j < m->nrcpt; j++) {
+			char *r = xasprintf("<%s>", m->rcpt[j]);
+
+			rcpt = curl_slist_append(rcpt, r);
+			free(r);
+			if (rcpt == NULL)
+				fatal("curl_slist_append: out of memory");
+		}
+		if (m->nrcpt == 0) {
+			m->status = SMTP_PERMFAIL;
+			m->code = 0;
+			util_strlcpy(m->reply, "no recipients", sizeof(m->reply));
+			continue;
+		}
+		from = xasprintf("<%s>", m->from != NULL ? m->from : "");
+		buf_reset(&x.body);
+		smtp_crlf(&x.body, m->data, m->len);
+		x.off = 0;
+		x.phase = SMTP_PHASE_CONN;
+		x.last[0] = '\0';
+		x.fail[0] = '\0';
+		errbuf[0] = '\0';
+		curl_easy_setopt(c, CURLOPT_MAIL_FROM, from);
+		curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpt);
+		curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE,
+		    (curl_off_t)x.body.len);
+		rc = curl_easy_perform(c);
+		broken = smtp_judge(c, rc, &x, errbuf, m);
+		if (broken)
+			util_strlcpy(cause, m->reply, sizeof(cause));
+		if (m->status == SMTP_SENT)
+			sent++;
+		curl_easy_setopt(c, CURLOPT_MAIL_RCPT, NULL);
+		curl_slist_free_all(rcpt);
+		free(from);
+	}
+	curl_easy_cleanup(c);
+	buf_free(&x.body);
+	return sent;
+}
+
+/* sysexits(3) codes that say "try again later". */
+static int
+smtp_transient_exit(int st)
+{
+	return st == 75 || st == 71 || st == 74;	/* TEMPFAIL OSERR IOERR */
+}
+
+/* Write all of p to fd, even when the reader has gone away (EPIPE instead
+ * of SIGPIPE, which is blocked here and any pending one swallowed). */
+static int
+smtp_write_all(int fd, const char *p, size_t len)
+{
+	sigset_t block, old, pending;
+	struct timespec zero = { 0, 0 };
+	int rc = 0;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+
+		if (w == -1) {
+			if (errno == EINTR)
+				continue;
+			rc = -1;
+			break;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	sigpending(&pending);
+	if (sigismember(&pending, SIGPIPE) && !sigismember(&old, SIGPIPE))
+		(void)sigtimedwait(&block, NULL, &zero);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/* The first line of what the child wrote to stderr. */
+static void
+smtp_first_line(FILE *f, char *out, size_t outlen)
+{
+	char *nl;
+
+	rewind(f);
+	if (fgets(out, (int)outlen, f) == NULL) {
+		out[0] = '\0';
+		return;
+	}
+	if ((nl = strchr(out, '\n')) != NULL)
+		*nl = '\0';
+}
+
+/* sendmail takes local text: LF line ends, as Postfix and Sendmail
+ * expect on their input (CRLF would be kept as a stray CR by some). */
+static void
+smtp_lf(struct buf *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!(s[i] == '\r' && i + 1 < len && s[i + 1] == '\n'))
+			buf_addc(out, s[i]);
+}
+
+int
+smtp_sendmail(const char *path, struct smtp_msg *m)
+{
+	struct buf lf = { 0 };
+	const char **argv;
+	FILE *errf;
+	int in[2], st;
+	size_t i, k = 0;
+	pid_t pid;
+
+	m->code = 0;
+	m->reply[0] = '\0';
+	m->status = SMTP_TEMPFAIL;
+	argv = xcalloc(m->nrcpt + 8, sizeof(*argv));
+	argv[k++] = path;
+	if (m->nrcpt == 0)
+		argv[k++] = "-t";
+	argv[k++] = "-i";
+	if (m->from != NULL) {
+		argv[k++] = "-f";
+		argv[k++] = m->from[0] != '\0' ? m->from : "<>";
+	}
+	if (m->nrcpt > 0) {
+		argv[k++] = "--";
+		for (i = 0; i < m->nrcpt; i++)
+			argv[k++] = m->rcpt[i];
+	}
+	argv[k] = NULL;
+
+	if ((errf = tmpfile()) == NULL) {
+		util_err(m->reply, sizeof(m->reply), "sendmail: tmpfile: %s",
+		    strerror(errno));
+		free(argv);
+		return -1;
+	}
+	if (pipe(in) == -1) {
+		util_err(m->reply, sizeof(m->reply), "sendmail: pipe: %s",
+		    strerror(errno));
+		fclose(errf);
+		free(argv);
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == -1) {
+		util_err(m->reply, sizeof(m->reply), "sendmail: fork: %s",
+		    strerror(errno));
+		close(in[0]);
+		close(in[1]);
+		fclose(errf);
+		free(argv);
+		return -1;
+	}
+	if (pid == 0) {
+		int efd = fileno(errf);
+
+		if (dup2(in[0], 0) == -1 || dup2(efd, 1) == -1 ||
+		    dup2(efd, 2) == -1)
+			_exit(71);
+		close(in[0]);
+		close(in[1]);
+		execv(path, (char *const *)argv);
+		dprintf(2, "cannot run %s: %s\n", path, strerror(errno));
+		_exit(75);
+	}
+	close(in[0]);
+	smtp_lf(&lf, m->data, m->len);
+	(void)smtp_write_all(in[1], lf.s != NULL ? lf.s : "", lf.len);
+	buf_free(&lf);
+	close(in[1]);
+	free(argv);
+	while (waitpid(pid, &st, 0) == -1) {
+		if (errno != EINTR) {
+			util_err(m->reply, sizeof(m->reply),
+			    "sendmail: waitpid: %s", strerror(errno));
+			fclose(errf);
+			return -1;
+		}
+	}
+	smtp_first_line(errf, m->reply, sizeof(m->reply));
+	fclose(errf);
+	if (WIFSIGNALED(st)) {
+		util_err(m->reply, sizeof(m->reply), "%s killed by signal %d",
+		    path, WTERMSIG(st));
+		return -1;
+	}
+	m->code = WEXITSTATUS(st);
+	if (m->code == 0) {
+		m->status = SMTP_SENT;
+		return 0;
+	}
+	m->status = smtp_transient_exit(m->code) ? SMTP_TEMPFAIL :
+	    SMTP_PERMFAIL;
+	if (m->reply[0] == '\0')
+		util_err(m->reply, sizeof(m->reply), "%s exited with %d", path,
+		    m->code);
+	return -1;
+}
