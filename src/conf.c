@@ -222,10 +222,10 @@ static const struct setting settings[] = {
 	    "/home/referee/Maildir", F_REQUIRED, NULL,
 	    "The Maildir (with new/, cur/ and tmp/)." },
 	{ "in.maildir.processed", T_STRING, O(maildir.processed), 0, 0, NULL,
-	    "cur", NULL, NULL, 0, check_folder,
-	    "Where a processed message goes: `cur` (marked seen in the same "
-	    "Maildir) or the name of a Maildir++ folder (Processed means "
-	    "PATH/.Processed)." },
+	    "Processed", NULL, NULL, 0, check_folder,
+	    "The Maildir++ folder a processed message is moved to, marked "
+	    "seen (Processed means PATH/.Processed); messages left in new/ "
+	    "and cur/ are the ones still to read." },
 
 	{ "out.smtp.url", T_URL, O(smtp.url), 0, 0, v_smtp, NULL, NULL,
 	    "smtps://mail.example.org", F_REQUIRED, NULL,
@@ -716,9 +716,9 @@ check_folder(const char *s, char *msg, size_t len)
 		if (*p < 0x20 || *p == '/' || *p == 0x7f)
 			break;
 	if (*p != '\0' || *s == '\0' || *s == '.' || strcmp(s, "new") == 0 ||
-	    strcmp(s, "tmp") == 0) {
-		util_err(msg, len, "`%s` is not `cur` or a folder name (no "
-		    "slash, no leading dot, not new or tmp)", s);
+	    strcmp(s, "tmp") == 0 || strcmp(s, "cur") == 0) {
+		util_err(msg, len, "`%s` is not a folder name (no slash, no "
+		    "leading dot, not new, cur or tmp)", s);
 		return -1;
 	}
 	return 0;

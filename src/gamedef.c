@@ -335,6 +335,14 @@ walk_root(struct walk *w, yaml_node_t *root, struct gamedef *d)
 			if (get_int(w, v, key, 1, GAME_MAX_SEATS, &seats) == -1)
 				return -1;
 			d->seats = (int)seats;
+		} else if (strcmp(key, "first") == 0) {
+			const char *f = scalar(v);
+
+			if (f == NULL || (strcmp(f, "given") != 0 &&
+			    strcmp(f, "random") != 0))
+				return fail(w, v, "first must be given or "
+				    "random");
+			d->first_random = strcmp(f, "random") == 0;
 		} else if (strcmp(key, "aliases") == 0) {
 			if (get_list(w, v, key, &d->aliases, &d->naliases) == -1)
 				return -1;
@@ -343,7 +351,8 @@ walk_root(struct walk *w, yaml_node_t *root, struct gamedef *d)
 				return -1;
 		} else
 			return fail(w, k, "unknown key `%s` (name, title, "
-			    "seats, aliases, summary, notation, options, data)",
+			    "seats, first, aliases, summary, notation, options, "
+			    "data)",
 			    key);
 	}
 	if (d->name == NULL || d->title == NULL || d->seats == 0)

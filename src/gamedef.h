@@ -33,6 +33,8 @@ struct gamedef {
 	char		*summary;
 	char		*notation;
 	int		 seats;
+	int		 first_random;	/* `first: random`: without first=,
+					 * draw who moves first */
 	char		**aliases;
 	int		 naliases;
 	struct gamedef_opt *opts;

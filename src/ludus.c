@@ -12,14 +12,23 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "conf.h"
 #include "gamedef.h"
+#include "intake.h"
+#include "mail.h"
+#include "outbox.h"
 #include "play.h"
 #include "store.h"
+#include "token.h"
 
 #define EXIT_USAGE	64
+#define EXIT_TEMPFAIL	75	/* sysexits EX_TEMPFAIL: the MTA tries again */
 
 struct ctx {
 	const char	*dbpath;
+	const char	*config_path;	/* NULL: none read */
+	struct config	 cfg;
 	struct gamedef	*defs;
 	int		 ndefs;
 	struct store	*store;
@@ -40,7 +49,8 @@ usage_of(const char *name)
 {
 	const struct cmd *c = find_cmd(name);
 
-	fprintf(stderr, "usage: ludus [-d DATABASE] %s %s\n", c->name, c->args);
+	fprintf(stderr, "usage: ludus [-c CONFIG] [-d DATABASE] %s %s\n",
+	    c->name, c->args);
 	return EXIT_USAGE;
 }
 
@@ -63,7 +73,7 @@ err_out(const char *fmt, ...)
 static int64_t
 now(void)
 {
-	return (int64_t)time(NULL);
+	return clock_now();
 }
 
 static int
@@ -137,14 +147,40 @@ take_as(int argc, char **argv, const char **as)
 	return n;
 }
 
+/* The server secret the reply tokens derive from: the configured file, or
+ * without a configuration file ludus.secret beside the database. */
+static char *
+secret_path(const struct ctx *c)
+{
+	const char *slash;
+
+	if (c->config_path != NULL && c->cfg.referee.secret_file != NULL)
+		return xstrdup(c->cfg.referee.secret_file);
+	if ((slash = strrchr(c->dbpath, '/')) == NULL)
+		return xstrdup("ludus.secret");
+	return xasprintf("%.*s/ludus.secret", (int)(slash - c->dbpath),
+	    c->dbpath);
+}
+
 static int
 cmd_init(struct ctx *c, int argc, char **argv)
 {
+	char err[512], *path;
+	int rc;
+
 	(void)argv;
 	if (argc != 0)
 		return usage_of("init");
 	printf("database %s ready (schema version %d)\n", c->dbpath,
 	    store_schema_version(c->store));
+	path = secret_path(c);
+	rc = token_secret_create(path, err, sizeof(err));
+	if (rc == -1) {
+		free(path);
+		return err_out("%s", err);
+	}
+	printf("secret %s %s\n", path, rc == 1 ? "kept" : "created (mode 0600)");
+	free(path);
 	return 0;
 }
 
@@ -576,6 +612,144 @@ cmd_perft(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/* Read a whole message from stdin, at most max bytes kept (the rest is
+ * read and dropped so a pipe writer never blocks). */
+static char *
+read_stdin(size_t max, size_t *len, int *too_big)
+{
+	struct buf b = { 0 };
+	char chunk[65536];
+	size_t n;
+
+	*too_big = 0;
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
+		if (b.len + n > max) {
+			*too_big = 1;
+			continue;
+		}
+		buf_add(&b, chunk, n);
+	}
+	*len = b.len;
+	return buf_steal(&b);
+}
+
+static size_t
+stdin_cap(const struct config *cfg)
+{
+	/* Read a little past the limit so the parser itself can say the
+	 * message is too big. */
+	return (size_t)cfg->limits.message_size + 65536;
+}
+
+static int
+cmd_deliver(struct ctx *c, int argc, char **argv)
+{
+	struct referee ref;
+	enum intake_status st;
+	char *raw, *outcome;
+	size_t len;
+	int too_big;
+
+	(void)argv;
+	if (argc != 0)
+		return usage_of("deliver");
+	raw = read_stdin(stdin_cap(&c->cfg), &len, &too_big);
+	if (c->cfg.referee.address == NULL) {
+		free(raw);
+		err_out("referee.address is not set (give -c CONFIG)");
+		return EXIT_TEMPFAIL;
+	}
+	memset(&ref, 0, sizeof(ref));
+	ref.store = c->store;
+	ref.cfg = &c->cfg;
+	ref.defs = c->defs;
+	ref.ndefs = c->ndefs;
+	st = intake_message(&ref, raw, len, now(), &outcome);
+	free(raw);
+	if (outcome)
+		fprintf(stderr, "ludus: %s\n", outcome);
+	free(outcome);
+	return st == INTAKE_DONE ? 0 : EXIT_TEMPFAIL;
+}
+
+static int
+cmd_parse(struct ctx *c, int argc, char **argv)
+{
+	struct mail_limits lim;
+	struct mail_guard_cfg gc;
+	struct mail_msg m;
+	struct buf b = { 0 };
+	const char *guard;
+	char *raw, perr[256];
+	size_t len;
+	int too_big, rc;
+
+	(void)argv;
+	if (argc != 0)
+		return usage_of("parse");
+	raw = read_stdin(stdin_cap(&c->cfg), &len, &too_big);
+	memset(&lim, 0, sizeof(lim));
+	lim.max_bytes = (size_t)c->cfg.limits.message_size;
+	lim.max_lines = (int)c->cfg.limits.lines;
+	lim.max_commands = (int)c->cfg.limits.commands;
+	lim.tag = c->cfg.referee.tag;
+	lim.referee = c->cfg.referee.address;
+	memset(&m, 0, sizeof(m));
+	rc = mail_parse(raw, len, &lim, &m, perr, sizeof(perr));
+	memset(&gc, 0, sizeof(gc));
+	gc.x_loop = c->cfg.referee.address;
+	gc.referee = c->cfg.referee.address;
+	gc.club_lists = (const char *const *)c->cfg.club.lists.v;
+	gc.nclub_lists = c->cfg.club.lists.n;
+	guard = mail_guard(&m, &gc);
+	if (rc == -1)
+		printf("unreadable: %s\n", perr);
+	mail_describe(&m, guard, &b);
+	fputs(buf_str(&b), stdout);
+	buf_free(&b);
+	mail_msg_free(&m);
+	free(raw);
+	return rc == -1 ? 1 : 0;
+}
+
+static int
+cmd_outbox(struct ctx *c, int argc, char **argv)
+{
+	struct store_mail *rows;
+	int waiting, sent, failed, n, i;
+
+	(void)argv;
+	if (argc != 0)
+		return usage_of("outbox");
+	if (store_outbox_counts(c->store, &waiting, &sent, &failed) == -1 ||
+	    store_outbox_due(c->store, INT64_MAX, 1000, &rows, &n) == -1)
+		return err_out("%s", store_errmsg(c->store));
+	printf("%d waiting, %d sent, %d given up\n", waiting, sent, failed);
+	for (i = 0; i < n; i++)
+		printf("<%s>\tto %s\tattempts %d\tnext %lld\n",
+		    rows[i].message_id, rows[i].recipients, rows[i].attempts,
+		    (long long)rows[i].next_try);
+	store_mails_free(rows, n);
+	return 0;
+}
+
+static int
+cmd_flush(struct ctx *c, int argc, char **argv)
+{
+	struct outbox_stats st;
+	char err[512];
+
+	(void)argv;
+	if (argc != 0)
+		return usage_of("flush");
+	if (outbox_flush(c->store, &c->cfg, now(), &st, err, sizeof(err)) ==
+	    -1)
+		return err_out("%s", err);
+	printf("%d sent, %d to retry, %d given up\n", st.sent, st.retry,
+	    st.failed);
+	return st.retry || st.failed ? 1 : 0;
+}
+
 static int cmd_help(struct ctx *, int, char **);
 
 static const struct cmd cmds[] = {
@@ -602,6 +776,14 @@ static const struct cmd cmds[] = {
 	    cmd_replay, 1 },
 	{ "perft", "GAME DEPTH [--seed N] [OPT=VAL ...]",
 	    "count the leaves of the move tree to each depth", cmd_perft, 0 },
+	{ "deliver", "< MESSAGE",
+	    "take one message from standard input through the referee",
+	    cmd_deliver, 1 },
+	{ "parse", "< MESSAGE",
+	    "show how a message is read: sender, tag, guards, commands",
+	    cmd_parse, 0 },
+	{ "outbox", "", "what waits to be sent", cmd_outbox, 1 },
+	{ "flush", "", "send what is due now", cmd_flush, 1 },
 	{ "help", "[COMMAND]", "this summary, or one command's", cmd_help, 0 },
 };
 
@@ -621,9 +803,11 @@ usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: ludus [-d DATABASE] COMMAND [ARGS]\n\n"
-	    "  -d DATABASE  the SQLite database (default ./ludus.db, or "
-	    "$LUDUS_DB)\n\ncommands:\n");
+	fprintf(f, "usage: ludus [-c CONFIG] [-d DATABASE] COMMAND [ARGS]\n\n"
+	    "  -c CONFIG    the configuration (default %s when it exists)\n"
+	    "  -d DATABASE  the SQLite database (default $LUDUS_DB, else the "
+	    "configuration's,\n               else ./ludus.db)\n\n"
+	    "commands:\n", config_default_path());
 	for (i = 0; i < nitems(cmds); i++)
 		fprintf(f, "  %-8s %s\n           %s\n", cmds[i].name,
 		    cmds[i].args, cmds[i].help);
@@ -656,15 +840,20 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "database", required_argument, NULL, 'd' },
+		{ "config", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
 
 	c.dbpath = getenv("LUDUS_DB");
-	if (c.dbpath == NULL || *c.dbpath == '\0')
-		c.dbpath = "ludus.db";
+	if (c.dbpath != NULL && *c.dbpath == '\0')
+		c.dbpath = NULL;
 	/* "+": stop at the command; its own options follow it. */
-	while ((ch = getopt_long(argc, argv, "+d:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+c:d:h", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
+		case 'c':
+			c.config_path = optarg;
+			break;
 		case 'd':
 			c.dbpath = optarg;
 			break;
@@ -694,15 +883,38 @@ main(int argc, char **argv)
 			    cmd->name, cmd->args, cmd->help);
 			return 0;
 		}
-	if (cmd->fn != cmd_help && load_defs(&c) != 0)
-		return 1;
+	if (c.config_path == NULL && access(config_default_path(), R_OK) == 0)
+		c.config_path = config_default_path();
+	if (c.config_path != NULL) {
+		if (config_load(c.config_path, &c.cfg, err, sizeof(err)) ==
+		    -1) {
+			config_free(&c.cfg);
+			err_out("%s", err);
+			return cmd->fn == cmd_deliver ? EXIT_TEMPFAIL : 1;
+		}
+		if (c.dbpath == NULL)
+			c.dbpath = c.cfg.database;
+		if (c.cfg.games_dir != NULL && getenv("LUDUS_GAMES_DIR") ==
+		    NULL)
+			setenv("LUDUS_GAMES_DIR", c.cfg.games_dir, 1);
+	} else
+		config_defaults(&c.cfg);
+	if (c.dbpath == NULL)
+		c.dbpath = "ludus.db";
+	if (cmd->fn != cmd_help && load_defs(&c) != 0) {
+		config_free(&c.cfg);
+		return cmd->fn == cmd_deliver ? EXIT_TEMPFAIL : 1;
+	}
 	if (cmd->needs_store && store_open(c.dbpath, &c.store, err,
 	    sizeof(err)) == -1) {
 		gamedef_free_all(c.defs, c.ndefs);
-		return err_out("%s", err);
+		config_free(&c.cfg);
+		err_out("%s", err);
+		return cmd->fn == cmd_deliver ? EXIT_TEMPFAIL : 1;
 	}
 	rc = cmd->fn(&c, argc - 1, argv + 1);
 	store_close(c.store);
 	gamedef_free_all(c.defs, c.ndefs);
+	config_free(&c.cfg);
 	return rc;
 }

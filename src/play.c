@@ -85,6 +85,8 @@ play_create(struct store *s, const struct gamedef *def, char *const *words,
 		goto out;
 
 	/* Seat 0 moves first where the rules have a first player. */
+	if (first == NULL && def->first_random)
+		first = "random";
 	if (first != NULL && util_strcaseeq(first, "random")) {
 		struct rng r;
 		uint32_t k;

@@ -896,3 +896,24 @@ store_reply_add(struct store *s, const char *sender, int64_t now)
 	return run(s, "INSERT INTO replies (sender, at) VALUES (?, ?)", "ti",
 	    sender, now);
 }
+
+int
+store_outbox_next(struct store *s, int64_t *when)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = query(s, "SELECT min(next_try) FROM outbox WHERE sent IS "
+	    "NULL AND failed IS NULL", "")) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return store_fail(s, "outbox");
+	}
+	rc = sqlite3_column_type(st, 0) == SQLITE_NULL ? 1 : 0;
+	if (rc == 0)
+		*when = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -132,6 +132,8 @@ int	 store_outbox_sent(struct store *, int64_t id, int64_t now);
 int	 store_outbox_retry(struct store *, int64_t id, int64_t next_try,
 	    const char *why);
 int	 store_outbox_failed(struct store *, int64_t id, const char *why);
+/* When the earliest waiting row is due; 1 when none waits. */
+int	 store_outbox_next(struct store *, int64_t *when);
 /* Counts of rows waiting, sent and failed. */
 int	 store_outbox_counts(struct store *, int *waiting, int *sent,
 	    int *failed);

@@ -430,8 +430,11 @@ START_TEST(config_bad_values_name_file_line_and_what_is_allowed)
 		  "variable name (letters, digits and _, not starting with a "
 		  "digit)" },
 		{ ADDR "in:\n  maildir:\n    processed: ../x\n",
-		  ":5: in.maildir.processed: `../x` is not `cur` or a folder "
-		  "name (no slash, no leading dot, not new or tmp)" },
+		  ":5: in.maildir.processed: `../x` is not a folder name (no "
+		  "slash, no leading dot, not new, cur or tmp)" },
+		{ ADDR "in:\n  maildir:\n    processed: cur\n",
+		  ":5: in.maildir.processed: `cur` is not a folder name (no "
+		  "slash, no leading dot, not new, cur or tmp)" },
 		{ ADDR "auth:\n  trust_authserv_id: mx example\n",
 		  ":4: auth.trust_authserv_id: `mx example` is not an "
 		  "authserv-id (no spaces or semicolons)" },

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "testutil.h"
+#include "token.h"
 
 START_TEST(util_buf_grows_and_terminates)
 {
@@ -213,6 +216,72 @@ START_TEST(gamedef_every_engine_has_a_definition)
 }
 END_TEST
 
+START_TEST(token_secret_file_and_tokens)
+{
+	char *path = xasprintf("%s/secret", tu_tmpdir()), err[256];
+	char t1[TOKEN_LEN + 1], t2[TOKEN_LEN + 1], upper[TOKEN_LEN + 1];
+	struct token_secret s, s2;
+	struct stat sb;
+	int i;
+
+	unlink(path);
+	ck_assert_int_eq(token_secret_create(path, err, sizeof(err)), 0);
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert_int_eq(sb.st_mode & 0777, 0600);
+	/* A second init keeps the secret. */
+	ck_assert_int_eq(token_secret_create(path, err, sizeof(err)), 1);
+	ck_assert_int_eq(token_secret_load(path, &s, err, sizeof(err)), 0);
+	ck_assert_int_eq(token_secret_load(path, &s2, err, sizeof(err)), 0);
+	ck_assert_mem_eq(s.key, s2.key, TOKEN_SECRET_LEN);
+
+	token_make(&s, 7, 0, t1);
+	token_make(&s, 7, 1, t2);
+	ck_assert_uint_eq(strlen(t1), TOKEN_LEN);
+	ck_assert_str_ne(t1, t2);
+	for (i = 0; i < TOKEN_LEN; i++) {
+		ck_assert(strchr("abcdefghijklmnopqrstuvwxyz234567", t1[i]));
+		upper[i] = (char)(t1[i] >= 'a' ? t1[i] - 32 : t1[i]);
+	}
+	upper[TOKEN_LEN] = '\0';
+	ck_assert_int_eq(token_check(&s, 7, 0, t1), 1);
+	ck_assert_int_eq(token_check(&s, 7, 0, upper), 1);
+	ck_assert_int_eq(token_check(&s, 7, 1, t1), 0);
+	ck_assert_int_eq(token_check(&s, 8, 0, t1), 0);
+	ck_assert_int_eq(token_check(&s, 7, 0, ""), 0);
+	ck_assert_int_eq(token_check(&s, 7, 0, NULL), 0);
+	t2[0] = t1[0] == 'a' ? 'b' : 'a';
+	memcpy(t2 + 1, t1 + 1, TOKEN_LEN);
+	ck_assert_int_eq(token_check(&s, 7, 0, t2), 0);
+
+	/* Another secret gives other tokens. */
+	s2.key[0] ^= 1;
+	token_make(&s2, 7, 0, t2);
+	ck_assert_str_ne(t1, t2);
+
+	/* A secret others may read is refused. */
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	ck_assert_int_eq(token_secret_load(path, &s, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "chmod 600"));
+	free(path);
+}
+END_TEST
+
+START_TEST(token_hmac_matches_the_published_construction)
+{
+	/* The token is the first 50 bits of HMAC-SHA256(key, "GAME:SEAT")
+	 * in base32.  With a key of 32 zero bytes, computed independently:
+	 * printf 1:0 | openssl dgst -sha256 -mac HMAC -macopt hexkey:00...00
+	 * = 685ef5dd0acb4084..., whose RFC 4648 base32 (Python's
+	 * base64.b32encode) begins nbpplxikzn. */
+	struct token_secret s;
+	char t[TOKEN_LEN + 1];
+
+	memset(&s, 0, sizeof(s));
+	token_make(&s, 1, 0, t);
+	ck_assert_str_eq(t, "nbpplxikzn");
+}
+END_TEST
+
 static Suite *
 core_suite(void)
 {
@@ -229,6 +298,8 @@ core_suite(void)
 	tcase_add_test(tc, gamedef_errors_name_file_and_line);
 	tcase_add_test(tc, gamedef_resolve_fills_defaults_and_checks_values);
 	tcase_add_test(tc, gamedef_every_engine_has_a_definition);
+	tcase_add_test(tc, token_secret_file_and_tokens);
+	tcase_add_test(tc, token_hmac_matches_the_published_construction);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,132 @@
+/* intake: one incoming message from raw bytes to committed effects. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "intake.h"
+#include "log.h"
+
+char *
+intake_key(const char *message_id, const char *raw, size_t len)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen;
+	char hex[2 * 32 + 1];
+
+	if (message_id != NULL && *message_id != '\0' &&
+	    strlen(message_id) < 900)
+		return xasprintf("<%s>", message_id);
+	EVP_Digest(raw, len, md, &mdlen, EVP_sha256(), NULL);
+	util_hex(md, 32, hex);
+	return xasprintf("sha256:%s", hex);
+}
+
+static void
+guard_cfg(const struct config *cfg, struct mail_guard_cfg *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->x_loop = cfg->referee.address;
+	g->referee = cfg->referee.address;
+	g->club_lists = (const char *const *)cfg->club.lists.v;
+	g->nclub_lists = cfg->club.lists.n;
+}
+
+static char *
+commands_text(const struct mail_msg *m)
+{
+	struct buf b = { 0 };
+	int i;
+
+	for (i = 0; i < m->commands.n; i++)
+		buf_printf(&b, "%s\n", m->commands.v[i]);
+	return buf_steal(&b);
+}
+
+/* A bounce counts against the addresses it reports. */
+static int
+record_bounce(struct referee *r, const struct mail_msg *m, const char *why,
+    int64_t now)
+{
+	struct mail_strv rcpts = { 0 };
+	int i, rc = 0;
+
+	mail_bounce_recipients(m, &rcpts);
+	for (i = 0; i < rcpts.n && rc == 0; i++)
+		if (store_bounce_add(r->store, rcpts.v[i], now, why) == -1)
+			rc = -1;
+	mail_strv_free(&rcpts);
+	return rc;
+}
+
+enum intake_status
+intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
+    char **outcome)
+{
+	const struct config *cfg = r->cfg;
+	struct mail_limits lim;
+	struct mail_guard_cfg gc;
+	struct mail_msg m;
+	const char *guard;
+	char perr[256], *key, *cmds, *what = NULL;
+	int parsed, seen;
+
+	*outcome = NULL;
+	memset(&lim, 0, sizeof(lim));
+	lim.max_bytes = (size_t)cfg->limits.message_size;
+	lim.max_lines = (int)cfg->limits.lines;
+	lim.max_commands = (int)cfg->limits.commands;
+	lim.tag = cfg->referee.tag;
+	lim.referee = cfg->referee.address;
+	memset(&m, 0, sizeof(m));
+	parsed = mail_parse(raw, len, &lim, &m, perr, sizeof(perr)) == 0;
+	key = intake_key(m.message_id, raw, len);
+	guard_cfg(cfg, &gc);
+	guard = mail_guard(&m, &gc);
+
+	if (store_begin(r->store) == -1)
+		goto tempfail;
+	if ((seen = store_message_seen(r->store, key, now, "received")) == -1)
+		goto rollback;
+	if (seen) {
+		store_rollback(r->store);
+		*outcome = xasprintf("%s: seen before, not applied again", key);
+		goto done;
+	}
+	if (guard != NULL) {
+		what = xasprintf("dropped (%s)", guard);
+		if (strncmp(guard, "bounce", 6) == 0 &&
+		    record_bounce(r, &m, guard, now) == -1)
+			goto rollback;
+	} else if (m.from == NULL)
+		what = xstrdup("dropped (no sender address)");
+	else if (referee_handle(r, &m, key, parsed ? NULL : perr, now,
+	    &what) == -1)
+		goto rollback;
+	cmds = commands_text(&m);
+	if (store_message_note(r->store, key, m.from, cmds, what) == -1) {
+		free(cmds);
+		goto rollback;
+	}
+	free(cmds);
+	if (store_commit(r->store) == -1)
+		goto rollback;
+	*outcome = xasprintf("%s from %s: %s", key, m.from ? m.from : "?",
+	    what ? what : "done");
+done:
+	free(what);
+	free(key);
+	mail_msg_free(&m);
+	return INTAKE_DONE;
+rollback:
+	store_rollback(r->store);
+tempfail:
+	*outcome = xasprintf("%s: store failed, will retry: %s", key,
+	    store_errmsg(r->store));
+	free(what);
+	free(key);
+	mail_msg_free(&m);
+	return INTAKE_TEMPFAIL;
+}

@@ -1,0 +1,30 @@
+/*
+ * intake: one incoming message from raw bytes to committed effects.
+ *
+ * Parse, then in one transaction: dedupe by Message-ID (a SHA-256 of the
+ * raw bytes when there is none), the guards (bounces, auto-replies, lists,
+ * loops, bans), the referee, the note of what was done.  Commit, and only
+ * then may the caller remove the message from where it came: a crash at any
+ * point loses nothing and applies nothing twice.
+ */
+#ifndef LUDUS_INTAKE_H
+#define LUDUS_INTAKE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "referee.h"
+
+enum intake_status {
+	INTAKE_DONE,		/* committed (or seen before): mark it processed */
+	INTAKE_TEMPFAIL,	/* the store failed: leave it, try again later */
+};
+
+/* *outcome (owned, may be NULL) says what happened, for the log. */
+enum intake_status intake_message(struct referee *, const char *raw,
+	    size_t len, int64_t now, char **outcome);
+
+/* The dedupe key of a parsed message (owned). */
+char	*intake_key(const char *message_id, const char *raw, size_t len);
+
+#endif

@@ -1,0 +1,487 @@
+/*
+ * ludusd: the referee daemon.
+ *
+ * One loop: fetch new mail (IMAP or a Maildir), take each message through
+ * the referee in its own transaction, mark it processed on the server only
+ * after the commit, send the outbox, then sleep in IDLE (or poll) until
+ * new mail, the next due outgoing mail or the poll interval.  Signal
+ * handlers only set flags and write a byte to a pipe that wakes the loop.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backoff.h"
+#include "clock.h"
+#include "conf.h"
+#include "gamedef.h"
+#include "imap.h"
+#include "intake.h"
+#include "log.h"
+#include "maildir.h"
+#include "outbox.h"
+#include "store.h"
+
+
+static volatile sig_atomic_t want_quit, want_reload, want_poll;
+static int wake_pipe[2] = { -1, -1 };
+
+struct daemon {
+	const char	*config_path;
+	struct config	 cfg;
+	struct store	*store;
+	struct gamedef	*defs;
+	int		 ndefs;
+	struct referee	 ref;
+
+	struct imap	*imap;
+	struct imap_settings is;
+	char		*imap_password;
+	struct backoff	 imap_backoff;
+	int64_t		 imap_retry_at;
+};
+
+static void
+on_signal(int sig)
+{
+	int saved = errno;
+	char c = 0;
+
+	if (sig == SIGTERM || sig == SIGINT)
+		want_quit = 1;
+	else if (sig == SIGHUP)
+		want_reload = 1;
+	else if (sig == SIGUSR1)
+		want_poll = 1;
+	if (wake_pipe[1] != -1 && write(wake_pipe[1], &c, 1) == -1) {
+		/* The pipe is full: the loop is awake anyway. */
+	}
+	errno = saved;
+}
+
+static void
+drain_wake_pipe(void)
+{
+	char buf[64];
+
+	while (read(wake_pipe[0], buf, sizeof(buf)) > 0)
+		;
+}
+
+static void
+setup_signals(void)
+{
+	struct sigaction sa;
+	int i;
+
+	if (pipe(wake_pipe) == -1)
+		fatal("pipe: %s", strerror(errno));
+	for (i = 0; i < 2; i++)
+		if (fcntl(wake_pipe[i], F_SETFL, O_NONBLOCK) == -1 ||
+		    fcntl(wake_pipe[i], F_SETFD, FD_CLOEXEC) == -1)
+			fatal("fcntl: %s", strerror(errno));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+static void
+apply_logging(const struct config *cfg, int foreground)
+{
+	int to_syslog = cfg->logging.to == CONFIG_LOG_SYSLOG || !foreground;
+
+	log_init("ludusd", to_syslog, config_syslog_facility(cfg),
+	    (enum log_level)cfg->logging.level);
+}
+
+static void
+imap_settings_from(struct daemon *d)
+{
+	const struct config_imap *ci = &d->cfg.imap;
+
+	memset(&d->is, 0, sizeof(d->is));
+	d->is.url = ci->url.text;
+	d->is.user = ci->cred.user;
+	d->is.password = d->imap_password;
+	d->is.ca_file = ci->ca_file;
+	d->is.mailbox = ci->url.path;
+	if (ci->processed.kind == CONFIG_PROCESSED_MOVE)
+		d->is.processed = ci->processed.arg;
+	else
+		d->is.flag = ci->processed.arg;
+	d->is.no_verify = !ci->tls_verify;
+	d->is.plain = ci->starttls == CONFIG_STARTTLS_OFF && !ci->url.tls;
+	d->is.timeout = (int)(ci->timeout_ms / 1000);
+}
+
+static void
+imap_drop(struct daemon *d)
+{
+	imap_free(d->imap);
+	d->imap = NULL;
+	if (d->imap_password)
+		config_password_free(d->imap_password);
+	d->imap_password = NULL;
+}
+
+static int
+imap_ensure(struct daemon *d, int64_t now)
+{
+	char err[512];
+
+	if (d->imap != NULL && imap_connected(d->imap))
+		return 0;
+	if (now < d->imap_retry_at)
+		return -1;
+	imap_drop(d);
+	if (d->cfg.imap.cred.user != NULL && config_password(&d->cfg.imap.cred,
+	    &d->imap_password, err, sizeof(err)) == -1) {
+		log_err("imap: %s", err);
+		goto fail;
+	}
+	imap_settings_from(d);
+	d->imap = imap_new(&d->is);
+	if (imap_connect(d->imap, err, sizeof(err)) == -1) {
+		log_err("imap: %s", err);
+		goto fail;
+	}
+	log_info("imap: connected to %s, uidvalidity %u%s", d->is.url,
+	    imap_uidvalidity(d->imap), imap_has_idle(d->imap) ? ", IDLE" : "");
+	backoff_reset(&d->imap_backoff);
+	d->imap_retry_at = 0;
+	return 0;
+fail:
+	imap_drop(d);
+	d->imap_retry_at = now + backoff_next(&d->imap_backoff);
+	log_info("imap: next attempt in %lld s",
+	    (long long)(d->imap_retry_at - now));
+	return -1;
+}
+
+static void
+log_outcome(enum intake_status st, char *outcome)
+{
+	if (st == INTAKE_DONE)
+		log_info("%s", outcome ? outcome : "done");
+	else
+		log_warn("%s", outcome ? outcome : "temporary failure");
+	free(outcome);
+}
+
+/* One pass over the IMAP mailbox; -1 when the connection failed. */
+static int
+cycle_imap(struct daemon *d)
+{
+	uint32_t *uids = NULL;
+	size_t n = 0, i;
+	char err[512], *data, *outcome;
+	size_t len;
+	enum intake_status st;
+
+	if (imap_ensure(d, clock_now()) == -1)
+		return -1;
+	if (imap_search(d->imap, &uids, &n, err, sizeof(err)) == -1)
+		goto fail;
+	for (i = 0; i < n && !want_quit; i++) {
+		if (imap_fetch(d->imap, uids[i], &data, &len, err,
+		    sizeof(err)) == -1)
+			goto fail;
+		st = intake_message(&d->ref, data, len, clock_now(), &outcome);
+		free(data);
+		log_outcome(st, outcome);
+		if (st != INTAKE_DONE)
+			continue;
+		if (imap_done(d->imap, uids[i], err, sizeof(err)) == -1)
+			goto fail;
+	}
+	free(uids);
+	return 0;
+fail:
+	free(uids);
+	log_err("imap: %s", err);
+	imap_drop(d);
+	d->imap_retry_at = clock_now() + backoff_next(&d->imap_backoff);
+	return -1;
+}
+
+static int
+cycle_maildir(struct daemon *d)
+{
+	const struct config_maildir *cm = &d->cfg.maildir;
+	char **names, err[512], *data, *outcome;
+	size_t n, i, len;
+	enum intake_status st;
+
+	if (maildir_list(cm->path, &names, &n, err, sizeof(err)) == -1) {
+		log_err("maildir: %s", err);
+		return -1;
+	}
+	for (i = 0; i < n && !want_quit; i++) {
+		if (maildir_read(cm->path, names[i],
+		    (size_t)d->cfg.limits.message_size * 2 + 65536, &data, &len,
+		    err, sizeof(err)) == -1) {
+			log_err("maildir: %s", err);
+			continue;
+		}
+		st = intake_message(&d->ref, data, len, clock_now(), &outcome);
+		free(data);
+		log_outcome(st, outcome);
+		if (st == INTAKE_DONE && maildir_done(cm->path, names[i],
+		    cm->processed, err, sizeof(err)) == -1)
+			log_err("maildir: %s", err);
+	}
+	maildir_names_free(names, n);
+	return 0;
+}
+
+static void
+flush(struct daemon *d)
+{
+	struct outbox_stats st;
+	char err[512];
+
+	if (outbox_flush(d->store, &d->cfg, clock_now(), &st, err,
+	    sizeof(err)) == -1)
+		log_err("%s", err);
+	else if (st.sent || st.retry || st.failed)
+		log_info("outbox: %d sent, %d to retry, %d given up", st.sent,
+		    st.retry, st.failed);
+}
+
+/* Seconds until the loop must run again: the poll interval, the next
+ * outgoing mail due, the next timer, the next IMAP attempt. */
+static int64_t
+next_wake(struct daemon *d)
+{
+	int64_t now = clock_now(), wake, t;
+
+	wake = now + (d->cfg.imap.poll_interval_ms + 999) / 1000;
+	if (d->cfg.in == CONFIG_IN_IMAP && d->imap == NULL &&
+	    d->imap_retry_at > now && d->imap_retry_at < wake)
+		wake = d->imap_retry_at;
+	if (store_outbox_next(d->store, &t) == 0 && t < wake)
+		wake = t;
+	if (store_timer_next(d->store, &t) == 0 && t < wake)
+		wake = t;
+	return wake > now ? wake - now : 0;
+}
+
+static void
+sleep_until_news(struct daemon *d)
+{
+	struct pollfd pfd;
+	int64_t secs = next_wake(d);
+	char err[512];
+	int rc;
+
+	if (secs <= 0 || want_quit || want_reload || want_poll)
+		return;
+	if (d->cfg.in == CONFIG_IN_IMAP && d->cfg.imap.idle &&
+	    d->imap != NULL && imap_has_idle(d->imap)) {
+		rc = imap_idle(d->imap, (int)(secs * 1000), wake_pipe[0], err,
+		    sizeof(err));
+		if (rc == -1) {
+			log_warn("imap: idle: %s; reconnecting", err);
+			imap_drop(d);
+		}
+		drain_wake_pipe();
+		return;
+	}
+	pfd.fd = wake_pipe[0];
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, (int)(secs * 1000)) > 0)
+		drain_wake_pipe();
+}
+
+static int
+open_everything(struct daemon *d, char *err, size_t errlen)
+{
+	const char *dir = d->cfg.games_dir ? d->cfg.games_dir :
+	    gamedef_default_dir();
+
+	if (gamedef_load_dir(dir, &d->defs, &d->ndefs, err, errlen) == -1)
+		return -1;
+	if (store_open(d->cfg.database, &d->store, err, errlen) == -1)
+		return -1;
+	d->ref.store = d->store;
+	d->ref.cfg = &d->cfg;
+	d->ref.defs = d->defs;
+	d->ref.ndefs = d->ndefs;
+	return 0;
+}
+
+static void
+reload(struct daemon *d)
+{
+	struct config fresh;
+	char err[512];
+
+	if (config_load(d->config_path, &fresh, err, sizeof(err)) == -1) {
+		log_err("reload: %s; keeping the running configuration", err);
+		config_free(&fresh);
+		return;
+	}
+	if (strcmp(fresh.database, d->cfg.database) != 0)
+		log_warn("reload: database changed to %s; restart to use it",
+		    fresh.database);
+	free(fresh.database);
+	fresh.database = xstrdup(d->cfg.database);
+	imap_drop(d);
+	config_free(&d->cfg);
+	d->cfg = fresh;
+	log_info("reloaded %s", d->config_path);
+}
+
+static void
+write_pid_file(const char *path)
+{
+	FILE *f;
+
+	if (path == NULL)
+		return;
+	if ((f = fopen(path, "w")) == NULL) {
+		log_err("%s: %s", path, strerror(errno));
+		return;
+	}
+	fprintf(f, "%ld\n", (long)getpid());
+	fclose(f);
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: ludusd [-c FILE] [-f] [-n] [--once]\n"
+	    "  -c FILE  configuration (default %s)\n"
+	    "  -f       stay in the foreground\n"
+	    "  -n       check the configuration and exit\n"
+	    "  --once   run one full cycle and exit\n", config_default_path());
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "once", no_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct daemon d;
+	char err[512];
+	int ch, foreground = 0, check = 0, once = 0;
+
+	memset(&d, 0, sizeof(d));
+	d.config_path = config_default_path();
+	while ((ch = getopt_long(argc, argv, "c:fnh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			d.config_path = optarg;
+			break;
+		case 'f':
+			foreground = 1;
+			break;
+		case 'n':
+			check = 1;
+			break;
+		case 'o':
+			once = 1;
+			foreground = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 64;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 64;
+	}
+	if (config_load(d.config_path, &d.cfg, err, sizeof(err)) == -1) {
+		fprintf(stderr, "ludusd: %s\n", err);
+		config_free(&d.cfg);
+		return 1;
+	}
+	if (d.cfg.referee.address == NULL) {
+		fprintf(stderr, "ludusd: %s: referee.address is not set\n",
+		    d.config_path);
+		config_free(&d.cfg);
+		return 1;
+	}
+	if (check) {
+		if (config_check_passwords(&d.cfg, err, sizeof(err)) == -1) {
+			fprintf(stderr, "ludusd: %s\n", err);
+			config_free(&d.cfg);
+			return 1;
+		}
+		printf("%s: configuration OK\n", d.config_path);
+		config_free(&d.cfg);
+		return 0;
+	}
+	apply_logging(&d.cfg, foreground);
+	if (!foreground && daemon(0, 0) == -1) {
+		fprintf(stderr, "ludusd: daemon: %s\n", strerror(errno));
+		return 1;
+	}
+	setup_signals();
+	if (open_everything(&d, err, sizeof(err)) == -1) {
+		log_err("%s", err);
+		fprintf(stderr, "ludusd: %s\n", err);
+		store_close(d.store);
+		gamedef_free_all(d.defs, d.ndefs);
+		config_free(&d.cfg);
+		return 1;
+	}
+	write_pid_file(d.cfg.pid_file);
+	backoff_init(&d.imap_backoff,
+	    (unsigned)(d.cfg.imap.retry_min_ms / 1000 ?
+	    d.cfg.imap.retry_min_ms / 1000 : 1),
+	    (unsigned)(d.cfg.imap.retry_max_ms / 1000 ?
+	    d.cfg.imap.retry_max_ms / 1000 : 1));
+	log_info("started: database %s, %s in, %s out", d.cfg.database,
+	    d.cfg.in == CONFIG_IN_IMAP ? "imap" : d.cfg.in ==
+	    CONFIG_IN_MAILDIR ? "maildir" : "stdin only",
+	    d.cfg.out == CONFIG_OUT_SMTP ? "smtp" : "sendmail");
+
+	while (!want_quit) {
+		if (want_reload) {
+			want_reload = 0;
+			reload(&d);
+			apply_logging(&d.cfg, foreground);
+		}
+		want_poll = 0;
+		if (d.cfg.in == CONFIG_IN_IMAP)
+			cycle_imap(&d);
+		else if (d.cfg.in == CONFIG_IN_MAILDIR)
+			cycle_maildir(&d);
+		if (want_quit)
+			break;
+		flush(&d);
+		if (once)
+			break;
+		sleep_until_news(&d);
+	}
+	log_info("stopping");
+	imap_drop(&d);
+	if (d.cfg.pid_file)
+		unlink(d.cfg.pid_file);
+	store_close(d.store);
+	gamedef_free_all(d.defs, d.ndefs);
+	config_free(&d.cfg);
+	return 0;
+}
