@@ -7,9 +7,11 @@
 #include "game.h"
 
 extern const struct game_ops mancala_ops;
+extern const struct game_ops aluette_ops;
 
 const struct game_ops *const game_engines[] = {
 	&mancala_ops,
+	&aluette_ops,
 	NULL
 };
 
