@@ -98,16 +98,17 @@ static const char *const signal_opt[] = { "partner", "table", "off" };
 static const struct {
 	uint8_t	card;
 	const char *name;	/* notation */
+	const char *squashed;	/* the notation as squash() leaves it */
 	const char *title;	/* as rendered */
 } named[] = {
-	{ 0 * 12 + 2, "monsieur", "Monsieur" },
-	{ 1 * 12 + 2, "madame", "Madame" },
-	{ 0 * 12 + 1, "borgne", "Borgne" },
-	{ 1 * 12 + 1, "vache", "Vache" },
-	{ 1 * 12 + 8, "grand-neuf", "Grand-neuf" },
-	{ 0 * 12 + 8, "petit-neuf", "Petit-neuf" },
-	{ 3 * 12 + 1, "deux-de-chene", "Deux-de-chene" },
-	{ 2 * 12 + 1, "deux-decrit", "Deux-decrit" },
+	{ 0 * 12 + 2, "monsieur", "monsieur", "Monsieur" },
+	{ 1 * 12 + 2, "madame", "madame", "Madame" },
+	{ 0 * 12 + 1, "borgne", "borgne", "Borgne" },
+	{ 1 * 12 + 1, "vache", "vache", "Vache" },
+	{ 1 * 12 + 8, "grand-neuf", "grandneuf", "Grand-neuf" },
+	{ 0 * 12 + 8, "petit-neuf", "petitneuf", "Petit-neuf" },
+	{ 3 * 12 + 1, "deux-de-chene", "deuxdechene", "Deux-de-chene" },
+	{ 2 * 12 + 1, "deux-decrit", "deuxdecrit", "Deux-decrit" },
 };
 
 /* Signal codes 0..7 are the named cards in the order above. */
@@ -192,17 +193,15 @@ squash(const char *in, char *out, size_t len)
 static int
 card_parse(const char *text)
 {
-	char sq[48], want[32];
+	char sq[48];
 	const char *r;
 	size_t i;
 	int s;
 
 	squash(text, sq, sizeof(sq));
-	for (i = 0; i < nitems(named); i++) {
-		squash(named[i].name, want, sizeof(want));
-		if (strcmp(sq, want) == 0)
+	for (i = 0; i < nitems(named); i++)
+		if (strcmp(sq, named[i].squashed) == 0)
 			return named[i].card;
-	}
 	if (strlen(sq) != 3)
 		return -1;
 	if (sq[0] == 'a')	/* the ace, as players also write it */
@@ -1094,13 +1093,14 @@ aluette_render(const void *st, const struct game_view *v, struct buf *b)
 static void
 cards_line(struct buf *b, const char *key, const uint8_t *cards, int n)
 {
-	char t[4];
+	char t[5];
 	int i;
 
 	buf_adds(b, key);
+	t[0] = ' ';
 	for (i = 0; i < n; i++) {
-		card_text(cards[i], t);
-		buf_printf(b, " %s", t);
+		card_text(cards[i], t + 1);
+		buf_add(b, t, 4);
 	}
 	if (n == 0)
 		buf_adds(b, " -");
@@ -1574,10 +1574,10 @@ check_state(struct parse *p, int nhist)
 		return perr(p, "the changer round needs all four to agree");
 	if (a->phase == PH_ASK && a->asked >= NSEATS)
 		return perr(p, "four answers end the asking");
-	if (a->phase != PH_ASK && a->phase != PH_DISCARD && a->asked)
-		return perr(p, "asked is for the changer round");
-	if (a->phase == PH_PLAY && a->ntrick == 0 && a->ndone == 0 &&
-	    a->leader != eldest(a))
+	if ((!a->changer && a->asked) || (a->phase == PH_PLAY &&
+	    (a->asked == NSEATS) != (a->nstock == 0)))
+		return perr(p, "the changer answers do not match the stock");
+	if (a->phase == PH_PLAY && a->ndone == 0 && a->leader != eldest(a))
 		return perr(p, "eldest leads the first trick");
 	if (a->phase == PH_PLAY && a->nstock != 0 && a->nstock != NSTOCK)
 		return perr(p, "twelve cards stay undealt or none");
