@@ -922,8 +922,10 @@ render_faceup(const struct aluette *a, const struct game_view *v,
 		while (have[seat])
 			seat = (seat + 1) % NSEATS;
 		card_text(a->faceup[i], c);
-		buf_printf(b, "%s %s %s", i ? "," : "", view_name(a, v, seat),
-		    c);
+		buf_adds(b, i ? ", " : " ");
+		buf_adds(b, view_name(a, v, seat));
+		buf_addc(b, ' ');
+		buf_adds(b, c);
 		if (card_class(a->faceup[i]) <= 4)
 			have[seat] = 1;
 		seat = (seat + 1) % NSEATS;
