@@ -537,7 +537,7 @@ START_TEST(aluette_changer_needs_all_four)
 	s = render(st, 1);
 	ck_assert_ptr_null(strstr(s, "5sw"));
 	ck_assert_ptr_null(strstr(s, "4cl"));
-	ck_assert_ptr_nonnull(strstr(s, "dave has 1 to discard"));
+	ck_assert_ptr_nonnull(strstr(s, "to discard: alice 0, dave 1.\n"));
 	free(s);
 	r1 = render(st, GAME_PUBLIC);
 	ck_assert_ptr_null(strstr(r1, "5sw"));
@@ -623,11 +623,11 @@ START_TEST(aluette_partners_from_top_cards)
 	ck_assert_int_eq(only_seat(ops->to_move(st)), 3);
 	s = render(st, 0);
 	ck_assert_ptr_nonnull(strstr(s, "Face-up deal: alice 5co, bob 3cu, "
-	    "carol 7sw, dave 2cu, alice 8cl, carol 4co, alice 3co, carol "
+	    "carol 7sw, dave 2cu, alice 8cl, carol\n  4co, alice 3co, carol "
 	    "9sw, carol 2co.\nFace-up deal result: Monsieur alice, Madame "
-	    "bob, Borgne carol, Vache dave; bob deals first.\n"));
-	ck_assert_ptr_nonnull(strstr(s, "Points: alice and bob (North-South)"
-	    ": 0 points, carol and dave (East-West): 0 points.\n"));
+	    "bob, Borgne carol, Vache\n  dave; bob deals first.\n"));
+	ck_assert_ptr_nonnull(strstr(s, "Points: North-South (alice, bob) 0, "
+	    "East-West (carol, dave) 0.\n"));
 	free(s);
 	free(st);
 
@@ -929,19 +929,17 @@ START_TEST(aluette_render_seat_view)
 	s = render(st, 0);
 	ck_assert_str_eq(s,
 	    "Aluette, hand 1 of 5, trick 2 of 9.\n"
-	    "Table, each player's left being the next: alice (South), "
-	    "bob (West), carol (North), dave (East).\n"
-	    "Points: alice and carol (North-South): 0 points, bob and dave "
-	    "(East-West): 0 points.\n"
-	    "Face-up deal: none, partnerships as given at new (1st and 3rd, "
-	    "2nd and 4th); first dealer drawn by lot: dave.\n"
+	    "Table: alice (South), bob (West), carol (North), dave (East).\n"
+	    "Points: North-South (alice, carol) 0, East-West (bob, dave) 0.\n"
+	    "Face-up deal: none (teams=fixed); first dealer drawn by lot: "
+	    "dave.\n"
 	    "Dealer: dave; eldest: alice.\n"
 	    "Tricks this hand: alice 0, bob 1, carol 0, dave 0, spoiled 0.\n"
 	    "Last trick: alice 4co, bob Kco, carol 5co, dave 6co: bob won.\n"
 	    "On the table: bob led 1co, carol played Kcu, dave played 1sw.\n"
 	    "Signals this hand: carol after 1 trick: aces-1.\n"
 	    "Your hand, alice (South): 2cl Deux-de-chene, Cco, Jco, 9sw, 8co, "
-	    "7co, 5cl, 3sw.\n"
+	    "7co,\n  5cl, 3sw.\n"
 	    "alice to play.\n");
 	free(s);
 	/* The public view: no hand, no partnership signal. */
@@ -1140,16 +1138,20 @@ text_cards(const char *text, char cards[48][4], uint64_t *notation,
 	}
 }
 
-/* Drop the lines that start with the prefix (in place). */
+/* Drop the lines that start with the prefix, and the indented lines that
+ * continue them (in place). */
 static void
 drop_lines(char *s, const char *prefix)
 {
 	char *p = s, *out = s, *end;
+	int drop = 0;
 
 	while (*p) {
 		end = strchr(p, '\n');
 		end = end ? end + 1 : p + strlen(p);
-		if (strncmp(p, prefix, strlen(prefix)) != 0) {
+		if (strncmp(p, "  ", 2) != 0)
+			drop = strncmp(p, prefix, strlen(prefix)) == 0;
+		if (!drop) {
 			memmove(out, p, (size_t)(end - p));
 			out += end - p;
 		}

@@ -910,9 +910,8 @@ render_faceup(const struct aluette *a, const struct game_view *v,
 	char c[4];
 
 	if (a->teams_fixed) {
-		buf_adds(b, "Face-up deal: none, partnerships as given at "
-		    "new (1st and 3rd, 2nd and 4th); first dealer drawn by "
-		    "lot: ");
+		buf_adds(b, "Face-up deal: none (teams=fixed); first dealer "
+		    "drawn by lot: ");
 		buf_adds(b, view_name(a, v, a->first_dealer));
 		buf_adds(b, ".\n");
 		return;
@@ -949,10 +948,57 @@ may_see_signal(const struct aluette *a, int viewer, int from)
 	return viewer == from || viewer == partner_of(a, from);
 }
 
+/* Lines longer than RENDER_WIDTH are broken at spaces, continuing
+ * indented by two, so a board reads well in any mail client. */
+#define RENDER_WIDTH	72
+
+static void
+wrap_lines(const char *in, struct buf *out)
+{
+	const char *line = in, *end, *brk, *p;
+	size_t width = RENDER_WIDTH;
+
+	while (*line) {
+		end = strchr(line, '\n');
+		if (end == NULL)
+			end = line + strlen(line);
+		while ((size_t)(end - line) > width) {
+			brk = NULL;
+			for (p = line; p < line + width; p++)
+				if (*p == ' ')
+					brk = p;
+			if (brk == NULL || brk == line)
+				break;
+			buf_add(out, line, (size_t)(brk - line));
+			buf_adds(out, "\n  ");
+			line = brk + 1;
+			width = RENDER_WIDTH - 2;
+		}
+		buf_add(out, line, (size_t)(end - line));
+		buf_addc(out, '\n');
+		line = *end ? end + 1 : end;
+		width = RENDER_WIDTH;
+	}
+}
+
+static void render_board(const struct aluette *, const struct game_view *,
+    struct buf *);
+
 static void
 aluette_render(const void *st, const struct game_view *v, struct buf *b)
 {
-	const struct aluette *a = st;
+	struct buf tmp = { 0 };
+
+	render_board(st, v, &tmp);
+	wrap_lines(buf_str(&tmp), b);
+	buf_free(&tmp);
+}
+
+static void
+render_board(const struct aluette *a, const struct game_view *v,
+    struct buf *b)
+{
+	const void *st = a;
 	uint8_t cards[NCARDS];
 	int s, i, n, shown = 0, h;
 	uint32_t mask = aluette_to_move(st);
@@ -960,17 +1006,16 @@ aluette_render(const void *st, const struct game_view *v, struct buf *b)
 	buf_printf(b, "Aluette, hand %d of %d", a->handno, NHANDS);
 	if (a->phase == PH_PLAY)
 		buf_printf(b, ", trick %d of %d", a->ndone + 1, NTRICKS);
-	buf_adds(b, ".\nTable, each player's left being the next: ");
+	buf_adds(b, ".\nTable: ");
 	for (i = 0; i < NSEATS; i++) {
 		buf_adds(b, i ? ", " : "");
 		who(b, a, v, a->table[i]);
 	}
 	buf_adds(b, ".\n");
 	for (i = 0; i < 2; i++)
-		buf_printf(b, "%s%s and %s (%s): %d point%s", i ? ", " :
-		    "Points: ", view_name(a, v, a->table[i]),
-		    view_name(a, v, a->table[i + 2]), team_names[i],
-		    a->points[i], a->points[i] == 1 ? "" : "s");
+		buf_printf(b, "%s%s (%s, %s) %d", i ? ", " : "Points: ",
+		    team_names[i], view_name(a, v, a->table[i]),
+		    view_name(a, v, a->table[i + 2]), a->points[i]);
 	buf_adds(b, ".\n");
 	render_faceup(a, v, b);
 	for (h = 0; h < NHANDS && h < a->handno - (a->phase != PH_OVER);
@@ -1043,10 +1088,10 @@ aluette_render(const void *st, const struct game_view *v, struct buf *b)
 		    view_name(a, v, asked_seat(a)));
 	}
 	if (a->phase == PH_DISCARD) {
-		buf_adds(b, "Changer: all four said change; ");
+		buf_adds(b, "Changer: all four said change; to discard: ");
 		for (i = 0; i < 2; i++) {
 			s = i ? a->dealer : eldest(a);
-			buf_printf(b, "%s%s has %d to discard", i ? ", " : "",
+			buf_printf(b, "%s%s %d", i ? ", " : "",
 			    view_name(a, v, s), hand_count(a, s) - HANDSIZE);
 		}
 		buf_adds(b, ".\n");
