@@ -202,8 +202,8 @@ START_TEST(aluette_ranking_order)
 			    "3sw\nstock", seatline[0], seatline[1],
 			    seatline[2], seatline[3], cards[x], cards[y]);
 			for (; k < 44; k++)
-				i += snprintf(text + i, sizeof(text) - (size_t)i,
-				    " %s", rest[k]);
+				i += snprintf(text + i,
+				    sizeof(text) - (size_t)i, " %s", rest[k]);
 			snprintf(text + i, sizeof(text) - (size_t)i,
 			    "\nplayed -\nlast -\n");
 			st = pos(text);
@@ -211,9 +211,9 @@ START_TEST(aluette_ranking_order)
 			cx = rank_class(cards[x]);
 			cy = rank_class(cards[y]);
 			last = line_of(st, "last");
-			snprintf(text, sizeof(text), "last 1 0 %s %s %s 3sw 3cl",
-			    cx == cy ? "-" : cx < cy ? "0" : "1", cards[x],
-			    cards[y]);
+			snprintf(text, sizeof(text), "last 1 0 %s %s %s 3sw "
+			    "3cl", cx == cy ? "-" : cx < cy ? "0" : "1",
+			    cards[x], cards[y]);
 			ck_assert_str_eq(last, text);
 			/* The winner leads; a spoiled trick: seat 0 again. */
 			ck_assert_int_eq(only_seat(ops->to_move(st)),
@@ -879,7 +879,8 @@ START_TEST(aluette_notation_and_errors)
 	struct game_move m;
 	char err[GAME_ERRLEN], text[GAME_MOVE_TEXT];
 	static const char *const same[] = { "2cl", "2CL", "play 2cl",
-		"Play  2Cl", "deux-de-chene", "Deux de chêne", "DEUX-DE-CHENE" };
+		"Play  2Cl", "deux-de-chene", "Deux de chêne",
+		"DEUX-DE-CHENE" };
 	size_t i;
 
 	for (i = 0; i < nitems(same); i++) {
@@ -1032,6 +1033,57 @@ START_TEST(aluette_perft_game_end_is_leaf)
 }
 END_TEST
 
+/* Brackets and braces balance outside strings. */
+static int
+json_balanced(const char *s)
+{
+	int depth = 0, instr = 0;
+
+	for (; *s; s++) {
+		if (instr) {
+			if (*s == '\\' && s[1])
+				s++;
+			else if (*s == '"')
+				instr = 0;
+			continue;
+		}
+		if (*s == '"')
+			instr = 1;
+		else if (*s == '{' || *s == '[')
+			depth++;
+		else if ((*s == '}' || *s == ']') && --depth < 0)
+			return 0;
+	}
+	return depth == 0 && !instr;
+}
+
+START_TEST(aluette_export_json_has_everything)
+{
+	void *st = pos(tie_pos);
+	struct buf b = { 0 };
+
+	play_ok(st, 2, "signal useless");
+	ops->export_json(st, &b);
+	ck_assert(json_balanced(buf_str(&b)));
+	/* Every hand and the stock, hidden as they are from the seats. */
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "{\"seat\":0,\"name\":"
+	    "\"South\",\"partner\":2,\"hand\":[\"2cl\",\"Cco\",\"Jco\","
+	    "\"9sw\",\"8co\",\"7co\",\"5cl\",\"3sw\"],\"discards\":[],"
+	    "\"won\":[]}"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\"won\":[1]}"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\"stock\":[\"3co\","
+	    "\"3cu\",\"2co\",\"2cu\",\"9cu\",\"9co\",\"2sw\",\"1cu\","
+	    "\"1cl\",\"9cl\",\"6sw\",\"3cl\"]"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\"trick\":{\"leader\":1,"
+	    "\"cards\":[\"1co\",\"Kcu\",\"1sw\"]}"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\"signals\":[{\"seat\":2,"
+	    "\"tricks\":1,\"signal\":\"useless\"}]"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\"to_move\":[0]"));
+	buf_free(&b);
+	free(st);
+}
+END_TEST
+
 START_TEST(aluette_parse_state_refuses_the_impossible)
 {
 	static const char *const bad[] = {
@@ -1133,7 +1185,8 @@ text_cards(const char *text, char cards[48][4], uint64_t *notation,
 		if (n < 5)
 			continue;
 		for (c = 0; c < 48; c++)
-			if (card_names[c] && strcasecmp(tok, card_names[c]) == 0)
+			if (card_names[c] &&
+			    strcasecmp(tok, card_names[c]) == 0)
 				*named |= 1ull << c;
 	}
 }
@@ -1535,7 +1588,8 @@ random_games(const char *opts, int ngames, uint64_t base)
 				require(ops->parse_state(copy, m1, err,
 				    sizeof(err)) == 0, "%s\n%s", err, m1);
 				m2 = ser(copy);
-				require(strcmp(m1, m2) == 0, "%s\n!=\n%s", m1, m2);
+				require(strcmp(m1, m2) == 0, "%s\n!=\n%s", m1,
+				    m2);
 				free(m1);
 				free(m2);
 			}
@@ -1600,6 +1654,7 @@ aluette_suite(void)
 	tcase_add_test(tc, aluette_perft_seeds);
 	tcase_add_test(tc, aluette_perft_game_end_is_leaf);
 	tcase_add_test(tc, aluette_parse_state_refuses_the_impossible);
+	tcase_add_test(tc, aluette_export_json_has_everything);
 	tcase_add_test(tc, aluette_random_default);
 	tcase_add_test(tc, aluette_random_changer_mordienne);
 	tcase_add_test(tc, aluette_random_fixed_table);

@@ -388,7 +388,8 @@ deal_hand(struct aluette *a)
 }
 
 /* Deal face up round the players in their given order until each holds one
- * of the four top cards; returns the cards dealt and fills who got which. */
+ * of the four top cards: fills who got which and returns how many cards it
+ * took, or -1 if the cards run out first. */
 static int
 faceup_deal(const uint8_t *cards, int ncards, int top_holder[4])
 {
@@ -665,7 +666,7 @@ aluette_parse_move(const void *st, int seat, const char *text,
 	const struct aluette *a = st;
 	char buf[GAME_MOVE_TEXT * 2], whole[GAME_MOVE_TEXT * 2], *word, *rest;
 	char hand[64];
-	int card, kind;
+	int card, kind, answer;
 
 	if (a->phase == PH_OVER) {
 		util_err(err, errlen, "the game is over");
@@ -685,9 +686,14 @@ aluette_parse_move(const void *st, int seat, const char *text,
 
 	if (util_strcaseeq(word, "signal"))
 		return parse_signal(a, seat, rest, m, err, errlen);
-	if (util_strcaseeq(word, "change") || util_strcaseeq(word, "nochange")
-	    || util_strcaseeq(word, "no-change") || (util_strcaseeq(word,
-	    "no") && util_strcaseeq(rest, "change"))) {
+	answer = 0;
+	if (util_strcaseeq(word, "change") && *rest == '\0')
+		answer = MV_CHANGE;
+	else if (((util_strcaseeq(word, "nochange") ||
+	    util_strcaseeq(word, "no-change")) && *rest == '\0') ||
+	    (util_strcaseeq(word, "no") && util_strcaseeq(rest, "change")))
+		answer = MV_NOCHANGE;
+	if (answer) {
 		if (a->phase != PH_ASK) {
 			util_err(err, errlen, "nobody is asked to change now");
 			return -1;
@@ -699,8 +705,7 @@ aluette_parse_move(const void *st, int seat, const char *text,
 			    aluette_seat_name(a, seat));
 			return -1;
 		}
-		set_move(m, util_strcaseeq(word, "change") && *rest == '\0' ?
-		    MV_CHANGE : MV_NOCHANGE, 0);
+		set_move(m, answer, 0);
 		return 0;
 	}
 	if (a->phase == PH_ASK) {
@@ -998,10 +1003,9 @@ static void
 render_board(const struct aluette *a, const struct game_view *v,
     struct buf *b)
 {
-	const void *st = a;
 	uint8_t cards[NCARDS];
-	int s, i, n, shown = 0, h;
-	uint32_t mask = aluette_to_move(st);
+	int s, i, n, shown = 0, h, w;
+	uint32_t mask = aluette_to_move(a);
 
 	buf_printf(b, "Aluette, hand %d of %d", a->handno, NHANDS);
 	if (a->phase == PH_PLAY)
@@ -1021,14 +1025,15 @@ render_board(const struct aluette *a, const struct game_view *v,
 	for (h = 0; h < NHANDS && h < a->handno - (a->phase != PH_OVER);
 	    h++) {
 		buf_printf(b, "Hand %d: ", h + 1);
-		if (a->hist_winner[h] == NOBODY)
+		if ((w = a->hist_winner[h]) == NOBODY) {
 			buf_adds(b, "all nine tricks spoiled, no point.\n");
-		else
-			buf_printf(b, "%s won with %d trick%s, %d point%s to "
-			    "%s.\n", view_name(a, v, a->hist_winner[h]),
-			    a->hist_tricks[h], a->hist_tricks[h] == 1 ? "" :
-			    "s", a->hist_points[h], a->hist_points[h] == 1 ?
-			    "" : "s", team_names[team_of(a, a->hist_winner[h])]);
+			continue;
+		}
+		buf_printf(b, "%s won with %d trick%s, %d point%s to %s.\n",
+		    view_name(a, v, w), a->hist_tricks[h],
+		    a->hist_tricks[h] == 1 ? "" : "s", a->hist_points[h],
+		    a->hist_points[h] == 1 ? "" : "s",
+		    team_names[team_of(a, w)]);
 	}
 
 	if (a->phase != PH_OVER) {
@@ -1066,8 +1071,8 @@ render_board(const struct aluette *a, const struct game_view *v,
 	}
 	if (a->phase == PH_PLAY) {
 		if (a->ntrick == 0)
-			buf_printf(b, "On the table: nothing yet, %s to lead.\n",
-			    view_name(a, v, a->leader));
+			buf_printf(b, "On the table: nothing yet, %s to "
+			    "lead.\n", view_name(a, v, a->leader));
 		else {
 			buf_adds(b, "On the table:");
 			for (i = 0; i < a->ntrick; i++) {
@@ -1121,7 +1126,7 @@ render_board(const struct aluette *a, const struct game_view *v,
 	if (a->phase == PH_OVER) {
 		struct game_result r;
 
-		aluette_result(st, &r);
+		aluette_result(a, &r);
 		buf_printf(b, "Game over: %s.\n", r.text);
 		return;
 	}
@@ -1241,7 +1246,15 @@ struct parse {
 	size_t	 errlen;
 	int	 placed[NCARDS];
 	int	 lineno;
+	int	 nhist;		/* hands in the `history` line */
+	unsigned seen;		/* SEEN_* bits: the lines given */
 };
+
+#define SEEN_RNG	0x01
+#define SEEN_TABLE	0x02
+#define SEEN_DEALER	0x04
+#define SEEN_HAND	0x08
+#define SEEN_PLAYED	0x10
 
 static int
 perr(struct parse *p, const char *what)
@@ -1325,7 +1338,7 @@ parse_header(struct parse *p, char *line)
 }
 
 static int
-parse_seat_line(struct parse *p, char *rest, int *seen)
+parse_seat_line(struct parse *p, char *rest)
 {
 	struct aluette *a = p->a;
 	uint8_t dummy[NCARDS];
@@ -1339,7 +1352,6 @@ parse_seat_line(struct parse *p, char *rest, int *seen)
 	if (strcmp(what, "hand") == 0) {
 		if (parse_cards(p, rest, dummy, NCARDS, LOC_HAND + seat) == -1)
 			return -1;
-		seen[seat] |= 1;
 	} else if (strcmp(what, "discards") == 0) {
 		if (parse_cards(p, rest, dummy, NCARDS, LOC_DISCARD + seat) ==
 		    -1)
@@ -1360,7 +1372,7 @@ parse_seat_line(struct parse *p, char *rest, int *seen)
 }
 
 static int
-parse_hist(struct parse *p, char *rest, int *nhist)
+parse_hist(struct parse *p, char *rest)
 {
 	struct aluette *a = p->a;
 	char *w[NHANDS + 1];
@@ -1383,7 +1395,7 @@ parse_hist(struct parse *p, char *rest, int *nhist)
 		a->hist_tricks[i] = (uint8_t)tr;
 		a->hist_points[i] = (uint8_t)pt;
 	}
-	*nhist = n;
+	p->nhist = n;
 	return 0;
 }
 
@@ -1417,7 +1429,7 @@ parse_signals(struct parse *p, char *rest)
 }
 
 static int
-parse_line(struct parse *p, char *line, int *seen, int *nhist)
+parse_line(struct parse *p, char *line)
 {
 	struct aluette *a = p->a;
 	char *w[8], *rest, copy[1024];
@@ -1440,12 +1452,11 @@ parse_line(struct parse *p, char *line, int *seen, int *nhist)
 			rng_init(&a->rng, seed);
 		} else if (n != 2 || rng_parse(&a->rng, w[1]) == -1)
 			return perr(p, "bad generator state");
-		seen[4] |= 1;
+		p->seen |= SEEN_RNG;
 	} else if (strcmp(w[0], "faceup") == 0) {
 		if ((n = parse_cards(p, rest, a->faceup, NCARDS, -1)) == -1)
 			return -1;
 		a->nfaceup = (uint8_t)n;
-		seen[5] |= 1;
 	} else if (strcmp(w[0], "table") == 0) {
 		if (n != 5)
 			return perr(p, "want `table S S S S`");
@@ -1454,12 +1465,12 @@ parse_line(struct parse *p, char *line, int *seen, int *nhist)
 				return perr(p, "seats are 0-3");
 			a->table[i] = (uint8_t)v[i];
 		}
-		seen[6] |= 1;
+		p->seen |= SEEN_TABLE;
 	} else if (strcmp(w[0], "first_dealer") == 0) {
 		if (n != 2 || parse_int(w[1], 0, 3, &v[0]) == -1)
 			return perr(p, "want `first_dealer SEAT`");
 		a->first_dealer = (uint8_t)v[0];
-		seen[7] |= 1;
+		p->seen |= SEEN_DEALER;
 	} else if (strcmp(w[0], "hand") == 0) {
 		if (n != 8 || strcmp(w[2], "dealer") != 0 ||
 		    strcmp(w[4], "phase") != 0 || strcmp(w[6], "asked") != 0 ||
@@ -1477,7 +1488,7 @@ parse_line(struct parse *p, char *line, int *seen, int *nhist)
 		a->dealer = (uint8_t)v[1];
 		a->phase = (uint8_t)v[2];
 		a->asked = (uint8_t)v[3];
-		seen[8] |= 1;
+		p->seen |= SEEN_HAND;
 	} else if (strcmp(w[0], "points") == 0) {
 		if (n != 3 || parse_int(w[1], 0, 2 * NHANDS, &v[0]) == -1 ||
 		    parse_int(w[2], 0, 2 * NHANDS, &v[1]) == -1)
@@ -1485,9 +1496,9 @@ parse_line(struct parse *p, char *line, int *seen, int *nhist)
 		a->points[0] = (uint8_t)v[0];
 		a->points[1] = (uint8_t)v[1];
 	} else if (strcmp(w[0], "history") == 0) {
-		return parse_hist(p, rest, nhist);
+		return parse_hist(p, rest);
 	} else if (strcmp(w[0], "seat") == 0) {
-		return parse_seat_line(p, rest, seen);
+		return parse_seat_line(p, rest);
 	} else if (strcmp(w[0], "stock") == 0) {
 		if ((n = parse_cards(p, rest, a->stock, NSTOCK, LOC_STOCK)) ==
 		    -1)
@@ -1505,7 +1516,7 @@ parse_line(struct parse *p, char *line, int *seen, int *nhist)
 	} else if (strcmp(w[0], "played") == 0) {
 		if (parse_cards(p, rest, dummy, NCARDS, LOC_PLAYED) == -1)
 			return -1;
-		seen[9] |= 1;
+		p->seen |= SEEN_PLAYED;
 	} else if (strcmp(w[0], "last") == 0) {
 		if (n == 2 && strcmp(w[1], "-") == 0) {
 			a->last_hand = 0;
@@ -1536,7 +1547,7 @@ parse_line(struct parse *p, char *line, int *seen, int *nhist)
 /* What the rules let a state be; a position written by hand is checked
  * against it so tests cannot start from the impossible. */
 static int
-check_state(struct parse *p, int nhist)
+check_state(struct parse *p)
 {
 	struct aluette *a = p->a;
 	int s, i, n, pts[2] = { 0, 0 }, seen[NSEATS] = { 0 }, top[4];
@@ -1575,9 +1586,9 @@ check_state(struct parse *p, int nhist)
 	}
 	if (stock != a->nstock || trick != a->ntrick)
 		return perr(p, "stock or trick miscounted");
-	if (nhist != a->handno - (a->phase != PH_OVER))
+	if (p->nhist != a->handno - (a->phase != PH_OVER))
 		return perr(p, "the history must hold every finished hand");
-	for (i = 0; i < nhist; i++)
+	for (i = 0; i < p->nhist; i++)
 		if (a->hist_winner[i] != NOBODY)
 			pts[team_of(a, a->hist_winner[i])] +=
 			    a->hist_points[i];
@@ -1642,9 +1653,10 @@ static int
 aluette_parse_state(void *st, const char *text, char *err, size_t errlen)
 {
 	struct aluette a;
-	struct parse p = { &a, err, errlen, { 0 }, 0 };
+	struct parse p = { &a, err, errlen, { 0 }, 0, 0, 0 };
 	char *copy, *line, *next;
-	int seen[10] = { 0 }, nhist = 0, i, top[4], rc = -1, nplayed;
+	int i, top[4], rc = -1, nplayed;
+	uint8_t tab[NSEATS], dealer;
 
 	memset(&a, 0, sizeof(a));
 	a.last_winner = NOBODY;
@@ -1662,28 +1674,30 @@ aluette_parse_state(void *st, const char *text, char *err, size_t errlen)
 				goto out;
 			continue;
 		}
-		if (parse_line(&p, line, seen, &nhist) == -1)
+		if (parse_line(&p, line) == -1)
 			goto out;
 	}
-	if (p.lineno == 0 || !seen[8]) {
+	if (p.lineno == 0 || !(p.seen & SEEN_HAND)) {
 		perr(&p, "a state needs its header and a `hand` line");
 		goto out;
 	}
-	if (!seen[4]) {
+	if (!(p.seen & SEEN_RNG)) {
 		unsigned char seed[RNG_SEED_LEN];
 
 		rng_seed_from_u64(seed, 1);
 		rng_init(&a.rng, seed);
 	}
-	if (!seen[6]) {
-		if (!a.teams_fixed && a.nfaceup &&
-		    faceup_deal(a.faceup, a.nfaceup, top) == a.nfaceup)
-			faceup_table(top, a.table, &a.first_dealer);
-		else
-			for (i = 0; i < NSEATS; i++)
-				a.table[i] = (uint8_t)i;
-	}
-	if (seen[9])
+	if (!a.teams_fixed && a.nfaceup &&
+	    faceup_deal(a.faceup, a.nfaceup, top) == a.nfaceup) {
+		faceup_table(top, tab, &dealer);
+		if (!(p.seen & SEEN_TABLE))
+			memcpy(a.table, tab, NSEATS);
+		if (!(p.seen & SEEN_DEALER))
+			a.first_dealer = dealer;
+	} else if (!(p.seen & SEEN_TABLE))
+		for (i = 0; i < NSEATS; i++)
+			a.table[i] = (uint8_t)i;
+	if (p.seen & SEEN_PLAYED)
 		for (i = 0; i < NCARDS; i++)
 			if (!p.placed[i]) {
 				perr(&p, "a card is missing: the 48 must all "
@@ -1698,7 +1712,7 @@ aluette_parse_state(void *st, const char *text, char *err, size_t errlen)
 	}
 	a.ndone = (uint8_t)(nplayed / NSEATS);
 	p.lineno = 0;
-	if (check_state(&p, nhist) == -1)
+	if (check_state(&p) == -1)
 		goto out;
 	memcpy(st, &a, sizeof(a));
 	rc = 0;
