@@ -673,13 +673,14 @@ START_TEST(aluette_partners_from_top_cards)
 }
 END_TEST
 
-/* Play random cards to the end of the game; note who leads each hand. */
+/* Play random cards to the end of the game; note who deals and who leads
+ * each hand. */
 START_TEST(aluette_dealer_passes_left)
 {
 	struct game_move moves[GAME_MAX_MOVES];
 	struct rng rng;
 	unsigned char seed[RNG_SEED_LEN];
-	int game, plays, table[4], first[5], h, i, dealer;
+	int game, plays, table[4], first[5], dealers[5], h, i, dealer;
 
 	rng_seed_from_u64(seed, 99);
 	rng_init(&rng, seed);
@@ -695,8 +696,14 @@ START_TEST(aluette_dealer_passes_left)
 		for (plays = 0; ops->to_move(st) != 0; plays++) {
 			int s = only_seat(ops->to_move(st)), n;
 
-			if (plays % 36 == 0)
+			if (plays % 36 == 0) {
+				char *hl = line_of(st, "hand");
+
 				first[plays / 36] = s;
+				ck_assert_int_eq(sscanf(hl, "hand %*d dealer %d",
+				    &dealers[plays / 36]), 1);
+				free(hl);
+			}
 			n = ops->legal(st, s, moves, GAME_MAX_MOVES);
 			ops->apply(st, s, &moves[rng_below(&rng,
 			    (uint32_t)n)]);
@@ -706,8 +713,10 @@ START_TEST(aluette_dealer_passes_left)
 		 * dealer, and the player on that dealer's left leads. */
 		for (i = 0; table[i] != dealer; i++)
 			;
-		for (h = 0; h < 5; h++)
+		for (h = 0; h < 5; h++) {
+			ck_assert_int_eq(dealers[h], table[(i + h) % 4]);
 			ck_assert_int_eq(first[h], table[(i + h + 1) % 4]);
+		}
 		free(tab);
 		free(fd);
 		free(st);
@@ -715,8 +724,9 @@ START_TEST(aluette_dealer_passes_left)
 }
 END_TEST
 
-/* The deal, redone here from the same seed with the same generator:
- * three cards at a time from the dealer's left, the last twelve undealt. */
+/* The deal, redone here from the same seed with the same generator (with
+ * teams=fixed it first draws the dealer, then shuffles): three cards at a
+ * time from the dealer's left, the last twelve undealt in order. */
 START_TEST(aluette_deal_three_at_a_time)
 {
 	static const char *const suits[] = { "co", "cu", "sw", "cl" };
@@ -724,8 +734,9 @@ START_TEST(aluette_deal_three_at_a_time)
 	unsigned char seed[RNG_SEED_LEN];
 	struct rng rng;
 	uint8_t deck[48];
-	char stock[80], key[16], *got;
-	int dealer, i, k, round, p, seat;
+	char stock[80], key[64], c[4], *got;
+	int dealer, i, k, round, p, seat, want_seat[48];
+	void *st = tu_new("aluette", "teams=fixed", 5, 4);
 
 	rng_seed_from_u64(seed, 5);
 	rng_init(&rng, seed);
@@ -733,47 +744,38 @@ START_TEST(aluette_deal_three_at_a_time)
 	for (i = 0; i < 48; i++)
 		deck[i] = (uint8_t)i;
 	rng_shuffle(&rng, deck, 48, 1);
-	/* The hands are shown sorted by rank, so compare as sets. */
-	{
-		void *st = tu_new("aluette", "teams=fixed", 5, 4);
-		int want_seat[48];
+	i = 0;
+	for (round = 0; round < 3; round++)
+		for (p = 1; p <= 4; p++)
+			for (k = 0; k < 3; k++)
+				want_seat[deck[i++]] = (dealer + p) % 4;
+	for (; i < 48; i++)
+		want_seat[deck[i]] = -1;
 
-		i = 0;
-		for (round = 0; round < 3; round++)
-			for (p = 1; p <= 4; p++)
-				for (k = 0; k < 3; k++)
-					want_seat[deck[i++]] = (dealer + p) % 4;
-		for (; i < 48; i++)
-			want_seat[deck[i]] = -1;
-		for (seat = 0; seat < 4; seat++) {
-			snprintf(key, sizeof(key), "seat %d hand", seat);
-			got = line_of(st, key);
-			for (k = 0; k < 48; k++) {
-				char c[4], *f;
-
-				snprintf(c, sizeof(c), "%c%s", ranks[k % 12],
-				    suits[k / 12]);
-				f = strstr(got, c);
-				ck_assert_msg((f != NULL) ==
-				    (want_seat[k] == seat), "%s in %s", c,
-				    got);
-			}
-			free(got);
+	snprintf(key, sizeof(key), "hand 1 dealer %d phase play asked 0",
+	    dealer);
+	assert_line(st, "hand", key);
+	/* The hands are shown sorted by rank: compare them as sets. */
+	for (seat = 0; seat < 4; seat++) {
+		snprintf(key, sizeof(key), "seat %d hand", seat);
+		got = line_of(st, key);
+		for (k = 0; k < 48; k++) {
+			snprintf(c, sizeof(c), "%c%s", ranks[k % 12],
+			    suits[k / 12]);
+			ck_assert_msg((strstr(got, c) != NULL) ==
+			    (want_seat[k] == seat), "%s in %s", c, got);
 		}
-		stock[0] = '\0';
-		strcat(stock, "stock");
-		for (i = 36; i < 48; i++) {
-			strcat(stock, " ");
-			strncat(stock, &ranks[deck[i] % 12], 1);
-			strcat(stock, suits[deck[i] / 12]);
-		}
-		assert_line(st, "stock", stock);
-		snprintf(key, sizeof(key), "hand 1 dealer %d", dealer);
-		got = line_of(st, "hand");
-		ck_assert_ptr_nonnull(strstr(got, key));
 		free(got);
-		free(st);
 	}
+	util_strlcpy(stock, "stock", sizeof(stock));
+	for (i = 36; i < 48; i++) {
+		snprintf(c, sizeof(c), "%c%s", ranks[deck[i] % 12],
+		    suits[deck[i] / 12]);
+		strcat(stock, " ");
+		strcat(stock, c);
+	}
+	assert_line(st, "stock", stock);
+	free(st);
 }
 END_TEST
 
