@@ -1550,7 +1550,7 @@ static int
 check_state(struct parse *p)
 {
 	struct aluette *a = p->a;
-	int s, i, n, pts[2] = { 0, 0 }, seen[NSEATS] = { 0 }, top[4];
+	int s, i, pts[2] = { 0, 0 }, seen[NSEATS] = { 0 }, top[4];
 	int played = 0, inhand[NSEATS], disc[NSEATS], stock = 0, trick = 0;
 	uint8_t tab[NSEATS], dealer;
 
@@ -1594,13 +1594,12 @@ check_state(struct parse *p)
 			    a->hist_points[i];
 	if (pts[0] != a->points[0] || pts[1] != a->points[1])
 		return perr(p, "points differ from the history");
-	for (s = 0, n = 0; s < NSEATS; s++) {
+	for (s = 0; s < NSEATS; s++) {
 		if (a->won[s] >> a->ndone)
 			return perr(p, "a trick won that was not played");
 		for (i = s + 1; i < NSEATS; i++)
 			if (a->won[s] & a->won[i])
 				return perr(p, "a trick won twice");
-		n += popcount9(a->won[s]);
 	}
 	if (a->last_hand > a->handno || (a->last_hand == 0 && a->ndone) ||
 	    (a->ndone && a->last_hand != a->handno))
