@@ -9,12 +9,14 @@
 extern const struct game_ops mancala_ops;
 extern const struct game_ops almakleh_ops;
 extern const struct game_ops alquerque_ops;
+extern const struct game_ops aluette_ops;
 extern const struct game_ops spite_ops;
 
 const struct game_ops *const game_engines[] = {
 	&mancala_ops,
 	&alquerque_ops,
 	&almakleh_ops,
+	&aluette_ops,
 	&spite_ops,
 	NULL
 };

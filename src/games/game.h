@@ -110,7 +110,8 @@ struct game_ops {
 	 * (including "it is North's turn").  A parsed move is legal: apply()
 	 * on it succeeds.  An engine may accept moves that are events rather
 	 * than plies (an Aluette signal): those are logged like moves but
-	 * never returned by legal() and never pass the turn. */
+	 * never returned by legal() (so game_perft never counts them) and
+	 * never pass the turn. */
 	int	(*parse_move)(const void *st, int seat, const char *text,
 		    struct game_move *, char *err, size_t errlen);
 	/* The move's notation (as parse_move reads it) in the position
