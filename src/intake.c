@@ -70,8 +70,8 @@ intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
 	struct mail_guard_cfg gc;
 	struct mail_msg m;
 	const char *guard;
-	char perr[256], *key, *cmds, *what = NULL;
-	int parsed, seen;
+	char perr[256], *key, *cmds, *what = NULL, **banned = NULL;
+	int parsed, seen, nbanned = 0;
 
 	*outcome = NULL;
 	memset(&lim, 0, sizeof(lim));
@@ -83,11 +83,17 @@ intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
 	memset(&m, 0, sizeof(m));
 	parsed = mail_parse(raw, len, &lim, &m, perr, sizeof(perr)) == 0;
 	key = intake_key(m.message_id, raw, len);
-	guard_cfg(cfg, &gc);
-	guard = mail_guard(&m, &gc);
-
 	if (store_begin(r->store) == -1)
 		goto tempfail;
+	/* The ban list is read inside the transaction, so a ban committed
+	 * before this message counts for it. */
+	if (store_banned(r->store, &banned, &nbanned) == -1)
+		goto rollback;
+	guard_cfg(cfg, &gc);
+	gc.banned = (const char *const *)banned;
+	gc.nbanned = nbanned;
+	guard = mail_guard(&m, &gc);
+
 	if ((seen = store_message_seen(r->store, key, now, "received")) == -1)
 		goto rollback;
 	if (seen) {
@@ -116,6 +122,7 @@ intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
 	*outcome = xasprintf("%s from %s: %s", key, m.from ? m.from : "?",
 	    what ? what : "done");
 done:
+	store_strings_free(banned, nbanned);
 	free(what);
 	free(key);
 	mail_msg_free(&m);
@@ -125,6 +132,7 @@ rollback:
 tempfail:
 	*outcome = xasprintf("%s: store failed, will retry: %s", key,
 	    store_errmsg(r->store));
+	store_strings_free(banned, nbanned);
 	free(what);
 	free(key);
 	mail_msg_free(&m);

@@ -917,3 +917,53 @@ store_outbox_next(struct store *s, int64_t *when)
 	sqlite3_finalize(st);
 	return rc;
 }
+
+int
+store_banned(struct store *s, char ***out, int *n)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT address FROM players WHERE banned != 0 "
+	    "ORDER BY address", "")) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
+		}
+		(*out)[(*n)++] = col_text(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_strings_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "banned");
+	}
+	return 0;
+}
+
+int
+store_player_ban(struct store *s, const char *address, int banned,
+    int64_t now)
+{
+	int64_t id;
+
+	if (store_player_id(s, address, 1, now, &id) == -1)
+		return -1;
+	return run(s, "UPDATE players SET banned = ? WHERE id = ?", "ii",
+	    (int64_t)(banned != 0), id);
+}
+
+void
+store_strings_free(char **v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

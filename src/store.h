@@ -102,6 +102,13 @@ int	 store_message_note(struct store *, const char *key, const char *sender,
 int	 store_message_get(struct store *, const char *key, char **sender,
 	    char **commands, char **outcome);
 
+/* Banned addresses (owned vector, store_strings_free); ban or unban one
+ * (the player is created when unknown). */
+int	 store_banned(struct store *, char ***, int *);
+int	 store_player_ban(struct store *, const char *address, int banned,
+	    int64_t now);
+void	 store_strings_free(char **, int);
+
 /* A bounce reported for a player's address (1 when no player has it). */
 int	 store_bounce_add(struct store *, const char *address, int64_t now,
 	    const char *reason);

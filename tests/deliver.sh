@@ -79,6 +79,13 @@ for f in b1 a1 l1 x1; do
 done
 [ "$(waiting)" = 1 ] && ok || bad "a guarded message was answered: $(ludus outbox)"
 
+# A banned address gets no answer (the ban is a players row).
+sqlite3 "$tmp/ludus.db" "INSERT INTO players (address, created, banned) VALUES ('mallory@example.org', 0, 1)"
+msg ban1@x.org Mallory@Example.org "games" "games" >"$tmp/ban1"
+ludus deliver <"$tmp/ban1" 2>"$tmp/err" && ok || bad "deliver ban1"
+grep -q "dropped (banned" "$tmp/err" && ok || bad "banned not dropped: $(cat "$tmp/err")"
+[ "$(waiting)" = 1 ] && ok || bad "a banned sender was answered"
+
 # Without a Message-ID the digest of the bytes dedupes.
 msg "" frank@example.org "hello" "games" >"$tmp/n1"
 ludus deliver <"$tmp/n1" 2>/dev/null && ludus deliver <"$tmp/n1" 2>"$tmp/err" && ok || bad "deliver n1"
