@@ -1620,13 +1620,13 @@ END_TEST
 
 START_TEST(aluette_random_fixed_table)
 {
-	random_games("teams=fixed signals=table", 2000, 300000);
+	random_games("teams=fixed signals=table", 5000, 300000);
 }
 END_TEST
 
 START_TEST(aluette_random_changer_off)
 {
-	random_games("teams=fixed changer=true signals=off", 2000,
+	random_games("teams=fixed changer=true signals=off", 5000,
 	    400000);
 }
 END_TEST
