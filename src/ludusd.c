@@ -44,6 +44,7 @@ struct daemon {
 
 	struct imap	*imap;
 	struct imap_settings is;
+	char		*imap_url;	/* scheme://host:port, mailbox apart */
 	char		*imap_password;
 	struct backoff	 imap_backoff;
 	int64_t		 imap_retry_at;
@@ -114,7 +115,11 @@ imap_settings_from(struct daemon *d)
 	const struct config_imap *ci = &d->cfg.imap;
 
 	memset(&d->is, 0, sizeof(d->is));
-	d->is.url = ci->url.text;
+	free(d->imap_url);
+	d->imap_url = xasprintf("%s://%s%s%s:%d", ci->url.tls ? "imaps" :
+	    "imap", strchr(ci->url.host, ':') ? "[" : "", ci->url.host,
+	    strchr(ci->url.host, ':') ? "]" : "", ci->url.port);
+	d->is.url = d->imap_url;
 	d->is.user = ci->cred.user;
 	d->is.password = d->imap_password;
 	d->is.ca_file = ci->ca_file;
@@ -310,8 +315,9 @@ sleep_until_news(struct daemon *d)
 static int
 open_everything(struct daemon *d, char *err, size_t errlen)
 {
-	const char *dir = d->cfg.games_dir ? d->cfg.games_dir :
-	    gamedef_default_dir();
+	const char *env = getenv("LUDUS_GAMES_DIR");
+	const char *dir = env && *env ? env : d->cfg.games_dir ?
+	    d->cfg.games_dir : gamedef_default_dir();
 
 	if (gamedef_load_dir(dir, &d->defs, &d->ndefs, err, errlen) == -1)
 		return -1;
@@ -478,6 +484,7 @@ main(int argc, char **argv)
 	}
 	log_info("stopping");
 	imap_drop(&d);
+	free(d.imap_url);
 	if (d.cfg.pid_file)
 		unlink(d.cfg.pid_file);
 	store_close(d.store);
