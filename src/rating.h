@@ -79,7 +79,8 @@ void	 rating_decay(const struct rating *in, int64_t now, int64_t period,
 	    struct rating *out);
 
 /* Steps 2-8 for one period of n games (n == 0: rating_idle()).  Requires
- * player->sigma > 0 and tau > 0.  `last` is copied unchanged.  out may be
+ * player->sigma > 0 and tau > 0.  An opponent's RD above RATING_RD_MAX
+ * counts as RATING_RD_MAX.  `last` is copied unchanged.  out may be
  * the same as player; games is foreign.  rating_update_steps() also fills
  * the intermediate quantities when steps is not NULL. */
 void	 rating_update(const struct rating *player,

@@ -146,13 +146,19 @@ START_TEST(rating_rd_cap)
 	ck_assert_double_eq_tol(p.rd, 350, 1e-9);
 	ck_assert_double_eq(p.r, 1500);
 
-	/* A game lowers a capped deviation, and never raises one above the
-	 * cap, however surprising. */
+	/* In an update, step 6's φ* is capped too: a surprising win raises
+	 * σ' above σ, yet the game starts from RD 350, not above it. */
 	p = mk(1500, 350, 0.06);
 	{
 		struct rating_result upset = { 2500, 30, 1 };
+		struct rating_steps st;
+		double phi_max = 350 / 173.7178;
 
-		rating_update(&p, &upset, 1, 0.5, &out);
+		rating_update_steps(&p, &upset, 1, 0.5, &out, &st);
+		ck_assert(st.sigma > 0.06);
+		ck_assert_double_eq_tol(st.phi_star, phi_max, 1e-12);
+		ck_assert_double_eq_tol(out.rd, 173.7178 / sqrt(1 / (phi_max *
+		    phi_max) + 1 / st.v), 1e-9);
 		ck_assert(out.rd < 350);
 		ck_assert(out.r > 1500);
 	}
@@ -251,6 +257,32 @@ START_TEST(rating_monotone)
 }
 END_TEST
 
+/* Steps 6 and 7 take the new volatility σ', not σ: checked where the two
+ * differ widely (a player of steady results beating a far stronger one). */
+START_TEST(rating_steps_use_new_volatility)
+{
+	struct rating p = mk(1500, 80, 0.3), out;
+	struct rating_result g = { 2600, 40, 1 };
+	struct rating_steps st;
+	double e, gg;
+
+	rating_update_steps(&p, &g, 1, 1.2, &out, &st);
+	ck_assert(fabs(st.sigma - 0.3) > 0.001);
+	ck_assert_double_eq_tol(st.phi_star, sqrt(st.phi * st.phi +
+	    st.sigma * st.sigma), 1e-12);
+	ck_assert_double_eq_tol(st.phi_new, 1 / sqrt(1 / (st.phi_star *
+	    st.phi_star) + 1 / st.v), 1e-12);
+	gg = rating_g(40 / 173.7178);
+	e = rating_e(st.mu, 1100 / 173.7178, 40 / 173.7178);
+	ck_assert_double_eq_tol(st.v, 1 / (gg * gg * e * (1 - e)), 1e-9);
+	ck_assert_double_eq_tol(st.delta, st.v * gg * (1 - e), 1e-9);
+	ck_assert_double_eq_tol(st.mu_new, st.mu + st.phi_new * st.phi_new *
+	    gg * (1 - e), 1e-12);
+	ck_assert_double_eq_tol(out.rd, st.phi_new * 173.7178, 1e-9);
+	ck_assert_double_eq_tol(out.r, st.mu_new * 173.7178 + 1500, 1e-9);
+}
+END_TEST
+
 START_TEST(rating_symmetry)
 {
 	struct rating a = mk(1600, 120, 0.06), b = a, a2, b2;
@@ -333,11 +365,17 @@ check_finite(const struct rating *p, const struct rating_result *g, int n,
     double tau)
 {
 	struct rating out;
+	struct rating_steps st;
 
-	rating_update(p, g, n, tau, &out);
+	rating_update_steps(p, g, n, tau, &out, &st);
 	ck_assert_msg(isfinite(out.r) && isfinite(out.rd) &&
 	    isfinite(out.sigma), "%g/%g/%g: %g %g %g", p->r, p->rd, p->sigma,
 	    out.r, out.rd, out.sigma);
+	/* Finite because the steps are, not because a guard gave up: v and
+	 * Δ stay finite and σ' is step 5's root for them. */
+	ck_assert_msg(isfinite(st.v) && isfinite(st.delta), "v %g Δ %g",
+	    st.v, st.delta);
+	check_root(p->sigma, st.phi, st.v, st.delta, tau);
 	ck_assert(out.rd > 0 && out.rd <= 350);
 	ck_assert(out.sigma > 0);
 	if (n == 1 && g[0].score == 1)
@@ -365,6 +403,9 @@ START_TEST(rating_update_extremes)
 	check_finite(&p, g, 1, 0.5);
 	g[0].score = 0;
 	check_finite(&p, g, 1, 0.5);
+	p = mk(1e6, 1, 0.06);
+	g[0] = (struct rating_result){ -1e6, 1, 0 };
+	check_finite(&p, g, 1, 0.5);
 	/* Zero deviation, tiny and large volatility, the ends of τ. */
 	p = mk(1500, 0, 1e-9);
 	g[0] = (struct rating_result){ 1500, 0, 1 };
@@ -373,9 +414,19 @@ START_TEST(rating_update_extremes)
 	check_finite(&p, g, 1, 1.2);
 	p = mk(1500, 200, 0.06);
 	check_finite(&p, g, 1, 0.01);
-	/* An opponent deviation far over the cap. */
+	/* An opponent deviation far over the cap counts as the cap. */
 	g[0] = (struct rating_result){ 1800, 1e9, 0 };
 	check_finite(&p, g, 1, 0.5);
+	{
+		struct rating a, b;
+
+		rating_update(&p, g, 1, 0.5, &a);
+		g[0].rd = 350;
+		rating_update(&p, g, 1, 0.5, &b);
+		ck_assert_double_eq(a.r, b.r);
+		ck_assert_double_eq(a.rd, b.rd);
+		ck_assert(a.r < p.r);
+	}
 	/* Many one-sided results at once. */
 	for (i = 0; i < 8; i++)
 		g[i] = (struct rating_result){ 2800, 10, 1 };
@@ -556,6 +607,7 @@ rating_suite(void)
 	tcase_add_test(tc, rating_rd_cap);
 	tcase_add_test(tc, rating_inactivity_periods);
 	tcase_add_test(tc, rating_monotone);
+	tcase_add_test(tc, rating_steps_use_new_volatility);
 	tcase_add_test(tc, rating_symmetry);
 	tcase_add_test(tc, rating_volatility_extremes);
 	tcase_add_test(tc, rating_update_extremes);
