@@ -1,8 +1,9 @@
 /*
  * rating: Glicko-2 following the steps of Glickman's worked example; the
- * comments name the paper's steps.  Two guards go beyond the paper, both
- * inert for any ratings a club can reach (see logistic() and step 5's
- * iteration caps): they keep every result finite on absurd inputs.
+ * comments name the paper's steps.  Beyond the paper: RD is capped at
+ * RATING_RD_MAX (on φ* and on opponents' RD), and two guards inert for any
+ * ratings a club can reach (the clamp in logistic() and step 5's iteration
+ * caps) keep every result finite on absurd inputs.
  */
 #include "config.h"
 
@@ -236,9 +237,9 @@ side_of(const int *team, int seat)
 /*
  * A partnership result is one result, so each player meets the other side
  * once, as a composite opponent, rather than each opponent separately: two
- * results would count one game as two independent pieces of evidence and
- * move a partnership player's rating and deviation about twice as far as a
- * two-player game does.  The composite's RD is the root mean square of the
+ * results would count one game as two independent pieces of evidence,
+ * moving a partnership player's rating further and shrinking the deviation
+ * as if two games had been played.  The composite's RD is the root mean square of the
  * members' (not the smaller deviation of a mean of independent ratings), so
  * two equal opponents count as one such opponent, no more certain.
  */
