@@ -612,27 +612,6 @@ cmd_perft(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
-/* Read a whole message from stdin, at most max bytes kept (the rest is
- * read and dropped so a pipe writer never blocks). */
-static char *
-read_stdin(size_t max, size_t *len, int *too_big)
-{
-	struct buf b = { 0 };
-	char chunk[65536];
-	size_t n;
-
-	*too_big = 0;
-	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
-		if (b.len + n > max) {
-			*too_big = 1;
-			continue;
-		}
-		buf_add(&b, chunk, n);
-	}
-	*len = b.len;
-	return buf_steal(&b);
-}
-
 static size_t
 stdin_cap(const struct config *cfg)
 {
@@ -653,7 +632,7 @@ cmd_deliver(struct ctx *c, int argc, char **argv)
 	(void)argv;
 	if (argc != 0)
 		return usage_of("deliver");
-	raw = read_stdin(stdin_cap(&c->cfg), &len, &too_big);
+	raw = util_read_stream(stdin, stdin_cap(&c->cfg), &len, &too_big);
 	if (c->cfg.referee.address == NULL) {
 		free(raw);
 		err_out("referee.address is not set (give -c CONFIG)");
@@ -687,7 +666,7 @@ cmd_parse(struct ctx *c, int argc, char **argv)
 	(void)argv;
 	if (argc != 0)
 		return usage_of("parse");
-	raw = read_stdin(stdin_cap(&c->cfg), &len, &too_big);
+	raw = util_read_stream(stdin, stdin_cap(&c->cfg), &len, &too_big);
 	memset(&lim, 0, sizeof(lim));
 	lim.max_bytes = (size_t)c->cfg.limits.message_size;
 	lim.max_lines = (int)c->cfg.limits.lines;

@@ -361,3 +361,37 @@ util_addr_canon(const char *in)
 	free(a);
 	return s;
 }
+
+char *
+util_read_stream(FILE *f, size_t max, size_t *len, int *truncated)
+{
+	struct buf b = { 0 };
+	char chunk[65536];
+	size_t n;
+
+	*truncated = 0;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (b.len + n > max) {
+			buf_add(&b, chunk, max - b.len);
+			*truncated = 1;
+			continue;
+		}
+		buf_add(&b, chunk, n);
+	}
+	*len = b.len;
+	return buf_steal(&b);
+}
+
+char *
+util_read_file(const char *path, size_t max, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *data;
+	int truncated;
+
+	if (f == NULL)
+		return NULL;
+	data = util_read_stream(f, max, len, &truncated);
+	fclose(f);
+	return data;
+}

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define nitems(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -13,6 +14,13 @@
 #else
 #define PRINTFLIKE(f, a)
 #define NORETURN
+/* Read a whole stream (or file) into an owned, NUL-terminated buffer.
+ * At most max bytes are kept; the rest is read and dropped (so a pipe's
+ * writer never blocks) and *truncated set.  util_read_file returns NULL
+ * when the file cannot be opened. */
+char	*util_read_stream(FILE *, size_t max, size_t *len, int *truncated);
+char	*util_read_file(const char *path, size_t max, size_t *len);
+
 /* A mail address in canonical form (owned), so one person is one player:
  * surrounding space and angle brackets dropped, all lower-cased.  NULL
  * when it is not a plausible local@domain address. */
@@ -65,6 +73,13 @@ void	 util_json_str(struct buf *, const char *);
 /* Hex of n bytes into out (2n+1 bytes). */
 void	 util_hex(const unsigned char *, size_t, char *);
 int	 util_unhex(const char *, unsigned char *, size_t);
+
+/* Read a whole stream (or file) into an owned, NUL-terminated buffer.
+ * At most max bytes are kept; the rest is read and dropped (so a pipe's
+ * writer never blocks) and *truncated set.  util_read_file returns NULL
+ * when the file cannot be opened. */
+char	*util_read_stream(FILE *, size_t max, size_t *len, int *truncated);
+char	*util_read_file(const char *path, size_t max, size_t *len);
 
 /* A mail address in canonical form (owned), so one person is one player:
  * surrounding space and angle brackets dropped, all lower-cased.  NULL

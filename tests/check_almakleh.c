@@ -15,10 +15,7 @@ static char rngline[160];	/* a valid generator line */
 static char *
 ser(const void *st)
 {
-	struct buf b = { 0 };
-
-	ops->serialise(st, &b);
-	return buf_steal(&b);
+	return tu_serialise(ops, st);
 }
 
 static void
@@ -998,11 +995,5 @@ almakleh_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(almakleh_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tu_run(almakleh_suite());
 }

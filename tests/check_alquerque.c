@@ -59,10 +59,7 @@ mkpos(const char *rows, int turn, int quiet_limit)
 static char *
 ser(const void *st)
 {
-	struct buf b = { 0 };
-
-	ops->serialise(st, &b);
-	return buf_steal(&b);
+	return tu_serialise(ops, st);
 }
 
 static int
@@ -1049,11 +1046,5 @@ alquerque_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(alquerque_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tu_run(alquerque_suite());
 }

@@ -21,21 +21,13 @@ setup(void)
 static void *
 pos(const char *text)
 {
-	char err[GAME_ERRLEN];
-	void *st = xcalloc(1, ops->state_size);
-
-	ck_assert_msg(ops->parse_state(st, text, err, sizeof(err)) == 0, "%s",
-	    err);
-	return st;
+	return tu_state(ops, text);
 }
 
 static char *
 ser(const void *st)
 {
-	struct buf b = { 0 };
-
-	ops->serialise(st, &b);
-	return buf_steal(&b);
+	return tu_serialise(ops, st);
 }
 
 static char *
@@ -1668,11 +1660,5 @@ aluette_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(aluette_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tu_run(aluette_suite());
 }

@@ -223,11 +223,5 @@ compose_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(compose_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tu_run(compose_suite());
 }

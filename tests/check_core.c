@@ -307,11 +307,5 @@ core_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(core_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tu_run(core_suite());
 }

@@ -5,6 +5,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -776,24 +777,6 @@ END_TEST
 
 /* tests/mail: every .eml against its .expect. */
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	struct buf b = { 0 };
-	char tmp[8192];
-	size_t n;
-
-	if (f == NULL)
-		return NULL;
-	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
-		buf_add(&b, tmp, n);
-	fclose(f);
-	buf_adds(&b, "");
-	*len = b.len;
-	return buf_steal(&b);
-}
-
 static int
 cmp_names(const void *a, const void *b)
 {
@@ -853,7 +836,7 @@ START_TEST(mail_corpus_files)
 	snprintf(path, sizeof(path), "%s/files.am", dir);
 	{
 		size_t fl;
-		char *list = slurp(path, &fl), word[300];
+		char *list = util_read_file(path, SIZE_MAX, &fl), word[300];
 
 		ck_assert_msg(list != NULL, "missing %s", path);
 		for (i = 0; i < n; i++) {
@@ -868,10 +851,10 @@ START_TEST(mail_corpus_files)
 		size_t rl, wl;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		raw = slurp(path, &rl);
+		raw = util_read_file(path, SIZE_MAX, &rl);
 		ck_assert_ptr_nonnull(raw);
 		snprintf(path + strlen(path) - 4, 8, ".expect");
-		want = slurp(path, &wl);
+		want = util_read_file(path, SIZE_MAX, &wl);
 		ck_assert_msg(want != NULL, "missing %s", path);
 		got = corpus_result(raw, rl);
 		if (strcmp(got, want) != 0) {

@@ -8,6 +8,7 @@
 #include <check.h>
 #include <ctype.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,24 +242,6 @@ tj_get(const struct tj *o, const char *key)
 	return NULL;
 }
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	struct buf b = { 0 };
-	char tmp[65536];
-	size_t n;
-
-	if (f == NULL)
-		return NULL;
-	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
-		buf_add(&b, tmp, n);
-	fclose(f);
-	buf_adds(&b, "");
-	*len = b.len;
-	return buf_steal(&b);
-}
-
 static void
 load_json(const char *rel, struct tj *root)
 {
@@ -268,7 +251,7 @@ load_json(const char *rel, struct tj *root)
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/%s", corpus, rel);
-	text = slurp(path, &len);
+	text = util_read_file(path, SIZE_MAX, &len);
 	ck_assert_msg(text != NULL, "cannot read %s", path);
 	in.p = text;
 	in.end = text + len;
@@ -355,7 +338,7 @@ START_TEST(mail_reply_parser_visible_texts)
 			continue;
 		snprintf(path, sizeof(path), "%s/github-email_reply_parser/%s",
 		    corpus, f->key);
-		body = slurp(path, &len);
+		body = util_read_file(path, SIZE_MAX, &len);
 		ck_assert_msg(body != NULL, "cannot read %s", path);
 		got = body_commands(body, len);
 		w = normalise(want->str);
@@ -447,7 +430,7 @@ START_TEST(mail_reply_parser_structure)
 
 		snprintf(path, sizeof(path), "%s/github-email_reply_parser/"
 		    "emails/%s", corpus, reply_facts[i].file);
-		body = slurp(path, &len);
+		body = util_read_file(path, SIZE_MAX, &len);
 		ck_assert_msg(body != NULL, "cannot read %s", path);
 		mailtext_commands(body, len, 0, 0, &sv, &lt, &ct);
 		for (k = 0; k < 3 && reply_facts[i].want[k]; k++)
@@ -484,7 +467,7 @@ START_TEST(mail_reply_parser_all_fast)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		body = slurp(path, &len);
+		body = util_read_file(path, SIZE_MAX, &len);
 		ck_assert_ptr_nonnull(body);
 		t0 = now_s();
 		got = body_commands(body, len);
@@ -533,7 +516,7 @@ START_TEST(mail_sisimai_never_answered)
 		notb = strcmp(kind->str, "not-a-bounce") == 0;
 		snprintf(path, sizeof(path), "%s/sisimai-set-of-emails/%s",
 		    corpus, files->kids[i].key);
-		raw = slurp(path, &len);
+		raw = util_read_file(path, SIZE_MAX, &len);
 		ck_assert_msg(raw != NULL, "cannot read %s", path);
 		mail_parse(raw, len, &l, &m, err, sizeof(err));
 		why = mail_guard(&m, &g);
@@ -586,7 +569,7 @@ START_TEST(mail_sisimai_bounce_recipients)
 		bounces++;
 		snprintf(path, sizeof(path), "%s/sisimai-set-of-emails/%s",
 		    corpus, files->kids[i].key);
-		raw = slurp(path, &len);
+		raw = util_read_file(path, SIZE_MAX, &len);
 		ck_assert_ptr_nonnull(raw);
 		mail_parse(raw, len, &l, &m, err, sizeof(err));
 		if (mail_bounce_recipients(&m, &r) > 0)
@@ -630,7 +613,7 @@ START_TEST(mail_cpython_parses_without_crash)
 		if (strncmp(de->d_name, "msg_", 4) != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		raw = slurp(path, &len);
+		raw = util_read_file(path, SIZE_MAX, &len);
 		ck_assert_ptr_nonnull(raw);
 		if (mail_parse(raw, len, &l, &m, err, sizeof(err)) == 0)
 			ok++;
@@ -662,7 +645,7 @@ START_TEST(mail_cpython_known_facts)
 
 	snprintf(path, sizeof(path), "%s/cpython-test_email/data/msg_16.txt",
 	    corpus);
-	raw = slurp(path, &len);
+	raw = util_read_file(path, SIZE_MAX, &len);
 	ck_assert_ptr_nonnull(raw);
 	ck_assert_int_eq(mail_parse(raw, len, &l, &m, err, sizeof(err)), 0);
 	ck_assert_str_eq(m.content_type, "multipart/report");

@@ -170,10 +170,7 @@ pos(const char *text)
 static char *
 ser(const void *st)
 {
-	struct buf b = { 0 };
-
-	ops->serialise(st, &b);
-	return buf_steal(&b);
+	return tu_serialise(ops, st);
 }
 
 static char *
@@ -1248,11 +1245,5 @@ spite_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(spite_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tu_run(spite_suite());
 }

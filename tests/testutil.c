@@ -108,3 +108,35 @@ tu_tmpdir(void)
 	}
 	return tmpdir;
 }
+
+void *
+tu_state(const struct game_ops *ops, const char *text)
+{
+	char err[GAME_ERRLEN];
+	void *st = xcalloc(1, ops->state_size);
+
+	ck_assert_msg(ops->parse_state(st, text, err, sizeof(err)) == 0, "%s",
+	    err);
+	return st;
+}
+
+char *
+tu_serialise(const struct game_ops *ops, const void *st)
+{
+	struct buf b = { 0 };
+
+	ops->serialise(st, &b);
+	return buf_steal(&b);
+}
+
+int
+tu_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

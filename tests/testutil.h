@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include <check.h>
+
 #include "gamedef.h"
 #include "games/game.h"
 
@@ -18,6 +20,13 @@ void	 tu_opts(const char *game, const char *opts, struct game_opts *);
  * filled). */
 int	 tu_play(const char *game, void *st, int seat, const char *line,
 	    char *err, size_t errlen);
+/* A state read from its serialised text (owned); fails the test when the
+ * engine refuses it. */
+void	*tu_state(const struct game_ops *, const char *text);
+/* The serialised text of a state (owned). */
+char	*tu_serialise(const struct game_ops *, const void *st);
+/* Run a suite, free it, and return the exit status for main(). */
+int	 tu_run(Suite *);
 /* A temporary directory made for this process (removed at exit). */
 const char *tu_tmpdir(void);
 
