@@ -827,6 +827,89 @@ START_TEST(tmpl_board_mails_stand_alone)
 }
 END_TEST
 
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct buf b = { 0 };
+	char chunk[4096];
+	size_t n;
+
+	ck_assert_msg(f != NULL, "%s", path);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	return buf_steal(&b);
+}
+
+/* The documented word for a line of tmpl_names: the last name part
+ * without its section keyword or list scope; NULL for "." and counters. */
+static const char *
+doc_word(char *line)
+{
+	char *w = strrchr(line, '/');
+
+	w = w != NULL ? w + 1 : line;
+	if (*w == '#')
+		w = strchr(w, ' ') + 1;
+	if (*w == '.' || *w == '@')
+		return NULL;
+	return w;
+}
+
+/* Every name a template uses is listed in its header comment, and in its
+ * section of ludus-templates(5), so an admin editing one knows them. */
+START_TEST(tmpl_every_name_is_documented)
+{
+	const char *src = getenv("LUDUS_SRCDIR");
+	char path[600], *man, *sec, *end, *hdr, *text, *line, *save;
+	size_t n, k;
+
+	snprintf(path, sizeof(path), "%s/man/ludus-templates.5",
+	    src != NULL ? src : "..");
+	man = slurp(path);
+	for (n = 0; n < nitems(names); n++) {
+		snprintf(path, sizeof(path), "\n.Ss %s.tmpl\n", names[n]);
+		sec = strstr(man, path);
+		ck_assert_msg(sec != NULL, "no section for %s", names[n]);
+		sec = xstrdup(sec + 1);
+		if ((end = strstr(sec, "\n.S")) != NULL)
+			*end = '\0';
+		for (k = 0; k < nitems(langs); k++) {
+			struct tmpl *t = shipped(langs[k], names[n]);
+			struct buf b = { 0 };
+
+			snprintf(path, sizeof(path), "%s/%s/%s.tmpl",
+			    templates_dir(), langs[k], names[n]);
+			text = slurp(path);
+			hdr = strstr(text, "{{!");
+			ck_assert_msg(hdr != NULL, "%s has no header", path);
+			end = strstr(hdr, "}}");
+			*end = '\0';
+			tmpl_names(t, &b);
+			for (line = strtok_r(b.s, "\n", &save); line != NULL;
+			    line = strtok_r(NULL, "\n", &save)) {
+				const char *w = doc_word(line);
+
+				if (w == NULL)
+					continue;
+				ck_assert_msg(strstr(hdr, w) != NULL,
+				    "%s: %s is not in the header", path, w);
+				if (strcmp(w, "player.name") != 0)
+					ck_assert_msg(strstr(sec, w) != NULL,
+					    "ludus-templates(5), %s: %s is "
+					    "missing", names[n], w);
+			}
+			buf_free(&b);
+			free(text);
+			tmpl_free(t);
+		}
+		free(sec);
+	}
+	free(man);
+}
+END_TEST
+
 static Suite *
 template_suite(void)
 {
@@ -850,6 +933,7 @@ template_suite(void)
 	    (int)nitems(langs));
 	tcase_add_test(tf, tmpl_languages_use_the_same_names);
 	tcase_add_test(tf, tmpl_every_shipped_file_is_tested);
+	tcase_add_test(tf, tmpl_every_name_is_documented);
 	tcase_add_loop_test(tf, tmpl_board_mails_stand_alone, 0,
 	    (int)nitems(langs));
 	suite_add_tcase(s, tf);
