@@ -413,115 +413,125 @@ target(struct parser *p, struct nodes *root)
 	return top->has_else ? &top->alt : &top->body;
 }
 
-/* One tag's inside (trimmed) at line: add it to the tree.  0 or -1. */
 static int
-parse_tag(struct parser *p, struct nodes *root, const char *s, size_t len,
-    int line)
+tag_unknown(struct parser *p, const char *s, size_t len, int line)
 {
+	util_err(p->err, p->errlen, "%s:%d: unknown tag {{%.*s}}", p->file,
+	    line, (int)(len > 40 ? 40 : len), s);
+	return -1;
+}
+
+/* {{#kw name}} opens a section, {{/kw}} closes the innermost one. */
+static int
+parse_section(struct parser *p, struct nodes *root, const char *s,
+    size_t len, int line)
+{
+	const char *name;
 	struct node *n;
-	size_t i, kwlen, nlen;
-	const char *bar;
-	long long max;
-	char num[24];
-	int raw;
+	size_t i, kwlen = 0, nlen;
 
-	if (len > 0 && (s[0] == '#' || s[0] == '/')) {
-		for (i = 0; i < nitems(section_kw); i++) {
-			kwlen = strlen(section_kw[i]);
-			if (len >= 1 + kwlen &&
-			    memcmp(s + 1, section_kw[i], kwlen) == 0 &&
-			    (len == 1 + kwlen || is_blank(s[1 + kwlen])))
-				break;
-		}
-		if (i == nitems(section_kw))
-			goto unknown;
-		if (s[0] == '/') {
-			struct node *top;
-
-			if (len != 1 + kwlen)
-				goto unknown;
-			if (p->depth == 0) {
-				util_err(p->err, p->errlen,
-				    "%s:%d: {{/%s}} without an open section",
-				    p->file, line, section_kw[i]);
-				return -1;
-			}
-			top = p->open[p->depth - 1];
-			if (top->kind != N_IF + (int)i) {
-				util_err(p->err, p->errlen,
-				    "%s:%d: {{/%s}} closes {{#%s %s}} of line "
-				    "%d", p->file, line, section_kw[i],
-				    section_kw[top->kind - N_IF], top->name,
-				    top->line);
-				return -1;
-			}
-			p->depth--;
-			return 0;
-		}
-		s += 1 + kwlen;
-		len -= 1 + kwlen;
-		while (len > 0 && is_blank(*s)) {
-			s++;
-			len--;
-		}
-		if (!valid_name(s, len) || len == 0) {
-			util_err(p->err, p->errlen,
-			    "%s:%d: {{#%s}} needs one name", p->file, line,
-			    section_kw[i]);
-			return -1;
-		}
-		if (p->depth == TMPL_DEPTH) {
-			util_err(p->err, p->errlen,
-			    "%s:%d: sections nested too deeply", p->file,
-			    line);
-			return -1;
-		}
-		n = nodes_add(target(p, root), N_IF + (int)i, line);
-		n->name = xstrndup(s, len);
-		p->open[p->depth++] = n;
-		return 0;
+	for (i = 0; i < nitems(section_kw); i++) {
+		kwlen = strlen(section_kw[i]);
+		if (len >= 1 + kwlen && memcmp(s + 1, section_kw[i], kwlen) == 0
+		    && (len == 1 + kwlen || is_blank(s[1 + kwlen])))
+			break;
 	}
-	if (len == 4 && memcmp(s, "else", 4) == 0) {
+	if (i == nitems(section_kw))
+		return tag_unknown(p, s, len, line);
+	if (s[0] == '/') {
+		if (len != 1 + kwlen)
+			return tag_unknown(p, s, len, line);
 		if (p->depth == 0) {
 			util_err(p->err, p->errlen,
-			    "%s:%d: {{else}} outside a section", p->file, line);
+			    "%s:%d: {{/%s}} without an open section", p->file,
+			    line, section_kw[i]);
 			return -1;
 		}
 		n = p->open[p->depth - 1];
-		if (n->has_else) {
+		if (n->kind != N_IF + (int)i) {
 			util_err(p->err, p->errlen,
-			    "%s:%d: a second {{else}} in {{#%s %s}} of line %d",
-			    p->file, line, section_kw[n->kind - N_IF], n->name,
-			    n->line);
+			    "%s:%d: {{/%s}} closes {{#%s %s}} of line %d",
+			    p->file, line, section_kw[i],
+			    section_kw[n->kind - N_IF], n->name, n->line);
 			return -1;
 		}
-		n->has_else = 1;
+		p->depth--;
 		return 0;
 	}
-
-	max = 0;
-	raw = len > 0 && s[0] == '&';
-	if (raw) {
-		s++;
-		len--;
-	}
-	bar = memchr(s, '|', len);
-	nlen = bar != NULL ? (size_t)(bar - s) : len;
-	while (nlen > 0 && is_blank(s[nlen - 1]))
+	name = s + 1 + kwlen;
+	nlen = len - 1 - kwlen;
+	while (nlen > 0 && is_blank(*name)) {
+		name++;
 		nlen--;
-	if (!valid_name(s, nlen))
-		goto unknown;
-	if (bar != NULL) {
-		const char *f = bar + 1;
-		size_t flen = len - (size_t)(f - s);
+	}
+	if (nlen == 0 || !valid_name(name, nlen)) {
+		util_err(p->err, p->errlen, "%s:%d: {{#%s}} needs one name",
+		    p->file, line, section_kw[i]);
+		return -1;
+	}
+	if (p->depth == TMPL_DEPTH) {
+		util_err(p->err, p->errlen, "%s:%d: sections nested too deeply",
+		    p->file, line);
+		return -1;
+	}
+	n = nodes_add(target(p, root), N_IF + (int)i, line);
+	n->name = xstrndup(name, nlen);
+	p->open[p->depth++] = n;
+	return 0;
+}
 
+static int
+parse_else(struct parser *p, int line)
+{
+	struct node *n;
+
+	if (p->depth == 0) {
+		util_err(p->err, p->errlen, "%s:%d: {{else}} outside a section",
+		    p->file, line);
+		return -1;
+	}
+	n = p->open[p->depth - 1];
+	if (n->has_else) {
+		util_err(p->err, p->errlen,
+		    "%s:%d: a second {{else}} in {{#%s %s}} of line %d",
+		    p->file, line, section_kw[n->kind - N_IF], n->name, n->line);
+		return -1;
+	}
+	n->has_else = 1;
+	return 0;
+}
+
+/* {{name}}, {{&name}}, {{name|max:N}}. */
+static int
+parse_var(struct parser *p, struct nodes *root, const char *s, size_t len,
+    int line)
+{
+	const char *name = s, *bar, *f;
+	size_t nlen, flen;
+	long long max = 0;
+	char num[24];
+	struct node *n;
+	int raw;
+
+	raw = len > 0 && s[0] == '&';
+	if (raw)
+		name++;
+	bar = memchr(name, '|', len - (size_t)raw);
+	nlen = bar != NULL ? (size_t)(bar - name) : len - (size_t)raw;
+	while (nlen > 0 && is_blank(name[nlen - 1]))
+		nlen--;
+	if (!valid_name(name, nlen))
+		return tag_unknown(p, s, len, line);
+	if (bar != NULL) {
+		f = bar + 1;
+		flen = len - (size_t)(f - s);
 		while (flen > 0 && is_blank(*f)) {
 			f++;
 			flen--;
 		}
 		if (flen <= 4 || memcmp(f, "max:", 4) != 0 ||
 		    flen - 4 >= sizeof(num))
-			goto unknown;
+			return tag_unknown(p, s, len, line);
 		memcpy(num, f + 4, flen - 4);
 		num[flen - 4] = '\0';
 		if (util_parse_int(num, 1, 100000, &max) != 0) {
@@ -534,13 +544,20 @@ parse_tag(struct parser *p, struct nodes *root, const char *s, size_t len,
 	n = nodes_add(target(p, root), N_VAR, line);
 	n->raw = raw;
 	n->max = (size_t)max;
-	n->name = xstrndup(s, nlen);
+	n->name = xstrndup(name, nlen);
 	return 0;
+}
 
-unknown:
-	util_err(p->err, p->errlen, "%s:%d: unknown tag {{%.*s}}", p->file,
-	    line, (int)(len > 40 ? 40 : len), s);
-	return -1;
+/* One tag's inside (trimmed) at line: add it to the tree.  0 or -1. */
+static int
+parse_tag(struct parser *p, struct nodes *root, const char *s, size_t len,
+    int line)
+{
+	if (len > 0 && (s[0] == '#' || s[0] == '/'))
+		return parse_section(p, root, s, len, line);
+	if (len == 4 && memcmp(s, "else", 4) == 0)
+		return parse_else(p, line);
+	return parse_var(p, root, s, len, line);
 }
 
 /* Parse text (one line of subject, or the body) into root. */

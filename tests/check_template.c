@@ -431,6 +431,76 @@ START_TEST(tmpl_missing_translation_falls_back_to_english)
 }
 END_TEST
 
+/* Random text over the tag alphabet: every parse either fails naming
+ * the file and a line, or gives a template that renders (under ASan). */
+START_TEST(tmpl_parser_survives_random_text)
+{
+	static const char alphabet[] = "{{}}#/!&|.@ aeil\n\xd0\x96";
+	static const char *const words[] = { "if ", "unless ", "each ",
+	    "else", "max:3", "@last", "a", "l" };
+	struct tmpl_data *d = tmpl_data_new();
+	unsigned long x = 12345;
+	char text[80], err[256], *subj, *body;
+	int round, ok = 0;
+
+	tmpl_set(d, "a", "1");
+	tmpl_list_add_str(tmpl_list(d, "l"), "x");
+	for (round = 0; round < 20000; round++) {
+		size_t len = 0;
+
+		while (len < sizeof(text) - 8) {
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+			if ((x >> 60) < 4) {
+				const char *w = words[(x >> 33) % nitems(words)];
+
+				memcpy(text + len, w, strlen(w));
+				len += strlen(w);
+			} else
+				text[len++] = alphabet[(x >> 33) %
+				    (sizeof(alphabet) - 1)];
+			if ((x >> 20) % 23 == 0)
+				break;
+		}
+		text[len] = '\0';
+		{
+			struct tmpl *t = tmpl_parse(text, "t.tmpl", err,
+			    sizeof(err));
+
+			if (t == NULL) {
+				ck_assert_msg(strncmp(err, "t.tmpl:", 7) == 0,
+				    "%s", err);
+				continue;
+			}
+			ck_assert_int_eq(tmpl_render(t, d, 0, &subj, &body,
+			    err, sizeof(err)), 0);
+			free(subj);
+			free(body);
+			tmpl_free(t);
+			ok++;
+		}
+	}
+	/* both outcomes are exercised */
+	ck_assert_int_gt(ok, 100);
+	ck_assert_int_lt(ok, 19900);
+	tmpl_data_free(d);
+}
+END_TEST
+
+START_TEST(tmpl_nesting_is_bounded)
+{
+	struct buf b = { 0 };
+	char err[256];
+	int i;
+
+	for (i = 0; i < 33; i++)
+		buf_adds(&b, "{{#if a}}");
+	ck_assert_ptr_null(tmpl_parse(buf_str(&b), "t.tmpl", err,
+	    sizeof(err)));
+	ck_assert_str_eq(err, "t.tmpl:1: sections nested too deeply");
+	buf_free(&b);
+}
+END_TEST
+
 /* ---- the shipped templates ---- */
 
 static const char *
@@ -927,6 +997,8 @@ template_suite(void)
 	tcase_add_test(tc, tmpl_html_escapes_values_only);
 	tcase_add_test(tc, tmpl_subject_line);
 	tcase_add_test(tc, tmpl_names_lists_scopes);
+	tcase_add_test(tc, tmpl_parser_survives_random_text);
+	tcase_add_test(tc, tmpl_nesting_is_bounded);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tf, tmpl_missing_translation_falls_back_to_english);
 	tcase_add_loop_test(tf, tmpl_every_template_renders_strictly, 0,
