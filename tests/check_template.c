@@ -730,6 +730,23 @@ shipped(const char *lang, const char *name)
 	return t;
 }
 
+static void
+html_is_text(const char *s, const char *lang, const char *name)
+{
+	static const char *const ents[] = { "&amp;", "&lt;", "&gt;",
+	    "&quot;", "&#39;" };
+	size_t k;
+
+	ck_assert_msg(strchr(s, '<') == NULL, "%s/%s: < in HTML", lang, name);
+	for (; (s = strchr(s, '&')) != NULL; s++) {
+		for (k = 0; k < nitems(ents); k++)
+			if (strncmp(s, ents[k], strlen(ents[k])) == 0)
+				break;
+		ck_assert_msg(k < nitems(ents), "%s/%s: bare & in HTML: %.20s",
+		    lang, name, s);
+	}
+}
+
 START_TEST(tmpl_every_template_renders_strictly)
 {
 	const char *lang = langs[_i];
@@ -758,6 +775,9 @@ START_TEST(tmpl_every_template_renders_strictly)
 			ck_assert_int_eq(tmpl_render(t, d,
 			    TMPL_STRICT | TMPL_HTML, &subj, &body, err,
 			    sizeof(err)), 0);
+			/* the HTML alternative is the body in <pre>: it must
+			 * hold no markup of its own */
+			html_is_text(body, lang, names[n]);
 			free(subj);
 			free(body);
 			tmpl_free(t);
