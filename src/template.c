@@ -1,6 +1,7 @@
 /* template: parse and render the outgoing-mail templates (see template.h). */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -792,6 +793,115 @@ const char *
 tmpl_file(const struct tmpl *t)
 {
 	return t->file;
+}
+
+int
+tmpl_check_dir(const char *dir, struct buf *errors)
+{
+	DIR *top, *sub;
+	struct dirent *l, *f;
+	struct tmpl *t;
+	char err[512], *path, *text;
+	size_t len;
+	int broken = 0, missing;
+
+	if ((top = opendir(dir)) == NULL) {
+		buf_printf(errors, "%s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	while ((l = readdir(top)) != NULL) {
+		if (l->d_name[0] == '.')
+			continue;
+		path = xasprintf("%s/%s", dir, l->d_name);
+		sub = opendir(path);
+		free(path);
+		if (sub == NULL)
+			continue;
+		while ((f = readdir(sub)) != NULL) {
+			len = strlen(f->d_name);
+			if (f->d_name[0] == '.' || len <= 5 ||
+			    strcmp(f->d_name + len - 5, ".tmpl") != 0)
+				continue;
+			path = xasprintf("%s/%s/%s", dir, l->d_name,
+			    f->d_name);
+			text = read_file(path, &missing, err, sizeof(err));
+			t = text != NULL ? tmpl_parse(text, path, err,
+			    sizeof(err)) : NULL;
+			if (t == NULL) {
+				buf_printf(errors, "%s\n", err);
+				broken++;
+			}
+			tmpl_free(t);
+			free(text);
+			free(path);
+		}
+		closedir(sub);
+	}
+	closedir(top);
+	return broken;
+}
+
+struct tmpl_cache_entry {
+	char	*key;			/* "lang/name", owned */
+	struct tmpl *t;			/* owned */
+};
+
+struct tmpl_cache {
+	char	*dir;
+	struct tmpl_cache_entry *v;
+	size_t	n, cap;
+};
+
+struct tmpl_cache *
+tmpl_cache_new(const char *dir)
+{
+	struct tmpl_cache *c = xcalloc(1, sizeof(*c));
+
+	c->dir = xstrdup(dir);
+	return c;
+}
+
+void
+tmpl_cache_free(struct tmpl_cache *c)
+{
+	size_t i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->n; i++) {
+		free(c->v[i].key);
+		tmpl_free(c->v[i].t);
+	}
+	free(c->v);
+	free(c->dir);
+	free(c);
+}
+
+const struct tmpl *
+tmpl_cache_get(struct tmpl_cache *c, const char *lang, const char *name,
+    char *err, size_t errlen)
+{
+	struct tmpl *t;
+	char *key = xasprintf("%s/%s", lang, name);
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->v[i].key, key) == 0) {
+			free(key);
+			return c->v[i].t;
+		}
+	if ((t = tmpl_load(c->dir, lang, name, err, errlen)) == NULL) {
+		free(key);
+		return NULL;
+	}
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 32;
+		c->v = xreallocarray(c->v, c->cap, sizeof(*c->v));
+	}
+	c->v[c->n].key = key;
+	c->v[c->n].t = t;
+	c->n++;
+	return t;
 }
 
 /* ---- listing names ---- */

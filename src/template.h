@@ -77,6 +77,25 @@ const char *tmpl_file(const struct tmpl *);
  * lists it sits in ("each moves/text"), for comparing translations. */
 void	 tmpl_names(const struct tmpl *, struct buf *);
 
+/*
+ * Parse every LANG/NAME.tmpl under dir, so that an edited template is
+ * reported when the configuration is checked or reloaded rather than when
+ * a mail needs it.  Appends one "file:line: why" line to errors per broken
+ * template; returns how many there are, or -1 (errors filled) when dir
+ * cannot be read.
+ */
+int	 tmpl_check_dir(const char *dir, struct buf *errors);
+
+/* Loaded templates by language and name, each parsed once (fallback as
+ * tmpl_load).  The cache owns them; drop it to reload. */
+struct tmpl_cache;
+struct tmpl_cache *tmpl_cache_new(const char *dir);
+void	 tmpl_cache_free(struct tmpl_cache *);
+/* The template (don't free; valid until tmpl_cache_free), or NULL with
+ * err filled. */
+const struct tmpl *tmpl_cache_get(struct tmpl_cache *, const char *lang,
+	    const char *name, char *err, size_t errlen);
+
 #define TMPL_HTML	0x1	/* escape & < > " ' in variables */
 #define TMPL_STRICT	0x2	/* a missing name or a value of the wrong kind
 				 * is an error instead of rendering empty */

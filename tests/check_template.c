@@ -513,6 +513,60 @@ templates_dir(void)
 	return dir;
 }
 
+START_TEST(tmpl_check_dir_lists_broken_templates)
+{
+	char dir[512], path[600];
+	struct buf errs = { 0 };
+
+	snprintf(dir, sizeof(dir), "%s/checkdir", tu_tmpdir());
+	mkdir(dir, 0700);
+	snprintf(path, sizeof(path), "%s/en", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/xx", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/en/good.tmpl", dir);
+	write_file(path, "Subject: fine\n{{a}}\n");
+	snprintf(path, sizeof(path), "%s/en/notes.txt", dir);
+	write_file(path, "{{ not a template");
+	snprintf(path, sizeof(path), "%s/xx/bad.tmpl", dir);
+	write_file(path, "one\ntwo\n{{/if}}\n");
+	ck_assert_int_eq(tmpl_check_dir(dir, &errs), 1);
+	snprintf(path, sizeof(path), "%s/xx/bad.tmpl:3: {{/if}} without an "
+	    "open section\n", dir);
+	ck_assert_str_eq(buf_str(&errs), path);
+	buf_reset(&errs);
+	ck_assert_int_eq(tmpl_check_dir(templates_dir(), &errs), 0);
+	ck_assert_str_eq(buf_str(&errs), "");
+	snprintf(path, sizeof(path), "%s/none", dir);
+	ck_assert_int_eq(tmpl_check_dir(path, &errs), -1);
+	ck_assert_ptr_nonnull(strstr(buf_str(&errs), "none"));
+	buf_free(&errs);
+}
+END_TEST
+
+START_TEST(tmpl_cache_parses_once_and_falls_back)
+{
+	struct tmpl_cache *c = tmpl_cache_new(templates_dir());
+	const struct tmpl *a, *b, *f;
+	char err[512], want[600];
+
+	a = tmpl_cache_get(c, "ru", "move", err, sizeof(err));
+	ck_assert_msg(a != NULL, "%s", err);
+	b = tmpl_cache_get(c, "ru", "move", err, sizeof(err));
+	ck_assert_ptr_eq(a, b);
+	ck_assert_ptr_ne(a, tmpl_cache_get(c, "en", "move", err, sizeof(err)));
+	f = tmpl_cache_get(c, "de", "move", err, sizeof(err));
+	ck_assert_ptr_nonnull(f);
+	snprintf(want, sizeof(want), "%s/en/move.tmpl", templates_dir());
+	ck_assert_str_eq(tmpl_file(f), want);
+	ck_assert_ptr_null(tmpl_cache_get(c, "en", "no-such", err,
+	    sizeof(err)));
+	tmpl_cache_free(c);
+}
+END_TEST
+
+
+
 static void
 player(struct tmpl_list *l, const char *seat, const char *name, int you,
     int full)
@@ -1026,6 +1080,8 @@ template_suite(void)
 	tcase_add_test(tf, tmpl_languages_use_the_same_names);
 	tcase_add_test(tf, tmpl_every_shipped_file_is_tested);
 	tcase_add_test(tf, tmpl_every_name_is_documented);
+	tcase_add_test(tf, tmpl_check_dir_lists_broken_templates);
+	tcase_add_test(tf, tmpl_cache_parses_once_and_falls_back);
 	tcase_add_loop_test(tf, tmpl_board_mails_stand_alone, 0,
 	    (int)nitems(langs));
 	suite_add_tcase(s, tf);
