@@ -1061,6 +1061,10 @@ template_suite(void)
 	TCase *tc = tcase_create("syntax");
 	TCase *tf = tcase_create("files");
 
+	/* generous: the machine running the suite may be busy */
+	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tf, 60);
+
 	tcase_add_test(tc, tmpl_variables_and_dotted_names);
 	tcase_add_test(tc, tmpl_if_unless_else_and_truth);
 	tcase_add_test(tc, tmpl_each_with_index_first_last);
