@@ -21,8 +21,9 @@
  * A value is true when it is set and is a non-empty string other than "0",
  * a non-empty list or a record.
  *
- * Rendered output whose first line starts with "Subject:" gives the mail's
- * subject (that line, then blank lines after it, leave the body).
+ * When a template's first line starts with "Subject:", the rest of that
+ * line is the subject's template and the lines after it the body's; blank
+ * lines at the start of the rendered body are dropped.
  */
 #ifndef LUDUS_TEMPLATE_H
 #define LUDUS_TEMPLATE_H
