@@ -866,7 +866,7 @@ START_TEST(almakleh_random_playouts)
 
 	rng_seed_from_u64(seed, 42);
 	rng_init(&rng, seed);
-	for (game = 0; game < NPLAYOUTS; game++) {
+	for (game = 0; game < NPLAYOUTS * (int)nitems(variants); game++) {
 		const char *opts = variants[game % nitems(variants)];
 		int discard = strstr(opts, "discard") != NULL;
 		void *st = tu_new("almakleh", opts, (uint64_t)game, 2);
@@ -954,7 +954,8 @@ START_TEST(almakleh_random_playouts)
 	/* Random games end quickly: a master walks into capture. */
 	fprintf(stderr, "almakleh playouts: %d ended, %d capped at %d plies, "
 	    "longest %d\n", ended, capped, PLAYOUT_CAP, longest);
-	ck_assert_int_eq(ended + capped, NPLAYOUTS);
+	ck_assert_int_eq(ended + capped,
+	    NPLAYOUTS * (int)nitems(variants));
 	ck_assert_int_lt(capped, 10);
 }
 END_TEST
