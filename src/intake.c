@@ -10,15 +10,18 @@
 #include "log.h"
 
 char *
-intake_key(const char *message_id, const char *raw, size_t len)
+intake_key(const char *message_id, const char *from, const char *raw,
+    size_t len)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen;
 	char hex[2 * 32 + 1];
 
+	/* The sender is part of the key: a stranger who reuses someone's
+	 * Message-ID cannot make the referee skip that person's mail. */
 	if (message_id != NULL && *message_id != '\0' &&
 	    strlen(message_id) < 900)
-		return xasprintf("<%s>", message_id);
+		return xasprintf("<%s> %s", message_id, from ? from : "");
 	EVP_Digest(raw, len, md, &mdlen, EVP_sha256(), NULL);
 	util_hex(md, 32, hex);
 	return xasprintf("sha256:%s", hex);
@@ -82,7 +85,7 @@ intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
 	lim.referee = cfg->referee.address;
 	memset(&m, 0, sizeof(m));
 	parsed = mail_parse(raw, len, &lim, &m, perr, sizeof(perr)) == 0;
-	key = intake_key(m.message_id, raw, len);
+	key = intake_key(m.message_id, m.from, raw, len);
 	if (store_begin(r->store) == -1)
 		goto tempfail;
 	/* The ban list is read inside the transaction, so a ban committed

@@ -1,8 +1,8 @@
 /*
  * intake: one incoming message from raw bytes to committed effects.
  *
- * Parse, then in one transaction: dedupe by Message-ID (a SHA-256 of the
- * raw bytes when there is none), the guards (bounces, auto-replies, lists,
+ * Parse, then in one transaction: dedupe by Message-ID and sender (a
+ * SHA-256 of the raw bytes when there is no Message-ID), the guards (bounces, auto-replies, lists,
  * loops, bans), the referee, the note of what was done.  Commit, and only
  * then may the caller remove the message from where it came: a crash at any
  * point loses nothing and applies nothing twice.
@@ -24,7 +24,9 @@ enum intake_status {
 enum intake_status intake_message(struct referee *, const char *raw,
 	    size_t len, int64_t now, char **outcome);
 
-/* The dedupe key of a parsed message (owned). */
-char	*intake_key(const char *message_id, const char *raw, size_t len);
+/* The dedupe key of a parsed message (owned): "<Message-ID> sender", or
+ * the SHA-256 of the raw bytes when there is no Message-ID. */
+char	*intake_key(const char *message_id, const char *from, const char *raw,
+	    size_t len);
 
 #endif

@@ -62,6 +62,10 @@ ludus deliver <"$tmp/m1" 2>"$tmp/err" && ok || bad "deliver m1: $(cat "$tmp/err"
 ludus deliver <"$tmp/m1" 2>"$tmp/err" && ok || bad "deliver m1 again"
 grep -q "seen before" "$tmp/err" && ok || bad "duplicate not recognised: $(cat "$tmp/err")"
 [ "$(waiting)" = 1 ] && ok || bad "duplicate answered twice"
+# Someone else reusing that Message-ID does not make the referee skip it.
+msg m1@x.org mallet@example.net "hello" "games" >"$tmp/m1-other"
+ludus deliver <"$tmp/m1-other" 2>"$tmp/err" && ok || bad "deliver m1-other"
+grep -q "seen before" "$tmp/err" && bad "another sender's mail was taken for a duplicate" || ok
 
 ludus parse <"$tmp/m1" >"$tmp/parse" && ok || bad "parse m1"
 sed -n '/^== commands ==$/,$p' "$tmp/parse" >"$tmp/cmds"
@@ -77,27 +81,27 @@ for f in b1 a1 l1 x1; do
 	ludus deliver <"$tmp/$f" 2>"$tmp/err" && ok || bad "deliver $f"
 	grep -q "dropped" "$tmp/err" && ok || bad "$f not dropped: $(cat "$tmp/err")"
 done
-[ "$(waiting)" = 1 ] && ok || bad "a guarded message was answered: $(ludus outbox)"
+[ "$(waiting)" = 2 ] && ok || bad "a guarded message was answered: $(ludus outbox)"
 
 # A banned address gets no answer (the ban is a players row).
 sqlite3 "$tmp/ludus.db" "INSERT INTO players (address, created, banned) VALUES ('mallory@example.org', 0, 1)"
 msg ban1@x.org Mallory@Example.org "games" "games" >"$tmp/ban1"
 ludus deliver <"$tmp/ban1" 2>"$tmp/err" && ok || bad "deliver ban1"
 grep -q "dropped (banned" "$tmp/err" && ok || bad "banned not dropped: $(cat "$tmp/err")"
-[ "$(waiting)" = 1 ] && ok || bad "a banned sender was answered"
+[ "$(waiting)" = 2 ] && ok || bad "a banned sender was answered"
 
 # Without a Message-ID the digest of the bytes dedupes.
 msg "" frank@example.org "hello" "games" >"$tmp/n1"
 ludus deliver <"$tmp/n1" 2>/dev/null && ludus deliver <"$tmp/n1" 2>"$tmp/err" && ok || bad "deliver n1"
 grep -q "sha256:.*seen before" "$tmp/err" && ok || bad "digest dedupe: $(cat "$tmp/err")"
-[ "$(waiting)" = 2 ] && ok || bad "n1 answered once: $(ludus outbox)"
+[ "$(waiting)" = 3 ] && ok || bad "n1 answered once: $(ludus outbox)"
 
 # Unreadable mail gets an error reply, at most error_replies an hour.
 for i in 1 2 3; do
 	printf 'From: gina@example.org\r\nMessage-ID: <img%s@x.org>\r\nSubject: pic\r\nContent-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n\r\niVBORw0KGgo=\r\n' "$i" |
 	    ludus deliver 2>>"$tmp/img-err" || bad "deliver img$i"
 done
-[ "$(waiting)" = 4 ] && ok || bad "error replies not capped at 2: $(ludus outbox)"
+[ "$(waiting)" = 5 ] && ok || bad "error replies not capped at 2: $(ludus outbox)"
 grep -q "rate-limited" "$tmp/img-err" && ok || bad "no rate-limit note"
 
 # A store that cannot be opened is a temporary failure for the MTA.
@@ -111,14 +115,14 @@ cp "$tmp/m1" "$tmp/Maildir/new/2.eml"
 "$LUDUSD_BIN" -c "$tmp/ludus.yaml" --once 2>"$tmp/d.log" && ok || bad "ludusd --once: $(cat "$tmp/d.log")"
 [ -z "$(ls "$tmp/Maildir/new")" ] && ok || bad "Maildir new/ not emptied"
 [ "$(ls "$tmp/Maildir/.Processed/cur" 2>/dev/null | wc -l)" = 2 ] && ok || bad "not moved to .Processed"
-[ "$(ls "$tmp/sent" | grep -c '^mail')" = 5 ] && ok || bad "sendmail got $(ls "$tmp/sent" | grep -c '^mail') mails, want 5"
+[ "$(ls "$tmp/sent" | grep -c '^mail')" = 6 ] && ok || bad "sendmail got $(ls "$tmp/sent" | grep -c '^mail') mails, want 6"
 grep -l "henry@example.org" "$tmp"/sent/mail.* >/dev/null && ok || bad "no reply to henry"
 grep -qh "^In-Reply-To: <d1@x.org>" "$tmp"/sent/mail.* && ok || bad "reply not threaded"
 grep -qh "^Auto-Submitted: auto-replied" "$tmp"/sent/mail.* && ok || bad "no Auto-Submitted"
 grep -qh "^X-Loop: referee@example.org" "$tmp"/sent/mail.* && ok || bad "no X-Loop"
 [ "$(waiting)" = 0 ] && ok || bad "outbox not empty after the cycle"
 "$LUDUSD_BIN" -c "$tmp/ludus.yaml" --once 2>>"$tmp/d.log" && ok || bad "second cycle"
-[ "$(ls "$tmp/sent" | grep -c '^mail')" = 5 ] && ok || bad "second cycle sent again"
+[ "$(ls "$tmp/sent" | grep -c '^mail')" = 6 ] && ok || bad "second cycle sent again"
 "$LUDUSD_BIN" -n -c "$tmp/ludus.yaml" >/dev/null && ok || bad "ludusd -n on a good file"
 printf 'referee:\n  adress: x@y.org\n' >"$tmp/bad.yaml"
 "$LUDUSD_BIN" -n -c "$tmp/bad.yaml" 2>"$tmp/err" && bad "bad config accepted" ||
