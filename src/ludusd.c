@@ -48,6 +48,7 @@ struct daemon {
 	char		*imap_password;
 	struct backoff	 imap_backoff;
 	int64_t		 imap_retry_at;
+	uint32_t	 uidvalidity;	/* of the last session, 0 before */
 };
 
 static void
@@ -166,6 +167,14 @@ imap_ensure(struct daemon *d, int64_t now)
 	}
 	log_info("imap: connected to %s, uidvalidity %u%s", d->is.url,
 	    imap_uidvalidity(d->imap), imap_has_idle(d->imap) ? ", IDLE" : "");
+	/* UIDs are never stored (messages are known by Message-ID), so a
+	 * recreated mailbox loses nothing; it is worth a line in the log. */
+	if (d->uidvalidity != 0 && imap_uidvalidity(d->imap) != d->uidvalidity)
+		log_warn("imap: UIDVALIDITY changed from %u to %u: the mailbox "
+		    "was recreated; every message in it is read again and "
+		    "recognised by its Message-ID", d->uidvalidity,
+		    imap_uidvalidity(d->imap));
+	d->uidvalidity = imap_uidvalidity(d->imap);
 	backoff_reset(&d->imap_backoff);
 	d->imap_retry_at = 0;
 	return 0;
