@@ -16,6 +16,11 @@ bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 cat >"$tmp/sendmail" <<'SH'
 #!/bin/sh
 # Keep each message given on stdin as a file; arguments in a side file.
+# Mail to perm@ fails for good (EX_NOUSER), to temp@ for now (EX_TEMPFAIL).
+case "$*" in
+*perm@*) cat >/dev/null; echo "perm@example.org: no such user" >&2; exit 67 ;;
+*temp@*) cat >/dev/null; echo "queue full" >&2; exit 75 ;;
+esac
 n=$(ls "$SENDMAIL_DIR" | wc -l)
 cat >"$SENDMAIL_DIR/mail.$n"
 echo "$*" >"$SENDMAIL_DIR/args.$n"
@@ -127,6 +132,25 @@ grep -qh "^X-Loop: referee@example.org" "$tmp"/sent/mail.* && ok || bad "no X-Lo
 printf 'referee:\n  adress: x@y.org\n' >"$tmp/bad.yaml"
 "$LUDUSD_BIN" -n -c "$tmp/bad.yaml" 2>"$tmp/err" && bad "bad config accepted" ||
 	{ grep -q "bad.yaml:2" "$tmp/err" && ok || bad "bad config error: $(cat "$tmp/err")"; }
+
+# A permanent failure is given up and reported to the admins; a temporary
+# one waits for its retry.
+msg p1@x.org perm@example.org "games" "games" | ludus deliver 2>/dev/null
+msg t1@x.org temp@example.org "games" "games" | ludus deliver 2>/dev/null
+ludus flush >"$tmp/flush" 2>&1
+[ $? -eq 1 ] && ok || bad "flush with failures should exit 1: $(cat "$tmp/flush")"
+grep -q "0 sent, 1 to retry, 1 given up" "$tmp/flush" && ok || bad "flush: $(cat "$tmp/flush")"
+ludus outbox >"$tmp/ob"
+head -n 1 "$tmp/ob" | grep -q "^2 waiting, 6 sent, 1 given up$" && ok || bad "outbox: $(head -n 1 "$tmp/ob")"
+grep -q "to admin@example.org" "$tmp/ob" && ok || bad "no notice to the admin: $(cat "$tmp/ob")"
+grep -q "to temp@example.org" "$tmp/ob" && ok || bad "temp@ not waiting: $(cat "$tmp/ob")"
+ludus flush >"$tmp/flush" 2>&1
+grep -q "1 sent, 0 to retry, 0 given up" "$tmp/flush" && ok || bad "second flush: $(cat "$tmp/flush")"
+notice=$(grep -l "^To: admin@example.org" "$tmp"/sent/mail.* | head -n 1)
+[ -n "$notice" ] && ok || bad "admin notice not sent"
+sed '1,/^$/d' "$notice" | base64 -d >"$tmp/notice" 2>/dev/null
+grep -q "To: perm@example.org" "$tmp/notice" && grep -q "no such user" "$tmp/notice" &&
+	ok || bad "notice does not say what failed: $(cat "$tmp/notice")"
 
 echo "deliver: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
