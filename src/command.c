@@ -48,7 +48,7 @@ static const struct command_info infos[CMD_NKINDS] = {
 	[CMD_SET_NAME] = { "set name", "set name TEXT", 0 },
 	[CMD_VACATION] = { "vacation", "vacation DAYS|off", 0 },
 	[CMD_SAY] = { "say", "say [#ID] TEXT", 1 },
-	[CMD_THANKS] = { "thanks", "thanks [#ID]", 1 },
+	[CMD_THANKS] = { "thanks", "thanks [#ID] [TEXT]", 1 },
 	[CMD_REPORT] = { "report", "report [#ID] TEXT", 1 },
 	[CMD_CONFIRM] = { "confirm", "confirm COOKIE", 0 },
 	[CMD_ADMIN_NEW] = { "admin new",
@@ -324,6 +324,12 @@ keyword(const struct command_aliases *al, const char *line, size_t *endoff)
 			*endoff = off;
 		}
 	}
+	/* "draw?" offers a draw, but "resign?" is a question, not a
+	 * resignation: what cannot be taken back needs no question mark. */
+	if (bestn > 0 && folded[*endoff - 1] == '?' && (best == CMD_RESIGN ||
+	    best == CMD_DECLINE || best == CMD_ADMIN_ABORT ||
+	    best == CMD_ADMIN_BAN))
+		best = CMD_NONE;
 	free(folded);
 	return best;
 }
@@ -781,9 +787,29 @@ parse_vacation(const char *p, struct command *c, char *err, size_t errlen)
 	long long days;
 	int rc = 0;
 
+	static const char *const unit[] = { "day", "days", "день", "дня",
+		"дней" };
+	const char *q;
+	char *u, *f;
+	size_t i, n;
+
 	if (w == NULL)
 		return cmd_err(err, errlen, "vacation needs a number of days or "
 		    "off: vacation 7");
+	/* "vacation 7d" and "vacation 7 days" say the same. */
+	n = strlen(w);
+	if (n > 1 && isdigit((unsigned char)w[0]) && (w[n - 1] == 'd' ||
+	    w[n - 1] == 'D'))
+		w[n - 1] = '\0';
+	q = p;
+	if ((u = next_word(&q)) != NULL) {
+		f = command_fold(u);
+		for (i = 0; i < nitems(unit); i++)
+			if (strcmp(f, unit[i]) == 0)
+				p = q;
+		free(f);
+		free(u);
+	}
 	if (no_more(p, CMD_VACATION, err, errlen) == -1)
 		rc = -1;
 	else if (util_strcaseeq(w, "off"))
@@ -942,6 +968,13 @@ parse_args(const char *p, struct command *c, char *err, size_t errlen)
 		if (c->text != NULL && strlen(c->text) > MAX_TOPIC)
 			return cmd_err(err, errlen, "help takes one game or "
 			    "topic: help mancala");
+		/* Topics are names, compared as keywords are. */
+		if (c->text != NULL) {
+			char *f = command_fold(c->text);
+
+			free(c->text);
+			c->text = f;
+		}
 		return 0;
 	case CMD_GAMES:
 	case CMD_LIST:
@@ -951,13 +984,17 @@ parse_args(const char *p, struct command *c, char *err, size_t errlen)
 	case CMD_NEW:
 	case CMD_ADMIN_NEW:
 		return parse_new(p, c, err, errlen);
+	case CMD_THANKS:
+		/* "Thanks for the game!" is how people write it. */
+		if (opt_game(&p, c, err, errlen) == -1)
+			return -1;
+		return take_text(p, c->kind, "", 0, &c->text, err, errlen);
 	case CMD_ACCEPT:
 	case CMD_DECLINE:
 	case CMD_BOARD:
 	case CMD_HISTORY:
 	case CMD_RESIGN:
 	case CMD_DRAW:
-	case CMD_THANKS:
 	case CMD_OBSERVE:
 	case CMD_UNOBSERVE:
 		if (opt_game(&p, c, err, errlen) == -1)

@@ -88,9 +88,10 @@ struct command {
 	int	 guard;		/* move/preview `N.`; 0 when not written */
 
 	/* The move line (move, preview: untouched but for the trimmed ends,
-	 * for game_apply_line), the TEXT of say, report, set name, admin
-	 * resolve, the reason of an admin action, the help topic, the signal
-	 * name, the confirm cookie.  Owned; NULL when absent. */
+	 * for game_apply_line), the TEXT of say, report, thanks, set name,
+	 * admin resolve, the reason of an admin action, the help topic
+	 * (case-folded), the signal name (the engine reads "signal NAME" as
+	 * a move), the confirm cookie.  Owned; NULL when absent. */
 	char	*text;
 
 	/* new, admin new */

@@ -102,6 +102,8 @@ START_TEST(command_game_scoped_take_id)
 	kind_is("observe #99", CMD_OBSERVE, 99, NULL);
 	kind_is("unobserve #99", CMD_UNOBSERVE, 99, NULL);
 	kind_is("thanks #8", CMD_THANKS, 8, NULL);
+	kind_is("Thanks for the game!", CMD_THANKS, 0, "for the game!");
+	kind_is("thanks, #8 well played", CMD_THANKS, 8, "well played");
 	kind_is("signal #2 madame", CMD_SIGNAL, 2, "madame");
 	kind_is("signal aces-2", CMD_SIGNAL, 0, "aces-2");
 	kind_is("say #6 good game, well played!", CMD_SAY, 6,
@@ -109,7 +111,8 @@ START_TEST(command_game_scoped_take_id)
 	kind_is("say  hello   there ", CMD_SAY, 0, "hello   there");
 	kind_is("report #6 He insults me.", CMD_REPORT, 6, "He insults me.");
 	kind_is("report rude words in #6", CMD_REPORT, 0, "rude words in #6");
-	kind_is("help mancala", CMD_HELP, 0, "mancala");
+	kind_is("help Mancala", CMD_HELP, 0, "mancala");
+	kind_is("помощь МАНКАЛА", CMD_HELP, 0, "манкала");
 	kind_is("help robots", CMD_HELP, 0, "robots");
 	kind_is("confirm 3f9a-Bc_01", CMD_CONFIRM, 0, "3f9a-Bc_01");
 	ck_assert(command_game_scoped(CMD_MOVE));
@@ -133,6 +136,34 @@ START_TEST(command_keywords_case_insensitive)
 	kind_is("draw?", CMD_DRAW, 0, NULL);
 	kind_is("resign.", CMD_RESIGN, 0, NULL);
 	kind_is("Ничья!", CMD_DRAW, 0, NULL);
+	kind_is("accept.", CMD_ACCEPT, 0, NULL);
+	kind_is("move: 3", CMD_MOVE, 0, "3");
+}
+END_TEST
+
+/* A question mark after what cannot be taken back is a question: the line
+ * is no command (and fails later as a move). */
+START_TEST(command_no_question_resign)
+{
+	static const char *const lines[] = { "resign?", "Сдаюсь?",
+		"decline? #3" };
+	char err[512];
+	struct command c;
+	size_t i;
+
+	for (i = 0; i < nitems(lines); i++) {
+		ok(lines[i], &c);
+		ck_assert_msg(c.kind == CMD_MOVE && c.implicit,
+		    "`%s` read as %s", lines[i], command_name(c.kind));
+		command_free(&c);
+	}
+	ck_assert_int_eq(command_parse(al(), "admin abort? #3", &c, err,
+	    sizeof(err)), -1);
+	ck_assert_int_eq(c.kind, CMD_NONE);
+	ck_assert_ptr_nonnull(strstr(err, "`admin` needs more words: "));
+	command_free(&c);
+	kind_is("resign!", CMD_RESIGN, 0, NULL);
+	kind_is("draw? #3", CMD_DRAW, 3, NULL);
 }
 END_TEST
 
@@ -284,7 +315,6 @@ START_TEST(command_russian_aliases)
 	kind_is("сдаюсь", CMD_RESIGN, 0, NULL);
 	kind_is("доска #9", CMD_BOARD, 9, NULL);
 	kind_is("помощь", CMD_HELP, 0, NULL);
-	kind_is("помощь манкала", CMD_HELP, 0, "манкала");
 	kind_is("игры", CMD_GAMES, 0, NULL);
 	kind_is("принять #3", CMD_ACCEPT, 3, NULL);
 	kind_is("отказ #3", CMD_DECLINE, 3, NULL);
@@ -514,8 +544,22 @@ START_TEST(command_preferences)
 	    "or off, not `400`");
 	bad("vacation soon", CMD_VACATION, "vacation takes days from 1 to 365, "
 	    "or off, not `soon`");
-	bad("vacation 3 days", CMD_VACATION, "vacation takes nothing more, "
-	    "not `days`: vacation DAYS|off");
+	bad("vacation 3 weeks", CMD_VACATION, "vacation takes nothing more, "
+	    "not `weeks`: vacation DAYS|off");
+	bad("vacation 3 days please", CMD_VACATION, "vacation takes nothing "
+	    "more, not `please`: vacation DAYS|off");
+	bad("vacation d", CMD_VACATION, "vacation takes days from 1 to 365, "
+	    "or off, not `d`");
+	ok("vacation 7d", &c);
+	ck_assert_int_eq(c.days, 7);
+	command_free(&c);
+	ok("vacation 3 days", &c);
+	ck_assert_int_eq(c.days, 3);
+	command_free(&c);
+	ok("отпуск 5 дней", &c);
+	ck_assert_int_eq(c.kind, CMD_VACATION);
+	ck_assert_int_eq(c.days, 5);
+	command_free(&c);
 }
 END_TEST
 
@@ -946,6 +990,7 @@ command_suite(void)
 	tcase_add_test(tc, command_every_keyword_without_arguments);
 	tcase_add_test(tc, command_game_scoped_take_id);
 	tcase_add_test(tc, command_keywords_case_insensitive);
+	tcase_add_test(tc, command_no_question_resign);
 	tcase_add_test(tc, command_fold_cyrillic_and_yo);
 	tcase_add_test(tc, command_game_id_forms);
 	tcase_add_test(tc, command_move_guard_every_position);
