@@ -869,6 +869,34 @@ START_TEST(command_games_have_russian_names)
 }
 END_TEST
 
+/* The Russian table of ludus-commands(7) says what games/commands.yaml
+ * holds, row by row. */
+START_TEST(command_man_page_lists_the_aliases)
+{
+	const char *src = getenv("LUDUS_SRCDIR");
+	struct buf b = { 0 };
+	char *path, *man, *row;
+	size_t len;
+	int k;
+
+	path = xasprintf("%s/man/ludus-commands.7", src && *src ? src : "..");
+	man = util_read_file(path, 1 << 20, &len);
+	ck_assert_msg(man != NULL, "cannot read %s", path);
+	for (k = CMD_NONE + 1; k < CMD_NKINDS; k++) {
+		buf_reset(&b);
+		command_aliases_text(al(), (enum command_kind)k, "ru", &b);
+		row = xasprintf("\n.It %s Ta %s\n",
+		    command_name((enum command_kind)k), b.s);
+		ck_assert_msg(strstr(man, row) != NULL, "%s: no row %s", path,
+		    row);
+		free(row);
+	}
+	free(man);
+	free(path);
+	buf_free(&b);
+}
+END_TEST
+
 static void
 write_file(const char *path, const char *text)
 {
@@ -1006,6 +1034,7 @@ command_suite(void)
 	tcase_add_test(tc, command_names_and_usage);
 	tcase_add_test(tc, command_every_command_has_russian_alias);
 	tcase_add_test(tc, command_games_have_russian_names);
+	tcase_add_test(tc, command_man_page_lists_the_aliases);
 	tcase_add_test(tc, command_gamedef_skips_commands_yaml);
 	tcase_add_test(tc, command_aliases_file_errors);
 	suite_add_tcase(s, tc);
