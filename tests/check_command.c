@@ -320,6 +320,9 @@ START_TEST(command_russian_aliases)
 	kind_is("отказ #3", CMD_DECLINE, 3, NULL);
 	kind_is("ничья", CMD_DRAW, 0, NULL);
 	kind_is("предлагаю ничью #4", CMD_DRAW, 4, NULL);
+	/* "согласен" alone accepts an invitation; with "на ничью", a draw. */
+	kind_is("согласен #4", CMD_ACCEPT, 4, NULL);
+	kind_is("Согласен на ничью #4", CMD_DRAW, 4, NULL);
 	kind_is("история", CMD_HISTORY, 0, NULL);
 	kind_is("история ходов #2", CMD_HISTORY, 2, NULL);
 	kind_is("наблюдать #5", CMD_OBSERVE, 5, NULL);
