@@ -39,8 +39,8 @@ static const struct command_info infos[CMD_NKINDS] = {
 	[CMD_RESIGN] = { "resign", "resign [#ID]", 1 },
 	[CMD_DRAW] = { "draw", "draw [#ID]", 1 },
 	[CMD_SIGNAL] = { "signal", "signal [#ID] NAME", 1 },
-	[CMD_OBSERVE] = { "observe", "observe #ID", 1 },
-	[CMD_UNOBSERVE] = { "unobserve", "unobserve #ID", 1 },
+	[CMD_OBSERVE] = { "observe", "observe [#ID]", 1 },
+	[CMD_UNOBSERVE] = { "unobserve", "unobserve [#ID]", 1 },
 	[CMD_LIST] = { "list", "list", 0 },
 	[CMD_BUMP] = { "bump", "bump", 0 },
 	[CMD_SET_LANGUAGE] = { "set language", "set language CODE", 0 },
@@ -202,6 +202,7 @@ is_punct_tail(char c)
 	    c == '?';
 }
 
+/* util_err that returns -1, so a parser can fail in one statement. */
 static int cmd_err(char *, size_t, const char *, ...) PRINTFLIKE(3, 4);
 
 static int
