@@ -487,6 +487,9 @@ gamedef_load_dir(const char *dir, struct gamedef **out, int *nout, char *err,
 		if (len < 6 || de->d_name[0] == '.' ||
 		    strcmp(de->d_name + len - 5, ".yaml") != 0)
 			continue;
+		/* The command keyword aliases (src/command.c), not a game. */
+		if (strcmp(de->d_name, "commands.yaml") == 0)
+			continue;
 		names = xreallocarray(names, (size_t)n + 1, sizeof(*names));
 		names[n++] = xstrdup(de->d_name);
 	}

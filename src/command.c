@@ -1,0 +1,1379 @@
+/* command: read one line of the mail command language (commands.md). */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "command.h"
+#include "conf.h"
+#include "games/game.h"
+
+#define MAX_ALIAS_WORDS	3
+#define MAX_ALIAS_LEN	60
+#define MAX_COOKIE	128
+#define MAX_TOPIC	100
+
+struct command_info {
+	const char	*name;		/* its keyword(s), as typed */
+	const char	*usage;
+	int		 scoped;	/* acts on one game */
+};
+
+static const struct command_info infos[CMD_NKINDS] = {
+	[CMD_NONE] = { "", "", 0 },
+	[CMD_HELP] = { "help", "help [GAME|TOPIC]", 0 },
+	[CMD_GAMES] = { "games", "games", 0 },
+	[CMD_NEW] = { "new", "new GAME [OPT=VAL...] ADDRESS...", 0 },
+	[CMD_ACCEPT] = { "accept", "accept [#ID]", 1 },
+	[CMD_DECLINE] = { "decline", "decline [#ID]", 1 },
+	[CMD_MOVE] = { "move", "move [#ID] [N.] MOVE[, MOVE...]", 1 },
+	[CMD_PREVIEW] = { "preview", "preview [#ID] [N.] MOVE[, MOVE...]", 1 },
+	[CMD_BOARD] = { "board", "board [#ID]", 1 },
+	[CMD_HISTORY] = { "history", "history [#ID]", 1 },
+	[CMD_RESIGN] = { "resign", "resign [#ID]", 1 },
+	[CMD_DRAW] = { "draw", "draw [#ID]", 1 },
+	[CMD_SIGNAL] = { "signal", "signal [#ID] NAME", 1 },
+	[CMD_OBSERVE] = { "observe", "observe [#ID]", 1 },
+	[CMD_UNOBSERVE] = { "unobserve", "unobserve [#ID]", 1 },
+	[CMD_LIST] = { "list", "list", 0 },
+	[CMD_BUMP] = { "bump", "bump", 0 },
+	[CMD_SET_LANGUAGE] = { "set language", "set language CODE", 0 },
+	[CMD_SET_NOTIFY] = { "set notify", "set notify turn|all|off", 0 },
+	[CMD_SET_NAME] = { "set name", "set name TEXT", 0 },
+	[CMD_VACATION] = { "vacation", "vacation DAYS|off", 0 },
+	[CMD_SAY] = { "say", "say [#ID] TEXT", 1 },
+	[CMD_THANKS] = { "thanks", "thanks [#ID] [TEXT]", 1 },
+	[CMD_REPORT] = { "report", "report [#ID] TEXT", 1 },
+	[CMD_CONFIRM] = { "confirm", "confirm COOKIE", 0 },
+	[CMD_ADMIN_NEW] = { "admin new",
+	    "admin new GAME [OPT=VAL...] ADDRESS...", 0 },
+	[CMD_ADMIN_ABORT] = { "admin abort", "admin abort #ID [REASON]", 1 },
+	[CMD_ADMIN_ADJUDICATE] = { "admin adjudicate",
+	    "admin adjudicate #ID draw|1-0|0-1|ADDRESS|SEAT [REASON]", 1 },
+	[CMD_ADMIN_EXTEND] = { "admin extend",
+	    "admin extend #ID HOURS [REASON]", 1 },
+	[CMD_ADMIN_BAN] = { "admin ban", "admin ban ADDRESS [REASON]", 0 },
+	[CMD_ADMIN_UNBAN] = { "admin unban", "admin unban ADDRESS", 0 },
+	[CMD_ADMIN_REPORTS] = { "admin reports", "admin reports", 0 },
+	[CMD_ADMIN_RESOLVE] = { "admin resolve", "admin resolve N TEXT", 0 },
+};
+
+struct alias {
+	char		*words;		/* folded, single spaces */
+	char		*lang;
+	enum command_kind kind;
+	int		 line;
+};
+
+struct command_aliases {
+	struct alias	*v;
+	int		 n;
+};
+
+const char *
+command_name(enum command_kind k)
+{
+	return k > CMD_NONE && k < CMD_NKINDS ? infos[k].name : "";
+}
+
+const char *
+command_usage(enum command_kind k)
+{
+	return k > CMD_NONE && k < CMD_NKINDS ? infos[k].usage : "";
+}
+
+int
+command_game_scoped(enum command_kind k)
+{
+	return k > CMD_NONE && k < CMD_NKINDS && infos[k].scoped;
+}
+
+/* Folding and words. */
+
+char *
+command_fold(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct buf b = { 0 };
+	unsigned cp;
+
+	buf_adds(&b, "");
+	while (*p != '\0') {
+		if ((p[0] == 0xd0 || p[0] == 0xd1) && p[1] >= 0x80 &&
+		    p[1] <= 0xbf) {
+			cp = 0x400 + (p[0] == 0xd1 ? 0x40u : 0) + (p[1] - 0x80u);
+			if (cp >= 0x410 && cp <= 0x42f)
+				cp += 0x20;
+			else if (cp >= 0x400 && cp <= 0x40f)
+				cp += 0x50;
+			/* ё is written е as often as not. */
+			if (cp == 0x451)
+				cp = 0x435;
+			buf_addc(&b, (char)(cp < 0x440 ? 0xd0 : 0xd1));
+			buf_addc(&b, (char)(0x80 + (cp - (cp < 0x440 ? 0x400 :
+			    0x440))));
+			p += 2;
+			continue;
+		}
+		buf_addc(&b, (char)tolower(*p));
+		p++;
+	}
+	return buf_steal(&b);
+}
+
+/* Length of the white space at p (ASCII, no-break spaces), 0 if none. */
+static size_t
+space_len(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' ||
+	    *p == '\v' || *p == '\f')
+		return 1;
+	if (p[0] == 0xc2 && p[1] == 0xa0)
+		return 2;
+	if (p[0] == 0xe2 && p[1] == 0x80 && p[2] == 0xaf)
+		return 3;
+	return 0;
+}
+
+static const char *
+skip_space(const char *p)
+{
+	size_t n;
+
+	while ((n = space_len(p)) > 0)
+		p += n;
+	return p;
+}
+
+static const char *
+word_end(const char *p)
+{
+	while (*p != '\0' && space_len(p) == 0)
+		p++;
+	return p;
+}
+
+/* The next word (owned), p moved past it; NULL at the end of the line. */
+static char *
+next_word(const char **pp)
+{
+	const char *p = skip_space(*pp), *e = word_end(p);
+
+	*pp = e;
+	return e == p ? NULL : xstrndup(p, (size_t)(e - p));
+}
+
+/* The rest of the line with its ends trimmed (owned), NULL when empty. */
+static char *
+rest_text(const char *p)
+{
+	const char *e, *last;
+
+	p = skip_space(p);
+	for (e = last = p; *e != '\0'; ) {
+		size_t n = space_len(e);
+
+		if (n > 0)
+			e += n;
+		else
+			last = ++e;
+	}
+	return last == p ? NULL : xstrndup(p, (size_t)(last - p));
+}
+
+static int
+at_end(const char *p)
+{
+	return *skip_space(p) == '\0';
+}
+
+static int
+is_punct_tail(char c)
+{
+	return c == '.' || c == ',' || c == ':' || c == ';' || c == '!' ||
+	    c == '?';
+}
+
+/* util_err that returns -1, so a parser can fail in one statement. */
+static int cmd_err(char *, size_t, const char *, ...) PRINTFLIKE(3, 4);
+
+static int
+cmd_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err != NULL && errlen > 0) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Count UTF-8 characters (continuation bytes are not counted). */
+static size_t
+utf8_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* The keyword table: built-in English names, then the aliases. */
+
+struct entry {
+	const char	*words;
+	enum command_kind kind;
+};
+
+/* The i-th entry; 0 past the end. */
+static int
+entry_at(const struct command_aliases *al, int i, struct entry *e)
+{
+	if (i < CMD_NKINDS - 1) {
+		e->words = infos[i + 1].name;
+		e->kind = (enum command_kind)(i + 1);
+		return 1;
+	}
+	i -= CMD_NKINDS - 1;
+	if (al == NULL || i >= al->n)
+		return 0;
+	e->words = al->v[i].words;
+	e->kind = al->v[i].kind;
+	return 1;
+}
+
+static int
+count_words(const char *s)
+{
+	int n = 0;
+
+	for (;;) {
+		s = skip_space(s);
+		if (*s == '\0')
+			return n;
+		n++;
+		s = word_end(s);
+	}
+}
+
+/* Does the folded word w equal the n bytes at t, the last word allowed
+ * trailing punctuation ("draw?", "resign.")? */
+static int
+word_eq(const char *t, size_t tn, const char *w, size_t wn, int last)
+{
+	if (last)
+		while (tn > wn && is_punct_tail(t[tn - 1]))
+			tn--;
+	return tn == wn && memcmp(t, w, wn) == 0;
+}
+
+/* Match entry words against the folded line; the number of words matched
+ * (0: no match) and *endoff, the offset in the folded line after them. */
+static int
+entry_match(const char *folded, const char *words, size_t *endoff)
+{
+	const char *t = folded, *w = words, *te, *we;
+	int n = 0, nw = count_words(words);
+
+	while (n < nw) {
+		t = skip_space(t);
+		w = skip_space(w);
+		te = word_end(t);
+		we = word_end(w);
+		if (te == t || !word_eq(t, (size_t)(te - t), w,
+		    (size_t)(we - w), n == nw - 1))
+			return 0;
+		t = te;
+		w = we;
+		n++;
+	}
+	*endoff = (size_t)(t - folded);
+	return n;
+}
+
+/*
+ * Find the keyword the line starts with.  Folding keeps byte lengths (each
+ * folded character is as long as the original), so an offset in the folded
+ * line is one in the line.
+ */
+static enum command_kind
+keyword(const struct command_aliases *al, const char *line, size_t *endoff)
+{
+	struct entry e;
+	char *folded = command_fold(line);
+	enum command_kind best = CMD_NONE;
+	size_t off;
+	int i, n, bestn = 0;
+
+	for (i = 0; entry_at(al, i, &e); i++) {
+		n = entry_match(folded, e.words, &off);
+		if (n > bestn) {
+			bestn = n;
+			best = e.kind;
+			*endoff = off;
+		}
+	}
+	/* "draw?" offers a draw, but "resign?" is a question, not a
+	 * resignation: what cannot be taken back needs no question mark. */
+	if (bestn > 0 && folded[*endoff - 1] == '?' && (best == CMD_RESIGN ||
+	    best == CMD_DECLINE || best == CMD_ADMIN_ABORT ||
+	    best == CMD_ADMIN_BAN))
+		best = CMD_NONE;
+	free(folded);
+	return best;
+}
+
+/* A line whose first word starts a keyword of several words but matches
+ * none ("set", "admin"): -1 with the forms it could have been. */
+static int
+partial_keyword(const struct command_aliases *al, const char *line,
+    char *err, size_t errlen)
+{
+	struct entry e;
+	struct buf b = { 0 };
+	char *folded = command_fold(line), *first;
+	const char *p = folded;
+	int i, hit = 0, seen[CMD_NKINDS] = { 0 };
+	size_t fl;
+
+	first = next_word(&p);
+	free(folded);
+	if (first == NULL)
+		return 0;
+	fl = strlen(first);
+	while (fl > 0 && is_punct_tail(first[fl - 1]))
+		first[--fl] = '\0';
+	for (i = 0; entry_at(al, i, &e); i++) {
+		const char *we = word_end(e.words);
+
+		if (count_words(e.words) < 2 || (size_t)(we - e.words) != fl ||
+		    memcmp(e.words, first, fl) != 0 || seen[e.kind])
+			continue;
+		seen[e.kind] = 1;
+		buf_printf(&b, "%s%s", hit++ ? "; " : "", infos[e.kind].usage);
+	}
+	if (hit)
+		cmd_err(err, errlen, "`%s` needs more words: %s", first,
+		    buf_str(&b));
+	free(first);
+	buf_free(&b);
+	return hit ? -1 : 0;
+}
+
+/* Arguments. */
+
+/* "#12" at p: 1 and the number when there is one, 0 when p is not at a
+ * '#', -1 with err when it is but is no game number. */
+static int
+game_ref(const char **pp, int64_t *id, char *err, size_t errlen)
+{
+	const char *p = skip_space(*pp), *d, *e = word_end(p);
+	long long v = 0;
+
+	if (*p != '#')
+		return 0;
+	for (d = p + 1; d < e && isdigit((unsigned char)*d); d++) {
+		if (v > 99999999999LL)
+			return cmd_err(err, errlen, "`%.*s` is too large a "
+			    "game number", (int)(e - p), p);
+		v = v * 10 + (*d - '0');
+	}
+	/* One stop may follow, as in "accept #12." or "move #12: 3". */
+	if (d < e && d + 1 == e && (*d == '.' || *d == ',' || *d == ':' ||
+	    *d == ';'))
+		d++;
+	if (d == p + 1 && d == e)
+		return cmd_err(err, errlen, "write the game number right after "
+		    "the #, without a space: #12");
+	if (d != e || d == p + 1 || v == 0)
+		return cmd_err(err, errlen, "`%.*s` is not a game number: "
+		    "write it as #12", (int)(e - p) > 40 ? 40 : (int)(e - p), p);
+	*id = v;
+	*pp = e;
+	return 1;
+}
+
+/* "7." or "7..." followed by more: the move-number guard. */
+static int
+move_guard(const char **pp, int *guard, char *err, size_t errlen)
+{
+	const char *p = skip_space(*pp), *d = p, *after;
+	long long v = 0;
+
+	while (isdigit((unsigned char)*d) && d - p < 7)
+		v = v * 10 + (*d++ - '0');
+	if (d == p || *d != '.')
+		return 0;
+	if (strncmp(d, "...", 3) == 0)
+		d += 3;
+	else
+		d++;
+	if (space_len(d) == 0 || at_end(d))
+		return 0;
+	if (v == 0)
+		return cmd_err(err, errlen, "move numbers start at 1, not 0");
+	after = skip_space(d);
+	if (*after == '#')
+		return cmd_err(err, errlen, "put the game before the move "
+		    "number: move #12 %lld. MOVE", v);
+	*guard = (int)v;
+	*pp = d;
+	return 1;
+}
+
+static int
+no_more(const char *p, enum command_kind k, char *err, size_t errlen)
+{
+	char *w;
+
+	if (at_end(p))
+		return 0;
+	w = next_word(&p);
+	cmd_err(err, errlen, "%s takes nothing more, not `%.40s`: %s",
+	    infos[k].name, w, infos[k].usage);
+	free(w);
+	return -1;
+}
+
+static int
+take_text(const char *p, enum command_kind k, const char *what, int need,
+    char **out, char *err, size_t errlen)
+{
+	*out = rest_text(p);
+	if (*out == NULL)
+		return need ? cmd_err(err, errlen, "%s needs %s: %s",
+		    infos[k].name, what, infos[k].usage) : 0;
+	if (strlen(*out) > COMMAND_TEXT_MAX)
+		return cmd_err(err, errlen, "%s: the text is too long (at most "
+		    "%d bytes)", infos[k].name, COMMAND_TEXT_MAX);
+	return 0;
+}
+
+static int
+need_game(const char **pp, struct command *c, char *err, size_t errlen)
+{
+	int r = game_ref(pp, &c->game, err, errlen);
+
+	if (r == 0)
+		return cmd_err(err, errlen, "%s needs the game number: %s",
+		    infos[c->kind].name, infos[c->kind].usage);
+	return r == 1 ? 0 : -1;
+}
+
+static int
+opt_game(const char **pp, struct command *c, char *err, size_t errlen)
+{
+	return game_ref(pp, &c->game, err, errlen) == -1 ? -1 : 0;
+}
+
+static int
+parse_moves(const char *p, struct command *c, char *err, size_t errlen)
+{
+	if (opt_game(&p, c, err, errlen) == -1 ||
+	    move_guard(&p, &c->guard, err, errlen) == -1)
+		return -1;
+	c->text = rest_text(p);
+	if (c->text == NULL)
+		return cmd_err(err, errlen, "%s needs the move: %s",
+		    infos[c->kind].name, c->kind == CMD_MOVE ? "move 3" :
+		    "preview 3");
+	if (strlen(c->text) > COMMAND_TEXT_MAX)
+		return cmd_err(err, errlen, "the move line is too long (at most "
+		    "%d bytes)", COMMAND_TEXT_MAX);
+	return 0;
+}
+
+static int
+yes_no(const char *s)
+{
+	if (util_strcaseeq(s, "yes") || util_strcaseeq(s, "true") ||
+	    util_strcaseeq(s, "on"))
+		return 1;
+	if (util_strcaseeq(s, "no") || util_strcaseeq(s, "false") ||
+	    util_strcaseeq(s, "off"))
+		return 0;
+	return -1;
+}
+
+/* "robot" or "robot:N" (also in Russian): the level, -1 without one, 0
+ * when the word is no robot, -2 for a bad level. */
+static int
+robot_word(const char *folded)
+{
+	static const char *const names[] = { "robot", "робот" };
+	size_t i, n;
+	long long lvl;
+
+	for (i = 0; i < nitems(names); i++) {
+		n = strlen(names[i]);
+		if (strncmp(folded, names[i], n) != 0)
+			continue;
+		if (folded[n] == '\0')
+			return -1;
+		if (folded[n] != ':')
+			continue;
+		if (util_parse_int(folded + n + 1, 1, COMMAND_ROBOT_MAX,
+		    &lvl) == -1)
+			return -2;
+		return (int)lvl;
+	}
+	return 0;
+}
+
+static int
+new_option(struct command *c, const char *word, const char *eq, char *err,
+    size_t errlen)
+{
+	char *key = xstrndup(word, (size_t)(eq - word));
+	const char *val = eq + 1;
+	int rc = 0, i;
+
+	util_lower(key);
+	if (*key == '\0' || *val == '\0') {
+		rc = cmd_err(err, errlen, "`%.60s` is not OPTION=VALUE",
+		    word);
+	} else if (strcmp(key, "clock") == 0) {
+		struct config_clock ck;
+		char msg[GAME_ERRLEN];
+
+		if (c->clock != NULL)
+			rc = cmd_err(err, errlen, "clock= is given twice");
+		else if (config_parse_clock(val, &ck, msg, sizeof(msg)) == -1)
+			rc = cmd_err(err, errlen, "clock=: %s", msg);
+		else
+			c->clock = xstrdup(val);
+	} else if (strcmp(key, "first") == 0) {
+		if (c->first != CMD_FIRST_DEFAULT)
+			rc = cmd_err(err, errlen, "first= is given twice");
+		else if (util_strcaseeq(val, "random"))
+			c->first = CMD_FIRST_RANDOM;
+		else if (util_strcaseeq(val, "me")) {
+			if (c->kind == CMD_ADMIN_NEW)
+				rc = cmd_err(err, errlen, "first=me: in a game "
+				    "started by an admin name the first "
+				    "player's address");
+			c->first = CMD_FIRST_ME;
+		} else if ((c->first_addr = util_addr_canon(val)) != NULL)
+			c->first = CMD_FIRST_ADDRESS;
+		else
+			rc = cmd_err(err, errlen, "first= takes random, me or "
+			    "an address, not `%.60s`", val);
+	} else if (strcmp(key, "rated") == 0) {
+		if (c->rated != -1)
+			rc = cmd_err(err, errlen, "rated= is given twice");
+		else if ((c->rated = yes_no(val)) == -1)
+			rc = cmd_err(err, errlen, "rated= takes yes or no, not "
+			    "`%.60s`", val);
+	} else {
+		for (i = 0; i < c->nopts && rc == 0; i++)
+			if (util_strncaseeq(c->opts[i], word,
+			    (size_t)(eq - word) + 1))
+				rc = cmd_err(err, errlen, "%s= is given twice",
+				    key);
+		if (rc == 0 && c->nopts == GAME_MAX_OPTS)
+			rc = cmd_err(err, errlen, "too many options");
+		if (rc == 0) {
+			c->opts = xreallocarray(c->opts, (size_t)c->nopts + 1,
+			    sizeof(*c->opts));
+			c->opts[c->nopts++] = xstrdup(word);
+		}
+	}
+	free(key);
+	return rc;
+}
+
+static int
+new_seat(struct command *c, char *addr, int robot, char *err, size_t errlen)
+{
+	int i, max = c->kind == CMD_ADMIN_NEW ? GAME_MAX_SEATS :
+	    GAME_MAX_SEATS - 1;
+
+	if (c->nseats == max) {
+		free(addr);
+		return cmd_err(err, errlen, "too many players: a game has at "
+		    "most %d seats%s", GAME_MAX_SEATS, c->kind == CMD_NEW ?
+		    ", yours included" : "");
+	}
+	for (i = 0; addr != NULL && i < c->nseats; i++)
+		if (c->seats[i].addr != NULL &&
+		    strcmp(c->seats[i].addr, addr) == 0) {
+			cmd_err(err, errlen, "%s is named twice", addr);
+			free(addr);
+			return -1;
+		}
+	c->seats = xreallocarray(c->seats, (size_t)c->nseats + 1,
+	    sizeof(*c->seats));
+	c->seats[c->nseats].addr = addr;
+	c->seats[c->nseats].robot = robot;
+	c->nseats++;
+	return 0;
+}
+
+/* new GAME [OPT=VAL...] ADDRESS...: commas separate like spaces. */
+static int
+parse_new(const char *p, struct command *c, char *err, size_t errlen)
+{
+	char *copy = xstrdup(p), *s, *w, *folded, *eq;
+	const char *q;
+	int rc = 0, i, robot;
+
+	for (s = copy; *s != '\0'; s++)
+		if (*s == ',')
+			*s = ' ';
+	q = copy;
+	w = next_word(&q);
+	folded = w != NULL ? command_fold(w) : NULL;
+	if (w == NULL || strchr(w, '@') != NULL || strchr(w, '=') != NULL ||
+	    robot_word(folded) != 0) {
+		rc = cmd_err(err, errlen, "%s needs the game first: %s mancala "
+		    "bob@example.org", infos[c->kind].name,
+		    infos[c->kind].name);
+		free(folded);
+		free(w);
+		free(copy);
+		return rc;
+	}
+	free(folded);
+	c->gamename = command_fold(w);
+	free(w);
+	while (rc == 0 && (w = next_word(&q)) != NULL) {
+		folded = command_fold(w);
+		if ((eq = strchr(w, '=')) != NULL)
+			rc = new_option(c, w, eq, err, errlen);
+		else if ((robot = robot_word(folded)) == -2)
+			rc = cmd_err(err, errlen, "`%.40s`: a robot's level is "
+			    "1 to %d: robot:2", w, COMMAND_ROBOT_MAX);
+		else if (robot != 0)
+			rc = new_seat(c, NULL, robot, err, errlen);
+		else if (strchr(w, '@') != NULL) {
+			char *a = util_addr_canon(w);
+
+			if (a == NULL)
+				rc = cmd_err(err, errlen, "`%.80s` is not a "
+				    "mail address", w);
+			else
+				rc = new_seat(c, a, 0, err, errlen);
+		} else
+			rc = cmd_err(err, errlen, "`%.60s` is neither "
+			    "OPTION=VALUE, an address nor robot: %s", w,
+			    infos[c->kind].usage);
+		free(folded);
+		free(w);
+	}
+	free(copy);
+	if (rc == 0 && c->nseats == 0)
+		rc = cmd_err(err, errlen, "%s needs the %s' addresses (or "
+		    "robot): %s %s bob@example.org", infos[c->kind].name,
+		    c->kind == CMD_NEW ? "other players" : "players",
+		    infos[c->kind].name, c->gamename);
+	if (rc == 0 && c->first == CMD_FIRST_ADDRESS) {
+		for (i = 0; i < c->nseats; i++)
+			if (c->seats[i].addr != NULL &&
+			    strcmp(c->seats[i].addr, c->first_addr) == 0)
+				break;
+		if (i == c->nseats)
+			rc = cmd_err(err, errlen, "first=%s is not one of the "
+			    "players", c->first_addr);
+	}
+	return rc;
+}
+
+static int
+parse_language(const char *p, struct command *c, char *err, size_t errlen)
+{
+	static const struct { const char *name, *code; } names[] = {
+		{ "english", "en" }, { "английский", "en" },
+		{ "russian", "ru" }, { "русский", "ru" },
+	};
+	char *w = next_word(&p), *f;
+	size_t i, n;
+	int ok;
+
+	if (w == NULL)
+		return cmd_err(err, errlen, "set language needs a language "
+		    "code: set language ru");
+	if (no_more(p, CMD_SET_LANGUAGE, err, errlen) == -1) {
+		free(w);
+		return -1;
+	}
+	f = command_fold(w);
+	free(w);
+	for (i = 0; i < nitems(names); i++)
+		if (strcmp(f, names[i].name) == 0) {
+			c->lang = xstrdup(names[i].code);
+			free(f);
+			return 0;
+		}
+	/* ll, lll, ll-rr: a language tag's first two parts. */
+	for (n = 0; islower((unsigned char)f[n]); n++)
+		;
+	ok = n >= 2 && n <= 3;
+	if (ok && f[n] == '-') {
+		for (i = n + 1; isalnum((unsigned char)f[i]); i++)
+			;
+		ok = i - n - 1 >= 2 && i - n - 1 <= 8 && f[i] == '\0';
+	} else if (ok)
+		ok = f[n] == '\0';
+	if (!ok) {
+		cmd_err(err, errlen, "`%.40s` is not a language code: set "
+		    "language en, set language ru", f);
+		free(f);
+		return -1;
+	}
+	c->lang = f;
+	return 0;
+}
+
+static int
+parse_notify(const char *p, struct command *c, char *err, size_t errlen)
+{
+	char *w = next_word(&p);
+	int rc = 0;
+
+	if (w == NULL || no_more(p, CMD_SET_NOTIFY, err, errlen) == -1) {
+		if (w == NULL)
+			cmd_err(err, errlen, "set notify needs turn, all or "
+			    "off: set notify turn");
+		free(w);
+		return -1;
+	}
+	if (util_strcaseeq(w, "turn"))
+		c->notify = CMD_NOTIFY_TURN;
+	else if (util_strcaseeq(w, "all"))
+		c->notify = CMD_NOTIFY_ALL;
+	else if (util_strcaseeq(w, "off"))
+		c->notify = CMD_NOTIFY_OFF;
+	else
+		rc = cmd_err(err, errlen, "set notify takes turn, all or off, "
+		    "not `%.40s`", w);
+	free(w);
+	return rc;
+}
+
+static int
+parse_name(const char *p, struct command *c, char *err, size_t errlen)
+{
+	const unsigned char *s;
+
+	c->text = rest_text(p);
+	if (c->text == NULL)
+		return cmd_err(err, errlen, "set name needs the name: set name "
+		    "Ada Lovelace");
+	if (utf8_chars(c->text) > COMMAND_NAME_MAX)
+		return cmd_err(err, errlen, "the name is too long (at most %d "
+		    "characters)", COMMAND_NAME_MAX);
+	for (s = (const unsigned char *)c->text; *s != '\0'; s++)
+		if (*s < 0x20 || *s == 0x7f || strchr("@<>\"\\", *s) != NULL)
+			return cmd_err(err, errlen, "a name may not contain @, "
+			    "<, >, \" or \\");
+	return 0;
+}
+
+static int
+parse_vacation(const char *p, struct command *c, char *err, size_t errlen)
+{
+	char *w = next_word(&p);
+	long long days;
+	int rc = 0;
+
+	static const char *const unit[] = { "day", "days", "день", "дня",
+		"дней" };
+	const char *q;
+	char *u, *f;
+	size_t i, n;
+
+	if (w == NULL)
+		return cmd_err(err, errlen, "vacation needs a number of days or "
+		    "off: vacation 7");
+	/* "vacation 7d" and "vacation 7 days" say the same. */
+	n = strlen(w);
+	if (n > 1 && isdigit((unsigned char)w[0]) && (w[n - 1] == 'd' ||
+	    w[n - 1] == 'D'))
+		w[n - 1] = '\0';
+	q = p;
+	if ((u = next_word(&q)) != NULL) {
+		f = command_fold(u);
+		for (i = 0; i < nitems(unit); i++)
+			if (strcmp(f, unit[i]) == 0)
+				p = q;
+		free(f);
+		free(u);
+	}
+	if (no_more(p, CMD_VACATION, err, errlen) == -1)
+		rc = -1;
+	else if (util_strcaseeq(w, "off"))
+		c->days = 0;
+	else if (util_parse_int(w, 1, COMMAND_DAYS_MAX, &days) == 0)
+		c->days = (int)days;
+	else
+		rc = cmd_err(err, errlen, "vacation takes days from 1 to %d, "
+		    "or off, not `%.40s`", COMMAND_DAYS_MAX, w);
+	free(w);
+	return rc;
+}
+
+static int
+parse_signal(const char *p, struct command *c, char *err, size_t errlen)
+{
+	if (opt_game(&p, c, err, errlen) == -1)
+		return -1;
+	if ((c->text = next_word(&p)) == NULL)
+		return cmd_err(err, errlen, "signal needs the signal's name: "
+		    "signal madame");
+	return no_more(p, c->kind, err, errlen);
+}
+
+static int
+parse_confirm(const char *p, struct command *c, char *err, size_t errlen)
+{
+	const char *s;
+
+	if ((c->text = next_word(&p)) == NULL)
+		return cmd_err(err, errlen, "confirm needs the code from the "
+		    "referee's mail: confirm CODE");
+	for (s = c->text; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_')
+			break;
+	if (*s != '\0' || s - c->text > MAX_COOKIE)
+		return cmd_err(err, errlen, "`%.40s` is not a confirmation code: "
+		    "copy it from the referee's mail", c->text);
+	return no_more(p, c->kind, err, errlen);
+}
+
+static int
+parse_adjudicate(const char *p, struct command *c, char *err, size_t errlen)
+{
+	char *w;
+	size_t n;
+
+	if (need_game(&p, c, err, errlen) == -1)
+		return -1;
+	if ((w = next_word(&p)) == NULL)
+		return cmd_err(err, errlen, "admin adjudicate needs the result: "
+		    "%s", infos[c->kind].usage);
+	n = strlen(w);
+	if (util_strcaseeq(w, "draw") || strcmp(w, "1/2-1/2") == 0 ||
+	    strcmp(w, "\xc2\xbd-\xc2\xbd") == 0)
+		c->result = CMD_RESULT_DRAW;
+	else if (strcmp(w, "1-0") == 0 || strcmp(w, "0-1") == 0) {
+		c->result = CMD_RESULT_SEAT;
+		c->result_seat = w[0] == '1' ? 0 : 1;
+	} else if (strchr(w, '@') != NULL) {
+		if ((c->addr = util_addr_canon(w)) == NULL) {
+			cmd_err(err, errlen, "`%.80s` is not a mail address", w);
+			free(w);
+			return -1;
+		}
+		c->result = CMD_RESULT_ADDRESS;
+	} else if (n <= 32 && isalpha((unsigned char)w[0])) {
+		c->result = CMD_RESULT_NAME;
+		c->result_name = xstrdup(w);
+	} else {
+		cmd_err(err, errlen, "`%.40s` is not a result: draw, 1-0, 0-1, "
+		    "the winner's address or seat", w);
+		free(w);
+		return -1;
+	}
+	free(w);
+	return take_text(p, c->kind, "", 0, &c->text, err, errlen);
+}
+
+static int
+parse_extend(const char *p, struct command *c, char *err, size_t errlen)
+{
+	char *w;
+	size_t n;
+	long long h;
+	int rc = 0;
+
+	if (need_game(&p, c, err, errlen) == -1)
+		return -1;
+	if ((w = next_word(&p)) == NULL)
+		return cmd_err(err, errlen, "admin extend needs the hours: "
+		    "admin extend #12 48");
+	n = strlen(w);
+	if (n > 1 && (w[n - 1] == 'h' || w[n - 1] == 'H'))
+		w[n - 1] = '\0';
+	if (util_parse_int(w, 1, COMMAND_HOURS_MAX, &h) == -1)
+		rc = cmd_err(err, errlen, "admin extend takes hours from 1 to "
+		    "%d, not `%.40s`", COMMAND_HOURS_MAX, w);
+	else
+		c->hours = (int)h;
+	free(w);
+	return rc == 0 ? take_text(p, c->kind, "", 0, &c->text, err, errlen) :
+	    -1;
+}
+
+static int
+parse_ban(const char *p, struct command *c, char *err, size_t errlen)
+{
+	char *w = next_word(&p);
+
+	if (w == NULL)
+		return cmd_err(err, errlen, "%s needs the address: %s",
+		    infos[c->kind].name, infos[c->kind].usage);
+	c->addr = util_addr_canon(w);
+	if (c->addr == NULL) {
+		cmd_err(err, errlen, "`%.80s` is not a mail address", w);
+		free(w);
+		return -1;
+	}
+	free(w);
+	if (c->kind == CMD_ADMIN_UNBAN)
+		return no_more(p, c->kind, err, errlen);
+	return take_text(p, c->kind, "", 0, &c->text, err, errlen);
+}
+
+static int
+parse_resolve(const char *p, struct command *c, char *err, size_t errlen)
+{
+	char *w = next_word(&p);
+	long long n;
+	int rc;
+
+	if (w == NULL)
+		return cmd_err(err, errlen, "admin resolve needs the report's "
+		    "number and what was done: admin resolve 3 TEXT");
+	rc = util_parse_int(w[0] == '#' ? w + 1 : w, 1, 999999999999LL, &n);
+	if (rc == -1)
+		cmd_err(err, errlen, "`%.40s` is not a report number (see admin "
+		    "reports)", w);
+	else
+		c->report = n;
+	free(w);
+	if (rc == -1)
+		return -1;
+	return take_text(p, c->kind, "what was done", 1, &c->text, err,
+	    errlen);
+}
+
+static int
+parse_args(const char *p, struct command *c, char *err, size_t errlen)
+{
+	switch (c->kind) {
+	case CMD_HELP:
+		if (take_text(p, c->kind, "", 0, &c->text, err, errlen) == -1)
+			return -1;
+		if (c->text != NULL && strlen(c->text) > MAX_TOPIC)
+			return cmd_err(err, errlen, "help takes one game or "
+			    "topic: help mancala");
+		/* Topics are names, compared as keywords are. */
+		if (c->text != NULL) {
+			char *f = command_fold(c->text);
+
+			free(c->text);
+			c->text = f;
+		}
+		return 0;
+	case CMD_GAMES:
+	case CMD_LIST:
+	case CMD_BUMP:
+	case CMD_ADMIN_REPORTS:
+		return no_more(p, c->kind, err, errlen);
+	case CMD_NEW:
+	case CMD_ADMIN_NEW:
+		return parse_new(p, c, err, errlen);
+	case CMD_THANKS:
+		/* "Thanks for the game!" is how people write it. */
+		if (opt_game(&p, c, err, errlen) == -1)
+			return -1;
+		return take_text(p, c->kind, "", 0, &c->text, err, errlen);
+	case CMD_ACCEPT:
+	case CMD_DECLINE:
+	case CMD_BOARD:
+	case CMD_HISTORY:
+	case CMD_RESIGN:
+	case CMD_DRAW:
+	case CMD_OBSERVE:
+	case CMD_UNOBSERVE:
+		if (opt_game(&p, c, err, errlen) == -1)
+			return -1;
+		return no_more(p, c->kind, err, errlen);
+	case CMD_MOVE:
+	case CMD_PREVIEW:
+		return parse_moves(p, c, err, errlen);
+	case CMD_SIGNAL:
+		return parse_signal(p, c, err, errlen);
+	case CMD_SET_LANGUAGE:
+		return parse_language(p, c, err, errlen);
+	case CMD_SET_NOTIFY:
+		return parse_notify(p, c, err, errlen);
+	case CMD_SET_NAME:
+		return parse_name(p, c, err, errlen);
+	case CMD_VACATION:
+		return parse_vacation(p, c, err, errlen);
+	case CMD_SAY:
+	case CMD_REPORT:
+		if (opt_game(&p, c, err, errlen) == -1)
+			return -1;
+		return take_text(p, c->kind, c->kind == CMD_SAY ?
+		    "the message" : "what happened", 1, &c->text, err, errlen);
+	case CMD_CONFIRM:
+		return parse_confirm(p, c, err, errlen);
+	case CMD_ADMIN_ABORT:
+		if (need_game(&p, c, err, errlen) == -1)
+			return -1;
+		return take_text(p, c->kind, "", 0, &c->text, err, errlen);
+	case CMD_ADMIN_ADJUDICATE:
+		return parse_adjudicate(p, c, err, errlen);
+	case CMD_ADMIN_EXTEND:
+		return parse_extend(p, c, err, errlen);
+	case CMD_ADMIN_BAN:
+	case CMD_ADMIN_UNBAN:
+		return parse_ban(p, c, err, errlen);
+	case CMD_ADMIN_RESOLVE:
+		return parse_resolve(p, c, err, errlen);
+	case CMD_NONE:
+	case CMD_NKINDS:
+		break;
+	}
+	return cmd_err(err, errlen, "unknown command");
+}
+
+/* A line with no keyword: [#ID] [N.] MOVE in the tagged game. */
+static int
+parse_implicit(const char *p, struct command *c, char *err, size_t errlen)
+{
+	int r;
+
+	c->kind = CMD_MOVE;
+	c->implicit = 1;
+	if ((r = game_ref(&p, &c->game, err, errlen)) == -1)
+		return -1;
+	if (move_guard(&p, &c->guard, err, errlen) == -1)
+		return -1;
+	c->text = rest_text(p);
+	if (c->text == NULL)
+		return cmd_err(err, errlen, "what to play in game #%lld? write "
+		    "the move after it: #%lld 3", (long long)c->game,
+		    (long long)c->game);
+	if (strlen(c->text) > COMMAND_TEXT_MAX)
+		return cmd_err(err, errlen, "the move line is too long (at most "
+		    "%d bytes)", COMMAND_TEXT_MAX);
+	return 0;
+}
+
+int
+command_parse(const struct command_aliases *al, const char *line,
+    struct command *c, char *err, size_t errlen)
+{
+	size_t off = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->rated = -1;
+	if (strlen(line) > COMMAND_LINE_MAX)
+		return cmd_err(err, errlen, "the line is too long (at most %d "
+		    "bytes): one command per line", COMMAND_LINE_MAX);
+	if (at_end(line))
+		return cmd_err(err, errlen, "the line is empty");
+	c->kind = keyword(al, line, &off);
+	if (c->kind == CMD_NONE) {
+		if (partial_keyword(al, line, err, errlen) == -1)
+			return -1;
+		return parse_implicit(line, c, err, errlen);
+	}
+	return parse_args(line + off, c, err, errlen);
+}
+
+void
+command_free(struct command *c)
+{
+	int i;
+
+	free(c->text);
+	free(c->gamename);
+	for (i = 0; i < c->nopts; i++)
+		free(c->opts[i]);
+	free(c->opts);
+	for (i = 0; i < c->nseats; i++)
+		free(c->seats[i].addr);
+	free(c->seats);
+	free(c->clock);
+	free(c->first_addr);
+	free(c->lang);
+	free(c->addr);
+	free(c->result_name);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The alias file. */
+
+struct walk {
+	yaml_document_t	*doc;
+	const char	*path;
+	char		*err;
+	size_t		 errlen;
+};
+
+static int walk_fail(struct walk *, const yaml_node_t *, const char *, ...)
+    PRINTFLIKE(3, 4);
+
+static int
+walk_fail(struct walk *w, const yaml_node_t *n, const char *fmt, ...)
+{
+	char msg[GAME_ERRLEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cmd_err(w->err, w->errlen, "%s:%d: %s", w->path,
+	    n ? (int)n->start_mark.line + 1 : 0, msg);
+	return -1;
+}
+
+static const char *
+scalar(const yaml_node_t *n)
+{
+	return n != NULL && n->type == YAML_SCALAR_NODE ?
+	    (const char *)n->data.scalar.value : NULL;
+}
+
+static enum command_kind
+kind_by_name(const char *s)
+{
+	int k;
+
+	for (k = 1; k < CMD_NKINDS; k++)
+		if (strcmp(infos[k].name, s) == 0)
+			return (enum command_kind)k;
+	return CMD_NONE;
+}
+
+/* The alias as stored: folded, words separated by one space. */
+static char *
+alias_norm(const char *s)
+{
+	struct buf b = { 0 };
+	char *f = command_fold(s), *w;
+	const char *p = f;
+
+	buf_adds(&b, "");
+	while ((w = next_word(&p)) != NULL) {
+		buf_printf(&b, "%s%s", b.len ? " " : "", w);
+		free(w);
+	}
+	free(f);
+	return buf_steal(&b);
+}
+
+static int
+add_alias(struct walk *w, struct command_aliases *al, const yaml_node_t *n,
+    const char *lang, enum command_kind kind)
+{
+	const char *s = scalar(n);
+	char *norm;
+	int i, words;
+
+	if (s == NULL)
+		return walk_fail(w, n, "an alias must be a text value");
+	norm = alias_norm(s);
+	words = count_words(norm);
+	if (words == 0 || words > MAX_ALIAS_WORDS ||
+	    strlen(norm) > MAX_ALIAS_LEN || norm[0] == '#' ||
+	    isdigit((unsigned char)norm[0]) || strpbrk(norm, "=@") != NULL ||
+	    is_punct_tail(norm[strlen(norm) > 0 ? strlen(norm) - 1 : 0])) {
+		walk_fail(w, n, "`%s` cannot be an alias: one to %d words, not "
+		    "starting with # or a digit, without = or @", s,
+		    MAX_ALIAS_WORDS);
+		free(norm);
+		return -1;
+	}
+	for (i = 1; i < CMD_NKINDS; i++)
+		if (strcmp(infos[i].name, norm) == 0) {
+			walk_fail(w, n, "`%s` is already the command %s", s,
+			    infos[i].name);
+			free(norm);
+			return -1;
+		}
+	for (i = 0; i < al->n; i++)
+		if (strcmp(al->v[i].words, norm) == 0) {
+			walk_fail(w, n, "`%s` is already an alias of %s (line "
+			    "%d)", s, infos[al->v[i].kind].name, al->v[i].line);
+			free(norm);
+			return -1;
+		}
+	al->v = xreallocarray(al->v, (size_t)al->n + 1, sizeof(*al->v));
+	al->v[al->n].words = norm;
+	al->v[al->n].lang = xstrdup(lang);
+	al->v[al->n].kind = kind;
+	al->v[al->n].line = (int)n->start_mark.line + 1;
+	al->n++;
+	return 0;
+}
+
+static int
+walk_language(struct walk *w, struct command_aliases *al, yaml_node_t *n,
+    const char *lang)
+{
+	yaml_node_pair_t *p;
+	yaml_node_item_t *it;
+	yaml_node_t *k, *v;
+	enum command_kind kind;
+	const char *key;
+
+	if (n->type != YAML_MAPPING_NODE)
+		return walk_fail(w, n, "the aliases of %s must be a mapping "
+		    "from command to a list of aliases", lang);
+	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	    p++) {
+		k = yaml_document_get_node(w->doc, p->key);
+		v = yaml_document_get_node(w->doc, p->value);
+		if ((key = scalar(k)) == NULL || v == NULL)
+			return walk_fail(w, n, "malformed mapping");
+		if ((kind = kind_by_name(key)) == CMD_NONE)
+			return walk_fail(w, k, "unknown command `%s` (help, "
+			    "games, new, ..., set language, admin new, ...: "
+			    "see ludus-commands(7))", key);
+		if (v->type == YAML_SCALAR_NODE) {
+			if (add_alias(w, al, v, lang, kind) == -1)
+				return -1;
+			continue;
+		}
+		if (v->type != YAML_SEQUENCE_NODE)
+			return walk_fail(w, v, "the aliases of %s must be a "
+			    "list", key);
+		for (it = v->data.sequence.items.start;
+		    it < v->data.sequence.items.top; it++)
+			if (add_alias(w, al, yaml_document_get_node(w->doc,
+			    *it), lang, kind) == -1)
+				return -1;
+	}
+	return 0;
+}
+
+static int
+lang_code_ok(const char *s)
+{
+	size_t n;
+
+	for (n = 0; islower((unsigned char)s[n]); n++)
+		;
+	return n >= 2 && n <= 3 && s[n] == '\0';
+}
+
+static int
+walk_root(struct walk *w, struct command_aliases *al, yaml_node_t *root)
+{
+	yaml_node_pair_t *p, *q;
+	yaml_node_t *k, *v, *lk, *lv;
+	const char *key, *lang;
+
+	if (root == NULL)
+		return walk_fail(w, NULL, "empty file");
+	if (root->type != YAML_MAPPING_NODE)
+		return walk_fail(w, root, "the file must be a mapping with "
+		    "`aliases`");
+	for (p = root->data.mapping.pairs.start;
+	    p < root->data.mapping.pairs.top; p++) {
+		k = yaml_document_get_node(w->doc, p->key);
+		v = yaml_document_get_node(w->doc, p->value);
+		if ((key = scalar(k)) == NULL || v == NULL)
+			return walk_fail(w, root, "malformed mapping");
+		if (strcmp(key, "aliases") != 0)
+			return walk_fail(w, k, "unknown key `%s` (aliases)",
+			    key);
+		if (v->type != YAML_MAPPING_NODE)
+			return walk_fail(w, v, "aliases must be a mapping from "
+			    "language code to commands");
+		for (q = v->data.mapping.pairs.start;
+		    q < v->data.mapping.pairs.top; q++) {
+			lk = yaml_document_get_node(w->doc, q->key);
+			lv = yaml_document_get_node(w->doc, q->value);
+			if ((lang = scalar(lk)) == NULL || lv == NULL)
+				return walk_fail(w, v, "malformed mapping");
+			if (!lang_code_ok(lang))
+				return walk_fail(w, lk, "`%s` is not a language "
+				    "code (en, ru, ...)", lang);
+			if (walk_language(w, al, lv, lang) == -1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int
+command_aliases_load_text(const char *name, const char *text, size_t len,
+    struct command_aliases **out, char *err, size_t errlen)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	struct walk w = { &doc, name, err, errlen };
+	struct command_aliases *al;
+	int rc;
+
+	*out = NULL;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		cmd_err(err, errlen, "%s:%zu: %s", name,
+		    parser.problem_mark.line + 1,
+		    parser.problem ? parser.problem : "YAML syntax error");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	al = xcalloc(1, sizeof(*al));
+	rc = walk_root(&w, al, yaml_document_get_root_node(&doc));
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	if (rc == -1) {
+		command_aliases_free(al);
+		return -1;
+	}
+	*out = al;
+	return 0;
+}
+
+int
+command_aliases_load(const char *path, struct command_aliases **out,
+    char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	if ((text = util_read_file(path, 1 << 20, &len)) == NULL)
+		return cmd_err(err, errlen, "%s: %s", path, strerror(errno));
+	rc = command_aliases_load_text(path, text, len, out, err, errlen);
+	free(text);
+	return rc;
+}
+
+void
+command_aliases_free(struct command_aliases *al)
+{
+	int i;
+
+	if (al == NULL)
+		return;
+	for (i = 0; i < al->n; i++) {
+		free(al->v[i].words);
+		free(al->v[i].lang);
+	}
+	free(al->v);
+	free(al);
+}
+
+void
+command_aliases_text(const struct command_aliases *al, enum command_kind k,
+    const char *lang, struct buf *b)
+{
+	int i, n = 0;
+
+	for (i = 0; al != NULL && i < al->n; i++)
+		if (al->v[i].kind == k && strcmp(al->v[i].lang, lang) == 0)
+			buf_printf(b, "%s%s", n++ ? ", " : "", al->v[i].words);
+}

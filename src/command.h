@@ -1,0 +1,162 @@
+/*
+ * command: one line of the mail command language read into a typed value.
+ *
+ * Pure: no SQL, no mail, no clock.  The referee hands over one command line
+ * (UTF-8, as src/mail.c extracted it) and gets the keyword, the game named
+ * with #ID, and the arguments checked for form; whether the game exists,
+ * the sender may act or a game name is known is the referee's to decide.
+ *
+ * Keywords are case-insensitive (ASCII and Cyrillic letters; ё reads as е).
+ * Aliases in other languages come from games/commands.yaml; every language
+ * is understood whatever the player's `set language`.  A line whose first
+ * word is no keyword is a move in the tagged game (implicit = 1).
+ */
+#ifndef LUDUS_COMMAND_H
+#define LUDUS_COMMAND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+/* Longest command line read, in bytes; TEXT arguments at most this long. */
+#define COMMAND_LINE_MAX	2000
+#define COMMAND_TEXT_MAX	1000
+#define COMMAND_NAME_MAX	40	/* `set name`, in characters */
+#define COMMAND_HOURS_MAX	8760	/* `admin extend`: a year */
+#define COMMAND_DAYS_MAX	365	/* `vacation` */
+#define COMMAND_ROBOT_MAX	3	/* robot:1 .. robot:3 */
+
+/* `set name`, `admin new` and friends are kinds of their own, so the
+ * referee switches on one value. */
+enum command_kind {
+	CMD_NONE = 0,
+	CMD_HELP,
+	CMD_GAMES,
+	CMD_NEW,
+	CMD_ACCEPT,
+	CMD_DECLINE,
+	CMD_MOVE,
+	CMD_PREVIEW,
+	CMD_BOARD,
+	CMD_HISTORY,
+	CMD_RESIGN,
+	CMD_DRAW,
+	CMD_SIGNAL,
+	CMD_OBSERVE,
+	CMD_UNOBSERVE,
+	CMD_LIST,
+	CMD_BUMP,
+	CMD_SET_LANGUAGE,
+	CMD_SET_NOTIFY,
+	CMD_SET_NAME,
+	CMD_VACATION,
+	CMD_SAY,
+	CMD_THANKS,
+	CMD_REPORT,
+	CMD_CONFIRM,
+	CMD_ADMIN_NEW,
+	CMD_ADMIN_ABORT,
+	CMD_ADMIN_ADJUDICATE,
+	CMD_ADMIN_EXTEND,
+	CMD_ADMIN_BAN,
+	CMD_ADMIN_UNBAN,
+	CMD_ADMIN_REPORTS,
+	CMD_ADMIN_RESOLVE,
+	CMD_NKINDS
+};
+
+enum command_first { CMD_FIRST_DEFAULT = 0, CMD_FIRST_RANDOM, CMD_FIRST_ME,
+	CMD_FIRST_ADDRESS };
+enum command_notify { CMD_NOTIFY_TURN = 1, CMD_NOTIFY_ALL, CMD_NOTIFY_OFF };
+/* admin adjudicate RESULT: `draw`, `1-0`/`0-1` (seat 1 or 2 wins), an
+ * address, or a seat's name in that game (South, White, ...). */
+enum command_result { CMD_RESULT_NONE = 0, CMD_RESULT_DRAW, CMD_RESULT_SEAT,
+	CMD_RESULT_ADDRESS, CMD_RESULT_NAME };
+
+/* One seat named at `new`: an address, or a robot of some level. */
+struct command_seat {
+	char	*addr;		/* owned, canonical; NULL for a robot */
+	int	 robot;		/* 0: a person; 1-3 a level; -1: `robot`
+				 * without a level (the referee's default) */
+};
+
+struct command {
+	enum command_kind kind;
+	int	 implicit;	/* a move written without the keyword */
+	int64_t	 game;		/* #ID, 0 when not written (take the tag) */
+	int	 guard;		/* move/preview `N.`; 0 when not written */
+
+	/* The move line (move, preview: untouched but for the trimmed ends,
+	 * for game_apply_line), the TEXT of say, report, thanks, set name,
+	 * admin resolve, the reason of an admin action, the help topic
+	 * (case-folded), the signal name (the engine reads "signal NAME" as
+	 * a move), the confirm cookie.  Owned; NULL when absent. */
+	char	*text;
+
+	/* new, admin new */
+	char	*gamename;	/* owned, case-folded as written: the referee
+				 * looks it up with gamedef_find */
+	char	**opts;		/* owned: the game's OPT=VAL words, unchecked
+				 * (gamedef_resolve checks them) */
+	int	 nopts;
+	struct command_seat *seats;	/* owned, in the order written */
+	int	 nseats;
+	char	*clock;		/* owned: clock= as written and checked, or
+				 * NULL for the default */
+	enum command_first first;
+	char	*first_addr;	/* owned, canonical, CMD_FIRST_ADDRESS */
+	int	 rated;		/* -1 default, 0 no, 1 yes */
+
+	/* set language: a lower-case code ("en", "ru", "pt-br") */
+	char	*lang;		/* owned */
+	enum command_notify notify;
+	int	 days;		/* vacation: 1-365, 0 for `vacation off` */
+	int	 hours;		/* admin extend */
+	int64_t	 report;	/* admin resolve N */
+	char	*addr;		/* owned: admin ban/unban, result address */
+	enum command_result result;
+	int	 result_seat;	/* CMD_RESULT_SEAT: 0-based seat that wins */
+	char	*result_name;	/* owned: CMD_RESULT_NAME, as written */
+};
+
+/* Keyword aliases read from games/commands.yaml (opaque). */
+struct command_aliases;
+
+/* Read the alias file; *out is owned by the caller (command_aliases_free).
+ * -1 with "file:line: why" in err. */
+int	command_aliases_load(const char *path, struct command_aliases **out,
+	    char *err, size_t errlen);
+/* The same from text in memory; name is used in messages. */
+int	command_aliases_load_text(const char *name, const char *text,
+	    size_t len, struct command_aliases **out, char *err,
+	    size_t errlen);
+void	command_aliases_free(struct command_aliases *);
+/* Append the aliases of a command in one language ("ход, ходить"), or
+ * nothing when it has none there. */
+void	command_aliases_text(const struct command_aliases *,
+	    enum command_kind, const char *lang, struct buf *);
+
+/*
+ * Read one command line.  aliases may be NULL (English keywords only).
+ * 0 on success.  -1 with a message naming the fix in err; cmd->kind and
+ * cmd->implicit are then set as far as the line was understood (CMD_NONE
+ * when the keyword itself was not), so the reply can add command_usage().
+ * Either way call command_free afterwards.
+ */
+int	command_parse(const struct command_aliases *, const char *line,
+	    struct command *cmd, char *err, size_t errlen);
+void	command_free(struct command *);
+
+/* "set language", "admin adjudicate"; "" for CMD_NONE.  Don't free. */
+const char *command_name(enum command_kind);
+/* The command's form, e.g. "move [#ID] [N.] MOVE[, MOVE...]".  Don't free. */
+const char *command_usage(enum command_kind);
+/* Does the command act on one game (so #ID or the subject tag matters)? */
+int	command_game_scoped(enum command_kind);
+
+/* Case-fold UTF-8 as keywords are compared: ASCII and Cyrillic letters to
+ * lower case, ё to е; other bytes are copied.  Owned result. */
+char	*command_fold(const char *);
+
+#endif
