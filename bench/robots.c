@@ -175,14 +175,29 @@ main(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "n:m:N:s:o:c:g:")) != -1)
 		switch (c) {
-		case 'n': b.games = atol(optarg); break;
-		case 'm': b.ms = atol(optarg); break;
-		case 'N': b.nodes = atol(optarg); break;
-		case 's': b.seed = strtoull(optarg, NULL, 10); break;
-		case 'o': b.opening = atoi(optarg); break;
-		case 'c': b.cap = atoi(optarg); break;
-		case 'g': only = optarg; break;
-		default: bench_usage();
+		case 'n':
+			b.games = atol(optarg);
+			break;
+		case 'm':
+			b.ms = atol(optarg);
+			break;
+		case 'N':
+			b.nodes = atol(optarg);
+			break;
+		case 's':
+			b.seed = strtoull(optarg, NULL, 10);
+			break;
+		case 'o':
+			b.opening = atoi(optarg);
+			break;
+		case 'c':
+			b.cap = atoi(optarg);
+			break;
+		case 'g':
+			only = optarg;
+			break;
+		default:
+			bench_usage();
 		}
 	if (b.games < 2 || b.ms <= 0 || b.nodes < 0 || b.opening < 0 ||
 	    b.cap <= 0)
