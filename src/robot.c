@@ -49,6 +49,7 @@ struct search {
 	struct tt_entry *tt;
 	long	 nodes;
 	long	 max_nodes;	/* 0: none */
+	long	 next_check;	/* node count of the next look at the clock */
 	struct timespec deadline;
 	int	 timed;
 	int	 depth;		/* iteration under way */
@@ -116,7 +117,8 @@ robot_out_of_budget(struct search *s)
 		return 0;
 	if (s->max_nodes > 0 && s->nodes >= s->max_nodes)
 		return 1;
-	if (s->timed && s->nodes % ROBOT_CHECK == 0) {
+	if (s->timed && s->nodes >= s->next_check) {
+		s->next_check = s->nodes + ROBOT_CHECK;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec > s->deadline.tv_sec ||
 		    (now.tv_sec == s->deadline.tv_sec &&
