@@ -150,7 +150,7 @@ tt_out(int score, int ply)
 	return score;
 }
 
-/* Search the child after moves[i] for seat me; its score for me. */
+/* Search the child after mv, played by seat me; its score for me. */
 static int robot_node(struct search *, int, int, int, int, int);
 
 static int
