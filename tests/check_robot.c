@@ -408,6 +408,45 @@ START_TEST(robot_wins_now_and_avoids_losing_next)
 }
 END_TEST
 
+/*
+ * A small match: level 3 (on a small budget) against level 1, four games
+ * per board game, each seat twice, from two random opening moves.  The full
+ * measurement is bench/robots; this only catches a search gone wrong.
+ */
+START_TEST(robot_level3_beats_level1)
+{
+	static const struct variant *const g[] = { &variants[0],
+		&variants[2], &variants[4] };
+	const struct variant *v = g[_i];
+	const struct game_ops *ops = ops_of(v->game);
+	struct game_move moves[GAME_MAX_MOVES], mv;
+	struct game_result r;
+	struct rng walk;
+	int game, ply, seat, n, strong, won = 0;
+
+	rng_for(&walk, 11);
+	for (game = 0; game < 4; game++) {
+		void *st = tu_new(v->game, v->opts, (uint64_t)(game / 2), 2);
+
+		strong = game % 2;
+		for (ply = 0; ply < 300 && (seat = seat_to_move(ops, st)) >= 0;
+		    ply++) {
+			if (ply < 2) {
+				n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+				mv = moves[rng_below(&walk, (uint32_t)n)];
+			} else
+				robot_move(ops, st, seat, seat == strong ? 3 :
+				    1, NODES, (uint64_t)ply, &mv);
+			ops->apply(st, seat, &mv);
+		}
+		ops->result(st, &r);
+		won += r.over && !r.draw && (r.winners & (1u << strong));
+		free(st);
+	}
+	ck_assert_msg(won >= 3, "%s: level 3 won %d of 4", v->game, won);
+}
+END_TEST
+
 /* Mancala, South to move: pit 4's three seeds end in the store (an extra
  * turn); pit 2's two end on pit 4 and do nothing. */
 START_TEST(robot_mancala_takes_extra_turn)
@@ -692,6 +731,7 @@ robot_suite(void)
 	tcase_add_test(tc, robot_time_budget);
 	tcase_add_loop_test(tc, robot_deterministic_with_node_budget, 0, 3);
 	tcase_add_loop_test(tc, robot_wins_now_and_avoids_losing_next, 0, 4);
+	tcase_add_loop_test(tc, robot_level3_beats_level1, 0, 3);
 	tcase_add_test(tc, robot_mancala_takes_extra_turn);
 	tcase_add_test(tc, robot_mancala_takes_capture);
 	tcase_add_test(tc, robot_alquerque_takes_longer_chain);
