@@ -1097,12 +1097,18 @@ alquerque_side_value(const struct alquerque *a, int side)
 	return v;
 }
 
+/* Besides the sides' values, the side ahead gains by trading stones: a
+ * lead counts more the fewer stones are left, which drew the search out of
+ * level positions it used to shuffle in until a repetition. */
 static int
 alquerque_evaluate(const void *st, int seat)
 {
 	const struct alquerque *a = st;
+	int mine = popcount(a->stones[seat]);
+	int theirs = popcount(a->stones[!seat]);
 
-	return alquerque_side_value(a, seat) - alquerque_side_value(a, !seat);
+	return alquerque_side_value(a, seat) - alquerque_side_value(a, !seat) +
+	    6 * (mine - theirs) * (2 * ALQ_STONES - mine - theirs);
 }
 
 const struct game_ops alquerque_ops = {
