@@ -1462,6 +1462,64 @@ almakleh_export_json(const void *st, struct buf *b)
 	buf_adds(b, "}");
 }
 
+/*
+ * For the robots.  A pawn is the unit of material (a master is the game
+ * itself: taking it ends play, which the search sees).  A master near the
+ * opponent's portal threatens the other way to win; every square a usable
+ * card reaches counts a little; a master within reach of an enemy piece
+ * counts much, whoever is to move (the search settles who gets there
+ * first).  Every term is counted for both seats alike and subtracted
+ * (antisymmetric).  A finished game scores its result.
+ */
+static int
+almakleh_side_value(const struct almakleh *a, int seat)
+{
+	const struct alm_side *s;
+	int v = 0, sq, i, k, to, df, dr, dist;
+	uint8_t c;
+
+	for (sq = 0; sq < ALM_SQ; sq++) {
+		if (owner(a->board[sq]) != seat)
+			continue;
+		if (!is_master(a->board[sq])) {
+			v += 100;
+			continue;
+		}
+		df = abs(sq % 5 - portal(!seat) % 5);
+		dr = abs(sq / 5 - portal(!seat) / 5);
+		dist = df > dr ? df : dr;
+		v += 10 * (4 - dist);
+	}
+	for (i = 0; i < a->nhand[seat]; i++) {
+		if (!usable(a, seat, c = a->hand[seat][i]))
+			continue;
+		s = face_of(a, c);
+		for (sq = 0; sq < ALM_SQ; sq++) {
+			if (owner(a->board[sq]) != seat)
+				continue;
+			for (k = 0; k < s->n; k++) {
+				to = target(s, k, seat, sq);
+				if (to < 0 || owner(a->board[to]) == seat)
+					continue;
+				v += 2;
+				if (is_master(a->board[to]))
+					v += 50;
+			}
+		}
+	}
+	return v;
+}
+
+static int
+almakleh_evaluate(const void *st, int seat)
+{
+	const struct almakleh *a = st;
+
+	if (a->over)
+		return a->winner == seat ? 100000 : -100000;
+	return almakleh_side_value(a, seat) - almakleh_side_value(a, !seat);
+}
+
 const struct game_ops almakleh_ops = {
 	.name = "almakleh",
 	.title = "Almakleh",
@@ -1479,4 +1537,5 @@ const struct game_ops almakleh_ops = {
 	.serialise = almakleh_serialise,
 	.parse_state = almakleh_parse_state,
 	.export_json = almakleh_export_json,
+	.evaluate = almakleh_evaluate,
 };

@@ -1071,6 +1071,46 @@ alquerque_export_json(const void *st, struct buf *b)
 	buf_adds(b, "}");
 }
 
+/*
+ * For the robots.  Stones are what the game is about; free steps count a
+ * little, since a side left without a move loses and a crowded side is
+ * forced into bad steps.  A pending capture for the side to move is worth
+ * most of a stone: captures are compulsory, so it will be taken.  Every term
+ * is counted for both sides alike and subtracted (antisymmetric).
+ */
+static int
+alquerque_side_value(const struct alquerque *a, int side)
+{
+	uint32_t occ = a->stones[0] | a->stones[1], own = a->stones[side];
+	int v = 100 * popcount(own), p, dir, q;
+
+	for (p = 0; p < ALQ_POINTS; p++) {
+		if (!(own & BIT(p)))
+			continue;
+		for (dir = 0; dir < 8; dir++)
+			if ((q = point_next(p, dir)) >= 0 && !(occ & BIT(q)))
+				v += 3;
+	}
+	if (a->end == END_NONE && a->turn == side &&
+	    side_can_capture(a, side))
+		v += 60;
+	return v;
+}
+
+/* Besides the sides' values, the side ahead gains by trading stones: a
+ * lead counts more the fewer stones are left, which drew the search out of
+ * level positions it used to shuffle in until a repetition. */
+static int
+alquerque_evaluate(const void *st, int seat)
+{
+	const struct alquerque *a = st;
+	int mine = popcount(a->stones[seat]);
+	int theirs = popcount(a->stones[!seat]);
+
+	return alquerque_side_value(a, seat) - alquerque_side_value(a, !seat) +
+	    6 * (mine - theirs) * (2 * ALQ_STONES - mine - theirs);
+}
+
 const struct game_ops alquerque_ops = {
 	.name = "alquerque",
 	.title = "Alquerque",
@@ -1088,4 +1128,5 @@ const struct game_ops alquerque_ops = {
 	.serialise = alquerque_serialise,
 	.parse_state = alquerque_parse_state,
 	.export_json = alquerque_export_json,
+	.evaluate = alquerque_evaluate,
 };

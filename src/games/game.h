@@ -132,6 +132,19 @@ struct game_ops {
 		    size_t errlen);
 	/* One JSON object with everything, hidden cards included. */
 	void	(*export_json)(const void *st, struct buf *);
+
+	/*
+	 * Optional (NULL when absent): a heuristic score of a position from
+	 * the seat's point of view, for the robot players.  0 is even, larger
+	 * is better for the seat; it is antisymmetric between the two seats
+	 * of a two-player game (evaluate(s, 0) == -evaluate(s, 1)) and stays
+	 * well inside +-1000000, which the robots keep for won and lost
+	 * games.  Only games of perfect information provide it, since the
+	 * robots search such a game by apply() on copies of the whole state
+	 * (Almakleh's cards=discard draw pile is the one exception the
+	 * robots accept: see ludus-games(7)).  Must not allocate.
+	 */
+	int	(*evaluate)(const void *st, int seat);
 };
 
 /* All engines, NULL-terminated, and lookup by name (case-insensitive). */

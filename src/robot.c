@@ -1,0 +1,467 @@
+/*
+ * robot: built-in players (levels in robot.h).
+ *
+ * The search is negamax alpha-beta over copies of the engine's fixed-size
+ * state: one state buffer and one move list per ply, allocated once per
+ * decision.  Scores are from the side to move; a child whose side to move
+ * is the same seat (Mancala's extra turn) is searched with the same window
+ * and not negated.  A finished game scores ROBOT_WIN less the plies it took
+ * (a quick win beats a slow one, a slow loss a quick one).
+ *
+ * The transposition table is keyed by a 64-bit hash of the whole state.
+ * Equal bytes are the same position with the same history, so an entry
+ * never applies to a position whose future differs (Alquerque's repetition
+ * window, Almakleh's generator are inside the state); it only misses the
+ * transpositions whose move counters differ.
+ *
+ * The budget is checked every ROBOT_CHECK nodes (time) or every node
+ * (count).  The first iteration always completes, so there is always a move
+ * from a completed depth; a later iteration cut short is thrown away.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "robot.h"
+
+#define ROBOT_WIN	1000000
+#define ROBOT_INF	(ROBOT_WIN + 1)
+#define ROBOT_MAXPLY	64
+#define ROBOT_CHECK	1024		/* nodes between looks at the clock */
+#define ROBOT_TTBITS	16
+
+enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
+
+struct tt_entry {
+	uint64_t key;
+	int32_t	 score;
+	int16_t	 best;		/* index into legal()'s list, -1 none */
+	uint8_t	 depth;
+	uint8_t	 flag;		/* 0 = empty */
+};
+
+struct search {
+	const struct game_ops *ops;
+	unsigned char *stack;	/* ROBOT_MAXPLY + 1 states */
+	struct game_move *moves; /* GAME_MAX_MOVES per ply */
+	struct tt_entry *tt;
+	long	 nodes;
+	long	 max_nodes;	/* 0: none */
+	long	 next_check;	/* node count of the next look at the clock */
+	struct timespec deadline;
+	int	 timed;
+	int	 depth;		/* iteration under way */
+	int	 stop;
+	int	 horizon;	/* the iteration scored a position by evaluate() */
+};
+
+static void *
+state_at(struct search *s, int ply)
+{
+	return s->stack + (size_t)ply * s->ops->state_size;
+}
+
+/* The seat to move, or dflt when the game is over. */
+static int
+robot_mover(const struct game_ops *ops, const void *st, int dflt)
+{
+	uint32_t mask = ops->to_move(st);
+	int seat;
+
+	for (seat = 0; seat < GAME_MAX_SEATS; seat++)
+		if (mask & (1u << seat))
+			return seat;
+	return dflt;
+}
+
+/* A 64-bit hash of the state's bytes, eight at a time. */
+static uint64_t
+robot_hash(const void *st, size_t len)
+{
+	const unsigned char *p = st;
+	uint64_t h = 0x9e3779b97f4a7c15ull, w;
+	size_t i;
+
+	for (i = 0; i < len; i += 8) {
+		w = 0;
+		memcpy(&w, p + i, len - i < 8 ? len - i : 8);
+		h ^= w;
+		h *= 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	h ^= h >> 29;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 32);
+}
+
+/* A finished game for seat, ply plies from the root. */
+static int
+robot_final(const struct game_ops *ops, const void *st, int seat, int ply)
+{
+	struct game_result r;
+
+	ops->result(st, &r);
+	if (r.draw || !r.over)
+		return 0;
+	return r.winners & (1u << seat) ? ROBOT_WIN - ply : -ROBOT_WIN + ply;
+}
+
+static int
+robot_out_of_budget(struct search *s)
+{
+	struct timespec now;
+
+	if (s->depth <= 1)
+		return 0;
+	if (s->max_nodes > 0 && s->nodes >= s->max_nodes)
+		return 1;
+	if (s->timed && s->nodes >= s->next_check) {
+		s->next_check = s->nodes + ROBOT_CHECK;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > s->deadline.tv_sec ||
+		    (now.tv_sec == s->deadline.tv_sec &&
+		    now.tv_nsec >= s->deadline.tv_nsec))
+			return 1;
+	}
+	return 0;
+}
+
+/* Mate scores are stored relative to the node, so they stay true when the
+ * same position is met at another distance from the root. */
+static int
+tt_in(int score, int ply)
+{
+	if (score > ROBOT_WIN - 1000)
+		return score + ply;
+	if (score < -ROBOT_WIN + 1000)
+		return score - ply;
+	return score;
+}
+
+static int
+tt_out(int score, int ply)
+{
+	if (score > ROBOT_WIN - 1000)
+		return score - ply;
+	if (score < -ROBOT_WIN + 1000)
+		return score + ply;
+	return score;
+}
+
+/* Search the child after mv, played by seat me; its score for me. */
+static int robot_node(struct search *, int, int, int, int, int);
+
+static int
+robot_child(struct search *s, int ply, int depth, int alpha, int beta,
+    int me, const struct game_move *mv)
+{
+	void *child = state_at(s, ply + 1);
+	int them;
+
+	memcpy(child, state_at(s, ply), s->ops->state_size);
+	s->ops->apply(child, me, mv);
+	them = robot_mover(s->ops, child, me);
+	if (them == me)
+		return robot_node(s, ply + 1, depth - 1, alpha, beta, me);
+	return -robot_node(s, ply + 1, depth - 1, -beta, -alpha, them);
+}
+
+/*
+ * The score for me (the seat to move, or the seat that just moved when the
+ * game is over) of the position at ply, searched depth plies more.
+ */
+static int
+robot_node(struct search *s, int ply, int depth, int alpha, int beta, int me)
+{
+	const void *st = state_at(s, ply);
+	struct game_move *moves = s->moves + (size_t)ply * GAME_MAX_MOVES;
+	struct tt_entry *e;
+	uint64_t key;
+	int n, i, v, best = -ROBOT_INF, besti = -1, alpha0 = alpha;
+	int swapped = -1;
+
+	s->nodes++;
+	if (s->ops->to_move(st) == 0)
+		return robot_final(s->ops, st, me, ply);
+	if (depth <= 0 || ply >= ROBOT_MAXPLY) {
+		s->horizon = 1;
+		return s->ops->evaluate(st, me);
+	}
+	if (robot_out_of_budget(s)) {
+		s->stop = 1;
+		return 0;
+	}
+
+	key = robot_hash(st, s->ops->state_size);
+	e = &s->tt[key & ((1u << ROBOT_TTBITS) - 1)];
+	if (e->flag && e->key == key && e->depth >= depth) {
+		v = tt_out(e->score, ply);
+		/* What the entry saw is unknown: count it as a horizon. */
+		if (e->flag == TT_EXACT ||
+		    (e->flag == TT_LOWER && v >= beta) ||
+		    (e->flag == TT_UPPER && v <= alpha)) {
+			s->horizon = 1;
+			return v;
+		}
+	}
+
+	n = s->ops->legal(st, me, moves, GAME_MAX_MOVES);
+	if (n <= 0)
+		return s->ops->evaluate(st, me);
+	if (e->flag && e->key == key && e->best > 0 && e->best < n) {
+		struct game_move t = moves[0];
+
+		swapped = e->best;
+		moves[0] = moves[swapped];
+		moves[swapped] = t;
+	}
+	for (i = 0; i < n; i++) {
+		v = robot_child(s, ply, depth, alpha, beta, me, &moves[i]);
+		if (s->stop)
+			return 0;
+		if (v > best) {
+			best = v;
+			besti = i;
+		}
+		if (v > alpha)
+			alpha = v;
+		if (alpha >= beta)
+			break;
+	}
+
+	/* The stored index is of legal()'s order: undo the swap. */
+	if (swapped > 0 && besti == 0)
+		besti = swapped;
+	else if (swapped > 0 && besti == swapped)
+		besti = 0;
+	e->key = key;
+	e->score = tt_in(best, ply);
+	e->best = (int16_t)besti;
+	e->depth = (uint8_t)depth;
+	e->flag = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER :
+	    TT_EXACT;
+	return best;
+}
+
+static void
+robot_search_init(struct search *s, const struct game_ops *ops,
+    const void *state, long budget_ms, long nodes)
+{
+	memset(s, 0, sizeof(*s));
+	s->ops = ops;
+	s->stack = xmalloc((ROBOT_MAXPLY + 1) * ops->state_size);
+	s->moves = xreallocarray(NULL, (size_t)(ROBOT_MAXPLY + 1) *
+	    GAME_MAX_MOVES, sizeof(*s->moves));
+	s->tt = xcalloc((size_t)1 << ROBOT_TTBITS, sizeof(*s->tt));
+	memcpy(state_at(s, 0), state, ops->state_size);
+	if (nodes > 0)
+		s->max_nodes = nodes;
+	else {
+		s->timed = 1;
+		clock_gettime(CLOCK_MONOTONIC, &s->deadline);
+		s->deadline.tv_sec += budget_ms / 1000;
+		s->deadline.tv_nsec += (budget_ms % 1000) * 1000000L;
+		if (s->deadline.tv_nsec >= 1000000000L) {
+			s->deadline.tv_sec++;
+			s->deadline.tv_nsec -= 1000000000L;
+		}
+	}
+}
+
+static void
+robot_search_free(struct search *s)
+{
+	free(s->stack);
+	free(s->moves);
+	free(s->tt);
+}
+
+/*
+ * Level 3.  The root's moves are shuffled once (ties go to whichever comes
+ * first) and each iteration starts with the previous one's best.
+ */
+static int
+robot_deepen(const struct game_ops *ops, const void *state, int seat,
+    long budget_ms, long nodes, struct rng *rng, struct game_move *out,
+    struct robot_stats *stats)
+{
+	struct search s;
+	struct game_move *root;
+	int n, i, depth, v, alpha, besti, best = 0, bestv = 0;
+
+	robot_search_init(&s, ops, state, budget_ms, nodes);
+	root = s.moves;
+	n = ops->legal(state, seat, root, GAME_MAX_MOVES);
+	rng_shuffle(rng, root, (size_t)n, sizeof(*root));
+	for (depth = 1; n > 1 && depth < ROBOT_MAXPLY; depth++) {
+		s.depth = depth;
+		s.horizon = 0;
+		alpha = -ROBOT_INF;
+		besti = 0;
+		for (i = 0; i < n; i++) {
+			v = robot_child(&s, 0, depth, alpha, ROBOT_INF, seat,
+			    &root[i]);
+			if (s.stop)
+				break;
+			if (v > alpha) {
+				alpha = v;
+				besti = i;
+			}
+		}
+		if (s.stop)
+			break;
+		if (besti > 0) {
+			struct game_move t = root[besti];
+
+			memmove(root + 1, root, (size_t)besti * sizeof(*root));
+			root[0] = t;
+		}
+		best = 0;
+		bestv = alpha;
+		if (stats != NULL)
+			stats->depth = depth;
+		/* A forced result, or a tree searched to its every end, needs
+		 * no deeper look. */
+		if (alpha > ROBOT_WIN - 1000 || alpha < -ROBOT_WIN + 1000 ||
+		    !s.horizon)
+			break;
+	}
+	*out = root[best];
+	if (stats != NULL) {
+		stats->nodes = s.nodes;
+		stats->score = bestv;
+	}
+	robot_search_free(&s);
+	return 0;
+}
+
+/* Keep the k-th of several equal candidates with probability 1/k. */
+static int
+robot_take_tie(struct rng *rng, int *ties)
+{
+	return rng_below(rng, (uint32_t)++*ties) == 0;
+}
+
+/* Level 1's class of a move: 3 wins, 2 captures or keeps the turn, 1 is
+ * quiet or draws, 0 loses at once. */
+static int
+robot_class(const struct game_ops *ops, const void *before, const void *after,
+    int seat)
+{
+	struct game_result r0, r1;
+	int i, gain = 0;
+
+	ops->result(before, &r0);
+	ops->result(after, &r1);
+	if (r1.over && !r1.draw)
+		return r1.winners & (1u << seat) ? 3 : 0;
+	if (r1.over)
+		return 1;
+	for (i = 0; i < GAME_MAX_SEATS; i++)
+		gain += (i == seat ? 1 : -1) * (r1.score[i] - r0.score[i]);
+	return gain > 0 || (ops->to_move(after) & (1u << seat)) ? 2 : 1;
+}
+
+/* Levels 1 and 2: every move played once on a copy. */
+static void
+robot_greedy(const struct game_ops *ops, const void *state, int seat,
+    int level, const struct game_move *moves, int n, struct rng *rng,
+    struct game_move *out, struct robot_stats *stats)
+{
+	void *child = xmalloc(ops->state_size);
+	int i, v, best = 0, bestv = 0, ties = 0;
+
+	for (i = 0; i < n; i++) {
+		memcpy(child, state, ops->state_size);
+		ops->apply(child, seat, &moves[i]);
+		if (level == 1)
+			v = robot_class(ops, state, child, seat);
+		else if (ops->to_move(child) == 0)
+			v = robot_final(ops, child, seat, 1);
+		else
+			v = ops->evaluate(child, seat);
+		if (i == 0 || v > bestv) {
+			best = i;
+			bestv = v;
+			ties = 1;
+		} else if (v == bestv && robot_take_tie(rng, &ties))
+			best = i;
+	}
+	free(child);
+	*out = moves[best];
+	if (stats != NULL) {
+		stats->nodes = n;
+		stats->depth = 1;
+		stats->score = bestv;
+	}
+}
+
+static int
+robot_run(const struct game_ops *ops, const void *state, int seat, int level,
+    long budget_ms, long nodes, struct rng *rng, struct game_move *out,
+    struct robot_stats *stats, char *err, size_t errlen)
+{
+	struct game_move *moves;
+	int n;
+
+	if (stats != NULL)
+		memset(stats, 0, sizeof(*stats));
+	if (level < ROBOT_LEVEL_MIN || level > ROBOT_LEVEL_MAX) {
+		util_err(err, errlen, "robot level %d: levels are %d-%d",
+		    level, ROBOT_LEVEL_MIN, ROBOT_LEVEL_MAX);
+		return -1;
+	}
+	if (level == 3 && ops->evaluate == NULL) {
+		util_err(err, errlen, "%s has no level 3 robot yet",
+		    ops->title);
+		return -1;
+	}
+	moves = xreallocarray(NULL, GAME_MAX_MOVES, sizeof(*moves));
+	n = seat >= 0 && seat < GAME_MAX_SEATS &&
+	    (ops->to_move(state) & (1u << seat)) ?
+	    ops->legal(state, seat, moves, GAME_MAX_MOVES) : 0;
+	if (n <= 0) {
+		free(moves);
+		util_err(err, errlen, "the robot's seat has no move to make");
+		return -1;
+	}
+	if (ops->evaluate == NULL) {
+		/* Nothing but legal(): the hidden cards stay out of it. */
+		*out = moves[rng_below(rng, (uint32_t)n)];
+		if (stats != NULL)
+			stats->nodes = 1;
+	} else if (level < 3)
+		robot_greedy(ops, state, seat, level, moves, n, rng, out,
+		    stats);
+	else
+		robot_deepen(ops, state, seat, budget_ms, nodes, rng, out,
+		    stats);
+	free(moves);
+	return 0;
+}
+
+int
+robot_choose(const struct game_ops *ops, const void *state, int seat,
+    int level, long budget_ms, struct rng *rng, struct game_move *out,
+    char *err, size_t errlen)
+{
+	if (budget_ms <= 0)
+		budget_ms = ROBOT_BUDGET_MS;
+	return robot_run(ops, state, seat, level, budget_ms, 0, rng, out,
+	    NULL, err, errlen);
+}
+
+int
+robot_choose_nodes(const struct game_ops *ops, const void *state, int seat,
+    int level, long nodes, struct rng *rng, struct game_move *out,
+    struct robot_stats *stats, char *err, size_t errlen)
+{
+	if (nodes <= 0) {
+		util_err(err, errlen, "a node budget must be positive");
+		return -1;
+	}
+	return robot_run(ops, state, seat, level, 0, nodes, rng, out, stats,
+	    err, errlen);
+}
