@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "token.h"
