@@ -45,6 +45,7 @@ struct daemon {
 	struct imap	*imap;
 	struct imap_settings is;
 	char		*imap_password;
+	char		*imap_url;	/* the server part of in.imap.url */
 	struct backoff	 imap_backoff;
 	int64_t		 imap_retry_at;
 };
@@ -108,13 +109,26 @@ apply_logging(const struct config *cfg, int foreground)
 	    (enum log_level)cfg->logging.level);
 }
 
+/* in.imap.url may name the mailbox (imap://host/Box); imap.c takes the
+ * server and the mailbox apart. */
+static char *
+imap_server_url(const struct config_url *u)
+{
+	int v6 = strchr(u->host, ':') != NULL;
+
+	return xasprintf("%s://%s%s%s:%d", u->tls ? "imaps" : "imap",
+	    v6 ? "[" : "", u->host, v6 ? "]" : "", u->port);
+}
+
 static void
 imap_settings_from(struct daemon *d)
 {
 	const struct config_imap *ci = &d->cfg.imap;
 
 	memset(&d->is, 0, sizeof(d->is));
-	d->is.url = ci->url.text;
+	free(d->imap_url);
+	d->imap_url = imap_server_url(&ci->url);
+	d->is.url = d->imap_url;
 	d->is.user = ci->cred.user;
 	d->is.password = d->imap_password;
 	d->is.ca_file = ci->ca_file;
@@ -136,6 +150,8 @@ imap_drop(struct daemon *d)
 	if (d->imap_password)
 		config_password_free(d->imap_password);
 	d->imap_password = NULL;
+	free(d->imap_url);
+	d->imap_url = NULL;
 }
 
 static int
@@ -182,7 +198,8 @@ log_outcome(enum intake_status st, char *outcome)
 	free(outcome);
 }
 
-/* One pass over the IMAP mailbox; -1 when the connection failed. */
+/* One pass over the IMAP mailbox: the number of messages taken in and
+ * marked, or -1 when the connection failed. */
 static int
 cycle_imap(struct daemon *d)
 {
@@ -191,6 +208,7 @@ cycle_imap(struct daemon *d)
 	char err[512], *data, *outcome;
 	size_t len;
 	enum intake_status st;
+	int done = 0;
 
 	if (imap_ensure(d, clock_now()) == -1)
 		return -1;
@@ -207,9 +225,10 @@ cycle_imap(struct daemon *d)
 			continue;
 		if (imap_done(d->imap, uids[i], err, sizeof(err)) == -1)
 			goto fail;
+		done++;
 	}
 	free(uids);
-	return 0;
+	return done;
 fail:
 	free(uids);
 	log_err("imap: %s", err);
@@ -225,6 +244,7 @@ cycle_maildir(struct daemon *d)
 	char **names, err[512], *data, *outcome;
 	size_t n, i, len;
 	enum intake_status st;
+	int done = 0;
 
 	if (maildir_list(cm->path, &names, &n, err, sizeof(err)) == -1) {
 		log_err("maildir: %s", err);
@@ -240,12 +260,16 @@ cycle_maildir(struct daemon *d)
 		st = intake_message(&d->ref, data, len, clock_now(), &outcome);
 		free(data);
 		log_outcome(st, outcome);
-		if (st == INTAKE_DONE && maildir_done(cm->path, names[i],
-		    cm->processed, err, sizeof(err)) == -1)
+		if (st != INTAKE_DONE)
+			continue;
+		if (maildir_done(cm->path, names[i], cm->processed, err,
+		    sizeof(err)) == -1)
 			log_err("maildir: %s", err);
+		else
+			done++;
 	}
 	maildir_names_free(names, n);
-	return 0;
+	return done;
 }
 
 static void
@@ -459,6 +483,8 @@ main(int argc, char **argv)
 	    d.cfg.out == CONFIG_OUT_SMTP ? "smtp" : "sendmail");
 
 	while (!want_quit) {
+		int taken = 0;
+
 		if (want_reload) {
 			want_reload = 0;
 			reload(&d);
@@ -466,15 +492,20 @@ main(int argc, char **argv)
 		}
 		want_poll = 0;
 		if (d.cfg.in == CONFIG_IN_IMAP)
-			cycle_imap(&d);
+			taken = cycle_imap(&d);
 		else if (d.cfg.in == CONFIG_IN_MAILDIR)
-			cycle_maildir(&d);
+			taken = cycle_maildir(&d);
 		if (want_quit)
 			break;
 		flush(&d);
 		if (once)
 			break;
-		sleep_until_news(&d);
+		/* Mail that arrived during the pass was announced in the
+		 * answers to its FETCH and MOVE commands, and an IDLE begun
+		 * now would not announce it again: look once more before
+		 * sleeping, until a pass finds nothing. */
+		if (taken <= 0)
+			sleep_until_news(&d);
 	}
 	log_info("stopping");
 	imap_drop(&d);
