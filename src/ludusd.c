@@ -198,8 +198,7 @@ log_outcome(enum intake_status st, char *outcome)
 	free(outcome);
 }
 
-/* One pass over the IMAP mailbox: the number of messages taken in and
- * marked, or -1 when the connection failed. */
+/* One pass over the IMAP mailbox; -1 when the connection failed. */
 static int
 cycle_imap(struct daemon *d)
 {
@@ -208,7 +207,6 @@ cycle_imap(struct daemon *d)
 	char err[512], *data, *outcome;
 	size_t len;
 	enum intake_status st;
-	int done = 0;
 
 	if (imap_ensure(d, clock_now()) == -1)
 		return -1;
@@ -225,10 +223,9 @@ cycle_imap(struct daemon *d)
 			continue;
 		if (imap_done(d->imap, uids[i], err, sizeof(err)) == -1)
 			goto fail;
-		done++;
 	}
 	free(uids);
-	return done;
+	return 0;
 fail:
 	free(uids);
 	log_err("imap: %s", err);
@@ -244,7 +241,6 @@ cycle_maildir(struct daemon *d)
 	char **names, err[512], *data, *outcome;
 	size_t n, i, len;
 	enum intake_status st;
-	int done = 0;
 
 	if (maildir_list(cm->path, &names, &n, err, sizeof(err)) == -1) {
 		log_err("maildir: %s", err);
@@ -260,16 +256,12 @@ cycle_maildir(struct daemon *d)
 		st = intake_message(&d->ref, data, len, clock_now(), &outcome);
 		free(data);
 		log_outcome(st, outcome);
-		if (st != INTAKE_DONE)
-			continue;
-		if (maildir_done(cm->path, names[i], cm->processed, err,
-		    sizeof(err)) == -1)
+		if (st == INTAKE_DONE && maildir_done(cm->path, names[i],
+		    cm->processed, err, sizeof(err)) == -1)
 			log_err("maildir: %s", err);
-		else
-			done++;
 	}
 	maildir_names_free(names, n);
-	return done;
+	return 0;
 }
 
 static void
@@ -483,8 +475,6 @@ main(int argc, char **argv)
 	    d.cfg.out == CONFIG_OUT_SMTP ? "smtp" : "sendmail");
 
 	while (!want_quit) {
-		int taken = 0;
-
 		if (want_reload) {
 			want_reload = 0;
 			reload(&d);
@@ -492,20 +482,15 @@ main(int argc, char **argv)
 		}
 		want_poll = 0;
 		if (d.cfg.in == CONFIG_IN_IMAP)
-			taken = cycle_imap(&d);
+			cycle_imap(&d);
 		else if (d.cfg.in == CONFIG_IN_MAILDIR)
-			taken = cycle_maildir(&d);
+			cycle_maildir(&d);
 		if (want_quit)
 			break;
 		flush(&d);
 		if (once)
 			break;
-		/* Mail that arrived during the pass was announced in the
-		 * answers to its FETCH and MOVE commands, and an IDLE begun
-		 * now would not announce it again: look once more before
-		 * sleeping, until a pass finds nothing. */
-		if (taken <= 0)
-			sleep_until_news(&d);
+		sleep_until_news(&d);
 	}
 	log_info("stopping");
 	imap_drop(&d);
