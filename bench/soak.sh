@@ -85,7 +85,7 @@ out:
       max: 4s
 logging:
   to: stderr
-  level: warning
+  level: ${SOAK_LOG_LEVEL:-warning}
 EOF
 
 smtp_expect() {
@@ -160,8 +160,10 @@ for ((s = 0; s < secs; s++)); do
 done
 nsent=$(wc -l <"$tmp/sent")
 
-# Let the last replies arrive: at most a minute.
-replies() { find "$MAILENV_MAILDIRS"/*/Maildir/new -type f 2>/dev/null | wc -l; }
+# Let the last replies arrive in the players' INBOXes: at most a minute.
+inboxes=()
+for p in "${players[@]}"; do inboxes+=("$MAILENV_MAILDIRS/$p/Maildir/new"); done
+replies() { find "${inboxes[@]}" -type f 2>/dev/null | wc -l; }
 end=$(($(now_ms) + 60000))
 while [ "$(replies)" -lt "$nsent" ] && [ "$(now_ms)" -lt $end ]; do sleep 1; done
 echo "$secs $(rss_kb)" >>"$tmp/rss"
@@ -171,7 +173,7 @@ rc=$?
 lpid=""
 
 # Each reply: its In-Reply-To and the time its file was written.
-find "$MAILENV_MAILDIRS"/*/Maildir/new -type f -printf '%T@ %p\n' |
+find "${inboxes[@]}" -type f -printf '%T@ %p\n' 2>/dev/null |
     while read -r t f; do
 	    while IFS= read -r line; do
 		    line=${line%$'\r'}
