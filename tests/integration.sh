@@ -411,7 +411,10 @@ sleep 6
 alive && ok || bad "ludusd died without Dovecot"
 waits=$(grep "imap: next attempt in" "$log" | tail -n +$((retries0 + 1)) |
     sed 's/.*next attempt in \([0-9]*\) s.*/\1/' | tr '\n' ' ')
-[ -n "$waits" ] && ok || bad "no reconnection attempts logged"
+# Capped exponential backoff: 1 2 4 4 ... with retry 1s..4s.
+echo "$waits" | awk '{ w = 1; for (i = 1; i <= NF; i++) { if ($i != w) exit 1
+    w = w * 2 > 4 ? 4 : w * 2 } exit NF < 2 }' && ok ||
+    bad "reconnection waits '${waits}', want 1 2 4 4 ..."
 bash "$mailenv" start-imap "$box" || bad "start-imap"
 prev=$c
 wait_for 20 more_connects && ok || bad "ludusd did not reconnect to Dovecot"
