@@ -316,6 +316,28 @@ imap_mailbox(const struct imap *im)
 	return im->set->mailbox != NULL ? im->set->mailbox : "INBOX";
 }
 
+/*
+ * libetpan sets sel_has_exists whenever an untagged EXISTS comes, in the
+ * answer to any command.  Dovecot announces new mail at the end of
+ * whichever command runs when it arrives (a FETCH, a MOVE, the SEARCH
+ * itself after its result) and never again, so an IDLE begun after such an
+ * announcement would wait for the next message.  The flag, cleared when a
+ * search begins, tells imap_idle there is news already.
+ */
+static void
+imap_news_seen(struct imap *im)
+{
+	if (im->s != NULL && im->s->imap_selection_info != NULL)
+		im->s->imap_selection_info->sel_has_exists = 0;
+}
+
+static int
+imap_news_pending(const struct imap *im)
+{
+	return im->s != NULL && im->s->imap_selection_info != NULL &&
+	    im->s->imap_selection_info->sel_has_exists;
+}
+
 int
 imap_connect(struct imap *im, char *err, size_t errlen)
 {
@@ -373,6 +395,7 @@ imap_connect(struct imap *im, char *err, size_t errlen)
 	}
 	im->uidvalidity = im->s->imap_selection_info != NULL ?
 	    im->s->imap_selection_info->sel_uidvalidity : 0;
+	imap_news_seen(im);
 	return 0;
 fail:
 	/* A half-open session: don't try LOGOUT on it. */
@@ -421,6 +444,7 @@ imap_search(struct imap *im, uint32_t **uids, size_t *n, char *err,
 		mailimap_search_key_multiple_add(key,
 		    mailimap_search_key_new_unkeyword(xstrdup(
 		    im->set->flag != NULL ? im->set->flag : IMAP_DEFAULT_FLAG)));
+	imap_news_seen(im);
 	r = mailimap_uid_search(im->s, NULL, key, &res);
 	mailimap_search_key_free(key);
 	if (r != MAILIMAP_NO_ERROR)
@@ -608,6 +632,8 @@ imap_idle(struct imap *im, int timeout_ms, int wakefd, char *err,
 		    im->host);
 		return -1;
 	}
+	if (imap_news_pending(im))
+		return 1;
 	if (timeout_ms < 0 || timeout_ms > IMAP_IDLE_MAX_MS)
 		timeout_ms = IMAP_IDLE_MAX_MS;
 	r = mailimap_idle(im->s);

@@ -77,7 +77,9 @@ int	 imap_done(struct imap *, uint32_t uid, char *err, size_t errlen);
  * the 29 minutes after which servers may drop an idle client) or until
  * wakefd (-1: none) is readable.  Returns 1 when the server said
  * something (search again), 0 on timeout or wake-up, -1 on error
- * (reconnect).  Only when imap_has_idle; otherwise the caller polls. */
+ * (reconnect).  Returns 1 at once, without IDLE, when new mail was
+ * announced since the last imap_search began (in the answer to a FETCH or
+ * a MOVE, say).  Only when imap_has_idle; otherwise the caller polls. */
 int	 imap_idle(struct imap *, int timeout_ms, int wakefd, char *err,
 	    size_t errlen);
 

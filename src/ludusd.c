@@ -44,8 +44,8 @@ struct daemon {
 
 	struct imap	*imap;
 	struct imap_settings is;
-	char		*imap_url;	/* scheme://host:port, mailbox apart */
 	char		*imap_password;
+	char		*imap_url;	/* the server part of in.imap.url */
 	struct backoff	 imap_backoff;
 	int64_t		 imap_retry_at;
 	uint32_t	 uidvalidity;	/* of the last session, 0 before */
@@ -110,6 +110,17 @@ apply_logging(const struct config *cfg, int foreground)
 	    (enum log_level)cfg->logging.level);
 }
 
+/* in.imap.url may name the mailbox (imap://host/Box); imap.c takes the
+ * server and the mailbox apart. */
+static char *
+imap_server_url(const struct config_url *u)
+{
+	int v6 = strchr(u->host, ':') != NULL;
+
+	return xasprintf("%s://%s%s%s:%d", u->tls ? "imaps" : "imap",
+	    v6 ? "[" : "", u->host, v6 ? "]" : "", u->port);
+}
+
 static void
 imap_settings_from(struct daemon *d)
 {
@@ -117,9 +128,7 @@ imap_settings_from(struct daemon *d)
 
 	memset(&d->is, 0, sizeof(d->is));
 	free(d->imap_url);
-	d->imap_url = xasprintf("%s://%s%s%s:%d", ci->url.tls ? "imaps" :
-	    "imap", strchr(ci->url.host, ':') ? "[" : "", ci->url.host,
-	    strchr(ci->url.host, ':') ? "]" : "", ci->url.port);
+	d->imap_url = imap_server_url(&ci->url);
 	d->is.url = d->imap_url;
 	d->is.user = ci->cred.user;
 	d->is.password = d->imap_password;
@@ -142,6 +151,8 @@ imap_drop(struct daemon *d)
 	if (d->imap_password)
 		config_password_free(d->imap_password);
 	d->imap_password = NULL;
+	free(d->imap_url);
+	d->imap_url = NULL;
 }
 
 static int
@@ -493,7 +504,6 @@ main(int argc, char **argv)
 	}
 	log_info("stopping");
 	imap_drop(&d);
-	free(d.imap_url);
 	if (d.cfg.pid_file)
 		unlink(d.cfg.pid_file);
 	store_close(d.store);

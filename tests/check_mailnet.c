@@ -682,6 +682,47 @@ START_TEST(imap_idle_wakes_within_two_seconds)
 }
 END_TEST
 
+/* Mail that arrives while a round of FETCH and MOVE runs is announced in
+ * the answers to those commands; the IDLE that follows the round must not
+ * wait for a second announcement that never comes. */
+START_TEST(imap_idle_reports_mail_announced_during_a_round)
+{
+	struct imap_settings set = imap_set("carol", 0);
+	struct imap *im = imap_open(&set);
+	char *ta = token("round"), *tb = token("midround"), *path = NULL;
+	char err[512] = "", *data;
+	size_t len;
+	uint32_t ua;
+	double end, t0;
+	int r;
+
+	send_one("alice@ludus.test", "carol@ludus.test", ta);
+	ua = find_uid(im, ta);
+	ck_assert_uint_ne(ua, 0);
+	send_one("alice@ludus.test", "carol@ludus.test", tb);
+	end = now() + 5;
+	while ((path = maildir_file_with("carol", "", tb)) == NULL &&
+	    now() < end)
+		usleep(20 * 1000);
+	ck_assert_msg(path != NULL, "second message not delivered");
+	free(path);
+	ck_assert_msg(imap_fetch(im, ua, &data, &len, err, sizeof(err)) == 0,
+	    "%s", err);
+	free(data);
+	ck_assert_msg(imap_done(im, ua, err, sizeof(err)) == 0, "%s", err);
+	t0 = now();
+	r = imap_idle(im, 3000, -1, err, sizeof(err));
+	ck_assert_msg(r == 1, "idle: %d %s", r, err);
+	ck_assert_msg(now() - t0 < 1.0, "idle waited %.3f s", now() - t0);
+	ck_assert_uint_ne(find_uid(im, tb), 0);
+	/* Once searched, nothing is news any more. */
+	ck_assert_int_eq(imap_idle(im, 300, -1, err, sizeof(err)), 0);
+	imap_free(im);
+	free(ta);
+	free(tb);
+}
+END_TEST
+
 START_TEST(imap_idle_times_out_and_wakes_on_the_fd)
 {
 	struct imap_settings set = imap_set("bob", 0);
@@ -1088,6 +1129,7 @@ mailnet_suite(void)
 	tcase_add_test(tc, imap_plus_address_lands_in_inbox);
 	tcase_add_test(tc, imap_idle_wakes_within_two_seconds);
 	tcase_add_test(tc, imap_idle_times_out_and_wakes_on_the_fd);
+	tcase_add_test(tc, imap_idle_reports_mail_announced_during_a_round);
 	tcase_add_test(tc, imap_self_signed_refused_unless_its_ca_is_configured);
 	tcase_add_test(tc, imap_starttls_verified_too);
 	tcase_add_test(tc, imap_host_name_mismatch_refused);
