@@ -132,6 +132,17 @@ struct game_ops {
 		    size_t errlen);
 	/* One JSON object with everything, hidden cards included. */
 	void	(*export_json)(const void *st, struct buf *);
+
+	/* Optional (NULL in games without hidden information): replace
+	 * every card the seat cannot see (the other hands, the stock,
+	 * undealt cards, hidden discards, the generator of later deals)
+	 * with a uniformly random deal consistent with everything the seat
+	 * can see (its own hand, the public cards, card counts, the known
+	 * constraints), in place.  The result depends only on the seat's
+	 * view and the numbers drawn from rng: two states the seat cannot
+	 * tell apart become the same state.  render() and legal() for that
+	 * seat are unchanged.  Must not allocate. */
+	void	(*determinize)(void *st, int seat, struct rng *);
 };
 
 /* All engines, NULL-terminated, and lookup by name (case-insensitive). */
