@@ -49,7 +49,9 @@ struct sview {
 	int	centre[6];		/* cards on each centre stack */
 	int	npay[2], top[2];
 	int	nhand[2];
-	int	hand[10];		/* the viewer's own */
+	int	hand[2][10];		/* the viewer's own; both in a
+					 * simulation's determinized state */
+	int	nstock;
 	int	nside[2][4];
 	unsigned char side[2][4][S_MAXCARDS];
 };
@@ -223,7 +225,8 @@ spite_pile(char **w, int n, unsigned char *out, int max)
 }
 
 /* The seat's view of a Spite & Malice position, from the lines of the
- * serialised state that hold public facts and the seat's own hand. */
+ * serialised state that hold public facts and the seat's own hand (both
+ * hands with seat -1, for simulations). */
 static void
 spite_view(const struct ctx *c, const void *st, int seat, struct sview *v)
 {
@@ -246,6 +249,11 @@ spite_view(const struct ctx *c, const void *st, int seat, struct sview *v)
 		n = split(line, w, (int)nitems(w));
 		if (n < 1)
 			continue;
+		if (strcmp(w[0], "stock:") == 0) {
+			v->nstock = spite_pile(w + 1, n - 1, cards,
+			    S_MAXCARDS);
+			continue;
+		}
 		if (w[0][0] == 'c' && w[0][1] >= '1' && w[0][1] <= '6' &&
 		    w[0][2] == ':') {
 			k = w[0][1] - '1';
@@ -265,9 +273,9 @@ spite_view(const struct ctx *c, const void *st, int seat, struct sview *v)
 			v->top[who] = k ? cards[k - 1] : 0;
 		} else if (strcmp(w[1], "hand:") == 0) {
 			v->nhand[who] = k;
-			if (who == seat)
+			if (who == seat || seat < 0)
 				for (n = 0; n < k && n < 10; n++)
-					v->hand[n] = cards[n];
+					v->hand[who][n] = cards[n];
 		} else if (w[1][0] == 's' && w[1][1] >= '1' &&
 		    w[1][1] <= '4') {
 			v->nside[who][w[1][1] - '1'] = k;
@@ -298,8 +306,9 @@ spite_dist(const struct sview *v, int card)
  * Spite & Malice evaluation for the seat, from public facts and its own
  * hand: match points above all, then a short payoff pile, a payoff top
  * close to being played, the opponent's top far from it, few cards left in
- * hand (they are refilled), Kings kept, and side stacks that do not bury
- * low cards under high ones.
+ * hand (they are refilled), cards built on the centre and a long stock (a
+ * round whose stock runs dry scores nothing), Kings kept for need, and
+ * side stacks that do not bury cards.
  */
 static double
 spite_eval(const struct sview *v, int me)
@@ -315,23 +324,29 @@ spite_eval(const struct sview *v, int me)
 	e -= 4.0 * (d > 12 ? 12 : d);
 	d = spite_dist(v, v->top[op]);
 	if (d == 0)
-		e -= 60;
+		e -= 15;
 	else
-		e += 3.0 * (d > 6 ? 6 : d);
+		e += 1.0 * (d > 6 ? 6 : d);
 	e -= 3.0 * v->nhand[me];
 	for (i = 0; i < v->nhand[me] && i < 10; i++)
-		if (v->hand[i] == 13)
-			e += 5;
+		if (v->hand[me][i] == 13)
+			e += 8;
+	for (k = 0; k < v->ncentre; k++)
+		e += 2.0 * v->centre[k];
+	e += 2.0 * v->nstock;
 	for (k = 0; k < 4; k++) {
 		const unsigned char *s = v->side[me][k];
 
-		if (v->nside[me][k] == 0)
-			e += 2;
+		/* Only a top is played: a card buried under anything but
+		 * its own rank or the rank below it is lost for a while. */
 		for (i = 1; i < v->nside[me][k]; i++) {
-			if (s[i] > s[i - 1])
-				e -= s[i] - s[i - 1];
-			else if (s[i] + 1 >= s[i - 1])
-				e += 2;
+			if (s[i] == s[i - 1])
+				continue;
+			if (s[i] + 1 == s[i - 1])
+				e += 1;
+			else
+				e -= 3 + (s[i] > s[i - 1] ? s[i] - s[i - 1] :
+				    0);
 		}
 	}
 	return e;
@@ -515,8 +530,9 @@ aluette_simple(struct ctx *c, const void *st, int seat, int level,
 }
 
 /* Level 1 for Spite & Malice, and the playout policy of level 3: the
- * payoff top whenever it goes; otherwise, half the time, a play to the
- * centre; otherwise a discard (or `end`). */
+ * payoff top whenever it goes; otherwise mostly a play to the centre (a
+ * turn that discards early lets the stock run dry); otherwise a discard
+ * (or `end`). */
 static int
 spite_quick(struct ctx *c, const void *st, int seat,
     const struct game_move *moves, int n)
@@ -533,7 +549,7 @@ spite_quick(struct ctx *c, const void *st, int seat,
 		else
 			other[no++] = i;
 	}
-	if (nc > 0 && (no == 0 || rng_below(c->rng, 2) == 0))
+	if (nc > 0 && (no == 0 || rng_below(c->rng, 5) != 0))
 		return centre[rng_below(c->rng, (uint32_t)nc)];
 	return other[rng_below(c->rng, (uint32_t)no)];
 }
@@ -647,8 +663,8 @@ sim_done(const struct search *s, const void *st, int plies,
 
 /* Each seat's reward in [0, 1] for where a simulation stopped. */
 static void
-sim_reward(const struct search *s, const struct game_result *res, int plies,
-    double r[GAME_MAX_SEATS])
+sim_reward(const struct search *s, const void *st,
+    const struct game_result *res, int plies, double r[GAME_MAX_SEATS])
 {
 	int i, gain[GAME_MAX_SEATS], total = 0;
 	double x;
@@ -681,12 +697,18 @@ sim_reward(const struct search *s, const struct game_result *res, int plies,
 			r[i] = 0.5 + (gain[i] > 0 ? 0.5 : -0.5) * x;
 		return;
 	} else {
-		/* Cut short: the payoff cards each side played decide,
-		 * the sooner the better. */
-		for (i = 0; i < 2; i++) {
-			x = 0.5 + 0.1 * (s->credit[i] - s->credit[!i]);
-			r[i] = x < 0.02 ? 0.02 : x > 0.98 ? 0.98 : x;
-		}
+		/* Cut short: the evaluation of where it stopped (both
+		 * hands are known in a simulation) and the payoff cards each
+		 * side played, the sooner the better. */
+		struct sview *v = xmalloc(sizeof(*v));
+		double e[2];
+
+		spite_view(s->c, st, -1, v);
+		for (i = 0; i < 2; i++)
+			e[i] = spite_eval(v, i) + 40.0 * s->credit[i];
+		for (i = 0; i < 2; i++)
+			r[i] = 1.0 / (1.0 + exp(-(e[i] - e[!i]) / 40.0));
+		free(v);
 	}
 }
 
@@ -699,6 +721,45 @@ sim_apply(struct search *s, void *d, int actor, const struct game_move *m,
 	if (s->c->game == G_SPITE && info(s->c, d, actor, m)->kind == SK_PAY)
 		s->credit[actor] += pow(SPITE_DECAY, plies);
 	s->c->ops->apply(d, actor, m);
+}
+
+/*
+ * A prior for the robot's own moves at the root, added to their value and
+ * fading as they are visited: the level-2 evaluation for Spite & Malice
+ * (0 for the best move, less for worse ones), whose many discards would
+ * otherwise share a small budget evenly with the few good moves; none for
+ * Aluette.
+ */
+static void
+root_bias(struct ctx *c, const void *root, const struct game_move *moves,
+    int n, double *bias)
+{
+	struct sview *v;
+	void *work;
+	double best = -1e18;
+	int i;
+
+	for (i = 0; i < n; i++)
+		bias[i] = 0;
+	if (c->game != G_SPITE)
+		return;
+	v = xmalloc(sizeof(*v));
+	work = xmalloc(c->ops->state_size);
+	for (i = 0; i < n; i++) {
+		memcpy(work, root, c->ops->state_size);
+		c->ops->apply(work, c->seat, &moves[i]);
+		spite_view(c, work, c->seat, v);
+		bias[i] = spite_eval(v, c->seat);
+		if (bias[i] > best)
+			best = bias[i];
+	}
+	for (i = 0; i < n; i++) {
+		bias[i] = (bias[i] - best) / 20.0;
+		if (bias[i] < -2)
+			bias[i] = -2;
+	}
+	free(work);
+	free(v);
 }
 
 static double
@@ -719,6 +780,7 @@ ismcts(struct ctx *c, const void *root, const struct game_move *rmoves,
 	struct game_move moves[GAME_MAX_MOVES];
 	struct game_result res;
 	int child[GAME_MAX_MOVES], untried[GAME_MAX_MOVES];
+	double bias[GAME_MAX_MOVES];
 	void *d = xmalloc(ops->state_size);
 	long iter, maxiter = 0;
 	double deadline = 0, r[GAME_MAX_SEATS], ucb, bu, lg;
@@ -735,6 +797,7 @@ ismcts(struct ctx *c, const void *root, const struct game_move *rmoves,
 	ops->result(root, &res);
 	for (i = 0; i < s.nseats; i++)
 		s.root_score[i] = res.score[i];
+	root_bias(c, root, rmoves, rn, bias);
 	if (budget != NULL && budget->iterations > 0)
 		maxiter = budget->iterations;
 	else
@@ -788,6 +851,10 @@ ismcts(struct ctx *c, const void *root, const struct game_move *rmoves,
 			}
 			if (nu > 0) {
 				k = untried[rng_below(c->rng, (uint32_t)nu)];
+				if (cur == 0)
+					for (i = 0; i < nu; i++)
+						if (bias[untried[i]] > bias[k])
+							k = untried[i];
 				cur = node_add(&s, cur, actor, &moves[k]);
 				s.nodes[cur].avail = 1;
 				sim_apply(&s, d, actor, &moves[k], plies);
@@ -795,13 +862,15 @@ ismcts(struct ctx *c, const void *root, const struct game_move *rmoves,
 				break;
 			}
 			best = 0;
-			bu = -1;
+			bu = -1e9;
 			for (i = 0; i < n; i++) {
 				struct node *nd = &s.nodes[child[i]];
 
 				lg = log((double)nd->avail);
 				ucb = nd->reward / nd->visits + UCB_C *
 				    sqrt(lg / nd->visits);
+				if (cur == 0)
+					ucb += bias[i] / (nd->visits + 1);
 				if (ucb > bu) {
 					bu = ucb;
 					best = i;
@@ -824,7 +893,7 @@ ismcts(struct ctx *c, const void *root, const struct game_move *rmoves,
 			plies++;
 		}
 		ops->result(d, &res);
-		sim_reward(&s, &res, plies, r);
+		sim_reward(&s, d, &res, plies, r);
 		for (; cur > 0; cur = s.nodes[cur].parent) {
 			s.nodes[cur].visits++;
 			s.nodes[cur].reward += r[s.nodes[cur].actor];
@@ -844,7 +913,8 @@ ismcts(struct ctx *c, const void *root, const struct game_move *rmoves,
 			if (!move_eq(&nd->move, &rmoves[i]) || nd->visits == 0)
 				continue;
 			ucb = nd->reward / nd->visits - LCB_C /
-			    sqrt((double)nd->visits);
+			    sqrt((double)nd->visits) + bias[i] /
+			    (nd->visits + 1);
 			if (ucb > bu) {
 				bu = ucb;
 				best = i;
