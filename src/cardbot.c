@@ -596,6 +596,7 @@ struct search {
 	int	root_score[GAME_MAX_SEATS];
 	double	credit[2];	/* Spite & Malice: payoff cards played in this
 				 * simulation, each worth less the later */
+	int	turns;		/* Spite & Malice: turns ended in it */
 	int	nseats;
 };
 
@@ -605,6 +606,8 @@ struct search {
 #define SPITE_PLIES	80
 #define SPITE_DECAY	0.97
 #define SPITE_ROUND_DECAY 0.99
+#define SPITE_SCALE	10.0
+#define SPITE_TURNS	1
 
 static int
 node_add(struct search *s, int parent, int actor, const struct game_move *m)
@@ -643,8 +646,27 @@ actor_of(const struct ctx *c, const void *st, int at_root)
 	return -1;
 }
 
+/* Each seat's evaluation less the other's, both hands known. */
+static void
+spite_diff(struct ctx *c, const void *st, double e[2])
+{
+	struct sview *v = xmalloc(sizeof(*v));
+	double e0, e1;
+
+	spite_view(c, st, -1, v);
+	e0 = spite_eval(v, 0);
+	e1 = spite_eval(v, 1);
+	e[0] = e0 - e1;
+	e[1] = e1 - e0;
+	free(v);
+}
+
 /* A simulation stops at the end of the game, or once a hand (Aluette) or
- * round (Spite & Malice) has been scored, or after a number of plies. */
+ * round (Spite & Malice) has been scored, or after a number of plies; in
+ * Spite & Malice also when the robot's turn is over: the search plans the
+ * actions of one turn over sampled deals, and the evaluation judges where
+ * the turn leaves the robot better than random play to the round's end
+ * would (a round of random play seldom ends before the stock runs dry). */
 static int
 sim_done(const struct search *s, const void *st, int plies,
     struct game_result *res)
@@ -657,6 +679,8 @@ sim_done(const struct search *s, const void *st, int plies,
 	for (i = 0; i < s->nseats; i++)
 		if (res->score[i] != s->root_score[i])
 			return 1;
+	if (s->c->game == G_SPITE && s->turns >= SPITE_TURNS)
+		return 1;
 	return plies >= (s->c->game == G_ALUETTE ? ALUETTE_PLIES :
 	    SPITE_PLIES);
 }
@@ -690,25 +714,24 @@ sim_reward(const struct search *s, const void *st,
 		return;
 	}
 	if (total > 0) {
-		/* A round won: more points and sooner are better. */
-		x = (0.6 + 0.4 * (total > 20 ? 20 : total) / 20.0) *
-		    pow(SPITE_ROUND_DECAY, plies);
+		/* A round won beats anything short of it; more points and
+		 * sooner are better. */
+		x = 0.98 + 0.02 * (0.6 + 0.4 * (total > 20 ? 20 : total) /
+		    20.0) * pow(SPITE_ROUND_DECAY, plies);
 		for (i = 0; i < 2; i++)
-			r[i] = 0.5 + (gain[i] > 0 ? 0.5 : -0.5) * x;
+			r[i] = gain[i] > 0 ? x : 1 - x;
 		return;
 	} else {
 		/* Cut short: the evaluation of where it stopped (both
 		 * hands are known in a simulation) and the payoff cards each
 		 * side played, the sooner the better. */
-		struct sview *v = xmalloc(sizeof(*v));
 		double e[2];
 
-		spite_view(s->c, st, -1, v);
-		for (i = 0; i < 2; i++)
-			e[i] = spite_eval(v, i) + 40.0 * s->credit[i];
-		for (i = 0; i < 2; i++)
-			r[i] = 1.0 / (1.0 + exp(-(e[i] - e[!i]) / 40.0));
-		free(v);
+		spite_diff(s->c, st, e);
+		for (i = 0; i < 2; i++) {
+			x = e[i] + 40.0 * (s->credit[i] - s->credit[!i]);
+			r[i] = 0.02 + 0.96 / (1.0 + exp(-x / SPITE_SCALE));
+		}
 	}
 }
 
@@ -721,6 +744,8 @@ sim_apply(struct search *s, void *d, int actor, const struct game_move *m,
 	if (s->c->game == G_SPITE && info(s->c, d, actor, m)->kind == SK_PAY)
 		s->credit[actor] += pow(SPITE_DECAY, plies);
 	s->c->ops->apply(d, actor, m);
+	if (s->c->game == G_SPITE && !(s->c->ops->to_move(d) & (1u << actor)))
+		s->turns++;
 }
 
 /*
@@ -814,6 +839,7 @@ ismcts(struct ctx *c, const void *root, const struct game_move *rmoves,
 		plies = 0;
 		done = 0;
 		s.credit[0] = s.credit[1] = 0;
+		s.turns = 0;
 		/* Selection and expansion. */
 		for (;;) {
 			if (plies > 0 && sim_done(&s, d, plies, &res)) {
