@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,9 @@ static const struct gamecase cases[] = {
 	    "changer=true teams=fixed" },
 };
 #define NCASES	((int)nitems(cases))
+
+static const char *const rank_names[] = { "?", "A", "2", "3", "4", "5", "6",
+	"7", "8", "9", "10", "J", "Q", "K" };
 
 static const struct game_ops *
 ops_of(const struct gamecase *gc)
@@ -334,6 +338,47 @@ START_TEST(decision_ignores_hidden_cards)
 }
 END_TEST
 
+/* The harness itself can see a dependence on the hidden cards: a chooser
+ * that reads the whole state (hidden cards included) is caught. */
+START_TEST(peeking_chooser_is_caught)
+{
+	const struct gamecase *gc = &cases[_i];
+	const struct game_ops *ops = ops_of(gc);
+	struct game_move moves[GAME_MAX_MOVES];
+	struct rng r;
+	void *st, *s1 = xmalloc(ops->state_size), *s2 =
+	    xmalloc(ops->state_size);
+	char *t1, *t2;
+	int pos, seat, n, caught = 0;
+	uint32_t h1, h2;
+	const char *p;
+
+	for (pos = 0; pos < 24; pos++) {
+		st = random_position(gc, 3000 + (uint64_t)pos);
+		seat = first_seat(ops, st);
+		memcpy(s1, st, ops->state_size);
+		memcpy(s2, st, ops->state_size);
+		rng_from(&r, 77 + (uint64_t)pos);
+		ops->determinize(s1, seat, &r);
+		ops->determinize(s2, seat, &r);
+		n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+		t1 = cards_of(ops, s1);
+		t2 = cards_of(ops, s2);
+		for (h1 = 0, p = t1; *p; p++)
+			h1 = h1 * 31 + (unsigned char)*p;
+		for (h2 = 0, p = t2; *p; p++)
+			h2 = h2 * 31 + (unsigned char)*p;
+		caught += n > 1 && h1 % (uint32_t)n != h2 % (uint32_t)n;
+		free(t1);
+		free(t2);
+		free(st);
+	}
+	ck_assert_int_gt(caught, 0);
+	free(s1);
+	free(s2);
+}
+END_TEST
+
 /* Whole games between robots of mixed levels: every move they choose is
  * legal, for the seat to move, and a single action. */
 START_TEST(robots_play_legal_moves)
@@ -414,8 +459,6 @@ spite_payoff_position(void)
 	static const int npay[] = { 9, 8, 7, 6, 5, 10 };
 	static const int shand[] = { 4, 7, 9, 11, 12 };
 	static const int nhand[] = { 3, 5, 5, 10, 11 };
-	static const char *const names[] = { "?", "A", "2", "3", "4", "5", "6",
-		"7", "8", "9", "10", "J", "Q", "K" };
 	int left[14], r, i;
 	struct buf b = { 0 };
 	void *st;
@@ -436,19 +479,19 @@ spite_payoff_position(void)
 	    "101112131415161718191a1b1c1d1e1f:0:64\nstock:");
 	for (r = 1; r <= 13; r++)
 		for (i = 0; i < left[r]; i++)
-			buf_printf(&b, " %s", names[r]);
+			buf_printf(&b, " %s", rank_names[r]);
 	buf_printf(&b, "\nc1: -\nc2: -\nc3: -\nsouth payoff: %s",
-	    names[spay[0]]);
+	    rank_names[spay[0]]);
 	buf_adds(&b, "\nsouth hand:");
 	for (i = 0; i < 5; i++)
-		buf_printf(&b, " %s", names[shand[i]]);
+		buf_printf(&b, " %s", rank_names[shand[i]]);
 	buf_adds(&b, "\nsouth s1: -\nsouth s2: -\nsouth s3: -\nsouth s4: -\n"
 	    "north payoff:");
 	for (i = 0; i < 6; i++)
-		buf_printf(&b, " %s", names[npay[i]]);
+		buf_printf(&b, " %s", rank_names[npay[i]]);
 	buf_adds(&b, "\nnorth hand:");
 	for (i = 0; i < 5; i++)
-		buf_printf(&b, " %s", names[nhand[i]]);
+		buf_printf(&b, " %s", rank_names[nhand[i]]);
 	buf_adds(&b, "\nnorth s1: -\nnorth s2: -\nnorth s3: -\nnorth s4: -\n");
 	st = tu_state(tu_def("spite")->ops, buf_str(&b));
 	buf_free(&b);
@@ -474,6 +517,55 @@ START_TEST(spite_plays_payoff_ace)
 			ck_assert_msg(text[0] == 'p' && text[1] == ' ',
 			    "level %d played %s", level, text);
 		}
+	free(st);
+}
+END_TEST
+
+/*
+ * The deal is uniform: in the position below South sees its hand, both
+ * payoff tops and nothing else, so each of North's five cards is any of
+ * the 97 unseen cards alike; the count of each rank in North's hand over
+ * many deals is compared with 5 * unseen(rank) / 97 per deal.
+ */
+START_TEST(spite_deal_is_uniform)
+{
+	const struct game_ops *ops = tu_def("spite")->ops;
+	static const int visible[14] = { 0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1,
+		0 };	/* South's A top and 4 7 9 J Q, North's 10 top */
+	void *st = spite_payoff_position(), *d = xmalloc(ops->state_size);
+	int counts[14] = { 0 }, trial, r, k;
+	const int trials = 2000;
+	char *text, *line, *w, *save = NULL;
+	struct rng rng;
+	double want, sd;
+
+	rng_from(&rng, 4242);
+	for (trial = 0; trial < trials; trial++) {
+		memcpy(d, st, ops->state_size);
+		ops->determinize(d, 0, &rng);
+		text = tu_serialise(ops, d);
+		line = strstr(text, "north hand:");
+		REQUIRE(line != NULL);
+		line += strlen("north hand:");
+		line[strcspn(line, "\n")] = '\0';
+		k = 0;
+		for (w = strtok_r(line, " ", &save); w != NULL;
+		    w = strtok_r(NULL, " ", &save)) {
+			for (r = 1; r <= 13; r++)
+				if (strcmp(w, rank_rank_names[r]) == 0)
+					counts[r]++;
+			k++;
+		}
+		REQUIRE(k == 5);
+		free(text);
+	}
+	for (r = 1; r <= 13; r++) {
+		want = (double)trials * 5 * (8 - visible[r]) / 97.0;
+		sd = sqrt(want * (1 - (8.0 - visible[r]) / 97.0));
+		ck_assert_msg(fabs(counts[r] - want) < 5 * sd, "rank %d: %d "
+		    "in North's hand, want about %.0f", r, counts[r], want);
+	}
+	free(d);
 	free(st);
 }
 END_TEST
@@ -542,9 +634,11 @@ cardbot_suite(void)
 	tcase_add_loop_test(tc, determinize_keeps_view, 0, NCASES);
 	tcase_add_loop_test(tc, determinize_depends_on_view_only, 0, NCASES);
 	tcase_add_loop_test(tc, decision_ignores_hidden_cards, 0, NCASES);
+	tcase_add_loop_test(tc, peeking_chooser_is_caught, 0, NCASES);
 	tcase_add_loop_test(tc, robots_play_legal_moves, 0, NCASES);
 	tcase_add_test(tc, refuses_what_it_cannot_do);
 	tcase_add_test(tc, spite_plays_payoff_ace);
+	tcase_add_test(tc, spite_deal_is_uniform);
 	tcase_add_test(tc, aluette_takes_the_deciding_trick);
 	suite_add_tcase(s, tc);
 	return s;
