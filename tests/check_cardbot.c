@@ -552,7 +552,7 @@ START_TEST(spite_deal_is_uniform)
 		for (w = strtok_r(line, " ", &save); w != NULL;
 		    w = strtok_r(NULL, " ", &save)) {
 			for (r = 1; r <= 13; r++)
-				if (strcmp(w, rank_rank_names[r]) == 0)
+				if (strcmp(w, rank_names[r]) == 0)
 					counts[r]++;
 			k++;
 		}
