@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cardbot.h"
 #include "testutil.h"
@@ -419,6 +420,34 @@ START_TEST(robots_play_legal_moves)
 }
 END_TEST
 
+/* Without an iteration count level 3 stops on the clock. */
+START_TEST(wall_time_budget)
+{
+	const struct gamecase *gc = &cases[_i];
+	const struct game_ops *ops = ops_of(gc);
+	struct cardbot_budget budget = { 0, 100 };
+	struct game_move m;
+	struct timespec a, b;
+	struct rng bot;
+	char err[GAME_ERRLEN];
+	void *st = random_position(gc, 5000);
+	int seat = first_seat(ops, st);
+	double secs;
+
+	rng_from(&bot, 5);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	ck_assert_int_eq(cardbot_choose(ops, st, seat, 3, &budget, &bot, &m,
+	    err, sizeof(err)), 0);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	secs = (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
+	ck_assert(is_legal(ops, st, seat, &m));
+	/* A forced move returns at once; otherwise about 0.1 s (slower
+	 * builds overrun by one batch of iterations at most). */
+	ck_assert_msg(secs < 2.0, "took %.2f s", secs);
+	free(st);
+}
+END_TEST
+
 START_TEST(refuses_what_it_cannot_do)
 {
 	const struct game_ops *sp = tu_def("spite")->ops;
@@ -636,6 +665,7 @@ cardbot_suite(void)
 	tcase_add_loop_test(tc, decision_ignores_hidden_cards, 0, NCASES);
 	tcase_add_loop_test(tc, peeking_chooser_is_caught, 0, NCASES);
 	tcase_add_loop_test(tc, robots_play_legal_moves, 0, NCASES);
+	tcase_add_loop_test(tc, wall_time_budget, 0, NCASES);
 	tcase_add_test(tc, refuses_what_it_cannot_do);
 	tcase_add_test(tc, spite_plays_payoff_ace);
 	tcase_add_test(tc, spite_deal_is_uniform);
