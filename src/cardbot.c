@@ -646,7 +646,8 @@ actor_of(const struct ctx *c, const void *st, int at_root)
 	return -1;
 }
 
-/* Each seat's evaluation less the other's, both hands known. */
+/* Each seat's evaluation less the other's, both hands known, the match
+ * score left out. */
 static void
 spite_diff(struct ctx *c, const void *st, double e[2])
 {
@@ -654,6 +655,9 @@ spite_diff(struct ctx *c, const void *st, double e[2])
 	double e0, e1;
 
 	spite_view(c, st, -1, v);
+	/* The match score is the same whatever the turn does (a round won
+	 * is rewarded apart) and would only flatten the comparison. */
+	v->score[0] = v->score[1] = 0;
 	e0 = spite_eval(v, 0);
 	e1 = spite_eval(v, 1);
 	e[0] = e0 - e1;
