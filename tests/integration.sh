@@ -457,16 +457,17 @@ send_one "$a" "alice@$MAILENV_DOMAIN" "Auto: Re: first 1" "I am away until Monda
 send_one "$x" "alice@$MAILENV_DOMAIN" "Re: first 1" "move 2" "X-Loop: $REF" || bad "send $x"
 send_one "$m" "alice@$MAILENV_DOMAIN" "marker" "board" || bad "send $m"
 wait_for 20 eval '[ -n "$(reply_uid alice "$m")" ]' && ok || bad "no reply to the marker"
-loops_read() { [ "$(sql "SELECT count(*) FROM processed WHERE key IN ('<$a>', '<$x>')")" = 2 ]; }
+# The dedupe key is "<Message-ID> sender".
+loops_read() { [ "$(sql "SELECT count(*) FROM processed WHERE key LIKE '<$a> %' OR key LIKE '<$x> %'")" = 2 ]; }
 wait_for 10 loops_read ||
     bad "loop messages not processed"
 sleep 1
 [ -z "$(reply_uid alice "$a")" ] && ok || bad "the auto-reply was answered"
 [ -z "$(reply_uid alice "$x")" ] && ok || bad "the X-Loop message was answered"
-sql "SELECT outcome FROM processed WHERE key = '<$a>'" | grep -q "^dropped" && ok ||
-    bad "auto-reply outcome: $(sql "SELECT outcome FROM processed WHERE key = '<$a>'")"
-sql "SELECT outcome FROM processed WHERE key = '<$x>'" | grep -q "^dropped" && ok ||
-    bad "X-Loop outcome: $(sql "SELECT outcome FROM processed WHERE key = '<$x>'")"
+sql "SELECT outcome FROM processed WHERE key LIKE '<$a> %'" | grep -q "^dropped" && ok ||
+    bad "auto-reply outcome: $(sql "SELECT outcome FROM processed WHERE key LIKE '<$a> %'")"
+sql "SELECT outcome FROM processed WHERE key LIKE '<$x> %'" | grep -q "^dropped" && ok ||
+    bad "X-Loop outcome: $(sql "SELECT outcome FROM processed WHERE key LIKE '<$x> %'")"
 
 # --- the end: everything processed, moved, and a clean stop ----------------
 [ "$(count_of referee)" = 0 ] && ok || bad "referee INBOX still holds $(count_of referee)"

@@ -1823,6 +1823,76 @@ aluette_export_json(const void *st, struct buf *b)
 	buf_addc(b, '}');
 }
 
+/* A generator keyed from numbers drawn off another: the hidden future. */
+static void
+aluette_rekey(struct rng *dst, struct rng *src)
+{
+	unsigned char key[RNG_SEED_LEN];
+	uint32_t v;
+	int i;
+
+	for (i = 0; i < RNG_SEED_LEN; i += 4) {
+		v = rng_u32(src);
+		key[i] = (uint8_t)v;
+		key[i + 1] = (uint8_t)(v >> 8);
+		key[i + 2] = (uint8_t)(v >> 16);
+		key[i + 3] = (uint8_t)(v >> 24);
+	}
+	rng_init(dst, key);
+}
+
+/* The places whose cards a seat does not see. */
+static int
+hidden_from(int loc, int seat)
+{
+	if (loc == LOC_STOCK)
+		return 1;
+	if (loc < LOC_STOCK)
+		return loc != LOC_HAND + seat;
+	if (loc >= LOC_DISCARD && loc < LOC_TRICK)
+		return loc != LOC_DISCARD + seat;
+	return 0;
+}
+
+/*
+ * A seat sees its own hand and discards, the trick on the table and the
+ * tricks played; the other hands, the other changer's discards and the
+ * undealt cards are hidden, and only their counts are known.  The hidden
+ * cards are taken in card order, shuffled, and dealt back into the same
+ * places in a fixed order of places (then the stock in its order), so the
+ * counts per place stay and the result depends only on what the seat sees.
+ * Which of the undealt cards a changer took is not kept in the state once
+ * they are in the hand, so it is no constraint here.
+ */
+static void
+aluette_determinize(void *st, int seat, struct rng *rng)
+{
+	struct aluette *a = st;
+	uint8_t pool[NCARDS];
+	int count[LOC_PLAYED + 1] = { 0 }, c, n = 0, loc, k;
+
+	if (seat < 0 || seat >= NSEATS)
+		return;
+	for (c = 0; c < NCARDS; c++)
+		if (hidden_from(a->loc[c], seat)) {
+			pool[n++] = (uint8_t)c;
+			count[a->loc[c]]++;
+		}
+	rng_shuffle(rng, pool, (size_t)n, 1);
+	n = 0;
+	for (loc = 0; loc < LOC_TRICK; loc++) {
+		if (loc == LOC_STOCK || !hidden_from(loc, seat))
+			continue;
+		for (k = 0; k < count[loc]; k++)
+			a->loc[pool[n++]] = (uint8_t)loc;
+	}
+	for (k = 0; k < a->nstock; k++) {
+		a->stock[k] = pool[n++];
+		a->loc[a->stock[k]] = LOC_STOCK;
+	}
+	aluette_rekey(&a->rng, rng);
+}
+
 const struct game_ops aluette_ops = {
 	.name = "aluette",
 	.title = "Aluette",
@@ -1840,4 +1910,5 @@ const struct game_ops aluette_ops = {
 	.serialise = aluette_serialise,
 	.parse_state = aluette_parse_state,
 	.export_json = aluette_export_json,
+	.determinize = aluette_determinize,
 };

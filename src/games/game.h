@@ -145,6 +145,17 @@ struct game_ops {
 	 * robots accept: see ludus-games(7)).  Must not allocate.
 	 */
 	int	(*evaluate)(const void *st, int seat);
+
+	/* Optional (NULL in games without hidden information): replace
+	 * every card the seat cannot see (the other hands, the stock,
+	 * undealt cards, hidden discards, the generator of later deals)
+	 * with a uniformly random deal consistent with everything the seat
+	 * can see (its own hand, the public cards, card counts, the known
+	 * constraints), in place.  The result depends only on the seat's
+	 * view and the numbers drawn from rng: two states the seat cannot
+	 * tell apart become the same state.  render() and legal() for that
+	 * seat are unchanged.  Must not allocate. */
+	void	(*determinize)(void *st, int seat, struct rng *);
 };
 
 /* All engines, NULL-terminated, and lookup by name (case-insensitive). */

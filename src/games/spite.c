@@ -986,6 +986,77 @@ spite_export_json(const void *st, struct buf *b)
 	buf_printf(b, "],\"rng\":\"%s\"}", rng);
 }
 
+/* A generator keyed from numbers drawn off another: the hidden future. */
+static void
+spite_rekey(struct rng *dst, struct rng *src)
+{
+	unsigned char key[RNG_SEED_LEN];
+	uint32_t v;
+	int i;
+
+	for (i = 0; i < RNG_SEED_LEN; i += 4) {
+		v = rng_u32(src);
+		key[i] = (uint8_t)v;
+		key[i + 1] = (uint8_t)(v >> 8);
+		key[i + 2] = (uint8_t)(v >> 16);
+		key[i + 3] = (uint8_t)(v >> 24);
+	}
+	rng_init(dst, key);
+}
+
+/*
+ * What a seat sees: the centre, both players' side stacks and payoff tops,
+ * its own hand, and the counts of everything else.  The cards hidden from
+ * it (the opponent's hand, the stock, both payoff piles under their tops)
+ * are the two packs less the visible ones; they are dealt afresh, in rank
+ * order shuffled, so the result depends on nothing the seat cannot see.
+ * A completed stack's cards sit at the bottom of the stock, which the
+ * state does not record once they are there; they are dealt like the rest.
+ */
+static void
+spite_determinize(void *st, int seat, struct rng *rng)
+{
+	struct spite *s = st;
+	struct spite_seat *op;
+	uint8_t pool[SPITE_CARDS], nhand;
+	int left[SPITE_RANKS + 1], n = 0, r, k, c, i, who;
+
+	if (seat < 0 || seat > 1)
+		return;
+	op = &s->p[!seat];
+	for (r = 1; r <= SPITE_RANKS; r++)
+		left[r] = SPITE_COPIES;
+	for (c = 0; c < s->opt_centre; c++)
+		for (i = 0; i < s->ncentre[c]; i++)
+			left[s->centre[c][i]]--;
+	for (who = 0; who < 2; who++) {
+		const struct spite_seat *p = &s->p[who];
+
+		for (k = 0; k < SPITE_SIDES; k++)
+			for (i = 0; i < p->nside[k]; i++)
+				left[p->side[k][i]]--;
+		if (p->npay > 0)
+			left[p->pay[p->npay - 1]]--;
+	}
+	for (i = 0; i < s->p[seat].nhand; i++)
+		left[s->p[seat].hand[i]]--;
+	for (r = 1; r <= SPITE_RANKS; r++)
+		for (k = 0; k < left[r]; k++)
+			pool[n++] = (uint8_t)r;
+	rng_shuffle(rng, pool, (size_t)n, 1);
+	n = 0;
+	for (who = 0; who < 2; who++)
+		for (i = 0; i + 1 < s->p[who].npay; i++)
+			s->p[who].pay[i] = pool[n++];
+	nhand = op->nhand;
+	op->nhand = 0;
+	for (i = 0; i < nhand; i++)
+		spite_hand_add(op, pool[n++]);
+	for (i = 0; i < s->nstock; i++)
+		s->stock[i] = pool[n++];
+	spite_rekey(&s->rng, rng);
+}
+
 const struct game_ops spite_ops = {
 	.name = "spite",
 	.title = "Spite & Malice",
@@ -1003,4 +1074,5 @@ const struct game_ops spite_ops = {
 	.serialise = spite_serialise,
 	.parse_state = spite_parse_state,
 	.export_json = spite_export_json,
+	.determinize = spite_determinize,
 };
