@@ -98,6 +98,23 @@ rng_refill(struct rng *r)
 	r->pos = 0;
 }
 
+void
+rng_init_from(struct rng *dst, struct rng *src)
+{
+	unsigned char key[RNG_SEED_LEN];
+	uint32_t v;
+	int i;
+
+	for (i = 0; i < RNG_SEED_LEN; i += 4) {
+		v = rng_u32(src);
+		key[i] = (uint8_t)v;
+		key[i + 1] = (uint8_t)(v >> 8);
+		key[i + 2] = (uint8_t)(v >> 16);
+		key[i + 3] = (uint8_t)(v >> 24);
+	}
+	rng_init(dst, key);
+}
+
 uint32_t
 rng_u32(struct rng *r)
 {

@@ -38,6 +38,9 @@ void	 rng_init(struct rng *, const unsigned char seed[RNG_SEED_LEN]);
  * one game seed (the deal, a reshuffle, a robot) never share numbers. */
 void	 rng_init_sub(struct rng *, const unsigned char seed[RNG_SEED_LEN],
 	    const char *label);
+/* A generator keyed by numbers drawn off another: a future that depends
+ * on src's stream only (a robot's re-dealt hidden cards). */
+void	 rng_init_from(struct rng *dst, struct rng *src);
 uint32_t rng_u32(struct rng *);
 /* Uniform in [0, n), unbiased; n must be > 0. */
 uint32_t rng_below(struct rng *, uint32_t n);

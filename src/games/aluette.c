@@ -1823,24 +1823,6 @@ aluette_export_json(const void *st, struct buf *b)
 	buf_addc(b, '}');
 }
 
-/* A generator keyed from numbers drawn off another: the hidden future. */
-static void
-aluette_rekey(struct rng *dst, struct rng *src)
-{
-	unsigned char key[RNG_SEED_LEN];
-	uint32_t v;
-	int i;
-
-	for (i = 0; i < RNG_SEED_LEN; i += 4) {
-		v = rng_u32(src);
-		key[i] = (uint8_t)v;
-		key[i + 1] = (uint8_t)(v >> 8);
-		key[i + 2] = (uint8_t)(v >> 16);
-		key[i + 3] = (uint8_t)(v >> 24);
-	}
-	rng_init(dst, key);
-}
-
 /* The places whose cards a seat does not see. */
 static int
 hidden_from(int loc, int seat)
@@ -1890,7 +1872,7 @@ aluette_determinize(void *st, int seat, struct rng *rng)
 		a->stock[k] = pool[n++];
 		a->loc[a->stock[k]] = LOC_STOCK;
 	}
-	aluette_rekey(&a->rng, rng);
+	rng_init_from(&a->rng, rng);
 }
 
 const struct game_ops aluette_ops = {

@@ -986,24 +986,6 @@ spite_export_json(const void *st, struct buf *b)
 	buf_printf(b, "],\"rng\":\"%s\"}", rng);
 }
 
-/* A generator keyed from numbers drawn off another: the hidden future. */
-static void
-spite_rekey(struct rng *dst, struct rng *src)
-{
-	unsigned char key[RNG_SEED_LEN];
-	uint32_t v;
-	int i;
-
-	for (i = 0; i < RNG_SEED_LEN; i += 4) {
-		v = rng_u32(src);
-		key[i] = (uint8_t)v;
-		key[i + 1] = (uint8_t)(v >> 8);
-		key[i + 2] = (uint8_t)(v >> 16);
-		key[i + 3] = (uint8_t)(v >> 24);
-	}
-	rng_init(dst, key);
-}
-
 /*
  * What a seat sees: the centre, both players' side stacks and payoff tops,
  * its own hand, and the counts of everything else.  The cards hidden from
@@ -1054,7 +1036,7 @@ spite_determinize(void *st, int seat, struct rng *rng)
 		spite_hand_add(op, pool[n++]);
 	for (i = 0; i < s->nstock; i++)
 		s->stock[i] = pool[n++];
-	spite_rekey(&s->rng, rng);
+	rng_init_from(&s->rng, rng);
 }
 
 const struct game_ops spite_ops = {
