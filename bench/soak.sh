@@ -88,30 +88,7 @@ logging:
   level: ${SOAK_LOG_LEVEL:-warning}
 EOF
 
-smtp_expect() {
-	local line
-	while :; do
-		IFS= read -r -t 30 -u 5 line || return 1
-		line=${line%$'\r'}
-		case $line in
-		"$1"-*) ;;
-		"$1" | "$1 "*) return 0 ;;
-		*) echo "soak: smtp: want $1, got: $line" >&2; return 1 ;;
-		esac
-	done
-}
-smtp_open() {
-	exec 5<>/dev/tcp/127.0.0.1/"$MAILENV_SMTP_PORT" && smtp_expect 220 &&
-	    printf 'EHLO soak.%s\r\n' "$MAILENV_DOMAIN" >&5 && smtp_expect 250
-}
-# The text and the final dot in one write (no wait for a delayed ACK).
-smtp_send() { # FROM TEXT
-	printf 'MAIL FROM:<%s>\r\n' "$1" >&5 && smtp_expect 250 &&
-	    printf 'RCPT TO:<%s>\r\n' "$REF" >&5 && smtp_expect 250 &&
-	    printf 'DATA\r\n' >&5 && smtp_expect 354 &&
-	    printf '%s' "$2."$'\r\n' >&5 && smtp_expect 250
-}
-smtp_close() { printf 'QUIT\r\n' >&5; smtp_expect 221; exec 5>&-; }
+. "$here/tests/mailenv/smtp.sh"
 
 rss_kb() {
 	local k v rest
@@ -139,7 +116,7 @@ for ((s = 0; s < secs; s++)); do
 		kill -0 "$lpid" 2>/dev/null || { echo "soak: ludusd died at ${s}s" >&2; break; }
 		echo "$s $(rss_kb)" >>"$tmp/rss"
 	fi
-	if ! smtp_open; then
+	if ! smtp_open "$MAILENV_SMTP_PORT"; then
 		errors=$((errors + 1))
 		continue
 	fi
@@ -150,7 +127,7 @@ for ((s = 0; s < secs; s++)); do
 		id=s.$n.$$@soak.$MAILENV_DOMAIN
 		printf -v msg 'From: %s@%s\r\nTo: %s\r\nSubject: soak %d\r\nMessage-ID: <%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nmove %d\r\nboard\r\n' \
 		    "$p" "$MAILENV_DOMAIN" "$REF" $n "$id" "$date" $((n % 6 + 1))
-		if smtp_send "$p@$MAILENV_DOMAIN" "$msg"; then
+		if smtp_send "$p@$MAILENV_DOMAIN" "$REF" "$msg"; then
 			echo "$id $(now_ms)" >>"$tmp/sent"
 		else
 			errors=$((errors + 1))

@@ -10,6 +10,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,16 +178,11 @@ find_uid(struct imap *im, const char *tok)
 static char *
 slurp(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	struct buf b = { 0 };
-	char chunk[4096];
-	size_t r;
+	size_t len;
+	char *s = util_read_file(path, SIZE_MAX, &len);
 
-	ck_assert_ptr_nonnull(f);
-	while ((r = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, r);
-	fclose(f);
-	return b.s != NULL ? buf_steal(&b) : xstrdup("");
+	ck_assert_ptr_nonnull(s);
+	return s;
 }
 
 /* The path of the file in a Maildir folder (relative to the user's
