@@ -641,9 +641,9 @@ check_tag(const char *s, char *msg, size_t len)
 	return 0;
 }
 
-/* Text that goes into a header or a login: no control characters. */
+/* No control characters and at most max bytes. */
 static int
-check_text(const char *s, char *msg, size_t len)
+check_plain(const char *s, size_t max, char *msg, size_t len)
 {
 	const unsigned char *p;
 
@@ -652,28 +652,24 @@ check_text(const char *s, char *msg, size_t len)
 			util_err(msg, len, "control characters are not allowed");
 			return -1;
 		}
-	if (p - (const unsigned char *)s > 200) {
-		util_err(msg, len, "longer than 200 bytes");
+	if ((size_t)(p - (const unsigned char *)s) > max) {
+		util_err(msg, len, "longer than %zu bytes", max);
 		return -1;
 	}
 	return 0;
 }
 
+/* Text that goes into a header or a login. */
+static int
+check_text(const char *s, char *msg, size_t len)
+{
+	return check_plain(s, 200, msg, len);
+}
+
 static int
 check_path(const char *s, char *msg, size_t len)
 {
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f) {
-			util_err(msg, len, "control characters are not allowed");
-			return -1;
-		}
-	if (p - (const unsigned char *)s >= PATH_MAX) {
-		util_err(msg, len, "longer than %d bytes", PATH_MAX - 1);
-		return -1;
-	}
-	return 0;
+	return check_plain(s, PATH_MAX - 1, msg, len);
 }
 
 static int
