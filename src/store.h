@@ -43,14 +43,21 @@ struct store_player {
 	char	*address;	/* owned */
 	char	*name;		/* owned, may be NULL */
 	char	*language;	/* owned */
-	char	*notify;	/* owned */
+	char	*notify;	/* owned: turn, all or off */
 	int	 banned;
+	int64_t	 vacation_start;	/* 0 when none was taken */
+	int64_t	 vacation_until;	/* 0 when not on vacation */
 };
 /* The player's id, creating the row when create is set (1 if absent and
  * not created). */
 int	 store_player_id(struct store *, const char *address, int create,
 	    int64_t now, int64_t *id);
 int	 store_player_load(struct store *, int64_t id, struct store_player *);
+/* The same by canonical address (1 when unknown). */
+int	 store_player_find(struct store *, const char *address,
+	    struct store_player *);
+/* Write name, language, notify, vacation_start and vacation_until. */
+int	 store_player_update(struct store *, const struct store_player *);
 void	 store_player_free(struct store_player *);
 
 /* Games and their seats. */
@@ -67,10 +74,24 @@ struct store_game {
 	int64_t	 player[STORE_MAX_SEATS];
 	int	 accepted[STORE_MAX_SEATS];
 	int64_t	 created, updated;
+
+	/* Set by the referee (all 0/NULL for games made by `ludus new`). */
+	char	*clock;		/* owned: time control as written ("24h",
+				 * "7d+1d"); NULL: the configured default */
+	int	 rated;		/* 1 when the result counts for ratings */
+	int64_t	 inviter;	/* player id of who proposed it, 0 if none */
+	int64_t	 expires;	/* when the invitation lapses; 0 none */
+	int64_t	 deadline;	/* when the move waited for is due; 0 none */
+	unsigned draw_offer;	/* bit per seat offering a draw */
+	char	*ended;		/* owned: how it ended other than by the
+				 * rules: resigned, agreed, timeout,
+				 * adjudicated, aborted, declined, expired;
+				 * NULL otherwise */
 };
 int	 store_game_create(struct store *, struct store_game *);	/* sets id */
 int	 store_game_load(struct store *, int64_t id, struct store_game *);
-/* Write state, status, result, nmoves, updated and the seats' accepted. */
+/* Write state, status, result, nmoves, updated, expires, deadline,
+ * draw_offer, ended and the seats' accepted. */
 int	 store_game_update(struct store *, const struct store_game *);
 void	 store_game_free(struct store_game *);
 /* Ids of games, newest first; of one player's when player is not 0. */
@@ -88,6 +109,73 @@ int	 store_move_add(struct store *, int64_t game, int ply, int seat,
 int	 store_moves(struct store *, int64_t game, struct store_move **,
 	    int *n);
 void	 store_moves_free(struct store_move *, int);
+
+/* Non-move events of a game, for its history: admin actions, resignations,
+ * draw offers and agreements.  after_ply is the number of moves played
+ * when it happened; player 0 when no player did it. */
+struct store_event {
+	int	 after_ply;
+	int64_t	 player;
+	char	*kind;		/* owned: "resign", "abort", ... */
+	char	*text;		/* owned, may be NULL */
+	int64_t	 created;
+};
+int	 store_event_add(struct store *, int64_t game, int after_ply,
+	    int64_t player, const char *kind, const char *text, int64_t now);
+/* In the order they were added. */
+int	 store_events(struct store *, int64_t game, struct store_event **,
+	    int *n);
+void	 store_events_free(struct store_event *, int);
+
+/* Observers of a game: on = 1 adds, 0 removes (1 when nothing changed). */
+int	 store_observer_set(struct store *, int64_t game, int64_t player,
+	    int on);
+/* Player ids, in the order they started observing. */
+int	 store_observers(struct store *, int64_t game, int64_t **players,
+	    int *n);
+
+/* Thanks after a game: 0 when recorded, 1 when this player already thanked
+ * that one for this game.  A player's authority is the number of thanks
+ * received. */
+int	 store_thanks_add(struct store *, int64_t game, int64_t from,
+	    int64_t to, int64_t now);
+int	 store_player_authority(struct store *, int64_t player, int *n);
+
+/* Complaints about a game's conduct. */
+struct store_report {
+	int64_t	 id;
+	int64_t	 game;
+	int64_t	 reporter;	/* player id */
+	char	*text;		/* owned */
+	int64_t	 created;
+	int64_t	 resolved;	/* 0 while open */
+	char	*resolution;	/* owned, NULL while open */
+};
+int	 store_report_add(struct store *, int64_t game, int64_t reporter,
+	    const char *text, int64_t now, int64_t *id);
+int	 store_report_load(struct store *, int64_t id, struct store_report *);
+/* Open reports, oldest first. */
+int	 store_reports_open(struct store *, struct store_report **, int *n);
+/* Close an open report: 1 when there is no open report with that id. */
+int	 store_report_resolve(struct store *, int64_t id, const char *text,
+	    int64_t now);
+void	 store_report_free(struct store_report *);
+void	 store_reports_free(struct store_report *, int);
+
+/* Confirmation round trips: a one-time cookie stands for a command a
+ * player sent and must confirm.  take() returns the command (owned) and
+ * marks the cookie used; 1 when the cookie is unknown, used, expired or
+ * belongs to another player. */
+int	 store_confirm_add(struct store *, const char *cookie, int64_t player,
+	    const char *command, int64_t now, int64_t expires);
+int	 store_confirm_take(struct store *, const char *cookie, int64_t player,
+	    int64_t now, char **command);
+
+/* Rate counters: one row per action of a kind by a player (say, report). */
+int	 store_action_add(struct store *, int64_t player, const char *kind,
+	    int64_t now);
+int	 store_action_count(struct store *, int64_t player, const char *kind,
+	    int64_t since, int *n);
 
 /* Processed incoming messages: 0 when the key is new (and now recorded),
  * 1 when it was seen before. */
@@ -162,6 +250,9 @@ int	 store_timer_next(struct store *, int64_t *due);
 int	 store_timer_due(struct store *, int64_t now, int max,
 	    struct store_timer **, int *n);
 int	 store_timer_delete(struct store *, int64_t id);
+/* Delete the timers of a kind for a game (and player, when not 0). */
+int	 store_timer_cancel(struct store *, const char *kind, int64_t game,
+	    int64_t player);
 void	 store_timers_free(struct store_timer *, int);
 
 #endif
