@@ -30,6 +30,24 @@ rng_seed_from_u64(unsigned char seed[RNG_SEED_LEN], uint64_t n)
 }
 
 void
+rng_seed_new(unsigned char seed[RNG_SEED_LEN], const char *context)
+{
+#ifdef LUDUS_TEST_CLOCK
+	const char *fixed = getenv("LUDUS_SEED");
+
+	if (fixed != NULL && *fixed != '\0') {
+		char *text = xasprintf("ludus-test-seed:%s:%s", fixed, context);
+
+		SHA256((const unsigned char *)text, strlen(text), seed);
+		free(text);
+		return;
+	}
+#endif
+	(void)context;
+	rng_seed_os(seed);
+}
+
+void
 rng_commitment(const unsigned char seed[RNG_SEED_LEN], char out[65])
 {
 	unsigned char md[SHA256_DIGEST_LENGTH];

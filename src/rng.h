@@ -30,6 +30,10 @@ void	 rng_seed_os(unsigned char seed[RNG_SEED_LEN]);
 /* Derive a seed from a number (for `--seed N` and tests): SHA-256 of
  * "ludus-seed:N". */
 void	 rng_seed_from_u64(unsigned char seed[RNG_SEED_LEN], uint64_t);
+/* A new game's seed: rng_seed_os(), except in test builds where
+ * $LUDUS_SEED is set: then SHA-256 of "ludus-test-seed:", its value, ":"
+ * and context, so golden tests are reproducible. */
+void	 rng_seed_new(unsigned char seed[RNG_SEED_LEN], const char *context);
 /* SHA-256 of the seed, as 64 hex digits plus NUL: the published commitment. */
 void	 rng_commitment(const unsigned char seed[RNG_SEED_LEN], char out[65]);
 

@@ -398,6 +398,26 @@ store_begin(struct store *s)
 }
 
 int
+store_savepoint(struct store *s)
+{
+	return exec(s, "SAVEPOINT command");
+}
+
+int
+store_release(struct store *s)
+{
+	return exec(s, "RELEASE command");
+}
+
+int
+store_undo(struct store *s)
+{
+	if (exec(s, "ROLLBACK TO command") == -1)
+		return -1;
+	return exec(s, "RELEASE command");
+}
+
+int
 store_commit(struct store *s)
 {
 	return exec(s, "COMMIT");
