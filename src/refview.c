@@ -307,6 +307,8 @@ end_extra(struct tmpl_data *d, void *arg)
 	}
 	tmpl_set(d, "end.by", e->by ? e->by : "");
 	tmpl_set(d, "seed.value", e->seed);
+	/* Ratings do not move yet: no rating block. */
+	tmpl_set(d, "game.rated", "");
 	/* The moves played, not the next move's number. */
 	tmpl_set_int(d, "game.move_number", e->g->row.nmoves);
 }
