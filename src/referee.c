@@ -821,6 +821,8 @@ done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes)
 	int i, rc;
 
 	for (i = 0; i < lines->n; i++) {
+		if (notes[i] == NULL)
+			continue;
 		it = tmpl_list_add(l);
 		tmpl_set(it, "line", lines->v[i]);
 		tmpl_set(it, "note", notes[i] ? notes[i] : "");
@@ -839,7 +841,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	const struct mail_strv *lines = &m->commands;
 	char **notes = NULL;
 	int64_t pid;
-	int i, rc = -1, nout, failed = -1, sent = 0;
+	int i, rc = -1, nout, failed = -1, sent = 0, unanswered = 0;
 
 	*outcome = NULL;
 	if (m->from == NULL) {
@@ -890,7 +892,17 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 			rc = -1;
 			goto out;
 		}
+		/* A command that mailed the sender has answered for itself. */
+		if (x.answered) {
+			free(res.note);
+			res.note = NULL;
+		} else {
+			if (res.note == NULL)
+				res.note = xstrdup("done");
+			unanswered++;
+		}
 		notes[i] = res.note;
+		x.answered = 0;
 	}
 	if (failed >= 0) {
 		rc = error_reply(&x, lines, failed, &res, NULL, &sent);
@@ -898,7 +910,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		    "%s", failed, lines->v[failed], res.why, sent ?
 		    "error reply queued" : "error reply rate-limited");
 	} else {
-		rc = x.answered ? 0 : done_reply(&x, lines, notes);
+		rc = unanswered ? done_reply(&x, lines, notes) : 0;
 		*outcome = xasprintf("%d applied", lines->n);
 	}
 out:

@@ -519,7 +519,7 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 			struct store_player p;
 
 			it = tmpl_list_add(l);
-			tmpl_set(it, "number", "-");
+			tmpl_set(it, "event", "1");
 			if (ev[e].player != 0 && store_player_load(x->r->store,
 			    ev[e].player, &p) == 0) {
 				tmpl_set(it, "name", ref_name(&p));
