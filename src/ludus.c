@@ -6,11 +6,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <openssl/crypto.h>
 
 #include "clock.h"
 #include "conf.h"
@@ -249,7 +252,8 @@ cmd_new(struct ctx *c, int argc, char **argv)
 			addrs[na++] = argv[i];
 	}
 	if (!have_seed)
-		rng_seed_os(seed);
+		/* Reproducible only in test builds with $LUDUS_SEED set. */
+		rng_seed_new(seed, "ludus new");
 	if (store_begin(c->store) == -1) {
 		free(words);
 		free(addrs);
@@ -782,13 +786,106 @@ cmd_parse(struct ctx *c, int argc, char **argv)
 	return rc == -1 ? 1 : 0;
 }
 
+/* Text with CR LF line ends as LF, ending in one newline. */
+static void
+print_lf(const char *s)
+{
+	size_t len = strlen(s);
+
+	for (; *s; s++)
+		if (!(s[0] == '\r' && s[1] == '\n'))
+			putchar(*s);
+	if (len == 0 || s[-1] != '\n')
+		putchar('\n');
+}
+
+static void
+print_addrs(const char *name, const struct mail_strv *v)
+{
+	int i;
+
+	if (v->n == 0)
+		return;
+	printf("%s:", name);
+	for (i = 0; i < v->n; i++)
+		printf("%s %s", i ? "," : "", v->v[i]);
+	printf("\n");
+}
+
+/* One stored mail as a reader sees it: the headers that tell where it
+ * goes and which thread it belongs to, decoded, then its text.  No Date,
+ * no MIME framing: only what the referee decided. */
+static void
+print_mail(const struct ctx *c, const struct store_mail *row)
+{
+	struct mail_limits lim;
+	struct mail_msg m;
+	char perr[256];
+	size_t len = strlen(row->data);
+	int i, rc;
+
+	memset(&lim, 0, sizeof(lim));
+	lim.max_bytes = len + 1;
+	lim.tag = c->cfg.referee.tag;
+	memset(&m, 0, sizeof(m));
+	rc = mail_parse(row->data, len, &lim, &m, perr, sizeof(perr));
+	printf("=== mail %lld ===\n", (long long)row->id);
+	print_addrs("To", &m.to);
+	print_addrs("Cc", &m.cc);
+	if (m.subject)
+		printf("Subject: %s\n", m.subject);
+	if (m.message_id)
+		printf("Message-ID: <%s>\n", m.message_id);
+	if (m.in_reply_to)
+		printf("In-Reply-To: <%s>\n", m.in_reply_to);
+	if (m.references.n) {
+		printf("References:");
+		for (i = 0; i < m.references.n; i++)
+			printf(" <%s>", m.references.v[i]);
+		printf("\n");
+	}
+	if (m.auto_submitted)
+		printf("Auto-Submitted: %s\n", m.auto_submitted);
+	if (m.reply_to)
+		printf("Reply-To: %s\n", m.reply_to);
+	printf("\n");
+	if (rc == -1)
+		printf("(unreadable: %s)\n", perr);
+	else
+		print_lf(m.body ? m.body : "");
+	mail_msg_free(&m);
+}
+
+/* Every row, sent or not, in id order. */
+static int
+outbox_all(struct ctx *c)
+{
+	struct store_mail *rows;
+	int64_t after = 0;
+	int n, i;
+
+	do {
+		if (store_outbox_all(c->store, after, 100, &rows, &n) == -1)
+			return err_out("%s", store_errmsg(c->store));
+		for (i = 0; i < n; i++) {
+			if (after != 0 || i != 0)
+				printf("\n");
+			print_mail(c, &rows[i]);
+			after = rows[i].id;
+		}
+		store_mails_free(rows, n);
+	} while (n > 0);
+	return 0;
+}
+
 static int
 cmd_outbox(struct ctx *c, int argc, char **argv)
 {
 	struct store_mail *rows;
 	int waiting, sent, failed, n, i;
 
-	(void)argv;
+	if (argc == 1 && strcmp(argv[0], "--all") == 0)
+		return outbox_all(c);
 	if (argc != 0)
 		return usage_of("outbox");
 	if (store_outbox_counts(c->store, &waiting, &sent, &failed) == -1 ||
@@ -818,6 +915,47 @@ cmd_flush(struct ctx *c, int argc, char **argv)
 	printf("%d sent, %d to retry, %d given up\n", st.sent, st.retry,
 	    st.failed);
 	return st.retry || st.failed ? 1 : 0;
+}
+
+static int
+cmd_token(struct ctx *c, int argc, char **argv)
+{
+	struct play_game g;
+	struct token_secret secret;
+	char err[512], tok[TOKEN_LEN + 1], *path;
+	long long v;
+	int seat, rc;
+
+	if (argc != 2)
+		return usage_of("token");
+	if (load_game(c, argv[0], &g) != 0)
+		return 1;
+	if (util_parse_int(argv[1], 0, INT_MAX, &v) == 0) {
+		if (v >= g.row.nseats) {
+			rc = err_out("game #%lld has seats 0-%d", (long long)
+			    g.row.id, g.row.nseats - 1);
+			play_free(&g);
+			return rc;
+		}
+		seat = (int)v;
+	} else if ((seat = play_seat(&g, argv[1])) == -1) {
+		rc = err_out("%s does not play game #%lld", argv[1],
+		    (long long)g.row.id);
+		play_free(&g);
+		return rc;
+	}
+	path = secret_path(c);
+	rc = token_secret_load(path, &secret, err, sizeof(err));
+	free(path);
+	if (rc == -1) {
+		play_free(&g);
+		return err_out("%s", err);
+	}
+	token_make(&secret, g.row.id, seat, tok);
+	OPENSSL_cleanse(&secret, sizeof(secret));
+	printf("%s\n", tok);
+	play_free(&g);
+	return 0;
 }
 
 static int cmd_help(struct ctx *, int, char **);
@@ -857,8 +995,13 @@ static const struct cmd cmds[] = {
 	    1 },
 	{ "tick", "", "fire the timers that are due (invitations that lapse, "
 	    "reports still open)", cmd_tick, 1 },
-	{ "outbox", "", "what waits to be sent", cmd_outbox, 1 },
+	{ "outbox", "[--all]",
+	    "what waits to be sent; with --all every mail written, decoded",
+	    cmd_outbox, 1 },
 	{ "flush", "", "send what is due now", cmd_flush, 1 },
+	{ "token", "ID SEAT|ADDRESS",
+	    "the reply token of a seat (numbered from 0) of a game",
+	    cmd_token, 1 },
 	{ "help", "[COMMAND]", "this summary, or one command's", cmd_help, 0 },
 };
 
@@ -881,11 +1024,22 @@ usage(FILE *f)
 	fprintf(f, "usage: ludus [-c CONFIG] [-d DATABASE] COMMAND [ARGS]\n\n"
 	    "  -c CONFIG    the configuration (default %s when it exists)\n"
 	    "  -d DATABASE  the SQLite database (default $LUDUS_DB, else the "
-	    "configuration's,\n               else ./ludus.db)\n\n"
+	    "configuration's,\n               else ./ludus.db)\n"
+	    "  -V           the version (and whether this is a test build)\n\n"
 	    "commands:\n", config_default_path());
 	for (i = 0; i < nitems(cmds); i++)
 		fprintf(f, "  %-8s %s\n           %s\n", cmds[i].name,
 		    cmds[i].args, cmds[i].help);
+}
+
+static void
+version(void)
+{
+	printf("ludus %s\n", PACKAGE_VERSION);
+#ifdef LUDUS_TEST_CLOCK
+	/* The golden tests need this build and look for the line. */
+	printf("test build: $LUDUS_NOW and $LUDUS_SEED are honoured\n");
+#endif
 }
 
 static int
@@ -916,6 +1070,7 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "database", required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 
@@ -923,7 +1078,7 @@ main(int argc, char **argv)
 	if (c.dbpath != NULL && *c.dbpath == '\0')
 		c.dbpath = NULL;
 	/* "+": stop at the command; its own options follow it. */
-	while ((ch = getopt_long(argc, argv, "+c:d:h", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "+c:d:hV", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'c':
@@ -934,6 +1089,9 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			version();
 			return 0;
 		default:
 			usage(stderr);

@@ -1386,3 +1386,39 @@ store_action_count(struct store *s, int64_t player, const char *kind,
 	    "= ? AND kind = ? AND at >= ?", "iti", player, kind, since),
 	    "actions", n);
 }
+
+int
+store_outbox_all(struct store *s, int64_t after, int max,
+    struct store_mail **out, int *n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT id, message_id, envelope_from, recipients, "
+	    "data, ifnull(game_id, 0), attempts, next_try FROM outbox WHERE "
+	    "id > ? ORDER BY id LIMIT ?", "ii", after, (int64_t)max)) == NULL)
+		return -1;
+	*out = xcalloc((size_t)(max > 0 ? max : 1), sizeof(**out));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
+		struct store_mail *m = &(*out)[(*n)++];
+
+		m->id = sqlite3_column_int64(st, 0);
+		m->message_id = col_text(st, 1);
+		m->envelope_from = col_text(st, 2);
+		m->recipients = col_text(st, 3);
+		m->data = col_text(st, 4);
+		m->game = sqlite3_column_int64(st, 5);
+		m->attempts = sqlite3_column_int(st, 6);
+		m->next_try = sqlite3_column_int64(st, 7);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		store_mails_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "outbox");
+	}
+	return 0;
+}

@@ -260,4 +260,10 @@ int	 store_timer_cancel(struct store *, const char *kind, int64_t game,
 	    int64_t player);
 void	 store_timers_free(struct store_timer *, int);
 
+/* Every outbox row with an id above after, sent or not, in id order, up to
+ * max (for reading back what the referee wrote, as `ludus outbox --all`
+ * does). */
+int	 store_outbox_all(struct store *, int64_t after, int max,
+	    struct store_mail **, int *n);
+
 #endif

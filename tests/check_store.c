@@ -341,6 +341,58 @@ START_TEST(store_message_note_bounces_and_replies)
 }
 END_TEST
 
+START_TEST(store_outbox_all_lists_every_row_in_id_order)
+{
+	char *path = dbpath("outbox-all.db");
+	struct store *s = open_ok(path);
+	struct store_mail m = { 0 }, *all;
+	int64_t first;
+	int n;
+
+	m.envelope_from = "referee@example.org";
+	m.recipients = "a@example.org";
+	m.data = "Subject: x\r\n\r\nhello\r\n";
+	/* Due times against the id order, so id order is not due order. */
+	m.message_id = "<1@ludus>";
+	m.next_try = 300;
+	ck_assert_int_eq(store_outbox_add(s, &m, 100), 0);
+	m.message_id = "<2@ludus>";
+	m.next_try = 200;
+	ck_assert_int_eq(store_outbox_add(s, &m, 100), 0);
+	m.message_id = "<3@ludus>";
+	m.next_try = 100;
+	ck_assert_int_eq(store_outbox_add(s, &m, 100), 0);
+	ck_assert_int_eq(store_outbox_all(s, 0, 10, &all, &n), 0);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(store_outbox_sent(s, all[0].id, 150), 0);
+	ck_assert_int_eq(store_outbox_failed(s, all[1].id, "550 no user"), 0);
+	store_mails_free(all, n);
+
+	/* Sent and given-up rows are still listed. */
+	ck_assert_int_eq(store_outbox_all(s, 0, 10, &all, &n), 0);
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(all[0].message_id, "<1@ludus>");
+	ck_assert_str_eq(all[1].message_id, "<2@ludus>");
+	ck_assert_str_eq(all[2].message_id, "<3@ludus>");
+	ck_assert_str_eq(all[2].data, "Subject: x\r\n\r\nhello\r\n");
+	ck_assert_int_lt(all[0].id, all[1].id);
+	ck_assert_int_lt(all[1].id, all[2].id);
+	first = all[0].id;
+	store_mails_free(all, n);
+
+	/* Paging: rows after an id, at most max of them. */
+	ck_assert_int_eq(store_outbox_all(s, first, 1, &all, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(all[0].message_id, "<2@ludus>");
+	store_mails_free(all, n);
+	ck_assert_int_eq(store_outbox_all(s, first + 2, 10, &all, &n), 0);
+	ck_assert_int_eq(n, 0);
+	store_mails_free(all, n);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
 static Suite *
 store_suite(void)
 {
@@ -356,6 +408,7 @@ store_suite(void)
 	tcase_add_test(tc, store_message_note_bounces_and_replies);
 	tcase_add_test(tc, play_create_move_reload_replay);
 	tcase_add_test(tc, play_create_rejects_bad_players_and_options);
+	tcase_add_test(tc, store_outbox_all_lists_every_row_in_id_order);
 	suite_add_tcase(s, tc);
 	return s;
 }
