@@ -72,16 +72,20 @@ player_make(struct ref_msg *x, const char *addr, int64_t *id)
 }
 
 struct invite_info {
-	const char	*inviter;
+	const char	*inviter;	/* NULL: the admins */
+	int		 seat;		/* the inviter's seat */
 	char		 expires[40];
 };
 
 static void
-invite_extra(struct tmpl_data *d, void *arg)
+invite_extra(struct tmpl_data *d, void *arg, int viewer)
 {
 	struct invite_info *in = arg;
 
-	tmpl_set(d, "inviter.name", in->inviter);
+	tmpl_set(d, "inviter.you", in->inviter && viewer == in->seat ? "1" :
+	    "");
+	tmpl_set(d, "inviter.name", in->inviter ? in->inviter : "");
+	tmpl_set(d, "inviter.admin", in->inviter ? "" : "1");
 	tmpl_set(d, "invitation.expires", in->expires);
 }
 
@@ -198,7 +202,8 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		t.game = g.row.id;
 		if (store_timer_add(x->r->store, &t, &t.id) == -1)
 			goto free;
-		in.inviter = admin ? "The admins" : ref_name(&x->me);
+		in.inviter = admin ? NULL : ref_name(&x->me);
+		in.seat = play_seat(&g, x->me.address);
 		ref_utc(g.row.expires, in.expires, sizeof(in.expires));
 		if (refview_fanout(x, &g, "invitation", REFVIEW_SEATS,
 		    invite_extra, &in) == -1)
@@ -226,12 +231,13 @@ struct accept_info {
 };
 
 static void
-accept_extra(struct tmpl_data *d, void *arg)
+accept_extra(struct tmpl_data *d, void *arg, int viewer)
 {
 	struct accept_info *a = arg;
 	struct tmpl_list *l = tmpl_list(d, "waiting");
 	char *copy = xstrdup(buf_str(&a->waiting)), *p, *tok;
 
+	(void)viewer;
 	tmpl_set(d, "accepter.name", a->name);
 	for (p = copy; (tok = strtok_r(p, "\n", &p)) != NULL;)
 		tmpl_list_add_str(l, tok);
@@ -239,8 +245,9 @@ accept_extra(struct tmpl_data *d, void *arg)
 }
 
 static void
-decline_extra(struct tmpl_data *d, void *arg)
+decline_extra(struct tmpl_data *d, void *arg, int viewer)
 {
+	(void)viewer;
 	tmpl_set(d, "decliner.name", arg ? (const char *)arg : "");
 }
 
@@ -612,8 +619,9 @@ cmd_resign(struct ref_msg *x, struct play_game *g, int seat,
 }
 
 static void
-draw_extra(struct tmpl_data *d, void *arg)
+draw_extra(struct tmpl_data *d, void *arg, int viewer)
 {
+	(void)viewer;
 	tmpl_set(d, "offer.name", (const char *)arg);
 }
 

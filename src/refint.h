@@ -103,7 +103,8 @@ void	refview_legal(struct tmpl_data *, const struct play_game *, int seat);
  * by their notify setting when notify is set) and, when observers is set,
  * to every observer (public view).  extra, when not NULL, adds the
  * event's own fields to each reader's data. */
-typedef void (*refview_extra_fn)(struct tmpl_data *, void *arg);
+typedef void (*refview_extra_fn)(struct tmpl_data *, void *arg,
+	    int viewer);
 #define REFVIEW_SEATS		0x1
 #define REFVIEW_OBSERVERS	0x2
 #define REFVIEW_NOTIFY		0x4	/* honour each seat's notify */

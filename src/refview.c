@@ -250,7 +250,7 @@ refview_fanout(struct ref_msg *x, const struct play_game *g,
 			continue;
 		d = refview_game(x, g, &rs, i);
 		if (extra)
-			extra(d, arg);
+			extra(d, arg, i);
 		rc = ref_send(x, &rs.p[i], tmplname, d, g->row.id, i, NULL);
 		tmpl_data_free(d);
 	}
@@ -263,7 +263,7 @@ refview_fanout(struct ref_msg *x, const struct play_game *g,
 			}
 			d = refview_game(x, g, &rs, GAME_PUBLIC);
 			if (extra)
-				extra(d, arg);
+				extra(d, arg, GAME_PUBLIC);
 			rc = ref_send(x, &p, tmplname, d, g->row.id, -1,
 			    NULL);
 			tmpl_data_free(d);
@@ -284,10 +284,12 @@ struct end_info {
 };
 
 static void
-end_extra(struct tmpl_data *d, void *arg)
+end_extra(struct tmpl_data *d, void *arg, int viewer)
 {
 	struct end_info *e = arg;
 	const char *ended = e->g->row.ended;
+
+	(void)viewer;
 
 	tmpl_set(d, "result.text", e->g->row.result ? e->g->row.result :
 	    e->res.text);
