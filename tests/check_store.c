@@ -676,7 +676,8 @@ START_TEST(store_thanks_once_per_pair_and_authority)
 	char *path = dbpath("thanks.db");
 	struct store *s = open_ok(path);
 	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
-	int64_t c = player(s, "c@x.org"), g1 = game(s, a, b), g2 = game(s, a, b);
+	int64_t c = player(s, "c@x.org");
+	int64_t g1 = game(s, a, b), g2 = game(s, a, b);
 	int n;
 
 	ck_assert_int_eq(store_player_authority(s, b, &n), 0);
