@@ -197,12 +197,13 @@ usable_id(const char *id)
 static int
 queue_mail(struct ref_msg *x, const char *to, int to_sender,
     const char *subject, const char *body, int64_t game, int seat,
-    const char *auto_submitted)
+    int notification, const char *auto_submitted)
 {
 	const struct config *cfg = x->r->cfg;
 	struct referee_mail out;
 	struct buf subj = { 0 }, refs = { 0 };
 	char token[TOKEN_LEN + 1], *root = NULL, *id, *reply_to = NULL;
+	char *unsubscribe = NULL;
 	const char *irt = NULL, *at;
 	int i, rc;
 
@@ -227,6 +228,14 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender,
 		}
 	}
 	buf_adds(&subj, subject);
+	/* A notification of a move says how to stop them: a mail whose
+	 * subject is the command (a player keeps the mails of their turn). */
+	if (notification && game != 0)
+		unsubscribe = seat >= 0 ?
+		    xasprintf("mailto:%s?subject=set%%20notify%%20turn",
+		    cfg->referee.address) :
+		    xasprintf("mailto:%s?subject=unobserve%%20%%23%lld",
+		    cfg->referee.address, (long long)game);
 	if (to_sender && x->m != NULL) {
 		const struct mail_msg *m = x->m;
 
@@ -249,7 +258,12 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender,
 	out.text = body;
 	out.in_reply_to = irt;
 	out.references = refs.len ? buf_str(&refs) : NULL;
-	out.auto_submitted = auto_submitted ? auto_submitted : "auto-replied";
+	/* RFC 3834: an answer to the sender's own mail is auto-replied; a
+	 * mail to anyone else (an opponent's move, an invitation) is
+	 * auto-generated. */
+	out.auto_submitted = auto_submitted ? auto_submitted : to_sender ?
+	    "auto-replied" : "auto-generated";
+	out.list_unsubscribe = unsubscribe;
 	out.game = game;
 	rc = referee_queue(x->r, &out, id, x->now);
 	if (to_sender)
@@ -257,6 +271,7 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender,
 	free(id);
 	free(root);
 	free(reply_to);
+	free(unsubscribe);
 	buf_free(&subj);
 	buf_free(&refs);
 	return rc;
@@ -284,7 +299,7 @@ render_send(struct ref_msg *x, const char *to, const char *lang,
 		return -1;
 	}
 	rc = queue_mail(x, to, to_sender, subject, body, game, seat,
-	    auto_submitted);
+	    strcmp(tmplname, "move") == 0, auto_submitted);
 	free(subject);
 	free(body);
 	return rc;
@@ -295,6 +310,9 @@ ref_send(struct ref_msg *x, const struct store_player *to,
     const char *tmplname, struct tmpl_data *d, int64_t game, int seat,
     const char *auto_submitted)
 {
+	/* A banned address gets nothing from the referee. */
+	if (to->banned)
+		return 0;
 	tmpl_set(d, "player.name", ref_name(to));
 	return render_send(x, to->address, to->language ? to->language : "en",
 	    x->me.id != 0 && to->id == x->me.id, tmplname, d, game, seat,
