@@ -792,7 +792,8 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 	struct tmpl_list *l;
 	struct play_game g;
 	char err[300];
-	int i, allowed, rc;
+	int64_t game = 0;
+	int i, allowed, rc, seat = -1;
 
 	*sent = 0;
 	if (error_reply_allowed(x->r, x->me.address, x->now, &allowed) == -1)
@@ -815,6 +816,8 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 	l = tmpl_list(d, "not_tried");
 	for (i = failed + 1; lines && i < lines->n; i++)
 		tmpl_list_add_str(l, lines->v[i]);
+	if (x->m != NULL && x->m->commands_truncated)
+		tmpl_set_int(d, "truncated", x->r->cfg->limits.commands);
 	if (res != NULL && res->game != 0 && play_load(x->r->store,
 	    x->r->defs, x->r->ndefs, res->game, &g, err, sizeof(err)) == 0) {
 		tmpl_setf(d, "game.id", "%lld", (long long)g.row.id);
@@ -822,9 +825,13 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 		if (res->legal_seat >= 0 &&
 		    strcmp(g.row.status, "active") == 0)
 			refview_legal(d, &g, res->legal_seat);
+		/* The answer goes to the sender's own address: when that is
+		 * a seat, its tag lets a corrected reply go straight in. */
+		game = g.row.id;
+		seat = play_seat(&g, x->me.address);
 		play_free(&g);
 	}
-	rc = ref_send(x, &x->me, "error", d, 0, -1, NULL);
+	rc = ref_send(x, &x->me, "error", d, game, seat, NULL);
 	tmpl_data_free(d);
 	*sent = rc == 0;
 	return rc;
@@ -835,7 +842,7 @@ static int
 done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes)
 {
 	struct tmpl_data *d = tmpl_data_new(), *it;
-	struct tmpl_list *l = tmpl_list(d, "applied");
+	struct tmpl_list *l = tmpl_list(d, "done");
 	int i, rc;
 
 	for (i = 0; i < lines->n; i++) {
@@ -845,6 +852,8 @@ done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes)
 		tmpl_set(it, "line", lines->v[i]);
 		tmpl_set(it, "note", notes[i] ? notes[i] : "");
 	}
+	if (x->m != NULL && x->m->commands_truncated)
+		tmpl_set_int(d, "truncated", x->r->cfg->limits.commands);
 	rc = ref_send(x, &x->me, "done", d, 0, -1, NULL);
 	tmpl_data_free(d);
 	return rc;
@@ -873,7 +882,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	x.m = m;
 	x.key = key;
 	x.now = now;
-	if (store_player_id(r->store, m->from, 1, now, &pid) != 0 ||
+	if (ref_player_make(&x, m->from, &pid) == -1 ||
 	    store_player_load(r->store, pid, &x.me) != 0)
 		return -1;
 	x.dmarc = dmarc_pass(r, m);
