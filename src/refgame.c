@@ -26,26 +26,6 @@ side_of(const struct play_game *g, int seat)
 	return p >= 0 && p < seat ? p : seat;
 }
 
-/* Seconds a move may take, by the game's clock or the configured one. */
-static int64_t
-move_seconds(struct ref_msg *x, const struct play_game *g)
-{
-	struct config_clock ck = x->r->cfg->clock.move;
-	char err[200];
-
-	if (g->row.clock != NULL)
-		(void)config_parse_clock(g->row.clock, &ck, err, sizeof(err));
-	return ck.base_ms / 1000;
-}
-
-static int
-set_deadline(struct ref_msg *x, struct play_game *g)
-{
-	g->row.deadline = strcmp(g->row.status, "active") == 0 ?
-	    x->now + move_seconds(x, g) : 0;
-	return 0;
-}
-
 int
 ref_player_make(struct ref_msg *x, const char *addr, int64_t *id)
 {
@@ -179,8 +159,8 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	}
 	res->game = g.row.id;
 	if (active) {
-		set_deadline(x, &g);
-		if (store_game_update(x->r->store, &g.row) == -1)
+		if (refclock_begin_game(x, &g) == -1 ||
+		    store_game_update(x->r->store, &g.row) == -1)
 			goto free;
 	}
 	if (store_event_add(x->r->store, g.row.id, 0, x->me.id, admin ?
@@ -290,7 +270,8 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 		free(g->row.status);
 		g->row.status = xstrdup("active");
 		g->row.expires = 0;
-		set_deadline(x, g);
+		if (refclock_begin_game(x, g) == -1)
+			return -1;
 		if (store_timer_cancel(x->r->store, "invitation", g->row.id,
 		    0) == -1)
 			return -1;
@@ -332,9 +313,10 @@ need_active(const struct play_game *g, struct ref_result *res)
 	    g->row.result ? g->row.result : g->row.status);
 }
 
-/* After a change of state: the end mails, or the move mails. */
+/* After a change of state: the clock, then the end mails or the move
+ * mails.  before: the seats that were to move. */
 static int
-after_move(struct ref_msg *x, struct play_game *g, int seat)
+after_move(struct ref_msg *x, struct play_game *g, int seat, uint32_t before)
 {
 	unsigned keep;
 	int i;
@@ -345,9 +327,10 @@ after_move(struct ref_msg *x, struct play_game *g, int seat)
 		if (side_of(g, i) == side_of(g, seat))
 			keep |= 1u << i;
 	g->row.draw_offer &= keep;
-	set_deadline(x, g);
 	if (strcmp(g->row.status, "finished") == 0)
 		g->row.draw_offer = 0;
+	if (refclock_after_move(x, g, seat, before) == -1)
+		return -1;
 	if (store_game_update(x->r->store, &g->row) == -1)
 		return -1;
 	if (strcmp(g->row.status, "finished") == 0)
@@ -419,6 +402,7 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
     const struct command *c, struct ref_result *res)
 {
 	char err[GAME_ERRLEN + 100];
+	uint32_t before = g->def->ops->to_move(g->st);
 	int n, rc;
 
 	if (need_active(g, res) == REF_FAIL)
@@ -434,7 +418,7 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 	    n == 1 ? "" : "s", (long long)g->row.id);
 	if (only_signals(g, c->text))
 		return signal_fanout(x, g, seat);
-	return after_move(x, g, seat);
+	return after_move(x, g, seat, before);
 }
 
 static int
@@ -606,10 +590,9 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 
 int
 refgame_finish(struct ref_msg *x, struct play_game *g, int draw,
-    unsigned winners, const char *how, const char *text)
+    unsigned winners, const char *how, const char *text, const char *by)
 {
 	struct game_result res;
-	const char *by = NULL;
 	struct ref_seats rs;
 	int rc;
 
@@ -626,15 +609,15 @@ refgame_finish(struct ref_msg *x, struct play_game *g, int draw,
 	free(g->row.ended);
 	g->row.ended = xstrdup(how);
 	g->row.draw_offer = 0;
-	g->row.deadline = 0;
 	g->row.updated = x->now;
-	if (store_game_update(x->r->store, &g->row) == -1 ||
+	if (refclock_stop(x, g) == -1 ||
+	    store_game_update(x->r->store, &g->row) == -1 ||
 	    store_event_add(x->r->store, g->row.id, g->row.nmoves, x->me.id,
 	    how, text, x->now) == -1)
 		return -1;
 	if (refview_seats(x, g, &rs) == -1)
 		return -1;
-	if (x->me.id != 0)
+	if (by == NULL && x->me.id != 0)
 		by = ref_name(&x->me);
 	rc = refview_end_by(x, g, by, &res);
 	refview_seats_free(&rs);
@@ -657,7 +640,7 @@ cmd_resign(struct ref_msg *x, struct play_game *g, int seat,
 	snprintf(text, sizeof(text), "%s resigned",
 	    g->def->ops->seat_name(g->st, seat));
 	res->note = xasprintf("you resigned game #%lld", (long long)g->row.id);
-	return refgame_finish(x, g, 0, winners, "resigned", text);
+	return refgame_finish(x, g, 0, winners, "resigned", text, NULL);
 }
 
 struct draw_info {
@@ -697,7 +680,7 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 		res->note = xasprintf("game #%lld is drawn by agreement",
 		    (long long)g->row.id);
 		return refgame_finish(x, g, 1, 0, "agreed",
-		    "draw by agreement");
+		    "draw by agreement", NULL);
 	}
 	g->row.updated = x->now;
 	if (store_game_update(x->r->store, &g->row) == -1 ||
