@@ -312,8 +312,8 @@ ref_send(struct ref_msg *x, const struct store_player *to,
     const char *tmplname, struct tmpl_data *d, int64_t game, int seat,
     const char *auto_submitted)
 {
-	/* A banned address gets nothing from the referee. */
-	if (to->banned)
+	/* A banned address and a robot get nothing from the referee. */
+	if (to->banned || refrobot_level(to->address))
 		return 0;
 	tmpl_set(d, "player.name", ref_name(to));
 	return render_send(x, to->address, to->language ? to->language : "en",
@@ -410,15 +410,25 @@ cmd_help(struct ref_msg *x, const struct command *c, struct ref_result *res)
 	struct tmpl_data *it;
 	int i, rc;
 
-	if (c->text != NULL && (def = gamedef_find(x->r->defs, x->r->ndefs,
-	    c->text)) == NULL) {
+	if (c->text != NULL && (strcmp(c->text, "robots") == 0 ||
+	    strcmp(c->text, "robot") == 0 || strcmp(c->text, "роботы") == 0 ||
+	    strcmp(c->text, "робот") == 0)) {
+		struct buf b = { 0 };
+
+		tmpl_set(d, "topic.robots", "1");
+		tmpl_set(d, "topic.title", "robots");
+		config_format_duration(x->r->cfg->robots.budget_ms, &b);
+		tmpl_set(d, "robots.budget", buf_str(&b));
+		buf_free(&b);
+	} else if (c->text != NULL && (def = gamedef_find(x->r->defs,
+	    x->r->ndefs, c->text)) == NULL) {
 		struct buf names = { 0 };
 
 		for (i = 0; i < x->r->ndefs; i++)
 			buf_printf(&names, "%s%s", i ? ", " : "",
 			    x->r->defs[i].name);
 		ref_fail(res, "there is no help on `%s`; ask for one of the "
-		    "games (%s), or send `help` alone", c->text,
+		    "games (%s), for robots, or send `help` alone", c->text,
 		    buf_str(&names));
 		buf_free(&names);
 		tmpl_data_free(d);

@@ -166,6 +166,18 @@ int	refclock_timer(struct ref_msg *, const struct store_timer *);
 int	refclock_vacation(struct ref_msg *, int days, struct ref_result *,
 	    int64_t *left);
 
+/* refrobot.c: robot seats. */
+/* The address of a robot of a level (owned); the level of an address,
+ * 0 for a person. */
+char	*refrobot_address(int level, int seat);
+int	refrobot_level(const char *address);
+unsigned refrobot_seats(const struct play_game *);
+/* Let every robot to move play, one move after another, with the clock
+ * running; *played counts them. */
+int	refrobot_play(struct ref_msg *, struct play_game *, int *played);
+/* Does every robot of the game judge its position lost? */
+int	refrobot_accepts_draw(const struct play_game *);
+
 /* referee.c: run one command line (used by confirm). */
 int	ref_run_line(struct ref_msg *, const char *line, struct ref_result *);
 
