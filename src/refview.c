@@ -61,6 +61,18 @@ refview_move_visible(const struct play_game *g, int seat,
 	    viewer == ops->partner(g->st, seat));
 }
 
+const char *
+refview_move_text(const struct play_game *g, int seat, const char *notation,
+    int viewer)
+{
+	/* As for signals, partner() marks Aluette, whose changer discards
+	 * are the one kind of move that names a card others may not see. */
+	if (g->def->ops->partner != NULL && viewer != seat &&
+	    strncmp(notation, "discard ", 8) == 0)
+		return "discard (face down)";
+	return notation;
+}
+
 /* The variant as the options that differ from the defaults. */
 static char *
 variant_text(const struct play_game *g)
@@ -176,7 +188,8 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 			    log[i].seat));
 			tmpl_set(d, "last_move.name",
 			    ref_name(&rs->p[log[i].seat]));
-			tmpl_set(d, "last_move.text", log[i].notation);
+			tmpl_set(d, "last_move.text", refview_move_text(g,
+			    log[i].seat, log[i].notation, viewer));
 		}
 		store_moves_free(log, n);
 	}
