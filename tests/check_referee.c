@@ -1286,7 +1286,10 @@ referee_suite(void)
 	tcase_add_test(tc, token_of_other_game);
 	tcase_add_test(tc, token_and_sender_must_agree);
 	suite_add_tcase(s, tc);
+	/* Whole games: a few seconds, minutes under valgrind
+	 * (CK_EXCLUDE_TAGS=slow leaves them out). */
 	tc = tcase_create("hidden");
+	tcase_set_tags(tc, "slow");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, hidden_cards_aluette);
 	tcase_add_test(tc, hidden_cards_spite);
