@@ -99,7 +99,7 @@ w_open(struct world *w, const char *name, const char *extra)
 	ck_assert_msg(token_secret_create(secret, err, sizeof(err)) == 0, "%s",
 	    err);
 	text = xasprintf("referee:\n  address: %s\n  admins: [boss@club.example]"
-	    "\n%s", REFEREE, extra ? extra : "");
+	    "\n  plus_addressing: yes\n%s", REFEREE, extra ? extra : "");
 	ck_assert_msg(config_load_text("test.yaml", text, strlen(text),
 	    &w->cfg, err, sizeof(err)) == 0, "%s", err);
 	free(text);
@@ -480,8 +480,7 @@ START_TEST(token_of_other_game)
 	assert_auth_refusal(&o, players[seat]);
 	outs_free(&o);
 
-	/* A's token in a plus address for B (plus addressing is off here,
-	 * but the parser reads it all the same). */
+	/* A's token in a plus address for B. */
 	subject = xasprintf("referee+%lld.%s@ludus.example", (long long)b,
 	    token);
 	{
@@ -496,6 +495,8 @@ START_TEST(token_of_other_game)
 	free(subject);
 	w_take(&w, &o);
 	assert_auth_refusal(&o, players[seat]);
+	ck_assert_msg(strstr(o.v[0].body, "a token that is not yours") != NULL,
+	    "%s", o.v[0].body);
 	outs_free(&o);
 
 	fp = w_fingerprint(&w, a);
@@ -612,6 +613,7 @@ struct hidden {
 	long		 mails;		/* mails checked */
 	long		 differed;	/* other readers' mails a deal changed */
 	long		 hidden_moves;	/* hidden logged moves looked for */
+	long		 observed;	/* observers' mails checked */
 	const char	*invite_name;	/* the inviter, for invitation mails */
 	const char	*accepter;	/* who accepted, for accepted mails */
 };
@@ -842,6 +844,7 @@ hidden_check(struct hidden *h, const char *tmplname, const struct outs *o)
 		}
 		log_check(h, &g, reader, m);
 		h->mails++;
+		h->observed += reader < 0;
 	}
 	outs_free(&base);
 	for (t = 0; t < nseats; t++)
@@ -998,6 +1001,7 @@ START_TEST(hidden_cards_aluette)
 	ck_assert_int_gt(nsignals, 0);
 	ck_assert_int_gt(h.differed, 0);
 	ck_assert_int_gt(h.hidden_moves, 0);
+	ck_assert_int_gt(h.observed, 0);
 	history_check(&h, 4);
 	w_close(&w);
 }
@@ -1071,6 +1075,7 @@ START_TEST(hidden_cards_spite)
 	buf_free(&b);
 	play_free(&g);
 	ck_assert_int_gt(h.differed, 0);
+	ck_assert_int_gt(h.observed, 0);
 	history_check(&h, 2);
 	w_close(&w);
 }
@@ -1105,6 +1110,7 @@ START_TEST(error_reply_is_short)
 	ck_assert(strstr(o.v[0].body, "frobnicate the referee") != NULL);
 	ck_assert(strstr(o.v[0].body, "MARK-TAIL-7Q") == NULL);
 	ck_assert(strstr(o.v[0].subject, "MARK-TAIL-7Q") == NULL);
+	ck_assert_msg(strlen(o.v[0].subject) < 100, "%s", o.v[0].subject);
 	ck_assert(strstr(o.v[0].body, "MARK-QUOTED-9X") == NULL);
 	ck_assert_msg(strlen(o.v[0].body) < 4096, "%zu bytes",
 	    strlen(o.v[0].body));
@@ -1190,6 +1196,12 @@ START_TEST(flood_is_rate_limited)
 		free(outcome);
 		free(key);
 	}
+	/* Any of them again is seen before, and not answered. */
+	raw = w_raw(&w, STRANGER, "hi", "flood.0@evil.example", "frobnicate\r\n");
+	outcome = w_deliver(&w, raw);
+	ck_assert_msg(strstr(outcome, "seen before") != NULL, "%s", outcome);
+	free(outcome);
+	free(raw);
 	/* An hour on, the sender is answered again. */
 	w.now += 3601;
 	free(w_send(&w, STRANGER, "hi", "frobnicate\r\n"));
