@@ -1007,6 +1007,74 @@ START_TEST(hidden_cards_aluette)
 }
 END_TEST
 
+/* A changer discard: its player sees the card, the others that a card
+ * was discarded, in the move mails and in `history`. */
+START_TEST(changer_discard_face_down)
+{
+	struct world w;
+	struct hidden h;
+	struct play_game g;
+	struct outs o;
+	unsigned char seed[RNG_SEED_LEN];
+	char move[GAME_MOVE_TEXT], *body;
+	int seat, i, asks = 0;
+
+	w_open(&w, "discard", NULL);
+	memset(&h, 0, sizeof(h));
+	h.w = &w;
+	rng_seed_from_u64(seed, 19);
+	rng_init(&h.rng, seed);
+	start_game(&h, "new aluette teams=fixed changer=true "
+	    "bob@club.example cat@club.example dan@club.example", 4);
+	for (;;) {
+		w_load(&w, h.id, &g);
+		seat = seat_to_move(&g);
+		legal_text(&g, seat, 0, move, sizeof(move));
+		play_free(&g);
+		if (strcmp(move, "change") != 0)
+			break;
+		play_by_mail(&h, seat, "move", "change");
+		ck_assert_int_le(++asks, 4);
+	}
+	ck_assert_int_eq(asks, 4);
+	ck_assert_msg(strncmp(move, "discard ", 8) == 0, "%s", move);
+	body = xasprintf("move #%lld %s", (long long)h.id, move);
+	free(w_send_seat(&w, h.id, seat, players[seat], body));
+	free(body);
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 5);
+	for (i = 0; i < o.n; i++) {
+		const struct out *m = &o.v[i];
+
+		if (strcmp(m->to, players[seat]) == 0) {
+			ck_assert_msg(strstr(m->subject, move) != NULL, "%s",
+			    m->subject);
+			continue;
+		}
+		ck_assert_msg(strstr(m->subject, "played discard (face down)")
+		    != NULL, "%s", m->subject);
+		ck_assert_msg(strstr(m->body, move) == NULL, "%s", m->body);
+	}
+	outs_free(&o);
+	body = xasprintf("history #%lld", (long long)h.id);
+	for (i = 0; i < 4; i++) {
+		free(w_send(&w, players[i], "history", body));
+		w_take(&w, &o);
+		ck_assert_int_eq(o.n, 1);
+		if (i == seat)
+			ck_assert(strstr(o.v[0].body, move) != NULL);
+		else {
+			ck_assert(strstr(o.v[0].body, move) == NULL);
+			ck_assert(strstr(o.v[0].body, "discard (face down)") !=
+			    NULL);
+		}
+		outs_free(&o);
+	}
+	free(body);
+	w_close(&w);
+}
+END_TEST
+
 /* The seat's move for Spite & Malice: the payoff top when it can go,
  * else another play to the centre, else a discard, so rounds end by
  * payoff piles running out rather than dragging on. */
@@ -1297,6 +1365,9 @@ referee_suite(void)
 	tcase_add_test(tc, forged_from_no_token);
 	tcase_add_test(tc, token_of_other_game);
 	tcase_add_test(tc, token_and_sender_must_agree);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("discard");
+	tcase_add_test(tc, changer_discard_face_down);
 	suite_add_tcase(s, tc);
 	/* Whole games: a few seconds, minutes under valgrind
 	 * (CK_EXCLUDE_TAGS=slow leaves them out). */
