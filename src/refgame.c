@@ -602,7 +602,8 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 		tmpl_set_int(it, "number", log[i].ply);
 		tmpl_set(it, "seat", ops->seat_name(g->st, log[i].seat));
 		tmpl_set(it, "name", ref_name(&rs.p[log[i].seat]));
-		tmpl_set(it, "text", log[i].notation);
+		tmpl_set(it, "text", refview_move_text(g, log[i].seat,
+		    log[i].notation, viewer));
 		ref_utc(log[i].created, when, sizeof(when));
 		tmpl_set(it, "time", when);
 	}

@@ -127,6 +127,11 @@ int	refview_end_by(struct ref_msg *, const struct play_game *,
 /* Per-move visibility: may viewer see this logged move? */
 int	refview_move_visible(const struct play_game *, int seat,
 	    const char *notation, int viewer);
+/* A logged move as viewer may read it: the notation, or for a changer
+ * discard of another seat the fact without the card (discards are not
+ * seen by others). */
+const char *refview_move_text(const struct play_game *, int seat,
+	    const char *notation, int viewer);
 
 /* refgame.c: commands on games and on the sender's own settings. */
 int	refgame_run(struct ref_msg *, const struct command *,
