@@ -47,6 +47,8 @@ compare() {
 }
 
 if [ $# -eq 0 ]; then
+	# Case names are lower case, digits and dashes: no quoting needed.
+	# shellcheck disable=SC2046
 	set -- $(cd "$cases" && for d in */; do [ -d "$d" ] && echo "${d%/}"; done)
 fi
 [ $# -gt 0 ] || { echo "golden: no cases in $cases"; fail=1; }
