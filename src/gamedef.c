@@ -597,6 +597,28 @@ gamedef_resolve(const struct gamedef *d, char *const *words, int nwords,
 	return 0;
 }
 
+void
+gamedef_opt_values(const struct gamedef_opt *o, struct buf *out)
+{
+	int i;
+
+	switch (o->type) {
+	case GOPT_INT:
+		buf_printf(out, "%lld-%lld", o->min, o->max);
+		break;
+	case GOPT_BOOL:
+		buf_adds(out, "true|false");
+		break;
+	case GOPT_ENUM:
+		for (i = 0; i < o->nvalues; i++)
+			buf_printf(out, "%s%s", i ? "|" : "", o->values[i]);
+		break;
+	case GOPT_STRING:
+		buf_adds(out, "TEXT");
+		break;
+	}
+}
+
 char *
 gamedef_opts_text(const struct game_opts *o)
 {

@@ -190,7 +190,7 @@ cmd_init(struct ctx *c, int argc, char **argv)
 static int
 cmd_games(struct ctx *c, int argc, char **argv)
 {
-	int i, j, k;
+	int i, j;
 
 	(void)argv;
 	if (argc != 0)
@@ -208,24 +208,11 @@ cmd_games(struct ctx *c, int argc, char **argv)
 		printf("\n");
 		for (j = 0; j < d->nopts; j++) {
 			const struct gamedef_opt *o = &d->opts[j];
+			struct buf v = { 0 };
 
-			printf("  %s=", o->name);
-			switch (o->type) {
-			case GOPT_INT:
-				printf("%lld-%lld", o->min, o->max);
-				break;
-			case GOPT_BOOL:
-				printf("true|false");
-				break;
-			case GOPT_ENUM:
-				for (k = 0; k < o->nvalues; k++)
-					printf("%s%s", k ? "|" : "",
-					    o->values[k]);
-				break;
-			case GOPT_STRING:
-				printf("TEXT");
-				break;
-			}
+			gamedef_opt_values(o, &v);
+			printf("  %s=%s", o->name, buf_str(&v));
+			buf_free(&v);
 			printf(" (default %s)%s%s\n", *o->def ? o->def : "none",
 			    o->help ? ": " : "", o->help ? o->help : "");
 		}
@@ -568,6 +555,75 @@ cmd_replay(struct ctx *c, int argc, char **argv)
 	return rc;
 }
 
+/*
+ * verify ID [SEED [HASH]]: the seed a finished game revealed hashes to the
+ * commitment published in its first mail, and the game replays from it.
+ * SEED and HASH default to the stored ones; a player passes the values
+ * from the mails to check them.
+ */
+static int
+cmd_verify(struct ctx *c, int argc, char **argv)
+{
+	struct play_game g;
+	char err[GAME_ERRLEN], commit[65], *state;
+	int rc = 1;
+
+	if (argc < 1 || argc > 3)
+		return usage_of("verify");
+	if (load_game(c, argv[0], &g) != 0)
+		return 1;
+	if (strcmp(g.row.status, "active") == 0 ||
+	    strcmp(g.row.status, "invited") == 0) {
+		err_out("game #%s is %s: its seed is revealed when it ends",
+		    argv[0], g.row.status);
+		goto out;
+	}
+	if (argc >= 2 && (strlen(argv[1]) != 2 * RNG_SEED_LEN ||
+	    util_unhex(argv[1], g.row.seed, RNG_SEED_LEN) == -1)) {
+		err_out("the seed is %d hex digits", 2 * RNG_SEED_LEN);
+		goto out;
+	}
+	rng_commitment(g.row.seed, commit);
+	if (argc == 3 ? !util_strcaseeq(argv[2], commit) : 0) {
+		printf("game #%s: SHA-256 of the seed is %s, not the "
+		    "commitment %s\n", argv[0], commit, argv[2]);
+		goto out;
+	}
+	if (argc < 3) {
+		struct store_game stored;
+
+		if (store_game_load(c->store, g.row.id, &stored) != 0) {
+			err_out("%s", store_errmsg(c->store));
+			goto out;
+		}
+		rng_commitment(stored.seed, err);
+		store_game_free(&stored);
+		if (strcmp(err, commit) != 0) {
+			printf("game #%s: SHA-256 of the seed is %s, not the "
+			    "published %s\n", argv[0], commit, err);
+			goto out;
+		}
+	}
+	printf("game #%s: the seed's SHA-256 is the published commitment "
+	    "%s\n", argv[0], commit);
+	if (play_replay(c->store, &g, &state, err, sizeof(err)) == -1) {
+		printf("game #%s: the moves do not replay from this seed: "
+		    "%s\n", argv[0], err);
+		goto out;
+	}
+	if (strcmp(state, g.row.state) == 0) {
+		printf("game #%s: the deal and all %d moves replay from the "
+		    "seed to the final position\n", argv[0], g.row.nmoves);
+		rc = 0;
+	} else
+		printf("game #%s: the moves replay from this seed to another "
+		    "position than the game's\n", argv[0]);
+	free(state);
+out:
+	play_free(&g);
+	return rc;
+}
+
 static int
 cmd_perft(struct ctx *c, int argc, char **argv)
 {
@@ -625,6 +681,20 @@ stdin_cap(const struct config *cfg)
 }
 
 static int
+open_referee(struct ctx *c, struct referee *ref)
+{
+	char err[512], *path = secret_path(c);
+	int rc;
+
+	rc = referee_open(ref, c->store, &c->cfg, c->defs, c->ndefs,
+	    gamedef_default_dir(), path, err, sizeof(err));
+	free(path);
+	if (rc == -1)
+		err_out("%s", err);
+	return rc;
+}
+
+static int
 cmd_deliver(struct ctx *c, int argc, char **argv)
 {
 	struct referee ref;
@@ -642,17 +712,38 @@ cmd_deliver(struct ctx *c, int argc, char **argv)
 		err_out("referee.address is not set (give -c CONFIG)");
 		return EXIT_TEMPFAIL;
 	}
-	memset(&ref, 0, sizeof(ref));
-	ref.store = c->store;
-	ref.cfg = &c->cfg;
-	ref.defs = c->defs;
-	ref.ndefs = c->ndefs;
+	if (open_referee(c, &ref) == -1) {
+		free(raw);
+		return EXIT_TEMPFAIL;
+	}
 	st = intake_message(&ref, raw, len, now(), &outcome);
+	referee_close(&ref);
 	free(raw);
 	if (outcome)
 		fprintf(stderr, "ludus: %s\n", outcome);
 	free(outcome);
 	return st == INTAKE_DONE ? 0 : EXIT_TEMPFAIL;
+}
+
+static int
+cmd_tick(struct ctx *c, int argc, char **argv)
+{
+	struct referee ref;
+	int n;
+
+	(void)argv;
+	if (argc != 0)
+		return usage_of("tick");
+	if (c->cfg.referee.address == NULL)
+		return err_out("referee.address is not set (give -c CONFIG)");
+	if (open_referee(c, &ref) == -1)
+		return 1;
+	n = referee_timers(&ref, now());
+	referee_close(&ref);
+	if (n == -1)
+		return err_out("%s", store_errmsg(c->store));
+	printf("%d timer%s fired\n", n, n == 1 ? "" : "s");
+	return 0;
 }
 
 static int
@@ -899,6 +990,11 @@ static const struct cmd cmds[] = {
 	{ "parse", "< MESSAGE",
 	    "show how a message is read: sender, tag, guards, commands",
 	    cmd_parse, 0 },
+	{ "verify", "ID [SEED [SHA256]]", "check a finished game's revealed "
+	    "seed against its published commitment and replay it", cmd_verify,
+	    1 },
+	{ "tick", "", "fire the timers that are due (invitations that lapse, "
+	    "reports still open)", cmd_tick, 1 },
 	{ "outbox", "[--all]",
 	    "what waits to be sent; with --all every mail written, decoded",
 	    cmd_outbox, 1 },

@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	2
+#define STORE_SCHEMA_VERSION	3
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -36,6 +36,11 @@ int	 store_open_at(const char *path, int version, struct store **,
 int	 store_begin(struct store *);
 int	 store_commit(struct store *);
 void	 store_rollback(struct store *);
+/* A savepoint inside a transaction: one command of a message either
+ * completes or is undone alone (release keeps, undo drops its writes). */
+int	 store_savepoint(struct store *);
+int	 store_release(struct store *);
+int	 store_undo(struct store *);
 
 /* Players, keyed by canonical address. */
 struct store_player {
