@@ -941,6 +941,7 @@ referee_timers(struct referee *r, int64_t now)
 			return -1;
 		}
 		if (n == 0) {
+			store_timers_free(t, n);
 			store_rollback(r->store);
 			return fired;
 		}

@@ -61,7 +61,7 @@ for name in "$@"; do
 		fail=$((fail + 1))
 		continue
 	fi
-	if [ -z "$(golden_mails "$dir")" ]; then
+	if [ -z "$(golden_steps "$dir")" ]; then
 		echo "FAIL $name: no NN-*.eml mails"
 		fail=$((fail + 1))
 		continue

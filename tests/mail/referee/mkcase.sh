@@ -73,9 +73,9 @@ trap 'rm -rf "$work"' EXIT
 golden_replay "$work" "$case_dir" || die "replaying the case failed"
 
 # The number of the next mail, written as wide as the case's first one.
-last=$(golden_mails "$case_dir" | tail -n 1)
+last=$(golden_steps "$case_dir" | tail -n 1)
 if [ -n "$last" ]; then
-	first=$(golden_mails "$case_dir" | head -n 1)
+	first=$(golden_steps "$case_dir" | head -n 1)
 	first=${first##*/}
 	width=${first%%-*}
 	width=${#width}
@@ -128,7 +128,7 @@ write() {
 		printf 'Subject: %s\n' "$3"
 		printf 'Message-ID: <%s.%s@mkcase.example>\n' "$name" "$nn"
 		[ -n "${5:-}" ] && printf 'In-Reply-To: %s\n' "$5"
-		printf 'Date: %s\n' "$(date -u -R -d "@$((GOLDEN_BASE + 60 * seq))")"
+		printf 'Date: %s\n' "$(date -u -R -d "@$(golden_time "$seq")")"
 		printf 'Content-Type: text/plain; charset=utf-8\n\n%s\n' "$4"
 	} >"$f"
 	echo "${f##*/}: $4"
