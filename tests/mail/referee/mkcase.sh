@@ -1,7 +1,8 @@
 #!/bin/sh
 # Write a golden case that plays a whole game by mail (see README here).
 #
-#   mkcase.sh [--cli-new] [--game ID] [--max N] CASEDIR GAME [OPT=VAL ...] ADDRESS ...
+#   mkcase.sh [--cli-new] [--max N] CASEDIR GAME [OPT=VAL ...] ADDRESS ...
+#   mkcase.sh --game ID [--max N] CASEDIR
 #
 # The case's mails so far (and its setup) are replayed first, as
 # tests/golden.sh does.  Then, unless --game names a game that exists by
@@ -30,7 +31,8 @@ export LUDUS_BIN LUDUS_SRCDIR LUDUS_GAMES_DIR
 . "$LUDUS_SRCDIR/tests/goldenlib.sh"
 
 usage() {
-	echo "usage: mkcase.sh [--cli-new] [--game ID] [--max N] CASEDIR GAME [OPT=VAL ...] ADDRESS ..." >&2
+	echo "usage: mkcase.sh [--cli-new] [--max N] CASEDIR GAME [OPT=VAL ...] ADDRESS ..." >&2
+	echo "       mkcase.sh --game ID [--max N] CASEDIR" >&2
 	exit 64
 }
 die() {
@@ -50,9 +52,16 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ $# -ge 2 ] || usage
-case_dir=$1 kind=$2
-shift 2
+if [ -n "$game" ]; then
+	[ $# -ge 1 ] || usage
+	case_dir=$1 kind=${2:-}
+	shift
+	[ $# -eq 0 ] || shift
+else
+	[ $# -ge 2 ] || usage
+	case_dir=$1 kind=$2
+	shift 2
+fi
 opts='' addrs=''
 for w in "$@"; do
 	case $w in
