@@ -138,8 +138,10 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		if (c->result == CMD_RESULT_DRAW) {
 			res->note = xasprintf("game #%lld adjudicated a draw",
 			    (long long)g.row.id);
-			rc = refgame_finish(x, &g, 1, 0, "adjudicated",
-			    "adjudicated a draw");
+			snprintf(text, sizeof(text), "a draw by adjudication"
+			    "%s%.100s", c->text ? ": " : "", c->text ?
+			    c->text : "");
+			rc = refgame_finish(x, &g, 1, 0, "adjudicated", text);
 			break;
 		}
 		if ((seat = result_seat(x, &g, c)) < 0) {
@@ -154,8 +156,9 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 			if (i >= 0)
 				winners |= 1u << i;
 		}
-		snprintf(text, sizeof(text), "adjudicated: %s wins",
-		    g.def->ops->seat_name(g.st, seat));
+		snprintf(text, sizeof(text), "%s wins by adjudication%s%.100s",
+		    g.def->ops->seat_name(g.st, seat), c->text ? ": " : "",
+		    c->text ? c->text : "");
 		res->note = xasprintf("game #%lld %s", (long long)g.row.id,
 		    text);
 		rc = refgame_finish(x, &g, 0, winners, "adjudicated", text);
@@ -165,8 +168,9 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 			g.row.deadline = x->now;
 		g.row.deadline += (int64_t)c->hours * 3600;
 		g.row.updated = x->now;
-		snprintf(text, sizeof(text), "deadline extended by %d hour%s",
-		    c->hours, c->hours == 1 ? "" : "s");
+		snprintf(text, sizeof(text), "deadline extended by %d hour%s"
+		    "%s%.100s", c->hours, c->hours == 1 ? "" : "s",
+		    c->text ? ": " : "", c->text ? c->text : "");
 		if (store_game_update(x->r->store, &g.row) == -1 ||
 		    store_event_add(x->r->store, g.row.id, g.row.nmoves,
 		    x->me.id, "admin extend", text, x->now) == -1) {
@@ -355,9 +359,10 @@ admin_resolve(struct ref_msg *x, const struct command *c,
 	report_data(d, &rp, def ? def->title : g.kind, NULL);
 	rc = ref_send(x, &rep, "report-ack", d, 0, -1, NULL);
 	tmpl_data_free(d);
-	if (rc == 0 && store_event_add(x->r->store, rp.game, g.nmoves,
-	    x->me.id, "report resolved", NULL, x->now) == -1)
-		rc = -1;
+	/* Not in the game's history: the players are not told of reports. */
+	if (rc == 0)
+		log_info("report #%lld resolved by %s", (long long)rp.id,
+		    x->me.address);
 	if (rc == 0)
 		res->note = xasprintf("report #%lld closed; its author is told",
 		    (long long)rp.id);
@@ -392,8 +397,9 @@ refadmin_run(struct ref_msg *x, const struct command *c, const char *line,
 		if ((rc = store_player_ban(x->r->store, c->addr,
 		    c->kind == CMD_ADMIN_BAN, x->now)) == -1)
 			return -1;
-		log_info("%s by %s: %s", command_name(c->kind), x->me.address,
-		    c->addr);
+		log_info("%s by %s: %s%s%s", command_name(c->kind),
+		    x->me.address, c->addr, c->text ? ": " : "",
+		    c->text ? c->text : "");
 		res->note = xasprintf("%s %s", c->addr, c->kind ==
 		    CMD_ADMIN_BAN ? "is no longer answered" :
 		    "is answered again");

@@ -197,12 +197,13 @@ usable_id(const char *id)
 static int
 queue_mail(struct ref_msg *x, const char *to, int to_sender,
     const char *subject, const char *body, int64_t game, int seat,
-    const char *auto_submitted)
+    int notification, const char *auto_submitted)
 {
 	const struct config *cfg = x->r->cfg;
 	struct referee_mail out;
 	struct buf subj = { 0 }, refs = { 0 };
 	char token[TOKEN_LEN + 1], *root = NULL, *id, *reply_to = NULL;
+	char *unsubscribe = NULL;
 	const char *irt = NULL, *at;
 	int i, rc;
 
@@ -227,6 +228,14 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender,
 		}
 	}
 	buf_adds(&subj, subject);
+	/* A notification of a move says how to stop them: a mail whose
+	 * subject is the command (a player keeps the mails of their turn). */
+	if (notification && game != 0)
+		unsubscribe = seat >= 0 ?
+		    xasprintf("mailto:%s?subject=set%%20notify%%20turn",
+		    cfg->referee.address) :
+		    xasprintf("mailto:%s?subject=unobserve%%20%%23%lld",
+		    cfg->referee.address, (long long)game);
 	if (to_sender && x->m != NULL) {
 		const struct mail_msg *m = x->m;
 
@@ -249,7 +258,12 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender,
 	out.text = body;
 	out.in_reply_to = irt;
 	out.references = refs.len ? buf_str(&refs) : NULL;
-	out.auto_submitted = auto_submitted ? auto_submitted : "auto-replied";
+	/* RFC 3834: an answer to the sender's own mail is auto-replied; a
+	 * mail to anyone else (an opponent's move, an invitation) is
+	 * auto-generated. */
+	out.auto_submitted = auto_submitted ? auto_submitted : to_sender ?
+	    "auto-replied" : "auto-generated";
+	out.list_unsubscribe = unsubscribe;
 	out.game = game;
 	rc = referee_queue(x->r, &out, id, x->now);
 	if (to_sender)
@@ -257,6 +271,7 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender,
 	free(id);
 	free(root);
 	free(reply_to);
+	free(unsubscribe);
 	buf_free(&subj);
 	buf_free(&refs);
 	return rc;
@@ -284,7 +299,7 @@ render_send(struct ref_msg *x, const char *to, const char *lang,
 		return -1;
 	}
 	rc = queue_mail(x, to, to_sender, subject, body, game, seat,
-	    auto_submitted);
+	    strcmp(tmplname, "move") == 0, auto_submitted);
 	free(subject);
 	free(body);
 	return rc;
@@ -295,6 +310,9 @@ ref_send(struct ref_msg *x, const struct store_player *to,
     const char *tmplname, struct tmpl_data *d, int64_t game, int seat,
     const char *auto_submitted)
 {
+	/* A banned address gets nothing from the referee. */
+	if (to->banned)
+		return 0;
 	tmpl_set(d, "player.name", ref_name(to));
 	return render_send(x, to->address, to->language ? to->language : "en",
 	    x->me.id != 0 && to->id == x->me.id, tmplname, d, game, seat,
@@ -774,7 +792,8 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 	struct tmpl_list *l;
 	struct play_game g;
 	char err[300];
-	int i, allowed, rc;
+	int64_t game = 0;
+	int i, allowed, rc, seat = -1;
 
 	*sent = 0;
 	if (error_reply_allowed(x->r, x->me.address, x->now, &allowed) == -1)
@@ -797,6 +816,8 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 	l = tmpl_list(d, "not_tried");
 	for (i = failed + 1; lines && i < lines->n; i++)
 		tmpl_list_add_str(l, lines->v[i]);
+	if (x->m != NULL && x->m->commands_truncated)
+		tmpl_set_int(d, "truncated", x->r->cfg->limits.commands);
 	if (res != NULL && res->game != 0 && play_load(x->r->store,
 	    x->r->defs, x->r->ndefs, res->game, &g, err, sizeof(err)) == 0) {
 		tmpl_setf(d, "game.id", "%lld", (long long)g.row.id);
@@ -804,9 +825,13 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 		if (res->legal_seat >= 0 &&
 		    strcmp(g.row.status, "active") == 0)
 			refview_legal(d, &g, res->legal_seat);
+		/* The answer goes to the sender's own address: when that is
+		 * a seat, its tag lets a corrected reply go straight in. */
+		game = g.row.id;
+		seat = play_seat(&g, x->me.address);
 		play_free(&g);
 	}
-	rc = ref_send(x, &x->me, "error", d, 0, -1, NULL);
+	rc = ref_send(x, &x->me, "error", d, game, seat, NULL);
 	tmpl_data_free(d);
 	*sent = rc == 0;
 	return rc;
@@ -817,7 +842,7 @@ static int
 done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes)
 {
 	struct tmpl_data *d = tmpl_data_new(), *it;
-	struct tmpl_list *l = tmpl_list(d, "applied");
+	struct tmpl_list *l = tmpl_list(d, "done");
 	int i, rc;
 
 	for (i = 0; i < lines->n; i++) {
@@ -827,6 +852,8 @@ done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes)
 		tmpl_set(it, "line", lines->v[i]);
 		tmpl_set(it, "note", notes[i] ? notes[i] : "");
 	}
+	if (x->m != NULL && x->m->commands_truncated)
+		tmpl_set_int(d, "truncated", x->r->cfg->limits.commands);
 	rc = ref_send(x, &x->me, "done", d, 0, -1, NULL);
 	tmpl_data_free(d);
 	return rc;
@@ -855,7 +882,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	x.m = m;
 	x.key = key;
 	x.now = now;
-	if (store_player_id(r->store, m->from, 1, now, &pid) != 0 ||
+	if (ref_player_make(&x, m->from, &pid) == -1 ||
 	    store_player_load(r->store, pid, &x.me) != 0)
 		return -1;
 	x.dmarc = dmarc_pass(r, m);

@@ -46,9 +46,8 @@ set_deadline(struct ref_msg *x, struct play_game *g)
 	return 0;
 }
 
-/* A player row for an address, made with the configured language. */
-static int
-player_make(struct ref_msg *x, const char *addr, int64_t *id)
+int
+ref_player_make(struct ref_msg *x, const char *addr, int64_t *id)
 {
 	struct store_player p;
 	int rc;
@@ -100,7 +99,7 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	struct invite_info in;
 	struct store_timer t;
 	struct buf clock = { 0 }, who = { 0 };
-	char *addrs[STORE_MAX_SEATS + 1], **words, err[400];
+	char *addrs[STORE_MAX_SEATS + 1], **words, *firstw = NULL, err[400];
 	unsigned char seed[RNG_SEED_LEN];
 	int i, n = 0, nw = 0, count, rc = REF_FAIL, active;
 	int64_t pid;
@@ -162,15 +161,14 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		words[nw++] = c->opts[i];
 	if (c->first == CMD_FIRST_RANDOM)
 		words[nw++] = "first=random";
-	else if (c->first == CMD_FIRST_ME)
+	else if (c->first == CMD_FIRST_ME || (c->first == CMD_FIRST_ADDRESS &&
+	    !admin && strcmp(c->first_addr, x->me.address) == 0))
 		words[nw++] = "first=given";
-	else if (c->first == CMD_FIRST_ADDRESS) {
-		words[nw] = xasprintf("first=%s", c->first_addr);
-		nw++;
-	}
+	else if (c->first == CMD_FIRST_ADDRESS)
+		words[nw++] = firstw = xasprintf("first=%s", c->first_addr);
 	rc = -1;
 	for (i = 0; i < n; i++)
-		if (player_make(x, addrs[i], &pid) == -1)
+		if (ref_player_make(x, addrs[i], &pid) == -1)
 			goto out;
 	ref_seed(x, seed);
 	if (play_create_with(x->r->store, def, &set, words, nw, addrs, n, seed,
@@ -217,8 +215,7 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 free:
 	play_free(&g);
 out:
-	if (c->first == CMD_FIRST_ADDRESS)
-		free(words[nw - 1]);
+	free(firstw);
 	free(words);
 	buf_free(&clock);
 	buf_free(&who);
@@ -359,26 +356,84 @@ after_move(struct ref_msg *x, struct play_game *g, int seat)
 	    REFVIEW_NOTIFY, NULL, NULL);
 }
 
+/* The `N.` guard: REF_OK when absent or current. */
+static int
+check_guard(struct ref_msg *x, const struct play_game *g,
+    const struct command *c, struct ref_result *res)
+{
+	int number;
+
+	if (c->guard == 0)
+		return REF_OK;
+	if ((number = refview_move_number(x, g)) == -1)
+		return -1;
+	if (c->guard != number)
+		return ref_fail(res, "move number %d is stale: game #%lld is "
+		    "at move %d", c->guard, (long long)g->row.id, number);
+	return REF_OK;
+}
+
+/* Is every move of the line an Aluette signal? */
+static int
+only_signals(const struct play_game *g, const char *line)
+{
+	char *copy, *p, *tok;
+	int only = 1;
+
+	if (g->def->ops->partner == NULL)
+		return 0;
+	copy = xstrdup(line);
+	for (p = copy; (tok = strtok_r(p, ",\n", &p)) != NULL;) {
+		while (*tok == ' ' || *tok == '\t')
+			tok++;
+		if (*tok != '\0' && !util_strncaseeq(tok, "signal", 6))
+			only = 0;
+	}
+	free(copy);
+	return only;
+}
+
+/* A signal reaches only those who may see it (signals=). */
+static int
+signal_fanout(struct ref_msg *x, struct play_game *g, int seat)
+{
+	struct ref_seats rs;
+	struct tmpl_data *d;
+	int i, rc = 0;
+
+	if (refview_seats(x, g, &rs) == -1)
+		return -1;
+	for (i = 0; i < rs.n && rc == 0; i++) {
+		if (i == seat || !refview_move_visible(g, seat, "signal ", i))
+			continue;
+		d = refview_game(x, g, &rs, i);
+		rc = ref_send(x, &rs.p[i], "move", d, g->row.id, i, NULL);
+		tmpl_data_free(d);
+	}
+	refview_seats_free(&rs);
+	return rc;
+}
+
 static int
 cmd_move(struct ref_msg *x, struct play_game *g, int seat,
     const struct command *c, struct ref_result *res)
 {
 	char err[GAME_ERRLEN + 100];
-	int n;
+	int n, rc;
 
 	if (need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	if (g->def->ops->to_move(g->st) & (1u << seat))
 		res->legal_seat = seat;
-	if (c->guard != 0 && c->guard != g->row.nmoves + 1)
-		return ref_fail(res, "move number %d is stale: game #%lld is "
-		    "at move %d", c->guard, (long long)g->row.id,
-		    g->row.nmoves + 1);
+	if ((rc = check_guard(x, g, c, res)) != REF_OK)
+		return rc;
 	if ((n = play_line(x->r->store, g, seat, c->text, x->now, err,
 	    sizeof(err))) == -1)
 		return ref_fail(res, "%s", err);
 	res->note = xasprintf("%d move%s played in game #%lld", n,
 	    n == 1 ? "" : "s", (long long)g->row.id);
+	if (only_signals(g, c->text))
+		return signal_fanout(x, g, seat);
 	return after_move(x, g, seat);
 }
 
@@ -386,10 +441,7 @@ static int
 cmd_signal(struct ref_msg *x, struct play_game *g, int seat,
     const struct command *c, struct ref_result *res)
 {
-	struct ref_seats rs;
-	struct tmpl_data *d;
 	char line[200], err[GAME_ERRLEN + 100];
-	int i, rc = 0;
 
 	if (g->def->ops->partner == NULL)
 		return ref_fail(res, "%s has no signals", g->def->title);
@@ -401,18 +453,7 @@ cmd_signal(struct ref_msg *x, struct play_game *g, int seat,
 		return ref_fail(res, "%s", err);
 	res->note = xasprintf("signal passed in game #%lld",
 	    (long long)g->row.id);
-	/* Only those who may see the signal hear of it. */
-	if (refview_seats(x, g, &rs) == -1)
-		return -1;
-	for (i = 0; i < rs.n && rc == 0; i++) {
-		if (i == seat || !refview_move_visible(g, seat, line, i))
-			continue;
-		d = refview_game(x, g, &rs, i);
-		rc = ref_send(x, &rs.p[i], "move", d, g->row.id, i, NULL);
-		tmpl_data_free(d);
-	}
-	refview_seats_free(&rs);
-	return rc;
+	return signal_fanout(x, g, seat);
 }
 
 static int
@@ -430,6 +471,8 @@ cmd_preview(struct ref_msg *x, struct play_game *g, int seat,
 		return REF_FAIL;
 	if (ops->to_move(g->st) & (1u << seat))
 		res->legal_seat = seat;
+	if ((rc = check_guard(x, g, c, res)) != REF_OK)
+		return rc;
 	copy = *g;
 	copy.st = xmalloc(ops->state_size);
 	memcpy(copy.st, g->st, ops->state_size);
@@ -534,9 +577,8 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 			} else
 				tmpl_set(it, "name", "referee");
 			tmpl_set(it, "seat", "");
-			tmpl_setf(it, "text", "%s%s%s", ev[e].kind,
-			    ev[e].text ? ": " : "", ev[e].text ? ev[e].text :
-			    "");
+			tmpl_set(it, "text", ev[e].text ? ev[e].text :
+			    ev[e].kind);
 			ref_utc(ev[e].created, when, sizeof(when));
 			tmpl_set(it, "time", when);
 		}
@@ -618,17 +660,25 @@ cmd_resign(struct ref_msg *x, struct play_game *g, int seat,
 	return refgame_finish(x, g, 0, winners, "resigned", text);
 }
 
+struct draw_info {
+	const char	*name;
+	int		 seat;
+};
+
 static void
 draw_extra(struct tmpl_data *d, void *arg, int viewer)
 {
-	(void)viewer;
-	tmpl_set(d, "offer.name", (const char *)arg);
+	struct draw_info *di = arg;
+
+	tmpl_set(d, "offer.name", di->name);
+	tmpl_set(d, "offer.you", viewer == di->seat ? "1" : "");
 }
 
 static int
 cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
     struct ref_result *res)
 {
+	struct draw_info di;
 	unsigned sides = 0, offered = 0;
 	int i;
 
@@ -656,8 +706,9 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 		return -1;
 	res->note = xasprintf("draw offered in game #%lld",
 	    (long long)g->row.id);
-	return refview_fanout(x, g, "draw", REFVIEW_SEATS, draw_extra,
-	    (void *)ref_name(&x->me));
+	di.name = ref_name(&x->me);
+	di.seat = seat;
+	return refview_fanout(x, g, "draw", REFVIEW_SEATS, draw_extra, &di);
 }
 
 static int

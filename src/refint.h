@@ -73,6 +73,9 @@ const char *ref_name(const struct store_player *);
 /* Seat token check: the sender's seat in the game, or -1 with res filled. */
 int	ref_seat_auth(struct ref_msg *, const struct play_game *,
 	    struct ref_result *);
+/* The player of an address, made when new with the configured language
+ * (refgame.c). */
+int	ref_player_make(struct ref_msg *, const char *addr, int64_t *id);
 /* Is this address an admin? */
 int	ref_is_admin(const struct referee *, const char *addr);
 /* Load a game by id, REF_FAIL with res filled when there is none. */
@@ -97,6 +100,9 @@ void	refview_seats_free(struct ref_seats *);
  * last_move.*, draw_offer.name, you.*, seed.hash; a new data tree. */
 struct tmpl_data *refview_game(struct ref_msg *, const struct play_game *,
 	    const struct ref_seats *, int viewer);
+/* The number of the next move: plies so far plus one (Aluette signals
+ * are no plies); -1 when the store fails. */
+int	refview_move_number(struct ref_msg *, const struct play_game *);
 /* legal[] and example_move: the seat's legal moves now. */
 void	refview_legal(struct tmpl_data *, const struct play_game *, int seat);
 /* Mail tmplname about the game to every seat (each its own view; seats

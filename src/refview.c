@@ -61,6 +61,38 @@ refview_move_visible(const struct play_game *g, int seat,
 	    viewer == ops->partner(g->st, seat));
 }
 
+/* An Aluette signal is logged like a move but is no ply: it does not
+ * count in the move number. */
+static int
+is_signal(const struct play_game *g, const char *notation)
+{
+	return g->def->ops->partner != NULL &&
+	    strncmp(notation, "signal ", 7) == 0;
+}
+
+static int
+move_number(const struct play_game *g, const struct store_move *log, int n)
+{
+	int i, plies = 0;
+
+	for (i = 0; i < n; i++)
+		plies += !is_signal(g, log[i].notation);
+	return plies + 1;
+}
+
+int
+refview_move_number(struct ref_msg *x, const struct play_game *g)
+{
+	struct store_move *log;
+	int n, number;
+
+	if (store_moves(x->r->store, g->row.id, &log, &n) == -1)
+		return -1;
+	number = move_number(g, log, n);
+	store_moves_free(log, n);
+	return number;
+}
+
 /* The variant as the options that differ from the defaults. */
 static char *
 variant_text(const struct play_game *g)
@@ -133,7 +165,6 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	tmpl_set(d, "game.clock", buf_str(&b));
 	buf_reset(&b);
 	tmpl_set(d, "game.rated", g->row.rated ? "1" : "");
-	tmpl_set_int(d, "game.move_number", g->row.nmoves + 1);
 	if (x->ending != NULL)
 		res = *x->ending;
 	else
@@ -165,18 +196,33 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	tmpl_set(d, "board", buf_str(&b));
 	buf_reset(&b);
 
-	/* The last move the reader may see. */
+	/* The last moves the reader may see: the run of one seat's moves
+	 * at the end of the log (an extra turn, a multi-action turn). */
 	if (store_moves(x->r->store, g->row.id, &log, &n) == 0) {
+		int last;
+
+		tmpl_set_int(d, "game.move_number", move_number(g, log, n));
 		for (i = n - 1; i >= 0; i--)
 			if (refview_move_visible(g, log[i].seat,
 			    log[i].notation, viewer))
 				break;
-		if (i >= 0 && log[i].seat < rs->n) {
+		if ((last = i) >= 0 && log[last].seat < rs->n) {
+			int first = last;
+
+			while (first > 0 && log[first - 1].seat ==
+			    log[last].seat)
+				first--;
+			for (i = first; i <= last; i++)
+				if (refview_move_visible(g, log[i].seat,
+				    log[i].notation, viewer))
+					buf_printf(&b, "%s%s", b.len ? ", " :
+					    "", log[i].notation);
 			tmpl_set(d, "last_move.seat", ops->seat_name(g->st,
-			    log[i].seat));
+			    log[last].seat));
 			tmpl_set(d, "last_move.name",
-			    ref_name(&rs->p[log[i].seat]));
-			tmpl_set(d, "last_move.text", log[i].notation);
+			    ref_name(&rs->p[log[last].seat]));
+			tmpl_set(d, "last_move.text", buf_str(&b));
+			buf_reset(&b);
 		}
 		store_moves_free(log, n);
 	}
@@ -277,6 +323,7 @@ refview_fanout(struct ref_msg *x, const struct play_game *g,
 
 struct end_info {
 	const struct play_game *g;
+	int	 plies;
 	const char *by;
 	struct buf winners;
 	char seed[2 * RNG_SEED_LEN + 1];
@@ -312,7 +359,7 @@ end_extra(struct tmpl_data *d, void *arg, int viewer)
 	/* Ratings do not move yet: no rating block. */
 	tmpl_set(d, "game.rated", "");
 	/* The moves played, not the next move's number. */
-	tmpl_set_int(d, "game.move_number", e->g->row.nmoves);
+	tmpl_set_int(d, "game.move_number", e->plies);
 }
 
 int
@@ -325,6 +372,8 @@ refview_end_by(struct ref_msg *x, const struct play_game *g, const char *by,
 
 	memset(&e, 0, sizeof(e));
 	e.g = g;
+	if ((e.plies = refview_move_number(x, g) - 1) < 0)
+		return -1;
 	e.by = by;
 	e.res = *res;
 	if (refview_seats(x, g, &rs) == -1)

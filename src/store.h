@@ -132,7 +132,8 @@ int	 store_events(struct store *, int64_t game, struct store_event **,
 	    int *n);
 void	 store_events_free(struct store_event *, int);
 
-/* Observers of a game: on = 1 adds, 0 removes (1 when nothing changed). */
+/* Observers of a game: on = 1 adds, 0 removes (1 when nothing changed).
+ * An unknown game or player is an error (-1). */
 int	 store_observer_set(struct store *, int64_t game, int64_t player,
 	    int on);
 /* Player ids, in the order they started observing. */
@@ -141,7 +142,7 @@ int	 store_observers(struct store *, int64_t game, int64_t **players,
 
 /* Thanks after a game: 0 when recorded, 1 when this player already thanked
  * that one for this game.  A player's authority is the number of thanks
- * received. */
+ * received.  Who may thank whom, and when, is the caller's to check. */
 int	 store_thanks_add(struct store *, int64_t game, int64_t from,
 	    int64_t to, int64_t now);
 int	 store_player_authority(struct store *, int64_t player, int *n);
@@ -170,7 +171,9 @@ void	 store_reports_free(struct store_report *, int);
 /* Confirmation round trips: a one-time cookie stands for a command a
  * player sent and must confirm.  take() returns the command (owned) and
  * marks the cookie used; 1 when the cookie is unknown, used, expired or
- * belongs to another player. */
+ * belongs to another player.  A cookie is good while now < expires;
+ * adding drops the cookies expired at now, and adding a cookie still kept
+ * is an error. */
 int	 store_confirm_add(struct store *, const char *cookie, int64_t player,
 	    const char *command, int64_t now, int64_t expires);
 int	 store_confirm_take(struct store *, const char *cookie, int64_t player,
@@ -255,7 +258,8 @@ int	 store_timer_next(struct store *, int64_t *due);
 int	 store_timer_due(struct store *, int64_t now, int max,
 	    struct store_timer **, int *n);
 int	 store_timer_delete(struct store *, int64_t id);
-/* Delete the timers of a kind for a game (and player, when not 0). */
+/* Delete the timers of a kind for a game (and player, when not 0); game 0
+ * names the timers of that kind that have no game. */
 int	 store_timer_cancel(struct store *, const char *kind, int64_t game,
 	    int64_t player);
 void	 store_timers_free(struct store_timer *, int);

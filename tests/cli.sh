@@ -37,7 +37,7 @@ expect() {
 }
 ok() { pass=$((pass + 1)); }
 
-check init 0 ludus init && expect init "schema version 2" "$tmp/out" &&
+check init 0 ludus init && expect init "schema version 3" "$tmp/out" &&
 	expect init-secret "created (mode 0600)" "$tmp/out"
 [ "$(stat -c %a "$db")" = 600 ] && ok || { echo "FAIL db mode"; fail=$((fail + 1)); }
 check games 0 ludus games && expect games "pits=3-8 (default 6)" "$tmp/out"
@@ -94,6 +94,22 @@ for i in $(seq 1 40); do
 done
 check finished 0 ludus list && expect finished "#2	mancala	finished" "$tmp/out"
 check export-finished 0 ludus export 2 && expect export-finished '"seed":"' "$tmp/out"
+
+# verify: the revealed seed against the commitment, and the replay.  The
+# seed of `--seed 2` and its SHA-256 are computed apart from ludus:
+#   printf ludus-seed:2 | sha256sum   (the seed, as rng_seed_from_u64 makes it)
+#   and the SHA-256 of those 32 bytes (the commitment).
+seed2=$(printf ludus-seed:2 | sha256sum | cut -c1-64)
+hash2=$(printf '%s' "$seed2" | xxd -r -p | sha256sum | cut -c1-64)
+check verify 0 ludus verify 2 && expect verify "the seed's SHA-256 is the published commitment $hash2" "$tmp/out" &&
+	expect verify "replay from the seed to the final position" "$tmp/out"
+check verify-given 0 ludus verify 2 "$seed2" "$hash2"
+check verify-wrong-seed 1 ludus verify 2 "$(printf x | sha256sum | cut -c1-64)" "$hash2" &&
+	expect verify-wrong-seed "not the commitment" "$tmp/out"
+check verify-other-seed 1 ludus verify 2 "$(printf x | sha256sum | cut -c1-64)" &&
+	expect verify-other-seed "not the published" "$tmp/out"
+check verify-running 1 ludus verify 1 && expect verify-running "revealed when it ends" "$tmp/err"
+check verify-junk 1 ludus verify 2 xyz && expect verify-junk "64 hex digits" "$tmp/err"
 
 check perft 0 ludus perft mancala 8 && expect perft "depth 8: 563055" "$tmp/out"
 check perft-opts 0 ludus perft mancala 4 pits=4 seeds=3 && expect perft-opts "depth 4: 158" "$tmp/out"
