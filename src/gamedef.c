@@ -343,6 +343,15 @@ walk_root(struct walk *w, yaml_node_t *root, struct gamedef *d)
 				return fail(w, v, "first must be given or "
 				    "random");
 			d->first_random = strcmp(f, "random") == 0;
+		} else if (strcmp(key, "timeout") == 0) {
+			const char *f = scalar(v);
+
+			if (f == NULL || (strcmp(f, "forfeit") != 0 &&
+			    strcmp(f, "notify") != 0))
+				return fail(w, v, "timeout must be forfeit or "
+				    "notify");
+			d->timeout = strcmp(f, "forfeit") == 0 ?
+			    GAMEDEF_TIMEOUT_FORFEIT : GAMEDEF_TIMEOUT_NOTIFY;
 		} else if (strcmp(key, "aliases") == 0) {
 			if (get_list(w, v, key, &d->aliases, &d->naliases) == -1)
 				return -1;

@@ -26,6 +26,9 @@ struct gamedef_opt {
 	int		 line;
 };
 
+#define GAMEDEF_TIMEOUT_FORFEIT	1
+#define GAMEDEF_TIMEOUT_NOTIFY	2
+
 struct gamedef {
 	char		*file;
 	char		*name;
@@ -35,6 +38,9 @@ struct gamedef {
 	int		 seats;
 	int		 first_random;	/* `first: random`: without first=,
 					 * draw who moves first */
+	int		 timeout;	/* `timeout:` when time runs out:
+					 * GAMEDEF_TIMEOUT_*, 0 for the
+					 * configured clock.timeout_action */
 	char		**aliases;
 	int		 naliases;
 	struct gamedef_opt *opts;

@@ -132,7 +132,7 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		snprintf(text, sizeof(text), "aborted by the admins%s%.100s",
 		    c->text ? ": " : "", c->text ? c->text : "");
 		res->note = xasprintf("game #%lld aborted", (long long)g.row.id);
-		rc = refgame_finish(x, &g, 0, 0, "aborted", text);
+		rc = refgame_finish(x, &g, 0, 0, "aborted", text, NULL);
 		break;
 	case CMD_ADMIN_ADJUDICATE:
 		if (c->result == CMD_RESULT_DRAW) {
@@ -141,7 +141,8 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 			snprintf(text, sizeof(text), "a draw by adjudication"
 			    "%s%.100s", c->text ? ": " : "", c->text ?
 			    c->text : "");
-			rc = refgame_finish(x, &g, 1, 0, "adjudicated", text);
+			rc = refgame_finish(x, &g, 1, 0, "adjudicated", text,
+			    NULL);
 			break;
 		}
 		if ((seat = result_seat(x, &g, c)) < 0) {
@@ -161,12 +162,14 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		    c->text ? c->text : "");
 		res->note = xasprintf("game #%lld %s", (long long)g.row.id,
 		    text);
-		rc = refgame_finish(x, &g, 0, winners, "adjudicated", text);
+		rc = refgame_finish(x, &g, 0, winners, "adjudicated", text,
+		    NULL);
 		break;
 	default: /* CMD_ADMIN_EXTEND */
-		if (g.row.deadline == 0)
-			g.row.deadline = x->now;
-		g.row.deadline += (int64_t)c->hours * 3600;
+		if (refclock_shift(x, &g, (int64_t)c->hours * 3600) == -1) {
+			rc = -1;
+			break;
+		}
 		g.row.updated = x->now;
 		snprintf(text, sizeof(text), "deadline extended by %d hour%s"
 		    "%s%.100s", c->hours, c->hours == 1 ? "" : "s",
@@ -452,6 +455,8 @@ refadmin_timer(struct ref_msg *x, const struct store_timer *t)
 
 	if (strcmp(t->kind, "invitation") == 0)
 		return timer_invitation(x, t);
+	if (strcmp(t->kind, "timeout") == 0 || strcmp(t->kind, "reminder") == 0)
+		return refclock_timer(x, t);
 	if (strcmp(t->kind, "report") == 0) {
 		if (t->data == NULL || util_parse_int(t->data, 1, INT64_MAX,
 		    &id) == -1 || store_report_load(x->r->store, id, &rp) != 0)

@@ -118,6 +118,8 @@ referee_queue(struct referee *r, const struct referee_mail *m,
 	return rc;
 }
 
+static int	fire_one(struct referee *, int64_t);
+
 int
 ref_fail(struct ref_result *res, const char *fmt, ...)
 {
@@ -310,8 +312,8 @@ ref_send(struct ref_msg *x, const struct store_player *to,
     const char *tmplname, struct tmpl_data *d, int64_t game, int seat,
     const char *auto_submitted)
 {
-	/* A banned address gets nothing from the referee. */
-	if (to->banned)
+	/* A banned address and a robot get nothing from the referee. */
+	if (to->banned || refrobot_level(to->address))
 		return 0;
 	tmpl_set(d, "player.name", ref_name(to));
 	return render_send(x, to->address, to->language ? to->language : "en",
@@ -408,15 +410,25 @@ cmd_help(struct ref_msg *x, const struct command *c, struct ref_result *res)
 	struct tmpl_data *it;
 	int i, rc;
 
-	if (c->text != NULL && (def = gamedef_find(x->r->defs, x->r->ndefs,
-	    c->text)) == NULL) {
+	if (c->text != NULL && (strcmp(c->text, "robots") == 0 ||
+	    strcmp(c->text, "robot") == 0 || strcmp(c->text, "роботы") == 0 ||
+	    strcmp(c->text, "робот") == 0)) {
+		struct buf b = { 0 };
+
+		tmpl_set(d, "topic.robots", "1");
+		tmpl_set(d, "topic.title", "robots");
+		config_format_duration(x->r->cfg->robots.budget_ms, &b);
+		tmpl_set(d, "robots.budget", buf_str(&b));
+		buf_free(&b);
+	} else if (c->text != NULL && (def = gamedef_find(x->r->defs,
+	    x->r->ndefs, c->text)) == NULL) {
 		struct buf names = { 0 };
 
 		for (i = 0; i < x->r->ndefs; i++)
 			buf_printf(&names, "%s%s", i ? ", " : "",
 			    x->r->defs[i].name);
 		ref_fail(res, "there is no help on `%s`; ask for one of the "
-		    "games (%s), or send `help` alone", c->text,
+		    "games (%s), for robots, or send `help` alone", c->text,
 		    buf_str(&names));
 		buf_free(&names);
 		tmpl_data_free(d);
@@ -663,32 +675,20 @@ static int
 cmd_vacation(struct ref_msg *x, const struct command *c,
     struct ref_result *res)
 {
-	const long long allowance = x->r->cfg->clock.vacation_ms / 1000;
 	struct tmpl_data *d;
-	struct store_player *p = &x->me;
 	char when[40];
+	int64_t left;
 	int rc;
 
-	if (c->days > 0 && (long long)c->days * 86400 > allowance)
-		return ref_fail(res, "a vacation may last at most %lld days "
-		    "a year", allowance / 86400);
-	if (c->days == 0 && p->vacation_until <= x->now)
-		return ref_fail(res, "you are not on vacation");
-	if (c->days > 0) {
-		p->vacation_start = x->now;
-		p->vacation_until = x->now + (int64_t)c->days * 86400;
-	} else
-		p->vacation_until = 0;
-	if (store_player_update(x->r->store, p) == -1)
-		return -1;
+	if ((rc = refclock_vacation(x, c->days, res, &left)) != REF_OK)
+		return rc;
 	d = tmpl_data_new();
 	tmpl_set(d, "vacation.on", c->days > 0 ? "1" : "0");
 	tmpl_set_int(d, "vacation.days", c->days);
-	ref_utc(p->vacation_until, when, sizeof(when));
+	ref_utc(x->me.vacation_until, when, sizeof(when));
 	tmpl_set(d, "vacation.until", when);
-	tmpl_set_int(d, "vacation.left", (allowance - (long long)c->days *
-	    86400) / 86400);
-	rc = ref_send(x, p, "vacation", d, 0, -1, NULL);
+	tmpl_set_int(d, "vacation.left", left);
+	rc = ref_send(x, &x->me, "vacation", d, 0, -1, NULL);
 	tmpl_data_free(d);
 	return rc;
 }
@@ -886,6 +886,13 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	    store_player_load(r->store, pid, &x.me) != 0)
 		return -1;
 	x.dmarc = dmarc_pass(r, m);
+	/* What fell due before this message happens before it: a move that
+	 * comes after the deadline finds the game lost on time. */
+	while ((rc = fire_one(r, now)) == 1)
+		;
+	if (rc == -1)
+		goto out;
+	rc = -1;
 	if (parse_error != NULL || lines->n == 0) {
 		if (error_reply(&x, NULL, 0, NULL, parse_error ? parse_error :
 		    "the message holds no command", &sent) == -1)
@@ -953,38 +960,52 @@ out:
 	return 0;
 }
 
-int
-referee_timers(struct referee *r, int64_t now)
+/* Fire one due timer inside the caller's transaction: 1 when one fired,
+ * 0 when none is due. */
+static int
+fire_one(struct referee *r, int64_t now)
 {
 	struct store_timer *t;
 	struct ref_msg x;
-	int n, i, fired = 0;
+	int n, rc;
 
+	if (store_timer_due(r->store, now, 1, &t, &n) == -1)
+		return -1;
+	if (n == 0) {
+		store_timers_free(t, n);
+		return 0;
+	}
+	memset(&x, 0, sizeof(x));
+	x.r = r;
+	x.now = now;
+	x.key = xasprintf("timer:%lld:%lld", (long long)t[0].id,
+	    (long long)t[0].due);
+	rc = refadmin_timer(&x, &t[0]);
+	if (rc == 0)
+		rc = store_timer_delete(r->store, t[0].id);
+	free((char *)x.key);
+	store_timers_free(t, n);
+	return rc == -1 ? -1 : 1;
+}
+
+int
+referee_timers(struct referee *r, int64_t now)
+{
+	int fired = 0, rc;
+
+	/* Each timer in its own transaction, in due order: after downtime
+	 * every overdue timer fires once, the oldest first. */
 	for (;;) {
 		if (store_begin(r->store) == -1)
 			return -1;
-		if (store_timer_due(r->store, now, 1, &t, &n) == -1) {
+		if ((rc = fire_one(r, now)) == -1 ||
+		    (rc == 1 && store_commit(r->store) == -1)) {
 			store_rollback(r->store);
 			return -1;
 		}
-		if (n == 0) {
-			store_timers_free(t, n);
+		if (rc == 0) {
 			store_rollback(r->store);
 			return fired;
-		}
-		memset(&x, 0, sizeof(x));
-		x.r = r;
-		x.now = now;
-		x.key = xasprintf("timer:%lld:%lld", (long long)t[0].id,
-		    (long long)t[0].due);
-		i = refadmin_timer(&x, &t[0]);
-		if (i == 0)
-			i = store_timer_delete(r->store, t[0].id);
-		free((char *)x.key);
-		store_timers_free(t, n);
-		if (i == -1 || store_commit(r->store) == -1) {
-			store_rollback(r->store);
-			return -1;
 		}
 		fired++;
 	}

@@ -26,26 +26,6 @@ side_of(const struct play_game *g, int seat)
 	return p >= 0 && p < seat ? p : seat;
 }
 
-/* Seconds a move may take, by the game's clock or the configured one. */
-static int64_t
-move_seconds(struct ref_msg *x, const struct play_game *g)
-{
-	struct config_clock ck = x->r->cfg->clock.move;
-	char err[200];
-
-	if (g->row.clock != NULL)
-		(void)config_parse_clock(g->row.clock, &ck, err, sizeof(err));
-	return ck.base_ms / 1000;
-}
-
-static int
-set_deadline(struct ref_msg *x, struct play_game *g)
-{
-	g->row.deadline = strcmp(g->row.status, "active") == 0 ?
-	    x->now + move_seconds(x, g) : 0;
-	return 0;
-}
-
 int
 ref_player_make(struct ref_msg *x, const char *addr, int64_t *id)
 {
@@ -59,6 +39,14 @@ ref_player_make(struct ref_msg *x, const char *addr, int64_t *id)
 	}
 	if (rc == -1 || store_player_id(x->r->store, addr, 1, x->now, id) != 0)
 		return -1;
+	if (refrobot_level(addr)) {
+		if (store_player_load(x->r->store, *id, &p) != 0)
+			return -1;
+		p.name = xasprintf("Robot (level %d)", refrobot_level(addr));
+		rc = store_player_update(x->r->store, &p);
+		store_player_free(&p);
+		return rc;
+	}
 	if (x->r->cfg->referee.language != CONFIG_LANG_RU)
 		return 0;
 	if (store_player_load(x->r->store, *id, &p) != 0)
@@ -99,7 +87,9 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	struct invite_info in;
 	struct store_timer t;
 	struct buf clock = { 0 }, who = { 0 };
-	char *addrs[STORE_MAX_SEATS + 1], **words, *firstw = NULL, err[400];
+	char *addrs[STORE_MAX_SEATS + 1], **words = NULL, *firstw = NULL;
+	char err[400];
+	char *robotaddr[STORE_MAX_SEATS + 1] = { 0 };
 	unsigned char seed[RNG_SEED_LEN];
 	int i, n = 0, nw = 0, count, rc = REF_FAIL, active;
 	int64_t pid;
@@ -108,10 +98,6 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	    NULL)
 		return ref_fail(res, "there is no game `%s`; send `games` for "
 		    "the list", c->gamename);
-	for (i = 0; i < c->nseats; i++)
-		if (c->seats[i].addr == NULL)
-			return ref_fail(res, "robots do not play by mail on "
-			    "this referee yet");
 	if (!admin) {
 		if (store_action_count(x->r->store, x->me.id, "new",
 		    x->now - 86400, &count) == -1)
@@ -123,31 +109,41 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	} else if (c->first == CMD_FIRST_ME)
 		return ref_fail(res, "first=me: you do not play in a game "
 		    "you start with `admin new`");
-	for (i = 0; i < c->nseats && n <= STORE_MAX_SEATS; i++)
-		addrs[n++] = c->seats[i].addr;
-	if (n != def->seats)
-		return ref_fail(res, "%s is for %d players; %s%d named",
+	for (i = 0; i < c->nseats && n <= STORE_MAX_SEATS; i++) {
+		if (c->seats[i].addr == NULL)
+			robotaddr[n] = refrobot_address(c->seats[i].robot, n);
+		addrs[n] = c->seats[i].addr ? c->seats[i].addr : robotaddr[n];
+		n++;
+	}
+	if (n != def->seats) {
+		rc = ref_fail(res, "%s is for %d players; %s%d named",
 		    def->title, def->seats, admin ? "" : "you and ",
 		    admin ? n : n - 1);
+		goto out;
+	}
 	for (i = 0; i < n; i++) {
 		struct store_player p;
 		int banned;
 
 		if ((rc = store_player_find(x->r->store, addrs[i], &p)) == -1)
-			return -1;
+			goto out;
 		banned = rc == 0 && p.banned;
 		if (rc == 0)
 			store_player_free(&p);
-		if (banned)
-			return ref_fail(res, "%s does not take part in games "
+		if (banned) {
+			rc = ref_fail(res, "%s does not take part in games "
 			    "on this referee", addrs[i]);
+			goto out;
+		}
 	}
 	memset(&set, 0, sizeof(set));
 	if (c->clock != NULL) {
 		struct config_clock ck;
 
-		if (config_parse_clock(c->clock, &ck, err, sizeof(err)) == -1)
-			return ref_fail(res, "clock=%s: %s", c->clock, err);
+		if (config_parse_clock(c->clock, &ck, err, sizeof(err)) == -1) {
+			rc = ref_fail(res, "clock=%s: %s", c->clock, err);
+			goto out;
+		}
 		config_format_clock(&ck, &clock);
 		set.clock = buf_str(&clock);
 	}
@@ -178,9 +174,16 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		goto out;
 	}
 	res->game = g.row.id;
+	/* Robots accept at once. */
+	for (i = 0; i < g.row.nseats; i++)
+		if (refrobot_level(g.address[i]))
+			g.row.accepted[i] = 1;
+	if (store_game_update(x->r->store, &g.row) == -1)
+		goto free;
 	if (active) {
-		set_deadline(x, &g);
-		if (store_game_update(x->r->store, &g.row) == -1)
+		if (refclock_begin_game(x, &g) == -1 ||
+		    refrobot_play(x, &g, &i) == -1 ||
+		    store_game_update(x->r->store, &g.row) == -1)
 			goto free;
 	}
 	if (store_event_add(x->r->store, g.row.id, 0, x->me.id, admin ?
@@ -215,6 +218,8 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 free:
 	play_free(&g);
 out:
+	for (i = 0; i < STORE_MAX_SEATS + 1; i++)
+		free(robotaddr[i]);
 	free(firstw);
 	free(words);
 	buf_free(&clock);
@@ -290,7 +295,9 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 		free(g->row.status);
 		g->row.status = xstrdup("active");
 		g->row.expires = 0;
-		set_deadline(x, g);
+		if (refclock_begin_game(x, g) == -1 ||
+		    refrobot_play(x, g, &i) == -1)
+			return -1;
 		if (store_timer_cancel(x->r->store, "invitation", g->row.id,
 		    0) == -1)
 			return -1;
@@ -332,9 +339,10 @@ need_active(const struct play_game *g, struct ref_result *res)
 	    g->row.result ? g->row.result : g->row.status);
 }
 
-/* After a change of state: the end mails, or the move mails. */
+/* After a change of state: the clock, then the end mails or the move
+ * mails.  before: the seats that were to move. */
 static int
-after_move(struct ref_msg *x, struct play_game *g, int seat)
+after_move(struct ref_msg *x, struct play_game *g, int seat, uint32_t before)
 {
 	unsigned keep;
 	int i;
@@ -345,7 +353,9 @@ after_move(struct ref_msg *x, struct play_game *g, int seat)
 		if (side_of(g, i) == side_of(g, seat))
 			keep |= 1u << i;
 	g->row.draw_offer &= keep;
-	set_deadline(x, g);
+	if (refclock_after_move(x, g, seat, before) == -1 ||
+	    refrobot_play(x, g, &i) == -1)
+		return -1;
 	if (strcmp(g->row.status, "finished") == 0)
 		g->row.draw_offer = 0;
 	if (store_game_update(x->r->store, &g->row) == -1)
@@ -419,6 +429,7 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
     const struct command *c, struct ref_result *res)
 {
 	char err[GAME_ERRLEN + 100];
+	uint32_t before = g->def->ops->to_move(g->st);
 	int n, rc;
 
 	if (need_active(g, res) == REF_FAIL)
@@ -434,7 +445,7 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 	    n == 1 ? "" : "s", (long long)g->row.id);
 	if (only_signals(g, c->text))
 		return signal_fanout(x, g, seat);
-	return after_move(x, g, seat);
+	return after_move(x, g, seat, before);
 }
 
 static int
@@ -606,10 +617,9 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 
 int
 refgame_finish(struct ref_msg *x, struct play_game *g, int draw,
-    unsigned winners, const char *how, const char *text)
+    unsigned winners, const char *how, const char *text, const char *by)
 {
 	struct game_result res;
-	const char *by = NULL;
 	struct ref_seats rs;
 	int rc;
 
@@ -626,15 +636,15 @@ refgame_finish(struct ref_msg *x, struct play_game *g, int draw,
 	free(g->row.ended);
 	g->row.ended = xstrdup(how);
 	g->row.draw_offer = 0;
-	g->row.deadline = 0;
 	g->row.updated = x->now;
-	if (store_game_update(x->r->store, &g->row) == -1 ||
+	if (refclock_stop(x, g) == -1 ||
+	    store_game_update(x->r->store, &g->row) == -1 ||
 	    store_event_add(x->r->store, g->row.id, g->row.nmoves, x->me.id,
 	    how, text, x->now) == -1)
 		return -1;
 	if (refview_seats(x, g, &rs) == -1)
 		return -1;
-	if (x->me.id != 0)
+	if (by == NULL && x->me.id != 0)
 		by = ref_name(&x->me);
 	rc = refview_end_by(x, g, by, &res);
 	refview_seats_free(&rs);
@@ -657,7 +667,7 @@ cmd_resign(struct ref_msg *x, struct play_game *g, int seat,
 	snprintf(text, sizeof(text), "%s resigned",
 	    g->def->ops->seat_name(g->st, seat));
 	res->note = xasprintf("you resigned game #%lld", (long long)g->row.id);
-	return refgame_finish(x, g, 0, winners, "resigned", text);
+	return refgame_finish(x, g, 0, winners, "resigned", text, NULL);
 }
 
 struct draw_info {
@@ -693,11 +703,23 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 		if (g->row.draw_offer & (1u << i))
 			offered |= 1u << side_of(g, i);
 	}
+	/* Robots on the other sides take the draw when they judge their
+	 * position lost. */
+	if (offered != sides) {
+		unsigned rest = 0;
+
+		for (i = 0; i < g->row.nseats; i++)
+			if (!(offered & (1u << side_of(g, i))))
+				rest |= 1u << i;
+		if ((rest & ~refrobot_seats(g)) == 0 &&
+		    refrobot_accepts_draw(g))
+			offered = sides;
+	}
 	if (offered == sides) {
 		res->note = xasprintf("game #%lld is drawn by agreement",
 		    (long long)g->row.id);
 		return refgame_finish(x, g, 1, 0, "agreed",
-		    "draw by agreement");
+		    "draw by agreement", NULL);
 	}
 	g->row.updated = x->now;
 	if (store_game_update(x->r->store, &g->row) == -1 ||

@@ -103,6 +103,9 @@ struct tmpl_data *refview_game(struct ref_msg *, const struct play_game *,
 /* The number of the next move: plies so far plus one (Aluette signals
  * are no plies); -1 when the store fails. */
 int	refview_move_number(struct ref_msg *, const struct play_game *);
+/* The last moves as viewer sees them ("2, 1": one seat's run). */
+int	refview_last_move(struct ref_msg *, const struct play_game *,
+	    int viewer, struct buf *);
 /* legal[] and example_move: the seat's legal moves now. */
 void	refview_legal(struct tmpl_data *, const struct play_game *, int seat);
 /* Mail tmplname about the game to every seat (each its own view; seats
@@ -131,7 +134,8 @@ int	refgame_run(struct ref_msg *, const struct command *,
 /* End a game other than by the rules (resign, agreement, admin).
  * winners: bit per seat; how: the `ended` word. */
 int	refgame_finish(struct ref_msg *, struct play_game *, int draw,
-	    unsigned winners, const char *how, const char *text);
+	    unsigned winners, const char *how, const char *text,
+	    const char *by);
 /* Create a game from `new`/`admin new`; proposer 0 for admin new. */
 int	refgame_new(struct ref_msg *, const struct command *, int admin,
 	    struct ref_result *);
@@ -144,6 +148,35 @@ int	refadmin_report(struct ref_msg *, const struct command *,
 int	refadmin_confirm(struct ref_msg *, const struct command *,
 	    struct ref_result *);
 int	refadmin_timer(struct ref_msg *, const struct store_timer *);
+
+/* refclock.c: deadlines, reserves, reminders, timeouts, vacations.
+ * They change g->row (the caller writes it) and the timers. */
+int	refclock_begin_game(struct ref_msg *, struct play_game *);
+int	refclock_begin_turn(struct ref_msg *, struct play_game *);
+/* After seat moved; before: the seats that were to move. */
+int	refclock_after_move(struct ref_msg *, struct play_game *, int seat,
+	    uint32_t before);
+int	refclock_stop(struct ref_msg *, struct play_game *);
+/* Move the deadline (admin extend; a vacation); restarts a stopped clock. */
+int	refclock_shift(struct ref_msg *, struct play_game *, int64_t delta);
+/* A `timeout` or `reminder` timer fell due. */
+int	refclock_timer(struct ref_msg *, const struct store_timer *);
+/* vacation DAYS (0: off) for the sender: allowance, deadlines, notices;
+ * *left: days of the allowance left. */
+int	refclock_vacation(struct ref_msg *, int days, struct ref_result *,
+	    int64_t *left);
+
+/* refrobot.c: robot seats. */
+/* The address of a robot of a level (owned); the level of an address,
+ * 0 for a person. */
+char	*refrobot_address(int level, int seat);
+int	refrobot_level(const char *address);
+unsigned refrobot_seats(const struct play_game *);
+/* Let every robot to move play, one move after another, with the clock
+ * running; *played counts them. */
+int	refrobot_play(struct ref_msg *, struct play_game *, int *played);
+/* Does every robot of the game judge its position lost? */
+int	refrobot_accepts_draw(const struct play_game *);
 
 /* referee.c: run one command line (used by confirm). */
 int	ref_run_line(struct ref_msg *, const char *line, struct ref_result *);

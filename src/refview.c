@@ -93,6 +93,46 @@ refview_move_number(struct ref_msg *x, const struct play_game *g)
 	return number;
 }
 
+/* The run of one seat's moves at the end of the log as viewer sees them:
+ * an extra turn or a multi-action turn reads as one line.  Sets *last to
+ * that seat (-1 when nothing was played) and appends the moves to b. */
+static void
+last_run(const struct play_game *g, const struct store_move *log, int n,
+    int viewer, int *last, struct buf *b)
+{
+	int i, first;
+
+	*last = -1;
+	for (i = n - 1; i >= 0; i--)
+		if (refview_move_visible(g, log[i].seat, log[i].notation,
+		    viewer))
+			break;
+	if (i < 0)
+		return;
+	*last = log[i].seat;
+	for (first = i; first > 0 && log[first - 1].seat == *last; first--)
+		;
+	for (; first <= i; first++)
+		if (refview_move_visible(g, log[first].seat,
+		    log[first].notation, viewer))
+			buf_printf(b, "%s%s", b->len ? ", " : "",
+			    log[first].notation);
+}
+
+int
+refview_last_move(struct ref_msg *x, const struct play_game *g, int viewer,
+    struct buf *b)
+{
+	struct store_move *log;
+	int n, last;
+
+	if (store_moves(x->r->store, g->row.id, &log, &n) == -1)
+		return -1;
+	last_run(g, log, n, viewer, &last, b);
+	store_moves_free(log, n);
+	return 0;
+}
+
 /* The variant as the options that differ from the defaults. */
 static char *
 variant_text(const struct play_game *g)
@@ -202,28 +242,14 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 		int last;
 
 		tmpl_set_int(d, "game.move_number", move_number(g, log, n));
-		for (i = n - 1; i >= 0; i--)
-			if (refview_move_visible(g, log[i].seat,
-			    log[i].notation, viewer))
-				break;
-		if ((last = i) >= 0 && log[last].seat < rs->n) {
-			int first = last;
-
-			while (first > 0 && log[first - 1].seat ==
-			    log[last].seat)
-				first--;
-			for (i = first; i <= last; i++)
-				if (refview_move_visible(g, log[i].seat,
-				    log[i].notation, viewer))
-					buf_printf(&b, "%s%s", b.len ? ", " :
-					    "", log[i].notation);
+		last_run(g, log, n, viewer, &last, &b);
+		if (last >= 0 && last < rs->n) {
 			tmpl_set(d, "last_move.seat", ops->seat_name(g->st,
-			    log[last].seat));
-			tmpl_set(d, "last_move.name",
-			    ref_name(&rs->p[log[last].seat]));
+			    last));
+			tmpl_set(d, "last_move.name", ref_name(&rs->p[last]));
 			tmpl_set(d, "last_move.text", buf_str(&b));
-			buf_reset(&b);
 		}
+		buf_reset(&b);
 		store_moves_free(log, n);
 	}
 

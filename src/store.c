@@ -159,6 +159,17 @@ static const char *const migrations[] = {
 	"  kind TEXT NOT NULL,"
 	"  at INTEGER NOT NULL);"
 	"CREATE INDEX actions_player ON actions(player_id, kind, at);",
+	/* 4: clocks: when the turn began, the reminders sent for it, each
+	 * seat's Fischer reserve, the vacation days used this year. */
+	"ALTER TABLE games ADD COLUMN turn_since INTEGER;"
+	"ALTER TABLE games ADD COLUMN reminded INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE seats ADD COLUMN reserve INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE players ADD COLUMN vacation_used INTEGER NOT NULL "
+	"  DEFAULT 0;"
+	"ALTER TABLE players ADD COLUMN vacation_year INTEGER NOT NULL "
+	"  DEFAULT 0;"
+	"CREATE INDEX timers_game ON timers(game_id, kind);"
+	"CREATE INDEX timers_player ON timers(player_id, kind);",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -465,7 +476,8 @@ store_player_id(struct store *s, const char *address, int create,
 
 /* Fill p from a row of PLAYER_COLUMNS; 1 when there is none. */
 #define PLAYER_COLUMNS	"id, address, name, language, notify, banned, " \
-	"ifnull(vacation_start, 0), ifnull(vacation_until, 0)"
+	"ifnull(vacation_start, 0), ifnull(vacation_until, 0), " \
+	"vacation_used, vacation_year"
 
 static int
 player_row(struct store *s, sqlite3_stmt *st, struct store_player *p)
@@ -485,6 +497,8 @@ player_row(struct store *s, sqlite3_stmt *st, struct store_player *p)
 		p->banned = sqlite3_column_int(st, 5);
 		p->vacation_start = sqlite3_column_int64(st, 6);
 		p->vacation_until = sqlite3_column_int64(st, 7);
+		p->vacation_used = sqlite3_column_int64(st, 8);
+		p->vacation_year = sqlite3_column_int(st, 9);
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "player load");
@@ -511,9 +525,11 @@ int
 store_player_update(struct store *s, const struct store_player *p)
 {
 	if (run(s, "UPDATE players SET name = ?, language = ?, notify = ?, "
-	    "vacation_start = NULLIF(?, 0), vacation_until = NULLIF(?, 0) "
-	    "WHERE id = ?", "tttiii", p->name, p->language, p->notify,
-	    p->vacation_start, p->vacation_until, p->id) == -1)
+	    "vacation_start = NULLIF(?, 0), vacation_until = NULLIF(?, 0), "
+	    "vacation_used = ?, vacation_year = ? WHERE id = ?", "tttiiiii",
+	    p->name, p->language, p->notify, p->vacation_start,
+	    p->vacation_until, p->vacation_used, (int64_t)p->vacation_year,
+	    p->id) == -1)
 		return -1;
 	if (sqlite3_changes(s->db) != 1) {
 		snprintf(s->errmsg, sizeof(s->errmsg), "no player %lld",
@@ -540,18 +556,21 @@ store_game_create(struct store *s, struct store_game *g)
 
 	if (run(s, "INSERT INTO games (kind, options, seed, state, status, "
 	    "result, nmoves, created, updated, clock, rated, inviter, "
-	    "expires, deadline, draw_offer, ended) VALUES (?, ?, ?, ?, ?, ?, "
-	    "?, ?, ?, ?, ?, NULLIF(?, 0), NULLIF(?, 0), NULLIF(?, 0), ?, ?)",
-	    "ttbtttiiitiiiiit", g->kind, g->options, g->seed, RNG_SEED_LEN,
+	    "expires, deadline, draw_offer, ended, turn_since, reminded) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, 0), "
+	    "NULLIF(?, 0), NULLIF(?, 0), ?, ?, NULLIF(?, 0), ?)",
+	    "ttbtttiiitiiiiitii", g->kind, g->options, g->seed, RNG_SEED_LEN,
 	    g->state, g->status, g->result, (int64_t)g->nmoves, g->created,
 	    g->updated, g->clock, (int64_t)(g->rated != 0), g->inviter,
-	    g->expires, g->deadline, (int64_t)g->draw_offer, g->ended) == -1)
+	    g->expires, g->deadline, (int64_t)g->draw_offer, g->ended,
+	    g->turn_since, (int64_t)g->reminded) == -1)
 		return -1;
 	g->id = sqlite3_last_insert_rowid(s->db);
 	for (i = 0; i < g->nseats; i++)
 		if (run(s, "INSERT INTO seats (game_id, seat, player_id, "
-		    "accepted) VALUES (?, ?, ?, ?)", "iiii", g->id, (int64_t)i,
-		    g->player[i], (int64_t)g->accepted[i]) == -1)
+		    "accepted, reserve) VALUES (?, ?, ?, ?, ?)", "iiiii",
+		    g->id, (int64_t)i, g->player[i], (int64_t)g->accepted[i],
+		    g->reserve[i]) == -1)
 			return -1;
 	return 0;
 }
@@ -565,8 +584,9 @@ store_game_load(struct store *s, int64_t id, struct store_game *g)
 	memset(g, 0, sizeof(*g));
 	if ((st = query(s, "SELECT kind, options, seed, state, status, "
 	    "result, nmoves, created, updated, clock, rated, ifnull(inviter, "
-	    "0), ifnull(expires, 0), ifnull(deadline, 0), draw_offer, ended "
-	    "FROM games WHERE id = ?", "i", id)) == NULL)
+	    "0), ifnull(expires, 0), ifnull(deadline, 0), draw_offer, ended, "
+	    "ifnull(turn_since, 0), reminded FROM games WHERE id = ?", "i",
+	    id)) == NULL)
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
@@ -591,10 +611,12 @@ store_game_load(struct store *s, int64_t id, struct store_game *g)
 	g->deadline = sqlite3_column_int64(st, 13);
 	g->draw_offer = (unsigned)sqlite3_column_int64(st, 14);
 	g->ended = col_text(st, 15);
+	g->turn_since = sqlite3_column_int64(st, 16);
+	g->reminded = (unsigned)sqlite3_column_int64(st, 17);
 	sqlite3_finalize(st);
 
-	if ((st = query(s, "SELECT seat, player_id, accepted FROM seats "
-	    "WHERE game_id = ? ORDER BY seat", "i", id)) == NULL) {
+	if ((st = query(s, "SELECT seat, player_id, accepted, reserve FROM "
+	    "seats WHERE game_id = ? ORDER BY seat", "i", id)) == NULL) {
 		store_game_free(g);
 		return -1;
 	}
@@ -604,6 +626,7 @@ store_game_load(struct store *s, int64_t id, struct store_game *g)
 			continue;
 		g->player[seat] = sqlite3_column_int64(st, 1);
 		g->accepted[seat] = sqlite3_column_int(st, 2);
+		g->reserve[seat] = sqlite3_column_int64(st, 3);
 		if (seat + 1 > g->nseats)
 			g->nseats = seat + 1;
 	}
@@ -622,10 +645,11 @@ store_game_update(struct store *s, const struct store_game *g)
 
 	if (run(s, "UPDATE games SET state = ?, status = ?, result = ?, "
 	    "nmoves = ?, updated = ?, expires = NULLIF(?, 0), deadline = "
-	    "NULLIF(?, 0), draw_offer = ?, ended = ? WHERE id = ?",
-	    "tttiiiiiti", g->state, g->status, g->result, (int64_t)g->nmoves,
-	    g->updated, g->expires, g->deadline, (int64_t)g->draw_offer,
-	    g->ended, g->id) == -1)
+	    "NULLIF(?, 0), draw_offer = ?, ended = ?, turn_since = "
+	    "NULLIF(?, 0), reminded = ? WHERE id = ?", "tttiiiiitiii",
+	    g->state, g->status, g->result, (int64_t)g->nmoves, g->updated,
+	    g->expires, g->deadline, (int64_t)g->draw_offer, g->ended,
+	    g->turn_since, (int64_t)g->reminded, g->id) == -1)
 		return -1;
 	if (sqlite3_changes(s->db) != 1) {
 		snprintf(s->errmsg, sizeof(s->errmsg), "no game %lld",
@@ -633,9 +657,9 @@ store_game_update(struct store *s, const struct store_game *g)
 		return -1;
 	}
 	for (i = 0; i < g->nseats; i++)
-		if (run(s, "UPDATE seats SET accepted = ? WHERE game_id = ? "
-		    "AND seat = ?", "iii", (int64_t)g->accepted[i], g->id,
-		    (int64_t)i) == -1)
+		if (run(s, "UPDATE seats SET accepted = ?, reserve = ? WHERE "
+		    "game_id = ? AND seat = ?", "iiii", (int64_t)g->accepted[i],
+		    g->reserve[i], g->id, (int64_t)i) == -1)
 			return -1;
 	return 0;
 }

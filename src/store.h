@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	3
+#define STORE_SCHEMA_VERSION	4
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -52,6 +52,8 @@ struct store_player {
 	int	 banned;
 	int64_t	 vacation_start;	/* 0 when none was taken */
 	int64_t	 vacation_until;	/* 0 when not on vacation */
+	int64_t	 vacation_used;		/* seconds taken in vacation_year */
+	int	 vacation_year;		/* the UTC year of vacation_used */
 };
 /* The player's id, creating the row when create is set (1 if absent and
  * not created). */
@@ -61,7 +63,7 @@ int	 store_player_load(struct store *, int64_t id, struct store_player *);
 /* The same by canonical address (1 when unknown). */
 int	 store_player_find(struct store *, const char *address,
 	    struct store_player *);
-/* Write name, language, notify, vacation_start and vacation_until. */
+/* Write name, language, notify and the vacation fields. */
 int	 store_player_update(struct store *, const struct store_player *);
 void	 store_player_free(struct store_player *);
 
@@ -92,11 +94,16 @@ struct store_game {
 				 * rules: resigned, agreed, timeout,
 				 * adjudicated, aborted, declined, expired;
 				 * NULL otherwise */
+	int64_t	 turn_since;	/* when the seats to move began to wait */
+	unsigned reminded;	/* bit per reminder sent for this turn */
+	int64_t	 reserve[STORE_MAX_SEATS];	/* Fischer: seconds left
+						 * to each seat */
 };
 int	 store_game_create(struct store *, struct store_game *);	/* sets id */
 int	 store_game_load(struct store *, int64_t id, struct store_game *);
 /* Write state, status, result, nmoves, updated, expires, deadline,
- * draw_offer, ended and the seats' accepted. */
+ * draw_offer, ended, turn_since, reminded and the seats' accepted and
+ * reserve. */
 int	 store_game_update(struct store *, const struct store_game *);
 void	 store_game_free(struct store_game *);
 /* Ids of games, newest first; of one player's when player is not 0. */

@@ -211,6 +211,37 @@ START_TEST(gamedef_errors_name_file_and_line)
 	    "  - name: pits\n    kind: int\n", ":6: unknown option key");
 	def_error("name: [unclosed\n", ":");
 	def_error("a: [[[[[[[[[[[[1]]]]]]]]]]]]\n", "nested too deeply");
+	def_error("name: mancala\ntitle: x\nseats: 2\ntimeout: later\n",
+	    ":4: timeout must be forfeit or notify");
+	def_error("name: mancala\ntitle: x\nseats: 2\nfirst: me\n",
+	    ":4: first must be given or random");
+}
+END_TEST
+
+START_TEST(gamedef_timeout_and_first)
+{
+	struct gamedef d;
+	char err[512];
+	const char *path = write_tmp("ok.yaml", "name: mancala\ntitle: x\n"
+	    "seats: 2\ntimeout: notify\nfirst: random\n");
+
+	ck_assert_msg(gamedef_load_file(path, &d, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(d.timeout, GAMEDEF_TIMEOUT_NOTIFY);
+	ck_assert_int_eq(d.first_random, 1);
+	gamedef_free(&d);
+	path = write_tmp("ok.yaml", "name: mancala\ntitle: x\nseats: 2\n"
+	    "timeout: forfeit\n");
+	ck_assert_msg(gamedef_load_file(path, &d, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(d.timeout, GAMEDEF_TIMEOUT_FORFEIT);
+	ck_assert_int_eq(d.first_random, 0);
+	gamedef_free(&d);
+	path = write_tmp("ok.yaml", "name: mancala\ntitle: x\nseats: 2\n");
+	ck_assert_msg(gamedef_load_file(path, &d, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(d.timeout, 0);
+	gamedef_free(&d);
 }
 END_TEST
 
@@ -334,6 +365,7 @@ core_suite(void)
 	tcase_add_test(tc, rng_commitment_is_sha256_of_seed);
 	tcase_add_test(tc, rng_seed_new_random_unless_test_seed);
 	tcase_add_test(tc, gamedef_errors_name_file_and_line);
+	tcase_add_test(tc, gamedef_timeout_and_first);
 	tcase_add_test(tc, gamedef_resolve_fills_defaults_and_checks_values);
 	tcase_add_test(tc, gamedef_every_engine_has_a_definition);
 	tcase_add_test(tc, token_secret_file_and_tokens);

@@ -584,6 +584,64 @@ START_TEST(store_game_referee_fields_round_trip)
 }
 END_TEST
 
+/* Schema 4: the clock fields of a game, its seats and its players. */
+START_TEST(store_clock_fields_round_trip)
+{
+	char *path = dbpath("clock.db");
+	struct store *s = open_ok(path);
+	struct store_game g = { 0 }, h;
+	struct store_player p;
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+
+	g.kind = "mancala";
+	g.options = "pits=6";
+	g.state = "s0";
+	g.status = "active";
+	g.nseats = 2;
+	g.player[0] = a;
+	g.player[1] = b;
+	g.created = g.updated = 100;
+	g.turn_since = 150;
+	g.reminded = 1;
+	g.reserve[0] = 604800;
+	g.reserve[1] = 7;
+	ck_assert_int_eq(store_game_create(s, &g), 0);
+	ck_assert_int_eq(store_game_load(s, g.id, &h), 0);
+	ck_assert_int_eq(h.turn_since, 150);
+	ck_assert_uint_eq(h.reminded, 1);
+	ck_assert_int_eq(h.reserve[0], 604800);
+	ck_assert_int_eq(h.reserve[1], 7);
+	h.turn_since = 0;
+	h.reminded = 3;
+	h.reserve[1] = 86400;
+	ck_assert_int_eq(store_game_update(s, &h), 0);
+	store_game_free(&h);
+	ck_assert_int_eq(store_game_load(s, g.id, &h), 0);
+	ck_assert_int_eq(h.turn_since, 0);
+	ck_assert_uint_eq(h.reminded, 3);
+	ck_assert_int_eq(h.reserve[0], 604800);
+	ck_assert_int_eq(h.reserve[1], 86400);
+	store_game_free(&h);
+
+	ck_assert_int_eq(store_player_load(s, b, &p), 0);
+	ck_assert_int_eq(p.vacation_used, 0);
+	ck_assert_int_eq(p.vacation_year, 0);
+	p.vacation_used = 10 * 86400;
+	p.vacation_year = 2026;
+	ck_assert_int_eq(store_player_update(s, &p), 0);
+	store_player_free(&p);
+	ck_assert_int_eq(store_player_load(s, b, &p), 0);
+	ck_assert_int_eq(p.vacation_used, 10 * 86400);
+	ck_assert_int_eq(p.vacation_year, 2026);
+	store_player_free(&p);
+	ck_assert_int_eq(store_player_load(s, a, &p), 0);
+	ck_assert_int_eq(p.vacation_used, 0);
+	store_player_free(&p);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
 START_TEST(store_player_find_update_vacation)
 {
 	char *path = dbpath("player.db");
@@ -958,6 +1016,7 @@ store_suite(void)
 	tcase_add_test(tc, store_message_note_bounces_and_replies);
 	tcase_add_test(tc, store_game_referee_fields_round_trip);
 	tcase_add_test(tc, store_player_find_update_vacation);
+	tcase_add_test(tc, store_clock_fields_round_trip);
 	tcase_add_test(tc, store_events_in_order_per_game);
 	tcase_add_test(tc, store_observers_on_off);
 	tcase_add_test(tc, store_thanks_once_per_pair_and_authority);

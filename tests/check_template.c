@@ -18,6 +18,7 @@ static const char *const names[] = {
 	"help", "games", "list", "history", "board", "preview", "confirm",
 	"accepted", "declined", "observe", "report-ack", "say", "vacation",
 	"bounce-notice", "done", "draw", "report-admin", "admin-reports",
+	"timeout", "timeout-admin", "vacation-notice",
 };
 static const char *const langs[] = { "en", "ru" };
 
@@ -618,6 +619,10 @@ sample(int full)
 	tmpl_set(d, "inviter.admin", on);
 	tmpl_set(d, "truncated", full ? "20" : "");
 	tmpl_set(d, "offer.name", "Bob");
+	tmpl_set(d, "timeout.name", "Bob");
+	tmpl_set(d, "topic.robots", full ? "" : "1");
+	tmpl_set(d, "robots.budget", "1s");
+	tmpl_set(d, "vacation.name", "Bob");
 	tmpl_set(d, "offer.you", on);
 	l = tmpl_list(d, "done");
 	if (full) {
