@@ -16,7 +16,7 @@
 #   PLAYER_DIR       where fetched mail is kept (default: a fresh temp dir)
 #   PLAYER_REFEREE   the referee's address (referee@$MAILENV_DOMAIN)
 #   PLAYER_TAG       the word of the subject tag (ludus)
-#   PLAYER_POLL      seconds between two looks at a mailbox (0.2)
+#   PLAYER_POLL      seconds between two looks at the mailboxes (0.1)
 #
 # Sending: SMTP with STARTTLS (the certificate verified against the
 # sandbox's own CA, as the sandbox's name), like contrib/bootstrap.
@@ -38,16 +38,19 @@
 
 PLAYER_REFEREE=${PLAYER_REFEREE:-referee@${MAILENV_DOMAIN:-ludus.test}}
 PLAYER_TAG=${PLAYER_TAG:-ludus}
-PLAYER_POLL=${PLAYER_POLL:-0.2}
+PLAYER_POLL=${PLAYER_POLL:-0.1}
 _p_own_dir=""
 if [ -z "${PLAYER_DIR:-}" ]; then
 	PLAYER_DIR=$(mktemp -d "${TMPDIR:-/tmp}/players.XXXXXX") || return 1 2>/dev/null || exit 1
 	_p_own_dir=$PLAYER_DIR
 fi
 
-_p_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
+# Few processes: a move is answered within a second or so, and a process
+# started costs tens of milliseconds on a loaded machine.  Headers and
+# bodies are taken apart in bash; curl and base64 are the only programs
+# run per mail.
 
-_p_pw() { printf '%s%s' "$1" "$MAILENV_PASSWORD_SUFFIX"; }
+_p_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
 
 # curl to USER's mailbox over IMAPS: PATH after the host, more curl options.
 _p_imap() { # USER PATH [CURL-ARGS...]
@@ -55,26 +58,37 @@ _p_imap() { # USER PATH [CURL-ARGS...]
 	shift 2
 	curl -s --max-time 20 --cacert "$MAILENV_CA_FILE" \
 	    --resolve "$MAILENV_TLS_NAME:$MAILENV_IMAPS_PORT:$MAILENV_HOST" \
-	    -u "$u:$(_p_pw "$u")" \
+	    -u "$u:$u$MAILENV_PASSWORD_SUFFIX" \
 	    "imaps://$MAILENV_TLS_NAME:$MAILENV_IMAPS_PORT/$path" "$@"
 }
 
-# The UIDs (ascending) of USER's INBOX that match an IMAP search key.
+# _UIDS= the UIDs of USER's INBOX that match an IMAP search key, as the
+# server lists them (ascending); 1 when the server could not be asked.
 _p_search() { # USER KEY
-	_p_imap "$1" INBOX -X "UID SEARCH $2" | tr -d '\r' |
-	    sed -n 's/^\* SEARCH//p' | tr ' ' '\n' | sed '/^$/d' | sort -n
+	local out line
+	_UIDS=()
+	out=$(_p_imap "$1" INBOX -X "UID SEARCH $2") || return 1
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		if [[ $line == "* SEARCH"* ]]; then
+			read -ra _UIDS <<<"${line#\* SEARCH}"
+			return 0
+		fi
+	done <<<"$out"
+	return 1
 }
 
-_p_address() { # HEADER-VALUE: the address in it (the part in <> if any)
+_p_address() { # HEADER-VALUE: _ADDR= the address in it (in <> if any)
 	local v=$1
 	if [[ $v =~ \<([^\>]*)\> ]]; then
 		v=${BASH_REMATCH[1]}
 	fi
 	v=${v#"${v%%[![:space:]]*}"}
-	printf '%s' "${v%%[[:space:]]*}"
+	_ADDR=${v%%[[:space:]]*}
 }
 
-# RFC 2047 encoded words (UTF-8 or ASCII; B and Q) of a header value.
+# _W= a header value with its RFC 2047 encoded words (UTF-8 or ASCII; B
+# and Q) decoded.
 _p_words() { # VALUE
 	local s=$1 out="" pre w enc txt dec last=0
 	local re='=\?([^?]+)\?([bBqQ])\?([^?]*)\?='
@@ -93,30 +107,46 @@ _p_words() { # VALUE
 		*)
 			txt=${txt//_/ }
 			txt=${txt//\\/\\\\}
-			txt=$(printf '%s' "$txt" | sed 's/=\([0-9A-Fa-f][0-9A-Fa-f]\)/\\x\1/g')
-			dec=$(printf '%b' "$txt")
+			while [[ $txt =~ =([0-9A-Fa-f]{2}) ]]; do
+				txt=${txt//"${BASH_REMATCH[0]}"/\\x${BASH_REMATCH[1]}}
+			done
+			printf -v dec '%b' "$txt"
 			;;
 		esac
 		out+=$pre$dec
 		last=1
 	done
-	printf '%s' "$out$s"
+	_W=$out$s
 }
 
-# The header of a message file, CRs dropped and folded lines joined.
-_p_header() { # FILE
-	tr -d '\r' <"$1" | sed '/^$/q' | awk '
-	    /^[ \t]/ { sub(/^[ \t]+/, " "); cur = cur $0; next }
-	    { if (cur != "") print cur; cur = $0 }
-	    END { if (cur != "") print cur }'
-}
-
-# One field of an unfolded header (on stdin), the first one.
-_p_field() { # NAME
-	awk -v n="$1" 'BEGIN { n = tolower(n) ":" }
-	    tolower(substr($0, 1, length(n))) == n {
-		v = substr($0, length(n) + 1); sub(/^[ \t]+/, "", v)
-		sub(/[ \t]+$/, "", v); print v; exit }'
+# Read a MIME entity (a file): _H= its header fields (lower-case names,
+# folded lines joined, the first of each name), _L= its lines without CRs,
+# _BODY= the index in _L of the first body line.
+declare -gA _H=()
+_p_entity() { # FILE
+	local i n line cur="" name v
+	mapfile -t _L <"$1"
+	_L=("${_L[@]%$'\r'}")
+	_H=()
+	n=${#_L[@]}
+	for ((i = 0; i <= n; i++)); do
+		line=${_L[i]:-}
+		if [[ $i -lt $n && $line == [$' \t']* ]]; then
+			cur+=" ${line#"${line%%[![:space:]]*}"}"
+			continue
+		fi
+		if [[ $cur == *:* ]]; then
+			name=${cur%%:*}
+			name=${name,,}
+			v=${cur#*:}
+			v=${v#"${v%%[![:space:]]*}"}
+			v=${v%"${v##*[![:space:]]}"}
+			[[ -v _H[$name] ]] || _H[$name]=$v
+		fi
+		[[ $i -lt $n && -n $line ]] || break
+		cur=$line
+	done
+	_BODY=$((i + 1))
 }
 
 # A parameter of a Content-Type value.
@@ -125,81 +155,102 @@ _p_param() { # VALUE NAME
 	shopt -s nocasematch
 	if [[ $1 =~ $re ]] || [[ $1 =~ $re2 ]]; then
 		shopt -u nocasematch
-		printf '%s' "${BASH_REMATCH[1]}"
+		_PARAM=${BASH_REMATCH[1]}
 		return 0
 	fi
 	shopt -u nocasematch
 	return 1
 }
 
-# The first text/plain part of a MIME entity (file), decoded, on stdout;
+# _TEXT= the first text/plain part of a MIME entity (a file), decoded;
 # 1 when there is none.
 _p_text() { # FILE
-	local hdr ct cte b f n i rc
-	hdr=$(_p_header "$1")
-	ct=$(_p_field Content-Type <<<"$hdr")
-	cte=$(_p_field Content-Transfer-Encoding <<<"$hdr")
-	ct=${ct:-text/plain}
-	shopt -s nocasematch
+	local ct cte b i n=0 rc=1 part="" in=0 line
+	local -a parts=()
+	_p_entity "$1"
+	ct=${_H[content-type]:-text/plain}
+	cte=${_H[content-transfer-encoding]:-7bit}
+	ct=${ct,,}
+	cte=${cte,,}
 	case $ct in
 	multipart/*)
-		shopt -u nocasematch
-		b=$(_p_param "$ct" boundary) || return 1
-		f=$(mktemp "$PLAYER_DIR/part.XXXXXX")
-		# Each part to its own file, then the first that has text.
-		n=$(tr -d '\r' <"$1" | sed '1,/^$/d' | awk -v b="--$b" -v f="$f" '
-		    $0 == b || $0 == b "--" { if (n) close(f "." n); if ($0 == b "--") exit; n++; next }
-		    n { print > (f "." n) }
-		    END { print n + 0 }')
-		rc=1
-		for ((i = 1; i <= n; i++)); do
-			if [ $rc = 1 ] && _p_text "$f.$i"; then
+		_p_param "$ct" boundary || return 1
+		b=$_PARAM
+		# Each part to a file of its own, then the first with text.
+		for ((i = _BODY; i < ${#_L[@]}; i++)); do
+			line=${_L[i]}
+			if [[ $line == "--$b" || $line == "--$b--" ]]; then
+				if [ $in = 1 ]; then
+					n=$((n + 1))
+					printf '%s' "$part" >"$PLAYER_DIR/part.$n"
+					parts+=("$PLAYER_DIR/part.$n")
+				fi
+				[[ $line == "--$b--" ]] && break
+				in=1 part=""
+				continue
+			fi
+			[ $in = 1 ] && part+=$line$'\n'
+		done
+		for part in "${parts[@]}"; do
+			if [ $rc = 1 ] && _p_text "$part"; then
 				rc=0
 			fi
-			rm -f "$f.$i"
+			rm -f "$part"
 		done
-		rm -f "$f"
 		return $rc
 		;;
 	text/plain*) ;;
-	*)
-		shopt -u nocasematch
-		return 1
-		;;
+	*) return 1 ;;
 	esac
 	case $cte in
 	base64)
-		shopt -u nocasematch
-		tr -d '\r' <"$1" | sed '1,/^$/d' | base64 -di 2>/dev/null | tr -d '\r'
+		_TEXT=$(printf '%s\n' "${_L[@]:_BODY}" | base64 -di 2>/dev/null)
 		;;
 	quoted-printable)
-		shopt -u nocasematch
-		tr -d '\r' <"$1" | sed '1,/^$/d' | sed -e 's/\\/\\\\/g' \
-		    -e ':a' -e '/=$/{N;s/=\n//;ba' -e '}' \
-		    -e 's/=\([0-9A-Fa-f][0-9A-Fa-f]\)/\\x\1/g' |
-		    while IFS= read -r line; do printf '%b\n' "$line"; done
+		_TEXT=""
+		for line in "${_L[@]:_BODY}"; do
+			line=${line//\\/\\\\}
+			while [[ $line =~ =([0-9A-Fa-f]{2}) ]]; do
+				line=${line//"${BASH_REMATCH[0]}"/\\x${BASH_REMATCH[1]}}
+			done
+			if [[ $line == *= ]]; then
+				_TEXT+=${line%=}
+			else
+				_TEXT+=$line$'\n'
+			fi
+		done
+		printf -v _TEXT '%b' "$_TEXT"
 		;;
 	*)
-		shopt -u nocasematch
-		tr -d '\r' <"$1" | sed '1,/^$/d'
+		printf -v _TEXT '%s\n' "${_L[@]:_BODY}"
 		;;
 	esac
+	_TEXT=${_TEXT//$'\r'/}
+	_TEXT=${_TEXT%$'\n'}
+	return 0
 }
 
 # Fill the P_* variables from a kept message.
 _p_load() { # USER UID
-	local hdr line
+	local line
 	P_USER=$1
 	P_UID=$2
 	P_FILE=$PLAYER_DIR/$1/taken/$2.eml
 	[ -f "$P_FILE" ] || P_FILE=$PLAYER_DIR/$1/queue/$2.eml
-	hdr=$(_p_header "$P_FILE")
-	P_SUBJECT=$(_p_words "$(_p_field Subject <<<"$hdr")")
-	P_MSGID=$(_p_field Message-ID <<<"$hdr" | tr -d '<> ')
-	P_REFS=$(_p_field References <<<"$hdr")
-	P_FROM=$(_p_address "$(_p_field From <<<"$hdr")")
-	P_REPLYTO=$(_p_address "$(_p_field Reply-To <<<"$hdr")")
-	P_TEXT=$(_p_text "$P_FILE")
+	_TEXT=""
+	_p_text "$P_FILE" || _TEXT=""
+	P_TEXT=$_TEXT
+	# The top-level header again (a multipart body read its parts').
+	_p_entity "$P_FILE"
+	_p_words "${_H[subject]:-}"
+	P_SUBJECT=$_W
+	P_MSGID=${_H[message-id]:-}
+	P_MSGID=${P_MSGID//[<> ]/}
+	P_REFS=${_H[references]:-}
+	_p_address "${_H[from]:-}"
+	P_FROM=$_ADDR
+	_p_address "${_H[reply-to]:-}"
+	P_REPLYTO=$_ADDR
 	P_GAME="" P_TOKEN=""
 	local re="\\[$PLAYER_TAG #([0-9]+)( ([A-Za-z0-9]+))?\\]"
 	if [[ $P_SUBJECT =~ $re ]]; then
@@ -207,63 +258,126 @@ _p_load() { # USER UID
 		P_TOKEN=${BASH_REMATCH[3]}
 	fi
 	P_LEGAL=()
-	line=$(sed -n 's/^[[:space:]]*Your legal moves:[[:space:]]*//p' <<<"$P_TEXT" | head -n 1)
-	if [ -n "$line" ]; then
+	while IFS= read -r line; do
+		line=${line#"${line%%[![:space:]]*}"}
+		[[ $line == "Your legal moves:"* ]] || continue
+		line=${line#Your legal moves:}
+		line=${line#"${line%%[![:space:]]*}"}
 		line=${line%.}
-		local IFS=$'\n'
-		# shellcheck disable=SC2207
-		P_LEGAL=($(sed 's/, /\n/g' <<<"$line"))
-	fi
+		while [[ $line == *", "* ]]; do
+			P_LEGAL+=("${line%%, *}")
+			line=${line#*, }
+		done
+		[ -n "$line" ] && P_LEGAL+=("$line")
+		break
+	done <<<"$P_TEXT"
 }
 
-# Fetch USER's unseen referee mail into the queue (marks it seen).
-player_poll() { # USER
-	local u=$1 uids uid list="" n=0 s
-	mkdir -p "$PLAYER_DIR/$u/queue" "$PLAYER_DIR/$u/taken"
-	uids=$(_p_search "$u" "UNSEEN FROM \"$PLAYER_REFEREE\"") || return 1
-	for uid in $uids; do
-		[ -e "$PLAYER_DIR/$u/queue/$uid.eml" ] ||
-		    [ -e "$PLAYER_DIR/$u/taken/$uid.eml" ] && continue
-		list+=${list:+,}$uid
-		n=$((n + 1))
+# curl options for USER's mailbox: the rest of a curl command line.
+_p_curlargs() { # USER PATH OUTPUT [CURL-ARGS...]
+	local u=$1 path=$2 out=$3
+	shift 3
+	_ARGS+=(--next -s --max-time 20 --cacert "$MAILENV_CA_FILE"
+	    --resolve "$MAILENV_TLS_NAME:$MAILENV_IMAPS_PORT:$MAILENV_HOST"
+	    -u "$u:$u$MAILENV_PASSWORD_SUFFIX" -o "$out" "$@"
+	    "imaps://$MAILENV_TLS_NAME:$MAILENV_IMAPS_PORT/$path")
+}
+
+# One curl for several mailboxes at once, in parallel.
+_p_curl_all() {
+	[ ${#_ARGS[@]} -gt 0 ] || return 0
+	curl --parallel --parallel-immediate "${_ARGS[@]:1}" 2>/dev/null
+}
+
+# Fetch the unseen referee mail of each USER into their queue (marking it
+# seen on the server).  One curl asks all the mailboxes, one more fetches
+# what is new.
+player_poll() { # USER...
+	local u uid line n q list search=$PLAYER_DIR/search
+	local -A new=()
+	_ARGS=()
+	for u in "$@"; do
+		mkdir -p "$PLAYER_DIR/$u/queue" "$PLAYER_DIR/$u/taken"
+		rm -f "$search.$u"
+		_p_curlargs "$u" INBOX "$search.$u" \
+		    -X "UID SEARCH UNSEEN FROM \"$PLAYER_REFEREE\""
 	done
-	[ $n = 0 ] && return 0
-	if [ $n = 1 ]; then
-		_p_imap "$u" "INBOX;UID=$list" -o "$PLAYER_DIR/$u/queue/$list.part" || return 1
-	else
-		# One connection for them all (curl's URL globbing).
-		_p_imap "$u" "INBOX;UID={$list}" -o "$PLAYER_DIR/$u/queue/#1.part" || return 1
-	fi
-	for uid in ${list//,/ }; do
-		[ -s "$PLAYER_DIR/$u/queue/$uid.part" ] || { rm -f "$PLAYER_DIR/$u/queue/$uid.part"; continue; }
-		mv "$PLAYER_DIR/$u/queue/$uid.part" "$PLAYER_DIR/$u/queue/$uid.eml"
-		_p_words "$(_p_header "$PLAYER_DIR/$u/queue/$uid.eml" | _p_field Subject)" \
-		    >"$PLAYER_DIR/$u/queue/$uid.subject"
+	_p_curl_all
+	_ARGS=()
+	for u in "$@"; do
+		q=$PLAYER_DIR/$u/queue
+		_UIDS=()
+		if [ -f "$search.$u" ]; then
+			while IFS= read -r line; do
+				line=${line%$'\r'}
+				[[ $line == "* SEARCH"* ]] || continue
+				read -ra _UIDS <<<"${line#\* SEARCH}"
+				break
+			done <"$search.$u"
+		fi
+		list="" n=0
+		for uid in "${_UIDS[@]}"; do
+			[ -e "$q/$uid.eml" ] || [ -e "$PLAYER_DIR/$u/taken/$uid.eml" ] &&
+			    continue
+			list+=${list:+,}$uid
+			n=$((n + 1))
+		done
+		[ $n = 0 ] && continue
+		new[$u]=$list
+		if [ $n = 1 ]; then
+			_p_curlargs "$u" "INBOX;UID=$list" "$q/$list.part"
+		else
+			# One connection for them all (curl's URL globbing).
+			_p_curlargs "$u" "INBOX;UID={$list}" "$q/#1.part"
+		fi
+	done
+	_p_curl_all
+	for u in "${!new[@]}"; do
+		q=$PLAYER_DIR/$u/queue
+		for uid in ${new[$u]//,/ }; do
+			[ -s "$q/$uid.part" ] || { rm -f "$q/$uid.part"; continue; }
+			mv "$q/$uid.part" "$q/$uid.eml"
+			_p_entity "$q/$uid.eml"
+			_p_words "${_H[subject]:-}"
+			printf '%s\n' "$_W" >"$q/$uid.subject"
+		done
 	done
 }
 
-# Queued (fetched, not taken) mail of USER: "UID<TAB>SUBJECT" lines.
-player_queue() { # USER
+# _Q= USER's queued (fetched, not taken) mail: subjects indexed by UID,
+# so that "${!_Q[@]}" lists them oldest first.
+_p_queue() { # USER
 	local f uid
-	for f in "$PLAYER_DIR/$1"/queue/*.eml; do
+	_Q=()
+	for f in "$PLAYER_DIR/$1"/queue/*.subject; do
 		[ -e "$f" ] || continue
 		uid=${f##*/}
-		uid=${uid%.eml}
-		printf '%s\t%s\n' "$uid" "$(cat "${f%.eml}.subject")"
-	done | sort -n
+		uid=${uid%.subject}
+		IFS= read -r "_Q[$uid]" <"$f"
+	done
+}
+
+# Queued mail of USER: "UID<TAB>SUBJECT" lines, oldest first.
+player_queue() { # USER
+	local uid
+	_p_queue "$1"
+	for uid in "${!_Q[@]}"; do
+		printf '%s\t%s\n' "$uid" "${_Q[uid]}"
+	done
 }
 
 # Take USER's oldest queued mail whose subject matches PATTERN.
 _p_take() { # USER PATTERN
-	local uid subj
-	while IFS=$'\t' read -r uid subj; do
-		if [[ $subj =~ $2 ]]; then
-			mv "$PLAYER_DIR/$1/queue/$uid.eml" "$PLAYER_DIR/$1/taken/"
-			mv "$PLAYER_DIR/$1/queue/$uid.subject" "$PLAYER_DIR/$1/taken/"
+	local uid
+	_p_queue "$1"
+	for uid in "${!_Q[@]}"; do
+		if [[ ${_Q[uid]} =~ $2 ]]; then
+			mv "$PLAYER_DIR/$1/queue/$uid.eml" "$PLAYER_DIR/$1/queue/$uid.subject" \
+			    "$PLAYER_DIR/$1/taken/"
 			_p_load "$1" "$uid"
 			return 0
 		fi
-	done < <(player_queue "$1")
+	done
 	return 1
 }
 
@@ -287,9 +401,8 @@ player_wait_any() { # "USERS" PATTERN [SECONDS]
 			echo "player: no mail to $users matching /$pat/ in ${3:-30} s" >&2
 			return 1
 		fi
-		for u in $users; do
-			player_poll "$u"
-		done
+		# shellcheck disable=SC2086
+		player_poll $users
 		for u in $users; do
 			if _p_take "$u" "$pat"; then
 				P_WAITED_MS=$(($(_p_ms) - t0))
@@ -370,10 +483,10 @@ player_show() {
 # Fetch USER's referee mail (all of it, or of game ID) and load the latest
 # into P_*, without the queue: for one-off commands.
 player_last() { # USER [ID]
-	local u=$1 uids uid
+	local u=$1 uid
 	mkdir -p "$PLAYER_DIR/$u/taken"
-	uids=$(_p_search "$u" "FROM \"$PLAYER_REFEREE\"${2:+ SUBJECT \"#$2 \"}") || return 1
-	uid=$(tail -n 1 <<<"$uids")
+	_p_search "$u" "FROM \"$PLAYER_REFEREE\"${2:+ SUBJECT \"#$2 \"}" || return 1
+	uid=${_UIDS[-1]:-}
 	[ -n "$uid" ] || { echo "player: no referee mail to $u${2:+ about game #$2}" >&2; return 1; }
 	_p_imap "$u" "INBOX;UID=$uid" -o "$PLAYER_DIR/$u/taken/$uid.eml" || return 1
 	_p_load "$u" "$uid"
