@@ -141,10 +141,9 @@ note "sandbox and ludusd up in $(secs "$T0")"
 PLAYER_DIR=$tmp/p
 mkdir -p "$PLAYER_DIR"
 . "$srcdir/tests/mailenv/player.sh"
-# The moves' choice: a linear congruential generator of its own (bash's
-# RANDOM is drawn on elsewhere, by player_send).  Seed 7 makes a Mancala
-# game of 23 moves with these players.
-rng=${E2E_SEED:-7}
+# The moves' choice (player_play): seed 7 makes a Mancala game of 23
+# moves.
+PLAYER_SEED=${E2E_SEED:-7}
 
 sql() { sqlite3 -cmd '.timeout 10000' "$db" "$1"; }
 
@@ -210,55 +209,8 @@ invite_accept() { # "USERS"
 	[ -n "$GAME" ]
 }
 
-# Play game ID among USERS: whoever gets a mail of the game saying "your
-# move" answers it with a random one of its legal moves, until the mail
-# saying the game "is over" (ENDED=1) or, after MAX moves, the next "your
-# move" mail (ENDED=0, left in P_*).  Calls HOOK USER MOVE before sending
-# each move.  Sets PLIES, LAT_SUM, LAT_MAX (ms from a move sent to the
-# next mail taken).
-autoplay() { # ID "USERS" MAX HOOK
-	local id=$1 users=$2 max=$3 hook=$4 mv n
-	PLIES=0 LAT_SUM=0 LAT_MAX=0 ENDED=0
-	while :; do
-		if ! player_wait_any "$users" "#$id [A-Za-z0-9]+\\] .*(your move|is over)|Not done" 60; then
-			bad "game $id stalled after $PLIES moves"
-			return 1
-		fi
-		if [ $PLIES -gt 0 ]; then
-			LAT_SUM=$((LAT_SUM + P_WAITED_MS))
-			[ "$P_WAITED_MS" -le $LAT_MAX ] || LAT_MAX=$P_WAITED_MS
-		fi
-		case $P_SUBJECT in
-		*"Not done"*)
-			bad "game $id: error reply to $P_USER after $PLIES moves: $(player_show)"
-			return 1
-			;;
-		*"is over"*)
-			ENDED=1
-			return 0
-			;;
-		esac
-		[ "$P_GAME" = "$id" ] && [ -n "$P_TOKEN" ] || {
-			bad "game $id: tag of '$P_SUBJECT'"
-			return 1
-		}
-		n=${#P_LEGAL[@]}
-		if [ "$n" = 0 ]; then
-			bad "game $id: '$P_SUBJECT' to $P_USER lists no legal moves: $P_TEXT"
-			return 1
-		fi
-		[ $PLIES -lt "$max" ] || return 0
-		rng=$(((rng * 1103515245 + 12345) % 2147483648))
-		mv=${P_LEGAL[(rng >> 16) % n]}
-		$hook "$P_USER" "$mv" || return 1
-		player_reply "$mv" || { bad "game $id: $P_USER could not send $mv"; return 1; }
-		PLIES=$((PLIES + 1))
-	done
-}
-no_hook() { :; }
-
 # Each of USERS gets the mail saying game ID begins; the one saying "your
-# move" goes back to the queue for autoplay to answer.
+# move" goes back to the queue for player_play to answer.
 wait_start() { # ID "USERS"
 	local u
 	for u in $2; do
@@ -281,11 +233,11 @@ if invite_accept "alice bob"; then
 	note "mancala #$g: invited and accepted in $(secs "$ta")"
 	wait_start "$g" "alice bob"
 	tg=$(now_ms)
-	autoplay "$g" "alice bob" 400 no_hook
-	[ $ENDED = 1 ] && ok || bad "mancala #$g: not over after $PLIES moves"
+	player_play "$g" "alice bob" 400 || bad "$PLAY_ERROR"
+	[ $PLAY_ENDED = 1 ] && ok || bad "mancala #$g: not over after $PLAY_PLIES moves"
 	first_end=$P_USER
-	note "mancala #$g: $PLIES moves by mail in $(secs "$tg"), per move $((LAT_SUM / (PLIES > 1 ? PLIES - 1 : 1))) ms on average, $LAT_MAX ms at most"
-	if [ $ENDED = 1 ]; then
+	note "mancala #$g: $PLAY_PLIES moves by mail in $(secs "$tg"), per move $((PLAY_LAT_SUM / (PLAY_PLIES > 1 ? PLAY_PLIES - 1 : 1))) ms on average, $PLAY_LAT_MAX ms at most"
+	if [ $PLAY_ENDED = 1 ]; then
 		grep -q "^Result: " <<<"$P_TEXT" && ok || bad "end mail without a result: $P_TEXT"
 		other=alice
 		[ "$first_end" = alice ] && other=bob
@@ -293,14 +245,14 @@ if invite_accept "alice bob"; then
 		st=$(sql "SELECT status FROM games WHERE id = $g")
 		[ "$st" = finished ] && ok || bad "mancala #$g: status '$st' in the database"
 		nm=$(sql "SELECT count(*) FROM moves WHERE game_id = $g")
-		[ "$nm" = "$PLIES" ] && ok || bad "mancala #$g: $nm moves rows, $PLIES moves sent"
+		[ "$nm" = "$PLAY_PLIES" ] && ok || bad "mancala #$g: $nm moves rows, $PLAY_PLIES moves sent"
 		check_answered "$g" "alice bob"
 		# One mail per move to each seat: the last move's may be the end
 		# mail alone.
 		for u in alice bob; do
 			n=$(count_mail "$u" "$g" "played")
-			[ "$n" -ge $((PLIES - 1)) ] && [ "$n" -le "$PLIES" ] && ok ||
-			    bad "mancala #$g: $u got $n move mails for $PLIES moves"
+			[ "$n" -ge $((PLAY_PLIES - 1)) ] && [ "$n" -le "$PLAY_PLIES" ] && ok ||
+			    bad "mancala #$g: $u got $n move mails for $PLAY_PLIES moves"
 		done
 	fi
 fi
@@ -354,10 +306,10 @@ if invite_accept "alice bob carol dave"; then
 	note "aluette #$g: invited and accepted in $(secs "$tb")"
 	wait_start "$g" "alice bob carol dave"
 	tg=$(now_ms)
-	autoplay "$g" "alice bob carol dave" 36 aluette_hook
-	[ $ENDED = 0 ] && [ $PLIES = 36 ] && ok ||
-	    bad "aluette #$g: $PLIES cards played, ended=$ENDED"
-	note "aluette #$g: $PLIES cards by mail in $(secs "$tg"), per card $((LAT_SUM / (PLIES > 1 ? PLIES - 1 : 1))) ms on average, $LAT_MAX ms at most"
+	player_play "$g" "alice bob carol dave" 36 aluette_hook || bad "$PLAY_ERROR"
+	[ $PLAY_ENDED = 0 ] && [ $PLAY_PLIES = 36 ] && ok ||
+	    bad "aluette #$g: $PLAY_PLIES cards played, ended=$PLAY_ENDED"
+	note "aluette #$g: $PLAY_PLIES cards by mail in $(secs "$tg"), per card $((PLAY_LAT_SUM / (PLAY_PLIES > 1 ? PLAY_PLIES - 1 : 1))) ms on average, $PLAY_LAT_MAX ms at most"
 	# The board of the next mail, continuation lines joined.
 	board=$(awk '/^  / && prev != "" { prev = prev " " substr($0, 3); next }
 	    { if (NR > 1) print prev; prev = $0 } END { print prev }' <<<"$P_TEXT")

@@ -10,6 +10,12 @@
 #   bash player.sh inbox USER                 list USER's mailbox
 #   bash player.sh read USER [UID]            one mail of USER, decoded
 #                                             (the latest by default)
+#   bash player.sh demo USER1 USER2 GAME [OPT=VAL...]
+#                                             USER1 proposes the game to
+#                                             USER2, both accept and play
+#                                             it to the end, each mail
+#                                             printed (PLAYER_SEED picks
+#                                             the moves)
 #
 # Needs the environment `mailenv start` prints (MAILENV_*), curl and
 # base64.  Optional settings:
@@ -415,6 +421,59 @@ player_wait_any() { # "USERS" PATTERN [SECONDS]
 
 player_wait() { player_wait_any "$1" "$2" "${3:-30}"; } # USER PATTERN [SECONDS]
 
+# Play game ID among USERS: whoever gets a mail of the game saying "your
+# move" answers it with one of the legal moves it lists, chosen by a
+# linear congruential generator seeded with PLAYER_SEED (bash's RANDOM is
+# drawn on elsewhere), until a mail saying the game "is over"
+# (PLAY_ENDED=1) or, after MAX moves, the next "your move" mail
+# (PLAY_ENDED=0); either is left in P_*.  HOOK USER MOVE runs before each
+# move is sent; a hook failing stops the play.  Sets PLAY_PLIES, PLAY_LAT_SUM
+# and PLAY_LAT_MAX (ms from a move sent to the next mail taken); on
+# failure (1) PLAY_ERROR says why.  An error reply ("Not done") stops it.
+PLAYER_SEED=${PLAYER_SEED:-1}
+player_play() { # ID "USERS" MAX [HOOK]
+	local id=$1 users=$2 max=$3 hook=${4:-:} mv n
+	PLAY_PLIES=0 PLAY_LAT_SUM=0 PLAY_LAT_MAX=0 PLAY_ENDED=0 PLAY_ERROR=""
+	while :; do
+		if ! player_wait_any "$users" "#$id [A-Za-z0-9]+\\] .*(your move|is over)|Not done" 60; then
+			PLAY_ERROR="game $id stalled after $PLAY_PLIES moves"
+			return 1
+		fi
+		if [ $PLAY_PLIES -gt 0 ]; then
+			PLAY_LAT_SUM=$((PLAY_LAT_SUM + P_WAITED_MS))
+			[ "$P_WAITED_MS" -le $PLAY_LAT_MAX ] || PLAY_LAT_MAX=$P_WAITED_MS
+		fi
+		case $P_SUBJECT in
+		*"Not done"*)
+			PLAY_ERROR="game $id: error reply to $P_USER after $PLAY_PLIES moves: $P_TEXT"
+			return 1
+			;;
+		*"is over"*)
+			PLAY_ENDED=1
+			return 0
+			;;
+		esac
+		if [ "$P_GAME" != "$id" ] || [ -z "$P_TOKEN" ]; then
+			PLAY_ERROR="game $id: the tag of '$P_SUBJECT'"
+			return 1
+		fi
+		n=${#P_LEGAL[@]}
+		if [ "$n" = 0 ]; then
+			PLAY_ERROR="game $id: '$P_SUBJECT' to $P_USER lists no legal moves: $P_TEXT"
+			return 1
+		fi
+		[ $PLAY_PLIES -lt "$max" ] || return 0
+		PLAYER_SEED=$(((PLAYER_SEED * 1103515245 + 12345) % 2147483648))
+		mv=${P_LEGAL[(PLAYER_SEED >> 16) % n]}
+		$hook "$P_USER" "$mv" || { PLAY_ERROR=${PLAY_ERROR:-"game $id: stopped by $hook"}; return 1; }
+		if ! player_reply "$mv"; then
+			PLAY_ERROR="game $id: $P_USER could not send $mv"
+			return 1
+		fi
+		PLAY_PLIES=$((PLAY_PLIES + 1))
+	done
+}
+
 # Send a mail as USER: TEXT is the body (lines), SUBJECT defaults to its
 # first line.  Options: -t TO (default the referee), -r IN-REPLY-TO,
 # -R REFERENCES.
@@ -492,6 +551,40 @@ player_last() { # USER [ID]
 	_p_load "$u" "$uid"
 }
 
+# The demo of contrib/bootstrap: USER1 proposes GAME (with its options) to
+# USER2, both accept, and they play it to the end by mail; every mail that
+# asks for a move, and the last one, is printed as it arrives.
+_p_show_move() { # USER MOVE
+	printf '\n==> to %s: %s\n\n%s\n\n==> %s replies: %s\n' "$1" "$P_SUBJECT" \
+	    "$P_TEXT" "$1" "$2"
+}
+player_demo() { # USER1 USER2 GAME [OPT=VAL...]
+	local a=$1 b=$2 u g="" t0
+	shift 2
+	t0=$(_p_ms)
+	player_send "$a" "new $* $b@$MAILENV_DOMAIN" || return 1
+	echo "==> $a to the referee: new $* $b@$MAILENV_DOMAIN"
+	for u in "$a" "$b"; do
+		player_wait "$u" "Invitation to" 30 || return 1
+		g=${g:-$P_GAME}
+		echo "==> to $u: $P_SUBJECT"
+		player_reply accept || return 1
+		echo "==> $u replies: accept"
+	done
+	for u in "$a" "$b"; do
+		player_wait "$u" "#$g .*begins" 30 || return 1
+		# The one saying "your move" is answered by player_play.
+		[[ $P_SUBJECT == *"your move"* ]] &&
+		    mv "$P_FILE" "$PLAYER_DIR/$u/taken/$P_UID.subject" "$PLAYER_DIR/$u/queue/"
+	done
+	if ! player_play "$g" "$a $b" 500 _p_show_move; then
+		echo "player: $PLAY_ERROR" >&2
+		return 1
+	fi
+	printf '\n==> to %s: %s\n\n%s\n\n' "$P_USER" "$P_SUBJECT" "$P_TEXT"
+	echo "==> game #$g: $PLAY_PLIES moves by mail in $((($(_p_ms) - t0) / 1000)) s"
+}
+
 _p_cli() {
 	local cmd=${1:-} u=${2:-} id=""
 	case $cmd in
@@ -517,8 +610,10 @@ _p_cli() {
 		[ "$next" -gt 1 ] || { echo "($u's mailbox is empty)"; return 0; }
 		_p_imap "$u" "INBOX;UID=[1-$((next - 1))];SECTION=HEADER.FIELDS%20(SUBJECT%20DATE)" \
 		    -w 'END %{url}\n' | tr -d '\r' | awk '
-		    /^Subject:/ { s = substr($0, 10) }
+		    /^[ \t]/ { if (f == "s") s = s $0; next }
+		    /^Subject:/ { s = substr($0, 10); f = "s"; next }
 		    /^Date:/ { d = substr($0, 7) }
+		    { f = "" }
 		    /^END / { u = $2; sub(/.*UID=/, "", u); sub(/;.*/, "", u)
 			if (s != "") printf "%5s  %s  %s\n", u, d, s; s = d = "" }'
 		;;
@@ -535,8 +630,13 @@ _p_cli() {
 		fi
 		player_show
 		;;
+	demo)
+		[ $# -ge 4 ] || { echo "usage: player.sh demo USER1 USER2 GAME [OPT=VAL...]" >&2; return 2; }
+		shift
+		player_demo "$@"
+		;;
 	*)
-		echo "usage: player.sh send|reply|inbox|read USER ..." >&2
+		echo "usage: player.sh send|reply|inbox|read|demo USER ..." >&2
 		return 2
 		;;
 	esac
