@@ -23,6 +23,8 @@ set -u
 export TZ=UTC LC_ALL=C
 here=$(cd "$(dirname "$0")/.." && pwd)
 LUDUSD_BIN=${LUDUSD_BIN:-$PWD/ludusd}
+LUDUS_BIN=${LUDUS_BIN:-${LUDUSD_BIN%d}}
+export LUDUS_TEMPLATES_DIR=${LUDUS_TEMPLATES_DIR:-$here/templates}
 LUDUS_GAMES_DIR=${LUDUS_GAMES_DIR:-$here/games}
 secs=${SOAK_SECONDS:-600}
 rate=${SOAK_RATE:-5}
@@ -87,6 +89,7 @@ logging:
   to: stderr
   level: ${SOAK_LOG_LEVEL:-warning}
 EOF
+"$LUDUS_BIN" -c "$tmp/ludus.yaml" init >/dev/null || exit 1
 
 . "$here/tests/mailenv/smtp.sh"
 
@@ -125,7 +128,7 @@ for ((s = 0; s < secs; s++)); do
 		n=$((n + 1))
 		p=${players[n % 4]}
 		id=s.$n.$$@soak.$MAILENV_DOMAIN
-		printf -v msg 'From: %s@%s\r\nTo: %s\r\nSubject: soak %d\r\nMessage-ID: <%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nmove %d\r\nboard\r\n' \
+		printf -v msg 'From: %s@%s\r\nTo: %s\r\nSubject: soak %d\r\nMessage-ID: <%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nlist\r\n' \
 		    "$p" "$MAILENV_DOMAIN" "$REF" $n "$id" "$date" $((n % 6 + 1))
 		if smtp_send "$p@$MAILENV_DOMAIN" "$REF" "$msg"; then
 			echo "$id $(now_ms)" >>"$tmp/sent"

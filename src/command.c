@@ -678,7 +678,10 @@ parse_new(const char *p, struct command *c, char *err, size_t errlen)
 		    "robot): %s %s bob@example.org", infos[c->kind].name,
 		    c->kind == CMD_NEW ? "other players" : "players",
 		    infos[c->kind].name, c->gamename);
-	if (rc == 0 && c->first == CMD_FIRST_ADDRESS) {
+	/* In `new` the proposer plays too, so first= may name them: only
+	 * the referee, who knows the sender, can check that. */
+	if (rc == 0 && c->first == CMD_FIRST_ADDRESS &&
+	    c->kind == CMD_ADMIN_NEW) {
 		for (i = 0; i < c->nseats; i++)
 			if (c->seats[i].addr != NULL &&
 			    strcmp(c->seats[i].addr, c->first_addr) == 0)

@@ -343,6 +343,15 @@ walk_root(struct walk *w, yaml_node_t *root, struct gamedef *d)
 				return fail(w, v, "first must be given or "
 				    "random");
 			d->first_random = strcmp(f, "random") == 0;
+		} else if (strcmp(key, "timeout") == 0) {
+			const char *f = scalar(v);
+
+			if (f == NULL || (strcmp(f, "forfeit") != 0 &&
+			    strcmp(f, "notify") != 0))
+				return fail(w, v, "timeout must be forfeit or "
+				    "notify");
+			d->timeout = strcmp(f, "forfeit") == 0 ?
+			    GAMEDEF_TIMEOUT_FORFEIT : GAMEDEF_TIMEOUT_NOTIFY;
 		} else if (strcmp(key, "aliases") == 0) {
 			if (get_list(w, v, key, &d->aliases, &d->naliases) == -1)
 				return -1;
@@ -595,6 +604,28 @@ gamedef_resolve(const struct gamedef *d, char *const *words, int nwords,
 		game_opt_set(o, opt->name, ival, sval);
 	}
 	return 0;
+}
+
+void
+gamedef_opt_values(const struct gamedef_opt *o, struct buf *out)
+{
+	int i;
+
+	switch (o->type) {
+	case GOPT_INT:
+		buf_printf(out, "%lld-%lld", o->min, o->max);
+		break;
+	case GOPT_BOOL:
+		buf_adds(out, "true|false");
+		break;
+	case GOPT_ENUM:
+		for (i = 0; i < o->nvalues; i++)
+			buf_printf(out, "%s%s", i ? "|" : "", o->values[i]);
+		break;
+	case GOPT_STRING:
+		buf_adds(out, "TEXT");
+		break;
+	}
 }
 
 char *

@@ -26,6 +26,9 @@ struct gamedef_opt {
 	int		 line;
 };
 
+#define GAMEDEF_TIMEOUT_FORFEIT	1
+#define GAMEDEF_TIMEOUT_NOTIFY	2
+
 struct gamedef {
 	char		*file;
 	char		*name;
@@ -35,6 +38,9 @@ struct gamedef {
 	int		 seats;
 	int		 first_random;	/* `first: random`: without first=,
 					 * draw who moves first */
+	int		 timeout;	/* `timeout:` when time runs out:
+					 * GAMEDEF_TIMEOUT_*, 0 for the
+					 * configured clock.timeout_action */
 	char		**aliases;
 	int		 naliases;
 	struct gamedef_opt *opts;
@@ -60,6 +66,9 @@ const struct gamedef *gamedef_find(const struct gamedef *, int, const char *);
  * the bad value and what is allowed. */
 int	gamedef_resolve(const struct gamedef *, char *const *words, int nwords,
 	    struct game_opts *, char *err, size_t errlen);
+/* The values an option takes, as players write them: "1-9", "true|false",
+ * "faceup|fixed", "TEXT". */
+void	gamedef_opt_values(const struct gamedef_opt *, struct buf *);
 /* The options back as canonical "a=1 b=x" text (for storage and display);
  * owned by the caller. */
 char	*gamedef_opts_text(const struct game_opts *);

@@ -6,11 +6,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <openssl/crypto.h>
 
 #include "clock.h"
 #include "conf.h"
@@ -187,7 +190,7 @@ cmd_init(struct ctx *c, int argc, char **argv)
 static int
 cmd_games(struct ctx *c, int argc, char **argv)
 {
-	int i, j, k;
+	int i, j;
 
 	(void)argv;
 	if (argc != 0)
@@ -205,24 +208,11 @@ cmd_games(struct ctx *c, int argc, char **argv)
 		printf("\n");
 		for (j = 0; j < d->nopts; j++) {
 			const struct gamedef_opt *o = &d->opts[j];
+			struct buf v = { 0 };
 
-			printf("  %s=", o->name);
-			switch (o->type) {
-			case GOPT_INT:
-				printf("%lld-%lld", o->min, o->max);
-				break;
-			case GOPT_BOOL:
-				printf("true|false");
-				break;
-			case GOPT_ENUM:
-				for (k = 0; k < o->nvalues; k++)
-					printf("%s%s", k ? "|" : "",
-					    o->values[k]);
-				break;
-			case GOPT_STRING:
-				printf("TEXT");
-				break;
-			}
+			gamedef_opt_values(o, &v);
+			printf("  %s=%s", o->name, buf_str(&v));
+			buf_free(&v);
 			printf(" (default %s)%s%s\n", *o->def ? o->def : "none",
 			    o->help ? ": " : "", o->help ? o->help : "");
 		}
@@ -262,7 +252,8 @@ cmd_new(struct ctx *c, int argc, char **argv)
 			addrs[na++] = argv[i];
 	}
 	if (!have_seed)
-		rng_seed_os(seed);
+		/* Reproducible only in test builds with $LUDUS_SEED set. */
+		rng_seed_new(seed, "ludus new");
 	if (store_begin(c->store) == -1) {
 		free(words);
 		free(addrs);
@@ -564,6 +555,75 @@ cmd_replay(struct ctx *c, int argc, char **argv)
 	return rc;
 }
 
+/*
+ * verify ID [SEED [HASH]]: the seed a finished game revealed hashes to the
+ * commitment published in its first mail, and the game replays from it.
+ * SEED and HASH default to the stored ones; a player passes the values
+ * from the mails to check them.
+ */
+static int
+cmd_verify(struct ctx *c, int argc, char **argv)
+{
+	struct play_game g;
+	char err[GAME_ERRLEN], commit[65], *state;
+	int rc = 1;
+
+	if (argc < 1 || argc > 3)
+		return usage_of("verify");
+	if (load_game(c, argv[0], &g) != 0)
+		return 1;
+	if (strcmp(g.row.status, "active") == 0 ||
+	    strcmp(g.row.status, "invited") == 0) {
+		err_out("game #%s is %s: its seed is revealed when it ends",
+		    argv[0], g.row.status);
+		goto out;
+	}
+	if (argc >= 2 && (strlen(argv[1]) != 2 * RNG_SEED_LEN ||
+	    util_unhex(argv[1], g.row.seed, RNG_SEED_LEN) == -1)) {
+		err_out("the seed is %d hex digits", 2 * RNG_SEED_LEN);
+		goto out;
+	}
+	rng_commitment(g.row.seed, commit);
+	if (argc == 3 ? !util_strcaseeq(argv[2], commit) : 0) {
+		printf("game #%s: SHA-256 of the seed is %s, not the "
+		    "commitment %s\n", argv[0], commit, argv[2]);
+		goto out;
+	}
+	if (argc < 3) {
+		struct store_game stored;
+
+		if (store_game_load(c->store, g.row.id, &stored) != 0) {
+			err_out("%s", store_errmsg(c->store));
+			goto out;
+		}
+		rng_commitment(stored.seed, err);
+		store_game_free(&stored);
+		if (strcmp(err, commit) != 0) {
+			printf("game #%s: SHA-256 of the seed is %s, not the "
+			    "published %s\n", argv[0], commit, err);
+			goto out;
+		}
+	}
+	printf("game #%s: the seed's SHA-256 is the published commitment "
+	    "%s\n", argv[0], commit);
+	if (play_replay(c->store, &g, &state, err, sizeof(err)) == -1) {
+		printf("game #%s: the moves do not replay from this seed: "
+		    "%s\n", argv[0], err);
+		goto out;
+	}
+	if (strcmp(state, g.row.state) == 0) {
+		printf("game #%s: the deal and all %d moves replay from the "
+		    "seed to the final position\n", argv[0], g.row.nmoves);
+		rc = 0;
+	} else
+		printf("game #%s: the moves replay from this seed to another "
+		    "position than the game's\n", argv[0]);
+	free(state);
+out:
+	play_free(&g);
+	return rc;
+}
+
 static int
 cmd_perft(struct ctx *c, int argc, char **argv)
 {
@@ -621,6 +681,20 @@ stdin_cap(const struct config *cfg)
 }
 
 static int
+open_referee(struct ctx *c, struct referee *ref)
+{
+	char err[512], *path = secret_path(c);
+	int rc;
+
+	rc = referee_open(ref, c->store, &c->cfg, c->defs, c->ndefs,
+	    gamedef_default_dir(), path, err, sizeof(err));
+	free(path);
+	if (rc == -1)
+		err_out("%s", err);
+	return rc;
+}
+
+static int
 cmd_deliver(struct ctx *c, int argc, char **argv)
 {
 	struct referee ref;
@@ -638,17 +712,38 @@ cmd_deliver(struct ctx *c, int argc, char **argv)
 		err_out("referee.address is not set (give -c CONFIG)");
 		return EXIT_TEMPFAIL;
 	}
-	memset(&ref, 0, sizeof(ref));
-	ref.store = c->store;
-	ref.cfg = &c->cfg;
-	ref.defs = c->defs;
-	ref.ndefs = c->ndefs;
+	if (open_referee(c, &ref) == -1) {
+		free(raw);
+		return EXIT_TEMPFAIL;
+	}
 	st = intake_message(&ref, raw, len, now(), &outcome);
+	referee_close(&ref);
 	free(raw);
 	if (outcome)
 		fprintf(stderr, "ludus: %s\n", outcome);
 	free(outcome);
 	return st == INTAKE_DONE ? 0 : EXIT_TEMPFAIL;
+}
+
+static int
+cmd_tick(struct ctx *c, int argc, char **argv)
+{
+	struct referee ref;
+	int n;
+
+	(void)argv;
+	if (argc != 0)
+		return usage_of("tick");
+	if (c->cfg.referee.address == NULL)
+		return err_out("referee.address is not set (give -c CONFIG)");
+	if (open_referee(c, &ref) == -1)
+		return 1;
+	n = referee_timers(&ref, now());
+	referee_close(&ref);
+	if (n == -1)
+		return err_out("%s", store_errmsg(c->store));
+	printf("%d timer%s fired\n", n, n == 1 ? "" : "s");
+	return 0;
 }
 
 static int
@@ -691,13 +786,106 @@ cmd_parse(struct ctx *c, int argc, char **argv)
 	return rc == -1 ? 1 : 0;
 }
 
+/* Text with CR LF line ends as LF, ending in one newline. */
+static void
+print_lf(const char *s)
+{
+	size_t len = strlen(s);
+
+	for (; *s; s++)
+		if (!(s[0] == '\r' && s[1] == '\n'))
+			putchar(*s);
+	if (len == 0 || s[-1] != '\n')
+		putchar('\n');
+}
+
+static void
+print_addrs(const char *name, const struct mail_strv *v)
+{
+	int i;
+
+	if (v->n == 0)
+		return;
+	printf("%s:", name);
+	for (i = 0; i < v->n; i++)
+		printf("%s %s", i ? "," : "", v->v[i]);
+	printf("\n");
+}
+
+/* One stored mail as a reader sees it: the headers that tell where it
+ * goes and which thread it belongs to, decoded, then its text.  No Date,
+ * no MIME framing: only what the referee decided. */
+static void
+print_mail(const struct ctx *c, const struct store_mail *row)
+{
+	struct mail_limits lim;
+	struct mail_msg m;
+	char perr[256];
+	size_t len = strlen(row->data);
+	int i, rc;
+
+	memset(&lim, 0, sizeof(lim));
+	lim.max_bytes = len + 1;
+	lim.tag = c->cfg.referee.tag;
+	memset(&m, 0, sizeof(m));
+	rc = mail_parse(row->data, len, &lim, &m, perr, sizeof(perr));
+	printf("=== mail %lld ===\n", (long long)row->id);
+	print_addrs("To", &m.to);
+	print_addrs("Cc", &m.cc);
+	if (m.subject)
+		printf("Subject: %s\n", m.subject);
+	if (m.message_id)
+		printf("Message-ID: <%s>\n", m.message_id);
+	if (m.in_reply_to)
+		printf("In-Reply-To: <%s>\n", m.in_reply_to);
+	if (m.references.n) {
+		printf("References:");
+		for (i = 0; i < m.references.n; i++)
+			printf(" <%s>", m.references.v[i]);
+		printf("\n");
+	}
+	if (m.auto_submitted)
+		printf("Auto-Submitted: %s\n", m.auto_submitted);
+	if (m.reply_to)
+		printf("Reply-To: %s\n", m.reply_to);
+	printf("\n");
+	if (rc == -1)
+		printf("(unreadable: %s)\n", perr);
+	else
+		print_lf(m.body ? m.body : "");
+	mail_msg_free(&m);
+}
+
+/* Every row, sent or not, in id order. */
+static int
+outbox_all(struct ctx *c)
+{
+	struct store_mail *rows;
+	int64_t after = 0;
+	int n, i;
+
+	do {
+		if (store_outbox_all(c->store, after, 100, &rows, &n) == -1)
+			return err_out("%s", store_errmsg(c->store));
+		for (i = 0; i < n; i++) {
+			if (after != 0 || i != 0)
+				printf("\n");
+			print_mail(c, &rows[i]);
+			after = rows[i].id;
+		}
+		store_mails_free(rows, n);
+	} while (n > 0);
+	return 0;
+}
+
 static int
 cmd_outbox(struct ctx *c, int argc, char **argv)
 {
 	struct store_mail *rows;
 	int waiting, sent, failed, n, i;
 
-	(void)argv;
+	if (argc == 1 && strcmp(argv[0], "--all") == 0)
+		return outbox_all(c);
 	if (argc != 0)
 		return usage_of("outbox");
 	if (store_outbox_counts(c->store, &waiting, &sent, &failed) == -1 ||
@@ -727,6 +915,47 @@ cmd_flush(struct ctx *c, int argc, char **argv)
 	printf("%d sent, %d to retry, %d given up\n", st.sent, st.retry,
 	    st.failed);
 	return st.retry || st.failed ? 1 : 0;
+}
+
+static int
+cmd_token(struct ctx *c, int argc, char **argv)
+{
+	struct play_game g;
+	struct token_secret secret;
+	char err[512], tok[TOKEN_LEN + 1], *path;
+	long long v;
+	int seat, rc;
+
+	if (argc != 2)
+		return usage_of("token");
+	if (load_game(c, argv[0], &g) != 0)
+		return 1;
+	if (util_parse_int(argv[1], 0, INT_MAX, &v) == 0) {
+		if (v >= g.row.nseats) {
+			rc = err_out("game #%lld has seats 0-%d", (long long)
+			    g.row.id, g.row.nseats - 1);
+			play_free(&g);
+			return rc;
+		}
+		seat = (int)v;
+	} else if ((seat = play_seat(&g, argv[1])) == -1) {
+		rc = err_out("%s does not play game #%lld", argv[1],
+		    (long long)g.row.id);
+		play_free(&g);
+		return rc;
+	}
+	path = secret_path(c);
+	rc = token_secret_load(path, &secret, err, sizeof(err));
+	free(path);
+	if (rc == -1) {
+		play_free(&g);
+		return err_out("%s", err);
+	}
+	token_make(&secret, g.row.id, seat, tok);
+	OPENSSL_cleanse(&secret, sizeof(secret));
+	printf("%s\n", tok);
+	play_free(&g);
+	return 0;
 }
 
 static int cmd_help(struct ctx *, int, char **);
@@ -761,8 +990,18 @@ static const struct cmd cmds[] = {
 	{ "parse", "< MESSAGE",
 	    "show how a message is read: sender, tag, guards, commands",
 	    cmd_parse, 0 },
-	{ "outbox", "", "what waits to be sent", cmd_outbox, 1 },
+	{ "verify", "ID [SEED [SHA256]]", "check a finished game's revealed "
+	    "seed against its published commitment and replay it", cmd_verify,
+	    1 },
+	{ "tick", "", "fire the timers that are due (invitations that lapse, "
+	    "reports still open)", cmd_tick, 1 },
+	{ "outbox", "[--all]",
+	    "what waits to be sent; with --all every mail written, decoded",
+	    cmd_outbox, 1 },
 	{ "flush", "", "send what is due now", cmd_flush, 1 },
+	{ "token", "ID SEAT|ADDRESS",
+	    "the reply token of a seat (numbered from 0) of a game",
+	    cmd_token, 1 },
 	{ "help", "[COMMAND]", "this summary, or one command's", cmd_help, 0 },
 };
 
@@ -785,11 +1024,22 @@ usage(FILE *f)
 	fprintf(f, "usage: ludus [-c CONFIG] [-d DATABASE] COMMAND [ARGS]\n\n"
 	    "  -c CONFIG    the configuration (default %s when it exists)\n"
 	    "  -d DATABASE  the SQLite database (default $LUDUS_DB, else the "
-	    "configuration's,\n               else ./ludus.db)\n\n"
+	    "configuration's,\n               else ./ludus.db)\n"
+	    "  -V           the version (and whether this is a test build)\n\n"
 	    "commands:\n", config_default_path());
 	for (i = 0; i < nitems(cmds); i++)
 		fprintf(f, "  %-8s %s\n           %s\n", cmds[i].name,
 		    cmds[i].args, cmds[i].help);
+}
+
+static void
+version(void)
+{
+	printf("ludus %s\n", PACKAGE_VERSION);
+#ifdef LUDUS_TEST_CLOCK
+	/* The golden tests need this build and look for the line. */
+	printf("test build: $LUDUS_NOW and $LUDUS_SEED are honoured\n");
+#endif
 }
 
 static int
@@ -820,6 +1070,7 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "database", required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 
@@ -827,7 +1078,7 @@ main(int argc, char **argv)
 	if (c.dbpath != NULL && *c.dbpath == '\0')
 		c.dbpath = NULL;
 	/* "+": stop at the command; its own options follow it. */
-	while ((ch = getopt_long(argc, argv, "+c:d:h", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "+c:d:hV", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'c':
@@ -838,6 +1089,9 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			version();
 			return 0;
 		default:
 			usage(stderr);

@@ -343,11 +343,39 @@ open_everything(struct daemon *d, char *err, size_t errlen)
 		return -1;
 	if (store_open(d->cfg.database, &d->store, err, errlen) == -1)
 		return -1;
-	d->ref.store = d->store;
-	d->ref.cfg = &d->cfg;
-	d->ref.defs = d->defs;
-	d->ref.ndefs = d->ndefs;
-	return 0;
+	return referee_open(&d->ref, d->store, &d->cfg, d->defs, d->ndefs,
+	    dir, d->cfg.referee.secret_file, err, errlen);
+}
+
+/* Templates, aliases and the secret again (SIGHUP); the running ones stay
+ * when the new ones cannot be read. */
+static void
+reopen_referee(struct daemon *d)
+{
+	const char *env = getenv("LUDUS_GAMES_DIR");
+	const char *dir = env && *env ? env : d->cfg.games_dir ?
+	    d->cfg.games_dir : gamedef_default_dir();
+	struct referee fresh;
+	char err[512];
+
+	if (referee_open(&fresh, d->store, &d->cfg, d->defs, d->ndefs, dir,
+	    d->cfg.referee.secret_file, err, sizeof(err)) == -1) {
+		log_err("reload: %s; keeping the running templates", err);
+		return;
+	}
+	referee_close(&d->ref);
+	d->ref = fresh;
+}
+
+static void
+fire_timers(struct daemon *d)
+{
+	int n;
+
+	if ((n = referee_timers(&d->ref, clock_now())) == -1)
+		log_err("timers: %s", store_errmsg(d->store));
+	else if (n > 0)
+		log_info("timers: %d fired", n);
 }
 
 static void
@@ -369,6 +397,7 @@ reload(struct daemon *d)
 	imap_drop(d);
 	config_free(&d->cfg);
 	d->cfg = fresh;
+	reopen_referee(d);
 	log_info("reloaded %s", d->config_path);
 }
 
@@ -497,12 +526,14 @@ main(int argc, char **argv)
 			cycle_maildir(&d);
 		if (want_quit)
 			break;
+		fire_timers(&d);
 		flush(&d);
 		if (once)
 			break;
 		sleep_until_news(&d);
 	}
 	log_info("stopping");
+	referee_close(&d.ref);
 	imap_drop(&d);
 	if (d.cfg.pid_file)
 		unlink(d.cfg.pid_file);

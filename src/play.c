@@ -50,6 +50,17 @@ play_create(struct store *s, const struct gamedef *def, char *const *words,
     const unsigned char seed[RNG_SEED_LEN], const char *status, int64_t now,
     struct play_game *g, char *err, size_t errlen)
 {
+	return play_create_with(s, def, NULL, words, nwords, addresses,
+	    naddresses, seed, status, now, g, err, errlen);
+}
+
+int
+play_create_with(struct store *s, const struct gamedef *def,
+    const struct play_settings *set, char *const *words, int nwords,
+    char *const *addresses, int naddresses,
+    const unsigned char seed[RNG_SEED_LEN], const char *status, int64_t now,
+    struct play_game *g, char *err, size_t errlen)
+{
 	char **optwords, *canon[STORE_MAX_SEATS] = { 0 }, *first = NULL;
 	const struct game_ops *ops = def->ops;
 	int i, j, nopt = 0, rc = -1;
@@ -131,6 +142,13 @@ play_create(struct store *s, const struct gamedef *def, char *const *words,
 	g->row.status = xstrdup(status);
 	g->row.created = g->row.updated = now;
 	g->row.nseats = naddresses;
+	if (set != NULL) {
+		g->row.clock = set->clock ? xstrdup(set->clock) : NULL;
+		g->row.rated = set->rated;
+		g->row.inviter = set->inviter;
+		g->row.expires = set->expires;
+		g->row.deadline = set->deadline;
+	}
 	for (i = 0; i < naddresses; i++) {
 		if (store_player_id(s, canon[i], 1, now, &g->row.player[i]) !=
 		    0) {

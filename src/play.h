@@ -35,6 +35,19 @@ int	 play_create(struct store *, const struct gamedef *,
 	    int naddresses, const unsigned char seed[RNG_SEED_LEN],
 	    const char *status, int64_t now, struct play_game *,
 	    char *err, size_t errlen);
+/* The same with the referee's settings of the new row (NULL: none). */
+struct play_settings {
+	const char *clock;	/* NULL: the configured default */
+	int	 rated;
+	int64_t	 inviter;
+	int64_t	 expires;
+	int64_t	 deadline;
+};
+int	 play_create_with(struct store *, const struct gamedef *,
+	    const struct play_settings *, char *const *words, int nwords,
+	    char *const *addresses, int naddresses,
+	    const unsigned char seed[RNG_SEED_LEN], const char *status,
+	    int64_t now, struct play_game *, char *err, size_t errlen);
 /* 1 when there is no such game. */
 int	 play_load(struct store *, const struct gamedef *defs, int ndefs,
 	    int64_t id, struct play_game *, char *err, size_t errlen);

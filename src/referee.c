@@ -1,20 +1,70 @@
 /*
- * referee: what the referee does with one message it may answer.
+ * referee: one message in, its commands run in order, answers out.
  *
- * Until the command language is in place the referee answers every
- * message it may answer with what it read: the command lines, one per
- * line, exactly as `ludus parse` shows them.
+ * This file holds the message level (who sent it, which commands ran,
+ * the reply that says what was done), sending (templates, the subject tag,
+ * plus addresses, threading) and the commands about the sender alone:
+ * help, games, list, bump, set, vacation.  Game commands live in
+ * refgame.c, admin commands, reports and timers in refadmin.c, template
+ * data in refview.c.
  */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 #include "compose.h"
-#include "referee.h"
+#include "log.h"
+#include "refint.h"
+
+#ifndef LUDUS_TEMPLATES_DIR
+#define LUDUS_TEMPLATES_DIR "templates"
+#endif
+
+int
+referee_open(struct referee *r, struct store *s, const struct config *cfg,
+    const struct gamedef *defs, int ndefs, const char *games_dir,
+    const char *secret_path, char *err, size_t errlen)
+{
+	const char *tdir = getenv("LUDUS_TEMPLATES_DIR");
+	char *path;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->store = s;
+	r->cfg = cfg;
+	r->defs = defs;
+	r->ndefs = ndefs;
+	if (token_secret_load(secret_path, &r->secret, err, errlen) == -1)
+		return -1;
+	path = xasprintf("%s/commands.yaml", games_dir);
+	rc = command_aliases_load(path, &r->aliases, err, errlen);
+	free(path);
+	if (rc == -1)
+		return -1;
+	if (tdir == NULL || *tdir == '\0')
+		tdir = cfg->templates_dir ? cfg->templates_dir :
+		    LUDUS_TEMPLATES_DIR;
+	r->tmpl = tmpl_cache_new(tdir);
+	return 0;
+}
+
+void
+referee_close(struct referee *r)
+{
+	command_aliases_free(r->aliases);
+	tmpl_cache_free(r->tmpl);
+	OPENSSL_cleanse(&r->secret, sizeof(r->secret));
+	r->aliases = NULL;
+	r->tmpl = NULL;
+}
 
 char *
 referee_message_id(const struct config *cfg, const char *key, int n)
@@ -42,17 +92,21 @@ referee_queue(struct referee *r, const struct referee_mail *m,
 	c.from_name = r->cfg->referee.name;
 	c.from = r->cfg->referee.address;
 	c.to = m->to;
+	c.reply_to = m->reply_to;
 	c.subject = m->subject;
 	c.message_id = message_id;
 	c.in_reply_to = m->in_reply_to;
 	c.references = m->references;
 	c.auto_submitted = m->auto_submitted;
 	c.x_loop = r->cfg->referee.address;
+	c.list_unsubscribe = m->list_unsubscribe;
 	c.text = m->text;
 	c.date = (time_t)now;
-	if ((data = compose_message(&c, err, sizeof(err))) == NULL)
+	if ((data = compose_message(&c, err, sizeof(err))) == NULL) {
 		/* An address we cannot write to: nothing to queue. */
+		log_warn("not queued to %s: %s", m->to, err);
 		return 0;
+	}
 	memset(&row, 0, sizeof(row));
 	row.message_id = (char *)message_id;
 	row.envelope_from = r->cfg->referee.address;
@@ -64,15 +118,72 @@ referee_queue(struct referee *r, const struct referee_mail *m,
 	return rc;
 }
 
-/* "Re: SUBJECT" unless it already starts so. */
-static char *
-reply_subject(const struct mail_msg *m)
-{
-	const char *s = m->subject ? m->subject : "";
+static int	fire_one(struct referee *, int64_t);
 
-	if (util_strncaseeq(s, "re:", 3))
-		return xstrdup(s);
-	return xasprintf("Re: %s", *s ? s : "your message");
+int
+ref_fail(struct ref_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(res->why, sizeof(res->why), fmt, ap);
+	va_end(ap);
+	return REF_FAIL;
+}
+
+void
+ref_utc(int64_t t, char *out, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(out, len, "%Y-%m-%d %H:%M UTC", &tm);
+}
+
+const char *
+ref_name(const struct store_player *p)
+{
+	return p->name && *p->name ? p->name : p->address;
+}
+
+int
+ref_is_admin(const struct referee *r, const char *addr)
+{
+	int i;
+
+	for (i = 0; i < r->cfg->referee.admins.n; i++)
+		if (util_strcaseeq(r->cfg->referee.admins.v[i], addr))
+			return 1;
+	return 0;
+}
+
+void
+ref_seed(struct ref_msg *x, unsigned char seed[RNG_SEED_LEN])
+{
+	char *ctx = xasprintf("%s/%d", x->key, ++x->nseeds);
+
+	rng_seed_new(seed, ctx);
+	free(ctx);
+}
+
+/* The id every mail of a game refers to, so each game is one thread.  It
+ * carries part of the seed's commitment: two databases that both have a
+ * game #5 still make two threads. */
+static char *
+game_root_id(struct ref_msg *x, int64_t game)
+{
+	const char *domain = strrchr(x->r->cfg->referee.address, '@');
+	struct store_game g;
+	char commit[65];
+
+	if (store_game_load(x->r->store, game, &g) != 0)
+		return NULL;
+	rng_commitment(g.seed, commit);
+	store_game_free(&g);
+	commit[12] = '\0';
+	return xasprintf("ludus.game.%lld.%s%s", (long long)game, commit,
+	    domain ? domain : "@ludus");
 }
 
 /* An id we can put in In-Reply-To and References as it is. */
@@ -83,21 +194,567 @@ usable_id(const char *id)
 	    strpbrk(id, "<> \t\r\n\"") == NULL && strlen(id) < 250;
 }
 
-static char *
-reply_references(const struct mail_msg *m)
+/* Queue a rendered mail; threads it into the game and, for the sender,
+ * under the incoming message. */
+static int
+queue_mail(struct ref_msg *x, const char *to, int to_sender,
+    const char *subject, const char *body, int64_t game, int seat,
+    int notification, const char *auto_submitted)
 {
-	struct buf b = { 0 };
+	const struct config *cfg = x->r->cfg;
+	struct referee_mail out;
+	struct buf subj = { 0 }, refs = { 0 };
+	char token[TOKEN_LEN + 1], *root = NULL, *id, *reply_to = NULL;
+	char *unsubscribe = NULL;
+	const char *irt = NULL, *at;
+	int i, rc;
+
+	memset(&out, 0, sizeof(out));
+	if (game != 0) {
+		if (seat >= 0) {
+			token_make(&x->r->secret, game, seat, token);
+			buf_printf(&subj, "[%s #%lld %s] ", cfg->referee.tag,
+			    (long long)game, token);
+			at = strrchr(cfg->referee.address, '@');
+			if (cfg->referee.plus_addressing && at != NULL)
+				reply_to = xasprintf("%.*s+%lld.%s%s",
+				    (int)(at - cfg->referee.address),
+				    cfg->referee.address, (long long)game,
+				    token, at);
+		} else
+			buf_printf(&subj, "[%s #%lld] ", cfg->referee.tag,
+			    (long long)game);
+		if ((root = game_root_id(x, game)) != NULL) {
+			buf_adds(&refs, root);
+			irt = root;
+		}
+	}
+	buf_adds(&subj, subject);
+	/* A notification of a move says how to stop them: a mail whose
+	 * subject is the command (a player keeps the mails of their turn). */
+	if (notification && game != 0)
+		unsubscribe = seat >= 0 ?
+		    xasprintf("mailto:%s?subject=set%%20notify%%20turn",
+		    cfg->referee.address) :
+		    xasprintf("mailto:%s?subject=unobserve%%20%%23%lld",
+		    cfg->referee.address, (long long)game);
+	if (to_sender && x->m != NULL) {
+		const struct mail_msg *m = x->m;
+
+		for (i = m->references.n > 8 ? m->references.n - 8 : 0;
+		    i < m->references.n; i++)
+			if (usable_id(m->references.v[i]) && (root == NULL ||
+			    strcmp(root, m->references.v[i]) != 0))
+				buf_printf(&refs, "%s%s", refs.len ? " " : "",
+				    m->references.v[i]);
+		if (usable_id(m->message_id)) {
+			buf_printf(&refs, "%s%s", refs.len ? " " : "",
+			    m->message_id);
+			irt = m->message_id;
+		}
+	}
+	id = referee_message_id(cfg, x->key, ++x->nout);
+	out.to = to;
+	out.reply_to = reply_to;
+	out.subject = buf_str(&subj);
+	out.text = body;
+	out.in_reply_to = irt;
+	out.references = refs.len ? buf_str(&refs) : NULL;
+	/* RFC 3834: an answer to the sender's own mail is auto-replied; a
+	 * mail to anyone else (an opponent's move, an invitation) is
+	 * auto-generated. */
+	out.auto_submitted = auto_submitted ? auto_submitted : to_sender ?
+	    "auto-replied" : "auto-generated";
+	out.list_unsubscribe = unsubscribe;
+	out.game = game;
+	rc = referee_queue(x->r, &out, id, x->now);
+	if (to_sender)
+		x->answered = 1;
+	free(id);
+	free(root);
+	free(reply_to);
+	free(unsubscribe);
+	buf_free(&subj);
+	buf_free(&refs);
+	return rc;
+}
+
+static int
+render_send(struct ref_msg *x, const char *to, const char *lang,
+    int to_sender, const char *tmplname, struct tmpl_data *d, int64_t game,
+    int seat, const char *auto_submitted)
+{
+	const struct tmpl *t;
+	char err[512], *subject, *body;
+	int rc;
+
+	tmpl_set(d, "referee.address", x->r->cfg->referee.address);
+	if ((t = tmpl_cache_get(x->r->tmpl, lang, tmplname, err,
+	    sizeof(err))) == NULL) {
+		/* A broken installation: keep the message for a retry once
+		 * the templates are fixed rather than lose it. */
+		log_err("template %s/%s: %s", lang, tmplname, err);
+		return -1;
+	}
+	if (tmpl_render(t, d, 0, &subject, &body, err, sizeof(err)) == -1) {
+		log_err("%s", err);
+		return -1;
+	}
+	rc = queue_mail(x, to, to_sender, subject, body, game, seat,
+	    strcmp(tmplname, "move") == 0, auto_submitted);
+	free(subject);
+	free(body);
+	return rc;
+}
+
+int
+ref_send(struct ref_msg *x, const struct store_player *to,
+    const char *tmplname, struct tmpl_data *d, int64_t game, int seat,
+    const char *auto_submitted)
+{
+	/* A banned address gets nothing from the referee. */
+	if (to->banned)
+		return 0;
+	tmpl_set(d, "player.name", ref_name(to));
+	return render_send(x, to->address, to->language ? to->language : "en",
+	    x->me.id != 0 && to->id == x->me.id, tmplname, d, game, seat,
+	    auto_submitted);
+}
+
+int
+ref_send_addr(struct ref_msg *x, const char *addr, const char *tmplname,
+    struct tmpl_data *d, int64_t game)
+{
+	struct store_player p;
+	int rc;
+
+	if (store_player_find(x->r->store, addr, &p) == 0) {
+		rc = ref_send(x, &p, tmplname, d, game, -1, NULL);
+		store_player_free(&p);
+		return rc;
+	}
+	tmpl_set(d, "player.name", addr);
+	return render_send(x, addr, x->r->cfg->referee.language ==
+	    CONFIG_LANG_RU ? "ru" : "en", 0, tmplname, d, game, -1, NULL);
+}
+
+int
+ref_load(struct ref_msg *x, int64_t id, struct play_game *g,
+    struct ref_result *res)
+{
+	char err[300];
+	int rc;
+
+	res->game = id;
+	rc = play_load(x->r->store, x->r->defs, x->r->ndefs, id, g, err,
+	    sizeof(err));
+	if (rc == 1)
+		return ref_fail(res, "there is no game #%lld", (long long)id);
+	if (rc == -1) {
+		/* A game this ludus cannot read is not the sender's fault. */
+		log_err("game #%lld: %s", (long long)id, err);
+		return ref_fail(res, "game #%lld cannot be read by this "
+		    "referee; the admins have been told", (long long)id);
+	}
+	return REF_OK;
+}
+
+/* Does the topmost Authentication-Results, from our own MTA, say the
+ * From domain passed DMARC? */
+static int
+dmarc_pass(const struct referee *r, const struct mail_msg *m)
+{
+	const char *id = r->cfg->auth.trust_authserv_id, *at;
+
+	if (id == NULL || m->auth_serv_id == NULL || m->dmarc == NULL ||
+	    m->dmarc_from == NULL || m->from == NULL)
+		return 0;
+	at = strrchr(m->from, '@');
+	return util_strcaseeq(m->auth_serv_id, id) &&
+	    strcmp(m->dmarc, "pass") == 0 && at != NULL &&
+	    util_strcaseeq(at + 1, m->dmarc_from);
+}
+
+int
+ref_seat_auth(struct ref_msg *x, const struct play_game *g,
+    struct ref_result *res)
+{
+	const struct mail_msg *m = x->m;
+	int seat = play_seat(g, x->me.address);
+
+	if (seat < 0)
+		return ref_fail(res, "you have no seat in game #%lld",
+		    (long long)g->row.id), -1;
+	if (x->dmarc)
+		return seat;
+	if (m != NULL && m->tag_game == g->row.id && !m->tag_conflict &&
+	    m->tag_token[0] != '\0' && token_check(&x->r->secret, g->row.id,
+	    seat, m->tag_token))
+		return seat;
+	res->auth = 1;
+	ref_fail(res, "this needs your seat's reply token for game #%lld, "
+	    "and this mail has %s", (long long)g->row.id,
+	    m == NULL || m->tag_token[0] == '\0' ? "none" :
+	    m->tag_game != g->row.id ? "the token of another game" :
+	    "a token that is not yours");
+	return -1;
+}
+
+/* help [GAME|TOPIC] */
+static int
+cmd_help(struct ref_msg *x, const struct command *c, struct ref_result *res)
+{
+	const struct gamedef *def = NULL;
+	struct tmpl_data *d = tmpl_data_new();
+	struct tmpl_list *l;
+	struct tmpl_data *it;
+	int i, rc;
+
+	if (c->text != NULL && (def = gamedef_find(x->r->defs, x->r->ndefs,
+	    c->text)) == NULL) {
+		struct buf names = { 0 };
+
+		for (i = 0; i < x->r->ndefs; i++)
+			buf_printf(&names, "%s%s", i ? ", " : "",
+			    x->r->defs[i].name);
+		ref_fail(res, "there is no help on `%s`; ask for one of the "
+		    "games (%s), or send `help` alone", c->text,
+		    buf_str(&names));
+		buf_free(&names);
+		tmpl_data_free(d);
+		return REF_FAIL;
+	}
+	if (def != NULL) {
+		tmpl_set(d, "topic.title", def->title);
+		tmpl_set(d, "topic.name", def->name);
+		tmpl_set(d, "topic.summary", def->summary);
+		tmpl_set(d, "topic.notation", def->notation);
+		l = tmpl_list(d, "topic.options");
+		for (i = 0; i < def->nopts; i++) {
+			struct buf v = { 0 };
+
+			it = tmpl_list_add(l);
+			tmpl_set(it, "name", def->opts[i].name);
+			gamedef_opt_values(&def->opts[i], &v);
+			tmpl_set(it, "values", buf_str(&v));
+			tmpl_set(it, "default", def->opts[i].def);
+			tmpl_set(it, "help", def->opts[i].help);
+			buf_free(&v);
+		}
+	}
+	l = tmpl_list(d, "games");
+	for (i = 0; i < x->r->ndefs; i++) {
+		it = tmpl_list_add(l);
+		tmpl_set(it, "name", x->r->defs[i].name);
+		tmpl_set(it, "title", x->r->defs[i].title);
+	}
+	rc = ref_send(x, &x->me, "help", d, 0, -1, NULL);
+	tmpl_data_free(d);
+	return rc;
+}
+
+/* games */
+static int
+cmd_games(struct ref_msg *x, struct ref_result *res)
+{
+	struct tmpl_data *d = tmpl_data_new(), *it, *o;
+	struct tmpl_list *l = tmpl_list(d, "games"), *ol;
+	int i, j, rc;
+
+	(void)res;
+	for (i = 0; i < x->r->ndefs; i++) {
+		const struct gamedef *def = &x->r->defs[i];
+		struct buf a = { 0 };
+
+		it = tmpl_list_add(l);
+		tmpl_set(it, "name", def->name);
+		tmpl_set(it, "title", def->title);
+		tmpl_set_int(it, "seats", def->seats);
+		tmpl_set(it, "summary", def->summary);
+		for (j = 0; j < def->naliases; j++)
+			buf_printf(&a, "%s%s", j ? ", " : "", def->aliases[j]);
+		tmpl_set(it, "aliases", buf_str(&a));
+		buf_free(&a);
+		ol = tmpl_list(it, "options");
+		for (j = 0; j < def->nopts; j++) {
+			struct buf v = { 0 };
+
+			o = tmpl_list_add(ol);
+			tmpl_set(o, "name", def->opts[j].name);
+			gamedef_opt_values(&def->opts[j], &v);
+			tmpl_set(o, "values", buf_str(&v));
+			tmpl_set(o, "default", def->opts[j].def);
+			tmpl_set(o, "help", def->opts[j].help);
+			buf_free(&v);
+		}
+	}
+	rc = ref_send(x, &x->me, "games", d, 0, -1, NULL);
+	tmpl_data_free(d);
+	return rc;
+}
+
+/* The other seats' names, "bob, carol". */
+static void
+opponents(const struct ref_seats *rs, int seat, struct buf *b)
+{
 	int i;
 
-	/* Keep the thread: the last few references and the message itself. */
-	for (i = m->references.n > 8 ? m->references.n - 8 : 0;
-	    i < m->references.n; i++)
-		if (usable_id(m->references.v[i]))
-			buf_printf(&b, "%s%s", b.len ? " " : "",
-			    m->references.v[i]);
-	if (usable_id(m->message_id))
-		buf_printf(&b, "%s%s", b.len ? " " : "", m->message_id);
-	return b.len ? buf_steal(&b) : NULL;
+	for (i = 0; i < rs->n; i++)
+		if (i != seat)
+			buf_printf(b, "%s%s", b->len ? ", " : "",
+			    ref_name(&rs->p[i]));
+}
+
+#define LIST_FINISHED	10
+
+/* list, and bump (boards of the games waiting on the sender) */
+static int
+cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
+{
+	struct tmpl_data *d = tmpl_data_new(), *it;
+	struct tmpl_list *you, *others, *inv, *fin;
+	struct play_game g;
+	struct ref_seats rs;
+	int64_t *ids = NULL;
+	char when[40], err[300];
+	int n, i, seat, nfin = 0, nbumped = 0, authority, rc = REF_OK;
+
+	if (store_game_ids(x->r->store, x->me.id, &ids, &n) == -1 ||
+	    store_player_authority(x->r->store, x->me.id, &authority) == -1) {
+		free(ids);
+		tmpl_data_free(d);
+		return -1;
+	}
+	you = tmpl_list(d, "waiting_on_you");
+	others = tmpl_list(d, "waiting_on_others");
+	inv = tmpl_list(d, "invitations");
+	fin = tmpl_list(d, "finished");
+	tmpl_set_int(d, "player.authority", authority);
+	for (i = 0; i < n && rc == REF_OK; i++) {
+		if (play_load(x->r->store, x->r->defs, x->r->ndefs, ids[i], &g,
+		    err, sizeof(err)) != 0)
+			continue;
+		if (refview_seats(x, &g, &rs) == -1) {
+			play_free(&g);
+			rc = -1;
+			break;
+		}
+		seat = play_seat(&g, x->me.address);
+		if (strcmp(g.row.status, "active") == 0) {
+			uint32_t tm = g.def->ops->to_move(g.st);
+			struct buf opp = { 0 };
+
+			opponents(&rs, seat, &opp);
+			if (seat >= 0 && (tm & (1u << seat))) {
+				it = tmpl_list_add(you);
+				ref_utc(g.row.deadline, when, sizeof(when));
+				tmpl_set(it, "deadline_utc", g.row.deadline ?
+				    when : "none");
+				if (bump) {
+					struct tmpl_data *bd = refview_game(x,
+					    &g, &rs, seat);
+
+					rc = ref_send(x, &x->me, "board", bd,
+					    g.row.id, seat, NULL);
+					tmpl_data_free(bd);
+					nbumped++;
+				}
+			} else {
+				int t;
+
+				it = tmpl_list_add(others);
+				for (t = 0; t < rs.n; t++)
+					if (tm & (1u << t))
+						break;
+				tmpl_set(it, "turn_name", t < rs.n ?
+				    ref_name(&rs.p[t]) : "?");
+			}
+			tmpl_set_int(it, "id", g.row.id);
+			tmpl_set(it, "title", g.def->title);
+			tmpl_set(it, "opponents", buf_str(&opp));
+			buf_free(&opp);
+		} else if (strcmp(g.row.status, "invited") == 0) {
+			struct store_player inviter;
+
+			it = tmpl_list_add(inv);
+			tmpl_set_int(it, "id", g.row.id);
+			tmpl_set(it, "title", g.def->title);
+			ref_utc(g.row.expires, when, sizeof(when));
+			tmpl_set(it, "expires", when);
+			if (g.row.inviter != 0 && store_player_load(
+			    x->r->store, g.row.inviter, &inviter) == 0) {
+				tmpl_set(it, "inviter", ref_name(&inviter));
+				store_player_free(&inviter);
+			} else
+				tmpl_set(it, "inviter", "the admins");
+		} else if (nfin < LIST_FINISHED) {
+			it = tmpl_list_add(fin);
+			tmpl_set_int(it, "id", g.row.id);
+			tmpl_set(it, "title", g.def->title);
+			tmpl_set(it, "result", g.row.result ? g.row.result :
+			    g.row.status);
+			nfin++;
+		}
+		refview_seats_free(&rs);
+		play_free(&g);
+	}
+	free(ids);
+	if (rc == REF_OK && !bump)
+		rc = ref_send(x, &x->me, "list", d, 0, -1, NULL);
+	if (rc == REF_OK && bump)
+		res->note = nbumped ? xasprintf("%d board%s sent again",
+		    nbumped, nbumped == 1 ? "" : "s") :
+		    xstrdup("no game waits on you");
+	tmpl_data_free(d);
+	return rc;
+}
+
+/* Is there a template folder for the language? */
+static int
+language_known(const struct referee *r, const char *lang)
+{
+	const char *tdir = getenv("LUDUS_TEMPLATES_DIR");
+	char *path;
+	int ok;
+
+	if (strcmp(lang, "en") == 0 || strcmp(lang, "ru") == 0)
+		return 1;
+	if (tdir == NULL || *tdir == '\0')
+		tdir = r->cfg->templates_dir ? r->cfg->templates_dir :
+		    LUDUS_TEMPLATES_DIR;
+	path = xasprintf("%s/%s", tdir, lang);
+	ok = access(path, F_OK) == 0;
+	free(path);
+	return ok;
+}
+
+static int
+cmd_set(struct ref_msg *x, const struct command *c, struct ref_result *res)
+{
+	static const char *const notify[] = { [CMD_NOTIFY_TURN] = "turn",
+	    [CMD_NOTIFY_ALL] = "all", [CMD_NOTIFY_OFF] = "off" };
+	struct store_player *p = &x->me;
+
+	switch (c->kind) {
+	case CMD_SET_LANGUAGE:
+		if (!language_known(x->r, c->lang))
+			return ref_fail(res, "the referee does not write in "
+			    "`%s`; it knows en and ru", c->lang);
+		free(p->language);
+		p->language = xstrdup(c->lang);
+		res->note = xasprintf("mails to you are now in %s", c->lang);
+		break;
+	case CMD_SET_NOTIFY:
+		free(p->notify);
+		p->notify = xstrdup(notify[c->notify]);
+		res->note = xstrdup(c->notify == CMD_NOTIFY_TURN ? "you get a "
+		    "mail when it is your turn" : c->notify == CMD_NOTIFY_ALL ?
+		    "you get a mail after every move" : "you get no move mails; "
+		    "send `list` or `bump` to see your games");
+		break;
+	default:
+		free(p->name);
+		p->name = xstrdup(c->text);
+		res->note = xasprintf("others now see you as %s", c->text);
+		break;
+	}
+	return store_player_update(x->r->store, p) == -1 ? -1 : REF_OK;
+}
+
+static int
+cmd_vacation(struct ref_msg *x, const struct command *c,
+    struct ref_result *res)
+{
+	struct tmpl_data *d;
+	char when[40];
+	int64_t left;
+	int rc;
+
+	if ((rc = refclock_vacation(x, c->days, res, &left)) != REF_OK)
+		return rc;
+	d = tmpl_data_new();
+	tmpl_set(d, "vacation.on", c->days > 0 ? "1" : "0");
+	tmpl_set_int(d, "vacation.days", c->days);
+	ref_utc(x->me.vacation_until, when, sizeof(when));
+	tmpl_set(d, "vacation.until", when);
+	tmpl_set_int(d, "vacation.left", left);
+	rc = ref_send(x, &x->me, "vacation", d, 0, -1, NULL);
+	tmpl_data_free(d);
+	return rc;
+}
+
+int
+ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
+{
+	struct command c;
+	char err[600];
+	int rc;
+
+	if (command_parse(x->r->aliases, line, &c, err, sizeof(err)) == -1) {
+		if (c.kind == CMD_NONE)
+			ref_fail(res, "%s; send `help` for the commands", err);
+		else
+			ref_fail(res, "%s (write it as `%s`)", err,
+			    command_usage(c.kind));
+		command_free(&c);
+		return REF_FAIL;
+	}
+	if (command_game_scoped(c.kind) && c.game == 0 && x->m != NULL)
+		c.game = x->m->tag_game;
+	switch (c.kind) {
+	case CMD_HELP:
+		rc = cmd_help(x, &c, res);
+		break;
+	case CMD_GAMES:
+		rc = cmd_games(x, res);
+		break;
+	case CMD_LIST:
+		rc = cmd_list(x, 0, res);
+		break;
+	case CMD_BUMP:
+		rc = cmd_list(x, 1, res);
+		break;
+	case CMD_SET_LANGUAGE:
+	case CMD_SET_NOTIFY:
+	case CMD_SET_NAME:
+		rc = cmd_set(x, &c, res);
+		break;
+	case CMD_VACATION:
+		rc = cmd_vacation(x, &c, res);
+		break;
+	case CMD_NEW:
+		rc = refgame_new(x, &c, 0, res);
+		break;
+	case CMD_REPORT:
+		rc = refadmin_report(x, &c, res);
+		break;
+	case CMD_CONFIRM:
+		rc = refadmin_confirm(x, &c, res);
+		break;
+	case CMD_ADMIN_NEW:
+	case CMD_ADMIN_ABORT:
+	case CMD_ADMIN_ADJUDICATE:
+	case CMD_ADMIN_EXTEND:
+	case CMD_ADMIN_BAN:
+	case CMD_ADMIN_UNBAN:
+	case CMD_ADMIN_REPORTS:
+	case CMD_ADMIN_RESOLVE:
+		rc = refadmin_run(x, &c, line, res);
+		break;
+	default:
+		if (c.implicit && c.game == 0)
+			rc = ref_fail(res, "`%.60s` is not a command; send "
+			    "`help` for the commands", line);
+		else if (c.game == 0)
+			rc = ref_fail(res, "which game? Write #ID after `%s`, "
+			    "or reply to a mail of the game", command_name(
+			    c.kind));
+		else
+			rc = refgame_run(x, &c, res);
+		break;
+	}
+	command_free(&c);
+	return rc;
 }
 
 /* May an error reply go to this sender now?  Counts the reply when so. */
@@ -116,58 +773,230 @@ error_reply_allowed(struct referee *r, const char *sender, int64_t now,
 	return store_reply_add(r->store, sender, now);
 }
 
+/* The reply that says what failed (and what was done before). */
+static int
+error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
+    const struct ref_result *res, const char *parse_error, int *sent)
+{
+	struct tmpl_data *d;
+	struct tmpl_list *l;
+	struct play_game g;
+	char err[300];
+	int64_t game = 0;
+	int i, allowed, rc, seat = -1;
+
+	*sent = 0;
+	if (error_reply_allowed(x->r, x->me.address, x->now, &allowed) == -1)
+		return -1;
+	if (!allowed)
+		return 0;
+	d = tmpl_data_new();
+	l = tmpl_list(d, "applied");
+	for (i = 0; i < failed; i++)
+		tmpl_list_add_str(l, lines->v[i]);
+	if (parse_error) {
+		tmpl_set(d, "error.line", "(your message)");
+		tmpl_set(d, "error.why", parse_error);
+	} else {
+		tmpl_set(d, "error.line", lines->v[failed]);
+		tmpl_set(d, "error.why", res->why);
+	}
+	if (res != NULL && res->auth)
+		tmpl_set(d, "error.auth", "1");
+	l = tmpl_list(d, "not_tried");
+	for (i = failed + 1; lines && i < lines->n; i++)
+		tmpl_list_add_str(l, lines->v[i]);
+	if (x->m != NULL && x->m->commands_truncated)
+		tmpl_set_int(d, "truncated", x->r->cfg->limits.commands);
+	if (res != NULL && res->game != 0 && play_load(x->r->store,
+	    x->r->defs, x->r->ndefs, res->game, &g, err, sizeof(err)) == 0) {
+		tmpl_setf(d, "game.id", "%lld", (long long)g.row.id);
+		tmpl_set(d, "game.title", g.def->title);
+		if (res->legal_seat >= 0 &&
+		    strcmp(g.row.status, "active") == 0)
+			refview_legal(d, &g, res->legal_seat);
+		/* The answer goes to the sender's own address: when that is
+		 * a seat, its tag lets a corrected reply go straight in. */
+		game = g.row.id;
+		seat = play_seat(&g, x->me.address);
+		play_free(&g);
+	}
+	rc = ref_send(x, &x->me, "error", d, game, seat, NULL);
+	tmpl_data_free(d);
+	*sent = rc == 0;
+	return rc;
+}
+
+/* The reply for commands that had no answer of their own. */
+static int
+done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes)
+{
+	struct tmpl_data *d = tmpl_data_new(), *it;
+	struct tmpl_list *l = tmpl_list(d, "done");
+	int i, rc;
+
+	for (i = 0; i < lines->n; i++) {
+		if (notes[i] == NULL)
+			continue;
+		it = tmpl_list_add(l);
+		tmpl_set(it, "line", lines->v[i]);
+		tmpl_set(it, "note", notes[i] ? notes[i] : "");
+	}
+	if (x->m != NULL && x->m->commands_truncated)
+		tmpl_set_int(d, "truncated", x->r->cfg->limits.commands);
+	rc = ref_send(x, &x->me, "done", d, 0, -1, NULL);
+	tmpl_data_free(d);
+	return rc;
+}
+
 int
 referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
     const char *parse_error, int64_t now, char **outcome)
 {
-	struct referee_mail out;
-	struct buf text = { 0 };
-	char *subject, *refs, *id;
-	int i, allowed, rc;
+	struct ref_msg x;
+	struct ref_result res;
+	const struct mail_strv *lines = &m->commands;
+	char **notes = NULL;
+	int64_t pid;
+	int i, rc = -1, nout, failed = -1, sent = 0, unanswered = 0;
 
 	*outcome = NULL;
 	if (m->from == NULL) {
 		*outcome = xstrdup("ignored: no sender address");
 		return 0;
 	}
-	if (parse_error) {
-		if (error_reply_allowed(r, m->from, now, &allowed) == -1)
-			return -1;
-		if (!allowed) {
-			*outcome = xstrdup("unreadable; error reply "
-			    "rate-limited");
-			return 0;
-		}
-		buf_printf(&text, "Your message could not be read: %s\n\n"
-		    "Write your commands as plain text, one per line.\n",
-		    parse_error);
-	} else {
-		buf_printf(&text, "The referee read %d command line%s from your "
-		    "message:\n\n", m->commands.n, m->commands.n == 1 ? "" : "s");
-		for (i = 0; i < m->commands.n; i++)
-			buf_printf(&text, "  %s\n", m->commands.v[i]);
-		if (m->commands.n == 0)
-			buf_adds(&text, "  (none)\n");
-		buf_adds(&text, "\nThis referee records what it reads; it does "
-		    "not run commands yet.\n");
+	memset(&x, 0, sizeof(x));
+	memset(&res, 0, sizeof(res));
+	res.legal_seat = -1;
+	x.r = r;
+	x.m = m;
+	x.key = key;
+	x.now = now;
+	if (ref_player_make(&x, m->from, &pid) == -1 ||
+	    store_player_load(r->store, pid, &x.me) != 0)
+		return -1;
+	x.dmarc = dmarc_pass(r, m);
+	/* What fell due before this message happens before it: a move that
+	 * comes after the deadline finds the game lost on time. */
+	while ((rc = fire_one(r, now)) == 1)
+		;
+	if (rc == -1)
+		goto out;
+	rc = -1;
+	if (parse_error != NULL || lines->n == 0) {
+		if (error_reply(&x, NULL, 0, NULL, parse_error ? parse_error :
+		    "the message holds no command", &sent) == -1)
+			goto out;
+		*outcome = xasprintf("unreadable; %s", sent ? "error reply "
+		    "queued" : "error reply rate-limited");
+		rc = 0;
+		goto out;
 	}
-	subject = reply_subject(m);
-	refs = reply_references(m);
-	id = referee_message_id(r->cfg, key, 1);
-	memset(&out, 0, sizeof(out));
-	out.to = m->reply_to ? m->reply_to : m->from;
-	out.subject = subject;
-	out.text = buf_str(&text);
-	out.in_reply_to = usable_id(m->message_id) ? m->message_id : NULL;
-	out.references = refs;
-	out.auto_submitted = "auto-replied";
-	rc = referee_queue(r, &out, id, now);
+	notes = xcalloc((size_t)lines->n, sizeof(*notes));
+	for (i = 0; i < lines->n; i++) {
+		memset(&res, 0, sizeof(res));
+		res.legal_seat = -1;
+		nout = x.nout;
+		if (store_savepoint(r->store) == -1)
+			goto out;
+		if ((rc = ref_run_line(&x, lines->v[i], &res)) == -1)
+			goto out;
+		if (rc == REF_FAIL) {
+			free(res.note);
+			res.note = NULL;
+			if (store_undo(r->store) == -1) {
+				rc = -1;
+				goto out;
+			}
+			x.nout = nout;
+			failed = i;
+			break;
+		}
+		if (store_release(r->store) == -1) {
+			rc = -1;
+			goto out;
+		}
+		/* A command that mailed the sender has answered for itself. */
+		if (x.answered) {
+			free(res.note);
+			res.note = NULL;
+		} else {
+			if (res.note == NULL)
+				res.note = xstrdup("done");
+			unanswered++;
+		}
+		notes[i] = res.note;
+		x.answered = 0;
+	}
+	if (failed >= 0) {
+		rc = error_reply(&x, lines, failed, &res, NULL, &sent);
+		*outcome = xasprintf("%d applied; `%.80s` failed: %.200s; "
+		    "%s", failed, lines->v[failed], res.why, sent ?
+		    "error reply queued" : "error reply rate-limited");
+	} else {
+		rc = unanswered ? done_reply(&x, lines, notes) : 0;
+		*outcome = xasprintf("%d applied", lines->n);
+	}
+out:
+	for (i = 0; notes && i < lines->n; i++)
+		free(notes[i]);
+	free(notes);
+	store_player_free(&x.me);
+	if (rc == -1) {
+		free(*outcome);
+		*outcome = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Fire one due timer inside the caller's transaction: 1 when one fired,
+ * 0 when none is due. */
+static int
+fire_one(struct referee *r, int64_t now)
+{
+	struct store_timer *t;
+	struct ref_msg x;
+	int n, rc;
+
+	if (store_timer_due(r->store, now, 1, &t, &n) == -1)
+		return -1;
+	if (n == 0) {
+		store_timers_free(t, n);
+		return 0;
+	}
+	memset(&x, 0, sizeof(x));
+	x.r = r;
+	x.now = now;
+	x.key = xasprintf("timer:%lld:%lld", (long long)t[0].id,
+	    (long long)t[0].due);
+	rc = refadmin_timer(&x, &t[0]);
 	if (rc == 0)
-		*outcome = xstrdup(parse_error ? "unreadable; error reply queued"
-		    : "read; reply queued");
-	free(id);
-	free(refs);
-	free(subject);
-	buf_free(&text);
-	return rc;
+		rc = store_timer_delete(r->store, t[0].id);
+	free((char *)x.key);
+	store_timers_free(t, n);
+	return rc == -1 ? -1 : 1;
+}
+
+int
+referee_timers(struct referee *r, int64_t now)
+{
+	int fired = 0, rc;
+
+	/* Each timer in its own transaction, in due order: after downtime
+	 * every overdue timer fires once, the oldest first. */
+	for (;;) {
+		if (store_begin(r->store) == -1)
+			return -1;
+		if ((rc = fire_one(r, now)) == -1 ||
+		    (rc == 1 && store_commit(r->store) == -1)) {
+			store_rollback(r->store);
+			return -1;
+		}
+		if (rc == 0) {
+			store_rollback(r->store);
+			return fired;
+		}
+		fired++;
+	}
 }

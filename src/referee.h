@@ -13,13 +13,36 @@
 #include "gamedef.h"
 #include "mail.h"
 #include "store.h"
+#include "token.h"
+
+struct command_aliases;
+struct tmpl_cache;
 
 struct referee {
 	struct store		*store;		/* foreign */
 	const struct config	*cfg;		/* foreign */
 	const struct gamedef	*defs;		/* foreign */
 	int			 ndefs;
+	struct token_secret	 secret;
+	struct command_aliases	*aliases;	/* owned */
+	struct tmpl_cache	*tmpl;		/* owned */
 };
+
+/*
+ * Set up a referee over an open store, configuration and game
+ * definitions: read the secret file, the keyword aliases
+ * (GAMES_DIR/commands.yaml) and prepare the templates (templates_dir, or
+ * $LUDUS_TEMPLATES_DIR when set).  -1 with err.
+ */
+int	referee_open(struct referee *, struct store *, const struct config *,
+	    const struct gamedef *, int ndefs, const char *games_dir,
+	    const char *secret_path, char *err, size_t errlen);
+void	referee_close(struct referee *);
+
+/* Fire the timers due at now (invitations that lapse, reports still
+ * open), each in its own transaction.  Returns how many fired, -1 when
+ * the store failed. */
+int	referee_timers(struct referee *, int64_t now);
 
 /*
  * Answer one message.  key is its dedupe key (outgoing Message-IDs derive
@@ -40,11 +63,13 @@ char	*referee_message_id(const struct config *, const char *key, int n);
 /* Queue one mail to one address in the outbox (composed here). */
 struct referee_mail {
 	const char	*to;
+	const char	*reply_to;	/* may be NULL */
 	const char	*subject;
 	const char	*text;
 	const char	*in_reply_to;	/* may be NULL */
 	const char	*references;	/* may be NULL */
 	const char	*auto_submitted;
+	const char	*list_unsubscribe;	/* may be NULL */
 	int64_t		 game;		/* 0 when none */
 };
 int	referee_queue(struct referee *, const struct referee_mail *,

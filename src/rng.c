@@ -20,6 +20,35 @@ rng_seed_os(unsigned char seed[RNG_SEED_LEN])
 }
 
 void
+rng_seed_new(unsigned char seed[RNG_SEED_LEN], const char *context)
+{
+#ifdef LUDUS_TEST_CLOCK
+	const char *fixed = getenv("LUDUS_SEED");
+	EVP_MD_CTX *ctx;
+	char head[64];
+	long long n;
+	int len;
+
+	if (fixed != NULL && *fixed != '\0') {
+		if (util_parse_int(fixed, 0, INT64_MAX, &n) == -1)
+			fatal("LUDUS_SEED must be a number, not `%s`", fixed);
+		len = snprintf(head, sizeof(head), "ludus-test-seed:%lld:", n);
+		if ((ctx = EVP_MD_CTX_new()) == NULL ||
+		    EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1 ||
+		    EVP_DigestUpdate(ctx, head, (size_t)len) != 1 ||
+		    EVP_DigestUpdate(ctx, context, strlen(context)) != 1 ||
+		    EVP_DigestFinal_ex(ctx, seed, NULL) != 1)
+			fatal("SHA-256 failed");
+		EVP_MD_CTX_free(ctx);
+		return;
+	}
+#else
+	(void)context;
+#endif
+	rng_seed_os(seed);
+}
+
+void
 rng_seed_from_u64(unsigned char seed[RNG_SEED_LEN], uint64_t n)
 {
 	char text[64];

@@ -27,6 +27,13 @@ struct rng {
 
 /* Fill seed from the OS CSPRNG; aborts if none is available. */
 void	 rng_seed_os(unsigned char seed[RNG_SEED_LEN]);
+/* The seed of a new game: rng_seed_os(), except in test builds (configure
+ * --enable-test-clock) with $LUDUS_SEED set to a number, where it is
+ * SHA-256 of "ludus-test-seed:N:" followed by context, so a test that
+ * replays the same mail gets the same deals.  context (foreign) tells apart
+ * the seeds made in one run: the referee passes the incoming message's
+ * dedupe key and a counter.  A $LUDUS_SEED that is not a number aborts. */
+void	 rng_seed_new(unsigned char seed[RNG_SEED_LEN], const char *context);
 /* Derive a seed from a number (for `--seed N` and tests): SHA-256 of
  * "ludus-seed:N". */
 void	 rng_seed_from_u64(unsigned char seed[RNG_SEED_LEN], uint64_t);

@@ -103,6 +103,73 @@ static const char *const migrations[] = {
 	"  sender TEXT NOT NULL,"
 	"  at INTEGER NOT NULL);"
 	"CREATE INDEX replies_sender ON replies(sender, at);",
+	/* 3: the referee: time controls, ratings, invitations, deadlines,
+	 * draw offers and how a game ended; vacations; a game's events,
+	 * observers and thanks; reports to the admins; confirmation
+	 * cookies; rate counters.  Columns added to existing tables are
+	 * NULL or a constant by default, as ALTER TABLE requires. */
+	"ALTER TABLE games ADD COLUMN clock TEXT;"
+	"ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE games ADD COLUMN inviter INTEGER REFERENCES players(id);"
+	"ALTER TABLE games ADD COLUMN expires INTEGER;"
+	"ALTER TABLE games ADD COLUMN deadline INTEGER;"
+	"ALTER TABLE games ADD COLUMN draw_offer INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE games ADD COLUMN ended TEXT;"
+	"ALTER TABLE players ADD COLUMN vacation_start INTEGER;"
+	"ALTER TABLE players ADD COLUMN vacation_until INTEGER;"
+	"CREATE TABLE events ("
+	"  game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+	"  after_ply INTEGER NOT NULL CHECK (after_ply >= 0),"
+	"  player_id INTEGER REFERENCES players(id),"
+	"  kind TEXT NOT NULL,"
+	"  text TEXT,"
+	"  created INTEGER NOT NULL);"
+	"CREATE INDEX events_game ON events(game_id);"
+	"CREATE TABLE observers ("
+	"  game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+	"  player_id INTEGER NOT NULL REFERENCES players(id),"
+	"  since INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS"
+	"    INTEGER)),"
+	"  PRIMARY KEY (game_id, player_id));"
+	"CREATE TABLE thanks ("
+	"  game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+	"  from_player INTEGER NOT NULL REFERENCES players(id),"
+	"  to_player INTEGER NOT NULL REFERENCES players(id),"
+	"  created INTEGER NOT NULL,"
+	"  PRIMARY KEY (game_id, from_player, to_player));"
+	"CREATE INDEX thanks_to ON thanks(to_player);"
+	"CREATE TABLE reports ("
+	"  id INTEGER PRIMARY KEY,"
+	"  game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+	"  reporter INTEGER NOT NULL REFERENCES players(id),"
+	"  text TEXT NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  resolved INTEGER,"
+	"  resolution TEXT);"
+	"CREATE INDEX reports_open ON reports(created) WHERE resolved IS NULL;"
+	"CREATE TABLE confirmations ("
+	"  cookie TEXT PRIMARY KEY,"
+	"  player_id INTEGER NOT NULL REFERENCES players(id),"
+	"  command TEXT NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  expires INTEGER NOT NULL,"
+	"  used INTEGER);"
+	"CREATE TABLE actions ("
+	"  player_id INTEGER NOT NULL REFERENCES players(id),"
+	"  kind TEXT NOT NULL,"
+	"  at INTEGER NOT NULL);"
+	"CREATE INDEX actions_player ON actions(player_id, kind, at);",
+	/* 4: clocks: when the turn began, the reminders sent for it, each
+	 * seat's Fischer reserve, the vacation days used this year. */
+	"ALTER TABLE games ADD COLUMN turn_since INTEGER;"
+	"ALTER TABLE games ADD COLUMN reminded INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE seats ADD COLUMN reserve INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE players ADD COLUMN vacation_used INTEGER NOT NULL "
+	"  DEFAULT 0;"
+	"ALTER TABLE players ADD COLUMN vacation_year INTEGER NOT NULL "
+	"  DEFAULT 0;"
+	"CREATE INDEX timers_game ON timers(game_id, kind);"
+	"CREATE INDEX timers_player ON timers(player_id, kind);",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -342,6 +409,26 @@ store_begin(struct store *s)
 }
 
 int
+store_savepoint(struct store *s)
+{
+	return exec(s, "SAVEPOINT command");
+}
+
+int
+store_release(struct store *s)
+{
+	return exec(s, "RELEASE command");
+}
+
+int
+store_undo(struct store *s)
+{
+	if (exec(s, "ROLLBACK TO command") == -1)
+		return -1;
+	return exec(s, "RELEASE command");
+}
+
+int
 store_commit(struct store *s)
 {
 	return exec(s, "COMMIT");
@@ -387,29 +474,69 @@ store_player_id(struct store *s, const char *address, int create,
 	return 0;
 }
 
-int
-store_player_load(struct store *s, int64_t id, struct store_player *p)
+/* Fill p from a row of PLAYER_COLUMNS; 1 when there is none. */
+#define PLAYER_COLUMNS	"id, address, name, language, notify, banned, " \
+	"ifnull(vacation_start, 0), ifnull(vacation_until, 0), " \
+	"vacation_used, vacation_year"
+
+static int
+player_row(struct store *s, sqlite3_stmt *st, struct store_player *p)
 {
-	sqlite3_stmt *st;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	if ((st = query(s, "SELECT address, name, language, notify, banned "
-	    "FROM players WHERE id = ?", "i", id)) == NULL)
+	if (st == NULL)
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		p->id = id;
-		p->address = col_text(st, 0);
-		p->name = col_text(st, 1);
-		p->language = col_text(st, 2);
-		p->notify = col_text(st, 3);
-		p->banned = sqlite3_column_int(st, 4);
+		p->id = sqlite3_column_int64(st, 0);
+		p->address = col_text(st, 1);
+		p->name = col_text(st, 2);
+		p->language = col_text(st, 3);
+		p->notify = col_text(st, 4);
+		p->banned = sqlite3_column_int(st, 5);
+		p->vacation_start = sqlite3_column_int64(st, 6);
+		p->vacation_until = sqlite3_column_int64(st, 7);
+		p->vacation_used = sqlite3_column_int64(st, 8);
+		p->vacation_year = sqlite3_column_int(st, 9);
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "player load");
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int
+store_player_load(struct store *s, int64_t id, struct store_player *p)
+{
+	return player_row(s, query(s, "SELECT " PLAYER_COLUMNS " FROM players "
+	    "WHERE id = ?", "i", id), p);
+}
+
+int
+store_player_find(struct store *s, const char *address,
+    struct store_player *p)
+{
+	return player_row(s, query(s, "SELECT " PLAYER_COLUMNS " FROM players "
+	    "WHERE address = ?", "t", address), p);
+}
+
+int
+store_player_update(struct store *s, const struct store_player *p)
+{
+	if (run(s, "UPDATE players SET name = ?, language = ?, notify = ?, "
+	    "vacation_start = NULLIF(?, 0), vacation_until = NULLIF(?, 0), "
+	    "vacation_used = ?, vacation_year = ? WHERE id = ?", "tttiiiii",
+	    p->name, p->language, p->notify, p->vacation_start,
+	    p->vacation_until, p->vacation_used, (int64_t)p->vacation_year,
+	    p->id) == -1)
+		return -1;
+	if (sqlite3_changes(s->db) != 1) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "no player %lld",
+		    (long long)p->id);
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -428,16 +555,22 @@ store_game_create(struct store *s, struct store_game *g)
 	int i;
 
 	if (run(s, "INSERT INTO games (kind, options, seed, state, status, "
-	    "result, nmoves, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, "
-	    "?, ?)", "ttbtttiii", g->kind, g->options, g->seed,
-	    RNG_SEED_LEN, g->state, g->status, g->result, (int64_t)g->nmoves,
-	    g->created, g->updated) == -1)
+	    "result, nmoves, created, updated, clock, rated, inviter, "
+	    "expires, deadline, draw_offer, ended, turn_since, reminded) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, 0), "
+	    "NULLIF(?, 0), NULLIF(?, 0), ?, ?, NULLIF(?, 0), ?)",
+	    "ttbtttiiitiiiiitii", g->kind, g->options, g->seed, RNG_SEED_LEN,
+	    g->state, g->status, g->result, (int64_t)g->nmoves, g->created,
+	    g->updated, g->clock, (int64_t)(g->rated != 0), g->inviter,
+	    g->expires, g->deadline, (int64_t)g->draw_offer, g->ended,
+	    g->turn_since, (int64_t)g->reminded) == -1)
 		return -1;
 	g->id = sqlite3_last_insert_rowid(s->db);
 	for (i = 0; i < g->nseats; i++)
 		if (run(s, "INSERT INTO seats (game_id, seat, player_id, "
-		    "accepted) VALUES (?, ?, ?, ?)", "iiii", g->id, (int64_t)i,
-		    g->player[i], (int64_t)g->accepted[i]) == -1)
+		    "accepted, reserve) VALUES (?, ?, ?, ?, ?)", "iiiii",
+		    g->id, (int64_t)i, g->player[i], (int64_t)g->accepted[i],
+		    g->reserve[i]) == -1)
 			return -1;
 	return 0;
 }
@@ -450,7 +583,9 @@ store_game_load(struct store *s, int64_t id, struct store_game *g)
 
 	memset(g, 0, sizeof(*g));
 	if ((st = query(s, "SELECT kind, options, seed, state, status, "
-	    "result, nmoves, created, updated FROM games WHERE id = ?", "i",
+	    "result, nmoves, created, updated, clock, rated, ifnull(inviter, "
+	    "0), ifnull(expires, 0), ifnull(deadline, 0), draw_offer, ended, "
+	    "ifnull(turn_since, 0), reminded FROM games WHERE id = ?", "i",
 	    id)) == NULL)
 		return -1;
 	rc = sqlite3_step(st);
@@ -469,10 +604,19 @@ store_game_load(struct store *s, int64_t id, struct store_game *g)
 	g->nmoves = sqlite3_column_int(st, 6);
 	g->created = sqlite3_column_int64(st, 7);
 	g->updated = sqlite3_column_int64(st, 8);
+	g->clock = col_text(st, 9);
+	g->rated = sqlite3_column_int(st, 10);
+	g->inviter = sqlite3_column_int64(st, 11);
+	g->expires = sqlite3_column_int64(st, 12);
+	g->deadline = sqlite3_column_int64(st, 13);
+	g->draw_offer = (unsigned)sqlite3_column_int64(st, 14);
+	g->ended = col_text(st, 15);
+	g->turn_since = sqlite3_column_int64(st, 16);
+	g->reminded = (unsigned)sqlite3_column_int64(st, 17);
 	sqlite3_finalize(st);
 
-	if ((st = query(s, "SELECT seat, player_id, accepted FROM seats "
-	    "WHERE game_id = ? ORDER BY seat", "i", id)) == NULL) {
+	if ((st = query(s, "SELECT seat, player_id, accepted, reserve FROM "
+	    "seats WHERE game_id = ? ORDER BY seat", "i", id)) == NULL) {
 		store_game_free(g);
 		return -1;
 	}
@@ -482,6 +626,7 @@ store_game_load(struct store *s, int64_t id, struct store_game *g)
 			continue;
 		g->player[seat] = sqlite3_column_int64(st, 1);
 		g->accepted[seat] = sqlite3_column_int(st, 2);
+		g->reserve[seat] = sqlite3_column_int64(st, 3);
 		if (seat + 1 > g->nseats)
 			g->nseats = seat + 1;
 	}
@@ -499,8 +644,12 @@ store_game_update(struct store *s, const struct store_game *g)
 	int i;
 
 	if (run(s, "UPDATE games SET state = ?, status = ?, result = ?, "
-	    "nmoves = ?, updated = ? WHERE id = ?", "tttiii", g->state,
-	    g->status, g->result, (int64_t)g->nmoves, g->updated, g->id) == -1)
+	    "nmoves = ?, updated = ?, expires = NULLIF(?, 0), deadline = "
+	    "NULLIF(?, 0), draw_offer = ?, ended = ?, turn_since = "
+	    "NULLIF(?, 0), reminded = ? WHERE id = ?", "tttiiiiitiii",
+	    g->state, g->status, g->result, (int64_t)g->nmoves, g->updated,
+	    g->expires, g->deadline, (int64_t)g->draw_offer, g->ended,
+	    g->turn_since, (int64_t)g->reminded, g->id) == -1)
 		return -1;
 	if (sqlite3_changes(s->db) != 1) {
 		snprintf(s->errmsg, sizeof(s->errmsg), "no game %lld",
@@ -508,9 +657,9 @@ store_game_update(struct store *s, const struct store_game *g)
 		return -1;
 	}
 	for (i = 0; i < g->nseats; i++)
-		if (run(s, "UPDATE seats SET accepted = ? WHERE game_id = ? "
-		    "AND seat = ?", "iii", (int64_t)g->accepted[i], g->id,
-		    (int64_t)i) == -1)
+		if (run(s, "UPDATE seats SET accepted = ?, reserve = ? WHERE "
+		    "game_id = ? AND seat = ?", "iiii", (int64_t)g->accepted[i],
+		    g->reserve[i], g->id, (int64_t)i) == -1)
 			return -1;
 	return 0;
 }
@@ -523,6 +672,8 @@ store_game_free(struct store_game *g)
 	free(g->state);
 	free(g->status);
 	free(g->result);
+	free(g->clock);
+	free(g->ended);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -799,6 +950,16 @@ store_timer_delete(struct store *s, int64_t id)
 	return run(s, "DELETE FROM timers WHERE id = ?", "i", id);
 }
 
+int
+store_timer_cancel(struct store *s, const char *kind, int64_t game,
+    int64_t player)
+{
+	/* Timers without a game keep NULL there: game 0 names those. */
+	return run(s, "DELETE FROM timers WHERE kind = ? AND game_id IS "
+	    "NULLIF(?, 0) AND (? = 0 OR player_id = ?)", "tiii", kind, game,
+	    player, player);
+}
+
 void
 store_timers_free(struct store_timer *t, int n)
 {
@@ -966,4 +1127,322 @@ store_strings_free(char **v, int n)
 	for (i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+/* Run a query returning one integer (a count). */
+static int
+count(struct store *s, sqlite3_stmt *st, const char *what, int *n)
+{
+	int rc;
+
+	if (st == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : store_fail(s, what);
+}
+
+int
+store_event_add(struct store *s, int64_t game, int after_ply, int64_t player,
+    const char *kind, const char *text, int64_t now)
+{
+	return run(s, "INSERT INTO events (game_id, after_ply, player_id, "
+	    "kind, text, created) VALUES (?, ?, NULLIF(?, 0), ?, ?, ?)",
+	    "iiitti", game, (int64_t)after_ply, player, kind, text, now);
+}
+
+int
+store_events(struct store *s, int64_t game, struct store_event **out, int *n)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	/* rowid is the order of insertion: events of one ply, or of one
+	 * second, keep the order they happened in. */
+	if ((st = query(s, "SELECT after_ply, ifnull(player_id, 0), kind, "
+	    "text, created FROM events WHERE game_id = ? ORDER BY rowid", "i",
+	    game)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
+		}
+		(*out)[*n].after_ply = sqlite3_column_int(st, 0);
+		(*out)[*n].player = sqlite3_column_int64(st, 1);
+		(*out)[*n].kind = col_text(st, 2);
+		(*out)[*n].text = col_text(st, 3);
+		(*out)[*n].created = sqlite3_column_int64(st, 4);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_events_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "events");
+	}
+	return 0;
+}
+
+void
+store_events_free(struct store_event *e, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(e[i].kind);
+		free(e[i].text);
+	}
+	free(e);
+}
+
+int
+store_observer_set(struct store *s, int64_t game, int64_t player, int on)
+{
+	int rc;
+
+	/* The interface takes no time, so `since` is the wall clock; the
+	 * order of observers is the order of insertion. */
+	if (on)
+		rc = run(s, "INSERT INTO observers (game_id, player_id) VALUES "
+		    "(?, ?) ON CONFLICT DO NOTHING", "ii", game, player);
+	else
+		rc = run(s, "DELETE FROM observers WHERE game_id = ? AND "
+		    "player_id = ?", "ii", game, player);
+	if (rc == -1)
+		return -1;
+	return sqlite3_changes(s->db) == 0 ? 1 : 0;
+}
+
+int
+store_observers(struct store *s, int64_t game, int64_t **players, int *n)
+{
+	return collect_ids(s, query(s, "SELECT player_id FROM observers WHERE "
+	    "game_id = ? ORDER BY rowid", "i", game), players, n);
+}
+
+int
+store_thanks_add(struct store *s, int64_t game, int64_t from, int64_t to,
+    int64_t now)
+{
+	if (run(s, "INSERT INTO thanks (game_id, from_player, to_player, "
+	    "created) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", "iiii",
+	    game, from, to, now) == -1)
+		return -1;
+	return sqlite3_changes(s->db) == 0 ? 1 : 0;
+}
+
+int
+store_player_authority(struct store *s, int64_t player, int *n)
+{
+	return count(s, query(s, "SELECT count(*) FROM thanks WHERE to_player "
+	    "= ?", "i", player), "authority", n);
+}
+
+#define REPORT_COLUMNS	"id, game_id, reporter, text, created, " \
+	"ifnull(resolved, 0), resolution"
+
+static void
+report_row(sqlite3_stmt *st, struct store_report *r)
+{
+	r->id = sqlite3_column_int64(st, 0);
+	r->game = sqlite3_column_int64(st, 1);
+	r->reporter = sqlite3_column_int64(st, 2);
+	r->text = col_text(st, 3);
+	r->created = sqlite3_column_int64(st, 4);
+	r->resolved = sqlite3_column_int64(st, 5);
+	r->resolution = col_text(st, 6);
+}
+
+int
+store_report_add(struct store *s, int64_t game, int64_t reporter,
+    const char *text, int64_t now, int64_t *id)
+{
+	if (run(s, "INSERT INTO reports (game_id, reporter, text, created) "
+	    "VALUES (?, ?, ?, ?)", "iiti", game, reporter, text, now) == -1)
+		return -1;
+	if (id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int
+store_report_load(struct store *s, int64_t id, struct store_report *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if ((st = query(s, "SELECT " REPORT_COLUMNS " FROM reports WHERE id = "
+	    "?", "i", id)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		report_row(st, r);
+		rc = 0;
+	} else
+		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "report load");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+store_reports_open(struct store *s, struct store_report **out, int *n)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT " REPORT_COLUMNS " FROM reports WHERE "
+	    "resolved IS NULL ORDER BY created, id", "")) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
+		}
+		report_row(st, &(*out)[(*n)++]);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_reports_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "reports");
+	}
+	return 0;
+}
+
+int
+store_report_resolve(struct store *s, int64_t id, const char *text,
+    int64_t now)
+{
+	if (run(s, "UPDATE reports SET resolved = ?, resolution = ? WHERE id "
+	    "= ? AND resolved IS NULL", "iti", now, text, id) == -1)
+		return -1;
+	return sqlite3_changes(s->db) == 0 ? 1 : 0;
+}
+
+void
+store_report_free(struct store_report *r)
+{
+	free(r->text);
+	free(r->resolution);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+store_reports_free(struct store_report *r, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		store_report_free(&r[i]);
+	free(r);
+}
+
+int
+store_confirm_add(struct store *s, const char *cookie, int64_t player,
+    const char *command, int64_t now, int64_t expires)
+{
+	/* An expired cookie can never be taken again: drop those. */
+	if (run(s, "DELETE FROM confirmations WHERE expires <= ?", "i",
+	    now) == -1)
+		return -1;
+	return run(s, "INSERT INTO confirmations (cookie, player_id, command, "
+	    "created, expires) VALUES (?, ?, ?, ?, ?)", "titii", cookie,
+	    player, command, now, expires);
+}
+
+int
+store_confirm_take(struct store *s, const char *cookie, int64_t player,
+    int64_t now, char **command)
+{
+	sqlite3_stmt *st;
+	char *cmd;
+	int rc;
+
+	*command = NULL;
+	if ((st = query(s, "SELECT command FROM confirmations WHERE cookie = ? "
+	    "AND player_id = ? AND used IS NULL AND expires > ?", "tii",
+	    cookie, player, now)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	cmd = rc == SQLITE_ROW ? col_text(st, 0) : NULL;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? 1 : store_fail(s, "confirmation");
+	/* The same conditions again: only one taker can change the row, even
+	 * when the caller forgot its transaction. */
+	if (run(s, "UPDATE confirmations SET used = ? WHERE cookie = ? AND "
+	    "player_id = ? AND used IS NULL AND expires > ?", "itii", now,
+	    cookie, player, now) == -1) {
+		free(cmd);
+		return -1;
+	}
+	if (sqlite3_changes(s->db) != 1) {
+		free(cmd);
+		return 1;
+	}
+	*command = cmd;
+	return 0;
+}
+
+int
+store_action_add(struct store *s, int64_t player, const char *kind,
+    int64_t now)
+{
+	return run(s, "INSERT INTO actions (player_id, kind, at) VALUES (?, ?, "
+	    "?)", "iti", player, kind, now);
+}
+
+int
+store_action_count(struct store *s, int64_t player, const char *kind,
+    int64_t since, int *n)
+{
+	return count(s, query(s, "SELECT count(*) FROM actions WHERE player_id "
+	    "= ? AND kind = ? AND at >= ?", "iti", player, kind, since),
+	    "actions", n);
+}
+
+int
+store_outbox_all(struct store *s, int64_t after, int max,
+    struct store_mail **out, int *n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT id, message_id, envelope_from, recipients, "
+	    "data, ifnull(game_id, 0), attempts, next_try FROM outbox WHERE "
+	    "id > ? ORDER BY id LIMIT ?", "ii", after, (int64_t)max)) == NULL)
+		return -1;
+	*out = xcalloc((size_t)(max > 0 ? max : 1), sizeof(**out));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
+		struct store_mail *m = &(*out)[(*n)++];
+
+		m->id = sqlite3_column_int64(st, 0);
+		m->message_id = col_text(st, 1);
+		m->envelope_from = col_text(st, 2);
+		m->recipients = col_text(st, 3);
+		m->data = col_text(st, 4);
+		m->game = sqlite3_column_int64(st, 5);
+		m->attempts = sqlite3_column_int(st, 6);
+		m->next_try = sqlite3_column_int64(st, 7);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		store_mails_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "outbox");
+	}
+	return 0;
 }

@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	2
+#define STORE_SCHEMA_VERSION	4
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -36,6 +36,11 @@ int	 store_open_at(const char *path, int version, struct store **,
 int	 store_begin(struct store *);
 int	 store_commit(struct store *);
 void	 store_rollback(struct store *);
+/* A savepoint inside a transaction: one command of a message either
+ * completes or is undone alone (release keeps, undo drops its writes). */
+int	 store_savepoint(struct store *);
+int	 store_release(struct store *);
+int	 store_undo(struct store *);
 
 /* Players, keyed by canonical address. */
 struct store_player {
@@ -47,6 +52,8 @@ struct store_player {
 	int	 banned;
 	int64_t	 vacation_start;	/* 0 when none was taken */
 	int64_t	 vacation_until;	/* 0 when not on vacation */
+	int64_t	 vacation_used;		/* seconds taken in vacation_year */
+	int	 vacation_year;		/* the UTC year of vacation_used */
 };
 /* The player's id, creating the row when create is set (1 if absent and
  * not created). */
@@ -56,7 +63,7 @@ int	 store_player_load(struct store *, int64_t id, struct store_player *);
 /* The same by canonical address (1 when unknown). */
 int	 store_player_find(struct store *, const char *address,
 	    struct store_player *);
-/* Write name, language, notify, vacation_start and vacation_until. */
+/* Write name, language, notify and the vacation fields. */
 int	 store_player_update(struct store *, const struct store_player *);
 void	 store_player_free(struct store_player *);
 
@@ -87,11 +94,16 @@ struct store_game {
 				 * rules: resigned, agreed, timeout,
 				 * adjudicated, aborted, declined, expired;
 				 * NULL otherwise */
+	int64_t	 turn_since;	/* when the seats to move began to wait */
+	unsigned reminded;	/* bit per reminder sent for this turn */
+	int64_t	 reserve[STORE_MAX_SEATS];	/* Fischer: seconds left
+						 * to each seat */
 };
 int	 store_game_create(struct store *, struct store_game *);	/* sets id */
 int	 store_game_load(struct store *, int64_t id, struct store_game *);
 /* Write state, status, result, nmoves, updated, expires, deadline,
- * draw_offer, ended and the seats' accepted. */
+ * draw_offer, ended, turn_since, reminded and the seats' accepted and
+ * reserve. */
 int	 store_game_update(struct store *, const struct store_game *);
 void	 store_game_free(struct store_game *);
 /* Ids of games, newest first; of one player's when player is not 0. */
@@ -127,7 +139,8 @@ int	 store_events(struct store *, int64_t game, struct store_event **,
 	    int *n);
 void	 store_events_free(struct store_event *, int);
 
-/* Observers of a game: on = 1 adds, 0 removes (1 when nothing changed). */
+/* Observers of a game: on = 1 adds, 0 removes (1 when nothing changed).
+ * An unknown game or player is an error (-1). */
 int	 store_observer_set(struct store *, int64_t game, int64_t player,
 	    int on);
 /* Player ids, in the order they started observing. */
@@ -136,7 +149,7 @@ int	 store_observers(struct store *, int64_t game, int64_t **players,
 
 /* Thanks after a game: 0 when recorded, 1 when this player already thanked
  * that one for this game.  A player's authority is the number of thanks
- * received. */
+ * received.  Who may thank whom, and when, is the caller's to check. */
 int	 store_thanks_add(struct store *, int64_t game, int64_t from,
 	    int64_t to, int64_t now);
 int	 store_player_authority(struct store *, int64_t player, int *n);
@@ -165,7 +178,9 @@ void	 store_reports_free(struct store_report *, int);
 /* Confirmation round trips: a one-time cookie stands for a command a
  * player sent and must confirm.  take() returns the command (owned) and
  * marks the cookie used; 1 when the cookie is unknown, used, expired or
- * belongs to another player. */
+ * belongs to another player.  A cookie is good while now < expires;
+ * adding drops the cookies expired at now, and adding a cookie still kept
+ * is an error. */
 int	 store_confirm_add(struct store *, const char *cookie, int64_t player,
 	    const char *command, int64_t now, int64_t expires);
 int	 store_confirm_take(struct store *, const char *cookie, int64_t player,
@@ -250,9 +265,16 @@ int	 store_timer_next(struct store *, int64_t *due);
 int	 store_timer_due(struct store *, int64_t now, int max,
 	    struct store_timer **, int *n);
 int	 store_timer_delete(struct store *, int64_t id);
-/* Delete the timers of a kind for a game (and player, when not 0). */
+/* Delete the timers of a kind for a game (and player, when not 0); game 0
+ * names the timers of that kind that have no game. */
 int	 store_timer_cancel(struct store *, const char *kind, int64_t game,
 	    int64_t player);
 void	 store_timers_free(struct store_timer *, int);
+
+/* Every outbox row with an id above after, sent or not, in id order, up to
+ * max (for reading back what the referee wrote, as `ludus outbox --all`
+ * does). */
+int	 store_outbox_all(struct store *, int64_t after, int max,
+	    struct store_mail **, int *n);
 
 #endif

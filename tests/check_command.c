@@ -462,8 +462,8 @@ START_TEST(command_new_errors)
 	    "time per move must be between 1m and 365d");
 	bad("new mancala first=later b@x.org", CMD_NEW, "first= takes random, "
 	    "me or an address, not `later`");
-	bad("new mancala first=c@x.org b@x.org", CMD_NEW, "first=c@x.org is "
-	    "not one of the players");
+	bad("admin new mancala first=c@x.org a@x.org b@x.org", CMD_ADMIN_NEW,
+	    "first=c@x.org is not one of the players");
 	bad("admin new mancala first=me a@x.org b@x.org", CMD_ADMIN_NEW,
 	    "first=me: in a game started by an admin name the first "
 	    "player's address");

@@ -130,6 +130,42 @@ START_TEST(rng_commitment_is_sha256_of_seed)
 }
 END_TEST
 
+/* Without $LUDUS_SEED a new game's seed is random; in a test build with it
+ * the seed is SHA-256 of "ludus-test-seed:N:CONTEXT" (the expected value
+ * below is from sha256sum), and a build without the test clock ignores the
+ * variable. */
+START_TEST(rng_seed_new_random_unless_test_seed)
+{
+	static const char ctx[] = "<m1@example.org>/alice@example.org:1";
+	unsigned char a[RNG_SEED_LEN], b[RNG_SEED_LEN];
+	char hex[2 * RNG_SEED_LEN + 1];
+
+	unsetenv("LUDUS_SEED");
+	rng_seed_new(a, ctx);
+	rng_seed_new(b, ctx);
+	ck_assert(memcmp(a, b, RNG_SEED_LEN) != 0);
+
+	setenv("LUDUS_SEED", "1", 1);
+	rng_seed_new(a, ctx);
+	rng_seed_new(b, ctx);
+#ifdef LUDUS_TEST_CLOCK
+	ck_assert(memcmp(a, b, RNG_SEED_LEN) == 0);
+	util_hex(a, RNG_SEED_LEN, hex);
+	ck_assert_str_eq(hex,
+	    "c02b5655425be9206fd153d26ecaa7ec84081609edb9713723ab4048cd0476cf");
+	rng_seed_new(b, "<m1@example.org>/alice@example.org:2");
+	ck_assert(memcmp(a, b, RNG_SEED_LEN) != 0);
+	setenv("LUDUS_SEED", "2", 1);
+	rng_seed_new(b, ctx);
+	ck_assert(memcmp(a, b, RNG_SEED_LEN) != 0);
+#else
+	ck_assert(memcmp(a, b, RNG_SEED_LEN) != 0);
+	(void)hex;
+#endif
+	unsetenv("LUDUS_SEED");
+}
+END_TEST
+
 static const char *
 write_tmp(const char *name, const char *text)
 {
@@ -175,6 +211,37 @@ START_TEST(gamedef_errors_name_file_and_line)
 	    "  - name: pits\n    kind: int\n", ":6: unknown option key");
 	def_error("name: [unclosed\n", ":");
 	def_error("a: [[[[[[[[[[[[1]]]]]]]]]]]]\n", "nested too deeply");
+	def_error("name: mancala\ntitle: x\nseats: 2\ntimeout: later\n",
+	    ":4: timeout must be forfeit or notify");
+	def_error("name: mancala\ntitle: x\nseats: 2\nfirst: me\n",
+	    ":4: first must be given or random");
+}
+END_TEST
+
+START_TEST(gamedef_timeout_and_first)
+{
+	struct gamedef d;
+	char err[512];
+	const char *path = write_tmp("ok.yaml", "name: mancala\ntitle: x\n"
+	    "seats: 2\ntimeout: notify\nfirst: random\n");
+
+	ck_assert_msg(gamedef_load_file(path, &d, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(d.timeout, GAMEDEF_TIMEOUT_NOTIFY);
+	ck_assert_int_eq(d.first_random, 1);
+	gamedef_free(&d);
+	path = write_tmp("ok.yaml", "name: mancala\ntitle: x\nseats: 2\n"
+	    "timeout: forfeit\n");
+	ck_assert_msg(gamedef_load_file(path, &d, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(d.timeout, GAMEDEF_TIMEOUT_FORFEIT);
+	ck_assert_int_eq(d.first_random, 0);
+	gamedef_free(&d);
+	path = write_tmp("ok.yaml", "name: mancala\ntitle: x\nseats: 2\n");
+	ck_assert_msg(gamedef_load_file(path, &d, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(d.timeout, 0);
+	gamedef_free(&d);
 }
 END_TEST
 
@@ -296,7 +363,9 @@ core_suite(void)
 	tcase_add_test(tc, rng_text_round_trip_continues_the_stream);
 	tcase_add_test(tc, rng_shuffle_is_a_permutation);
 	tcase_add_test(tc, rng_commitment_is_sha256_of_seed);
+	tcase_add_test(tc, rng_seed_new_random_unless_test_seed);
 	tcase_add_test(tc, gamedef_errors_name_file_and_line);
+	tcase_add_test(tc, gamedef_timeout_and_first);
 	tcase_add_test(tc, gamedef_resolve_fills_defaults_and_checks_values);
 	tcase_add_test(tc, gamedef_every_engine_has_a_definition);
 	tcase_add_test(tc, token_secret_file_and_tokens);

@@ -1,4 +1,6 @@
-/* store: create, migrate, reopen, refuse newer, dedupe, outbox, timers;
+/* store: create, migrate, reopen, refuse newer, dedupe, outbox, timers,
+ * the referee's tables (events, observers, thanks, reports, confirmations,
+ * action counters);
  * play: create, move, replay on a database file on disk. */
 #include "config.h"
 
@@ -57,24 +59,48 @@ START_TEST(store_create_is_0600_wal_and_current)
 }
 END_TEST
 
+/* A game and its seat written with the SQL of schema 1, which later
+ * migrations must keep. */
+static void
+old_game(const char *path, int64_t player)
+{
+	sqlite3 *db;
+	char *sql;
+
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	sql = xasprintf("INSERT INTO games (id, kind, options, seed, state, "
+	    "status, nmoves, created, updated) VALUES (7, 'mancala', "
+	    "'pits=6', zeroblob(32), 'old state', 'active', 3, 10, 20);"
+	    "INSERT INTO seats (game_id, seat, player_id, accepted) VALUES "
+	    "(7, 1, %lld, 1);", (long long)player);
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	free(sql);
+	sqlite3_close(db);
+}
+
 START_TEST(store_migrates_from_every_earlier_version)
 {
 	struct store *s;
+	struct store_game g;
+	struct store_player p;
+	struct store_event *ev;
 	char err[512], *path;
 	int64_t id = 0, id2 = 0;
-	int v;
+	int v, n;
 
 	for (v = 0; v < STORE_SCHEMA_VERSION; v++) {
 		path = dbpath("migrate.db");
 		ck_assert_int_eq(store_open_at(path, v, &s, err, sizeof(err)),
 		    0);
 		ck_assert_int_eq(store_schema_version(s), v);
-		/* From version 1 on there are players: one made before
-		 * the migration must survive it. */
+		/* From version 1 on there are players and games: those made
+		 * before the migration must survive it. */
 		if (v >= 1)
 			ck_assert_int_eq(store_player_id(s, "a@example.org",
 			    1, 1, &id), 0);
 		store_close(s);
+		if (v >= 1)
+			old_game(path, id);
 		s = open_ok(path);
 		ck_assert_int_eq(store_schema_version(s), STORE_SCHEMA_VERSION);
 		/* The migrated schema works. */
@@ -85,12 +111,52 @@ START_TEST(store_migrates_from_every_earlier_version)
 		id = id2;
 		ck_assert_int_eq(store_bounce_add(s, "a@example.org", 5,
 		    "550 no such user"), 0);
+		ck_assert_int_eq(store_player_load(s, id, &p), 0);
+		ck_assert_str_eq(p.language, "en");
+		ck_assert_str_eq(p.notify, "all");
+		ck_assert_int_eq(p.vacation_start, 0);
+		ck_assert_int_eq(p.vacation_until, 0);
+		store_player_free(&p);
+		if (v >= 1) {
+			/* The old game reads with the referee's fields
+			 * empty, and takes them. */
+			ck_assert_int_eq(store_game_load(s, 7, &g), 0);
+			ck_assert_str_eq(g.kind, "mancala");
+			ck_assert_str_eq(g.state, "old state");
+			ck_assert_int_eq(g.nmoves, 3);
+			ck_assert_int_eq(g.nseats, 2);
+			ck_assert_int_eq(g.player[1], id);
+			ck_assert_int_eq(g.accepted[1], 1);
+			ck_assert_ptr_null(g.clock);
+			ck_assert_int_eq(g.rated, 0);
+			ck_assert_int_eq(g.inviter, 0);
+			ck_assert_int_eq(g.expires, 0);
+			ck_assert_int_eq(g.deadline, 0);
+			ck_assert_uint_eq(g.draw_offer, 0);
+			ck_assert_ptr_null(g.ended);
+			g.deadline = 500;
+			g.draw_offer = 2;
+			ck_assert_int_eq(store_game_update(s, &g), 0);
+			store_game_free(&g);
+			ck_assert_int_eq(store_event_add(s, 7, 3, id, "resign",
+			    NULL, 30), 0);
+		}
 		store_close(s);
 		/* Reopening keeps the data and migrates nothing. */
 		s = open_ok(path);
 		ck_assert_int_eq(store_player_id(s, "a@example.org", 0, 1,
 		    &id2), 0);
 		ck_assert_int_eq(id, id2);
+		if (v >= 1) {
+			ck_assert_int_eq(store_game_load(s, 7, &g), 0);
+			ck_assert_int_eq(g.deadline, 500);
+			ck_assert_uint_eq(g.draw_offer, 2);
+			store_game_free(&g);
+			ck_assert_int_eq(store_events(s, 7, &ev, &n), 0);
+			ck_assert_int_eq(n, 1);
+			ck_assert_str_eq(ev[0].kind, "resign");
+			store_events_free(ev, n);
+		}
 		store_close(s);
 		free(path);
 	}
@@ -341,6 +407,600 @@ START_TEST(store_message_note_bounces_and_replies)
 }
 END_TEST
 
+START_TEST(store_outbox_all_lists_every_row_in_id_order)
+{
+	char *path = dbpath("outbox-all.db");
+	struct store *s = open_ok(path);
+	struct store_mail m = { 0 }, *all;
+	int64_t first;
+	int n;
+
+	m.envelope_from = "referee@example.org";
+	m.recipients = "a@example.org";
+	m.data = "Subject: x\r\n\r\nhello\r\n";
+	/* Due times against the id order, so id order is not due order. */
+	m.message_id = "<1@ludus>";
+	m.next_try = 300;
+	ck_assert_int_eq(store_outbox_add(s, &m, 100), 0);
+	m.message_id = "<2@ludus>";
+	m.next_try = 200;
+	ck_assert_int_eq(store_outbox_add(s, &m, 100), 0);
+	m.message_id = "<3@ludus>";
+	m.next_try = 100;
+	ck_assert_int_eq(store_outbox_add(s, &m, 100), 0);
+	ck_assert_int_eq(store_outbox_all(s, 0, 10, &all, &n), 0);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(store_outbox_sent(s, all[0].id, 150), 0);
+	ck_assert_int_eq(store_outbox_failed(s, all[1].id, "550 no user"), 0);
+	store_mails_free(all, n);
+
+	/* Sent and given-up rows are still listed. */
+	ck_assert_int_eq(store_outbox_all(s, 0, 10, &all, &n), 0);
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(all[0].message_id, "<1@ludus>");
+	ck_assert_str_eq(all[1].message_id, "<2@ludus>");
+	ck_assert_str_eq(all[2].message_id, "<3@ludus>");
+	ck_assert_str_eq(all[2].data, "Subject: x\r\n\r\nhello\r\n");
+	ck_assert_int_lt(all[0].id, all[1].id);
+	ck_assert_int_lt(all[1].id, all[2].id);
+	first = all[0].id;
+	store_mails_free(all, n);
+
+	/* Paging: rows after an id, at most max of them. */
+	ck_assert_int_eq(store_outbox_all(s, first, 1, &all, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(all[0].message_id, "<2@ludus>");
+	store_mails_free(all, n);
+	ck_assert_int_eq(store_outbox_all(s, first + 2, 10, &all, &n), 0);
+	ck_assert_int_eq(n, 0);
+	store_mails_free(all, n);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
+/* A player by address, created at time 1. */
+static int64_t
+player(struct store *s, const char *address)
+{
+	int64_t id;
+
+	ck_assert_int_eq(store_player_id(s, address, 1, 1, &id), 0);
+	return id;
+}
+
+/* A two-seat game between a and b, as `ludus new` makes it. */
+static int64_t
+game(struct store *s, int64_t a, int64_t b)
+{
+	struct store_game g = { 0 };
+
+	g.kind = "mancala";
+	g.options = "pits=6";
+	g.state = "s";
+	g.status = "active";
+	g.nseats = 2;
+	g.player[0] = a;
+	g.player[1] = b;
+	g.created = g.updated = 1;
+	ck_assert_int_eq(store_game_create(s, &g), 0);
+	return g.id;
+}
+
+START_TEST(store_game_referee_fields_round_trip)
+{
+	char *path = dbpath("referee.db");
+	struct store *s = open_ok(path);
+	struct store_game g = { 0 }, h;
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org"), plain;
+
+	g.kind = "mancala";
+	g.options = "pits=6";
+	g.state = "s0";
+	g.status = "invited";
+	g.nseats = 2;
+	g.player[0] = a;
+	g.player[1] = b;
+	g.accepted[0] = 1;
+	g.created = g.updated = 100;
+	g.clock = "7d+1d";
+	g.rated = 1;
+	g.inviter = a;
+	g.expires = 1000;
+	g.deadline = 2000;
+	g.draw_offer = 2;
+	g.ended = NULL;
+	ck_assert_int_eq(store_game_create(s, &g), 0);
+	ck_assert_int_eq(store_game_load(s, g.id, &h), 0);
+	ck_assert_str_eq(h.clock, "7d+1d");
+	ck_assert_int_eq(h.rated, 1);
+	ck_assert_int_eq(h.inviter, a);
+	ck_assert_int_eq(h.expires, 1000);
+	ck_assert_int_eq(h.deadline, 2000);
+	ck_assert_uint_eq(h.draw_offer, 2);
+	ck_assert_ptr_null(h.ended);
+	ck_assert_str_eq(h.status, "invited");
+	ck_assert_int_eq(h.accepted[0], 1);
+	ck_assert_int_eq(h.accepted[1], 0);
+
+	/* Update writes the changing fields; clock, rated and inviter are
+	 * fixed at creation. */
+	free(h.state);
+	h.state = xstrdup("s1");
+	free(h.status);
+	h.status = xstrdup("aborted");
+	h.accepted[1] = 1;
+	h.expires = 0;
+	h.deadline = 3000;
+	h.draw_offer = 3;
+	h.ended = xstrdup("declined");
+	free(h.clock);
+	h.clock = xstrdup("1h");
+	h.rated = 0;
+	h.inviter = b;
+	h.updated = 150;
+	ck_assert_int_eq(store_game_update(s, &h), 0);
+	store_game_free(&h);
+	ck_assert_int_eq(store_game_load(s, g.id, &h), 0);
+	ck_assert_str_eq(h.state, "s1");
+	ck_assert_str_eq(h.status, "aborted");
+	ck_assert_int_eq(h.accepted[1], 1);
+	ck_assert_int_eq(h.expires, 0);
+	ck_assert_int_eq(h.deadline, 3000);
+	ck_assert_uint_eq(h.draw_offer, 3);
+	ck_assert_str_eq(h.ended, "declined");
+	ck_assert_int_eq(h.updated, 150);
+	ck_assert_str_eq(h.clock, "7d+1d");
+	ck_assert_int_eq(h.rated, 1);
+	ck_assert_int_eq(h.inviter, a);
+	/* Clearing ended and the deadline reads back as NULL and 0. */
+	free(h.ended);
+	h.ended = NULL;
+	h.deadline = 0;
+	ck_assert_int_eq(store_game_update(s, &h), 0);
+	store_game_free(&h);
+	ck_assert_int_eq(store_game_load(s, g.id, &h), 0);
+	ck_assert_ptr_null(h.ended);
+	ck_assert_int_eq(h.deadline, 0);
+	store_game_free(&h);
+
+	/* A game made without them reads them as 0 and NULL. */
+	plain = game(s, a, b);
+	ck_assert_int_eq(store_game_load(s, plain, &h), 0);
+	ck_assert_ptr_null(h.clock);
+	ck_assert_int_eq(h.rated, 0);
+	ck_assert_int_eq(h.inviter, 0);
+	ck_assert_int_eq(h.expires, 0);
+	ck_assert_int_eq(h.deadline, 0);
+	ck_assert_uint_eq(h.draw_offer, 0);
+	ck_assert_ptr_null(h.ended);
+	store_game_free(&h);
+	/* An unknown game is refused. */
+	h.id = 999;
+	h.nseats = 0;
+	ck_assert_int_eq(store_game_update(s, &h), -1);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
+/* Schema 4: the clock fields of a game, its seats and its players. */
+START_TEST(store_clock_fields_round_trip)
+{
+	char *path = dbpath("clock.db");
+	struct store *s = open_ok(path);
+	struct store_game g = { 0 }, h;
+	struct store_player p;
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+
+	g.kind = "mancala";
+	g.options = "pits=6";
+	g.state = "s0";
+	g.status = "active";
+	g.nseats = 2;
+	g.player[0] = a;
+	g.player[1] = b;
+	g.created = g.updated = 100;
+	g.turn_since = 150;
+	g.reminded = 1;
+	g.reserve[0] = 604800;
+	g.reserve[1] = 7;
+	ck_assert_int_eq(store_game_create(s, &g), 0);
+	ck_assert_int_eq(store_game_load(s, g.id, &h), 0);
+	ck_assert_int_eq(h.turn_since, 150);
+	ck_assert_uint_eq(h.reminded, 1);
+	ck_assert_int_eq(h.reserve[0], 604800);
+	ck_assert_int_eq(h.reserve[1], 7);
+	h.turn_since = 0;
+	h.reminded = 3;
+	h.reserve[1] = 86400;
+	ck_assert_int_eq(store_game_update(s, &h), 0);
+	store_game_free(&h);
+	ck_assert_int_eq(store_game_load(s, g.id, &h), 0);
+	ck_assert_int_eq(h.turn_since, 0);
+	ck_assert_uint_eq(h.reminded, 3);
+	ck_assert_int_eq(h.reserve[0], 604800);
+	ck_assert_int_eq(h.reserve[1], 86400);
+	store_game_free(&h);
+
+	ck_assert_int_eq(store_player_load(s, b, &p), 0);
+	ck_assert_int_eq(p.vacation_used, 0);
+	ck_assert_int_eq(p.vacation_year, 0);
+	p.vacation_used = 10 * 86400;
+	p.vacation_year = 2026;
+	ck_assert_int_eq(store_player_update(s, &p), 0);
+	store_player_free(&p);
+	ck_assert_int_eq(store_player_load(s, b, &p), 0);
+	ck_assert_int_eq(p.vacation_used, 10 * 86400);
+	ck_assert_int_eq(p.vacation_year, 2026);
+	store_player_free(&p);
+	ck_assert_int_eq(store_player_load(s, a, &p), 0);
+	ck_assert_int_eq(p.vacation_used, 0);
+	store_player_free(&p);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
+START_TEST(store_player_find_update_vacation)
+{
+	char *path = dbpath("player.db");
+	struct store *s = open_ok(path);
+	struct store_player p, q;
+	int64_t a;
+
+	ck_assert_int_eq(store_player_find(s, "a@x.org", &p), 1);
+	a = player(s, "a@x.org");
+	(void)player(s, "b@x.org");
+	ck_assert_int_eq(store_player_find(s, "a@x.org", &p), 0);
+	ck_assert_int_eq(p.id, a);
+	ck_assert_str_eq(p.address, "a@x.org");
+	ck_assert_ptr_null(p.name);
+	ck_assert_str_eq(p.language, "en");
+	ck_assert_str_eq(p.notify, "all");
+	ck_assert_int_eq(p.banned, 0);
+	ck_assert_int_eq(p.vacation_start, 0);
+	ck_assert_int_eq(p.vacation_until, 0);
+
+	p.name = xstrdup("Ann");
+	free(p.language);
+	p.language = xstrdup("de");
+	free(p.notify);
+	p.notify = xstrdup("turn");
+	p.vacation_start = 1000;
+	p.vacation_until = 1000 + 7 * 86400;
+	ck_assert_int_eq(store_player_update(s, &p), 0);
+	ck_assert_int_eq(store_player_load(s, a, &q), 0);
+	ck_assert_str_eq(q.address, "a@x.org");
+	ck_assert_str_eq(q.name, "Ann");
+	ck_assert_str_eq(q.language, "de");
+	ck_assert_str_eq(q.notify, "turn");
+	ck_assert_int_eq(q.vacation_start, 1000);
+	ck_assert_int_eq(q.vacation_until, 1000 + 7 * 86400);
+	store_player_free(&q);
+	/* The other player is untouched. */
+	ck_assert_int_eq(store_player_find(s, "b@x.org", &q), 0);
+	ck_assert_ptr_null(q.name);
+	ck_assert_str_eq(q.language, "en");
+	ck_assert_int_eq(q.vacation_until, 0);
+	store_player_free(&q);
+
+	/* Back from vacation: the start stays, the end clears. */
+	p.vacation_until = 0;
+	ck_assert_int_eq(store_player_update(s, &p), 0);
+	ck_assert_int_eq(store_player_find(s, "a@x.org", &q), 0);
+	ck_assert_int_eq(q.vacation_start, 1000);
+	ck_assert_int_eq(q.vacation_until, 0);
+	store_player_free(&q);
+	p.id = 999;
+	ck_assert_int_eq(store_player_update(s, &p), -1);
+	store_player_free(&p);
+	ck_assert_int_eq(store_player_load(s, 999, &p), 1);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
+START_TEST(store_events_in_order_per_game)
+{
+	char *path = dbpath("events.db");
+	struct store *s = open_ok(path);
+	struct store_event *e;
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+	int64_t g1 = game(s, a, b), g2 = game(s, b, a);
+	int n;
+
+	ck_assert_int_eq(store_events(s, g1, &e, &n), 0);
+	ck_assert_int_eq(n, 0);
+	store_events_free(e, n);
+	/* Same time, same ply: the order of adding decides. */
+	ck_assert_int_eq(store_event_add(s, g1, 4, b, "draw-offer", NULL, 50),
+	    0);
+	ck_assert_int_eq(store_event_add(s, g2, 0, 0, "abort", "by admin",
+	    50), 0);
+	ck_assert_int_eq(store_event_add(s, g1, 4, a, "draw-decline", NULL,
+	    50), 0);
+	ck_assert_int_eq(store_event_add(s, g1, 2, 0, "adjudicate",
+	    "admin note", 40), 0);
+	ck_assert_int_eq(store_event_add(s, 999, 0, 0, "abort", NULL, 1), -1);
+	ck_assert_int_eq(store_events(s, g1, &e, &n), 0);
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(e[0].kind, "draw-offer");
+	ck_assert_int_eq(e[0].after_ply, 4);
+	ck_assert_int_eq(e[0].player, b);
+	ck_assert_ptr_null(e[0].text);
+	ck_assert_int_eq(e[0].created, 50);
+	ck_assert_str_eq(e[1].kind, "draw-decline");
+	ck_assert_int_eq(e[1].player, a);
+	ck_assert_str_eq(e[2].kind, "adjudicate");
+	ck_assert_int_eq(e[2].after_ply, 2);
+	ck_assert_int_eq(e[2].player, 0);
+	ck_assert_str_eq(e[2].text, "admin note");
+	ck_assert_int_eq(e[2].created, 40);
+	store_events_free(e, n);
+	ck_assert_int_eq(store_events(s, g2, &e, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(e[0].text, "by admin");
+	store_events_free(e, n);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
+START_TEST(store_observers_on_off)
+{
+	char *path = dbpath("observers.db");
+	struct store *s = open_ok(path);
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+	int64_t c = player(s, "c@x.org"), g = game(s, a, b), *ids;
+	int n;
+
+	ck_assert_int_eq(store_observers(s, g, &ids, &n), 0);
+	ck_assert_int_eq(n, 0);
+	free(ids);
+	/* c before a: the list is in the order they began, not by id. */
+	ck_assert_int_eq(store_observer_set(s, g, c, 1), 0);
+	ck_assert_int_eq(store_observer_set(s, g, a, 1), 0);
+	ck_assert_int_eq(store_observer_set(s, g, c, 1), 1);
+	ck_assert_int_eq(store_observers(s, g, &ids, &n), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(ids[0], c);
+	ck_assert_int_eq(ids[1], a);
+	free(ids);
+	ck_assert_int_eq(store_observer_set(s, g, c, 0), 0);
+	ck_assert_int_eq(store_observer_set(s, g, c, 0), 1);
+	ck_assert_int_eq(store_observer_set(s, g, b, 0), 1);
+	ck_assert_int_eq(store_observers(s, g, &ids, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(ids[0], a);
+	free(ids);
+	/* No such game. */
+	ck_assert_int_eq(store_observer_set(s, 999, a, 1), -1);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
+START_TEST(store_thanks_once_per_pair_and_authority)
+{
+	char *path = dbpath("thanks.db");
+	struct store *s = open_ok(path);
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+	int64_t c = player(s, "c@x.org");
+	int64_t g1 = game(s, a, b), g2 = game(s, a, b);
+	int n;
+
+	ck_assert_int_eq(store_player_authority(s, b, &n), 0);
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(store_thanks_add(s, g1, a, b, 10), 0);
+	ck_assert_int_eq(store_thanks_add(s, g1, a, b, 11), 1);
+	ck_assert_int_eq(store_thanks_add(s, g1, a, c, 12), 0);
+	ck_assert_int_eq(store_thanks_add(s, g2, a, b, 13), 0);
+	ck_assert_int_eq(store_thanks_add(s, g1, c, b, 14), 0);
+	ck_assert_int_eq(store_thanks_add(s, g1, b, a, 15), 0);
+	ck_assert_int_eq(store_thanks_add(s, g1, b, a, 16), 1);
+	ck_assert_int_eq(store_player_authority(s, b, &n), 0);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(store_player_authority(s, c, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(store_player_authority(s, a, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(store_player_authority(s, 999, &n), 0);
+	ck_assert_int_eq(n, 0);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
+START_TEST(store_reports_open_then_resolved)
+{
+	char *path = dbpath("reports.db");
+	struct store *s = open_ok(path);
+	struct store_report r, *open;
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+	int64_t g = game(s, a, b), r1, r2;
+	int n;
+
+	ck_assert_int_eq(store_reports_open(s, &open, &n), 0);
+	ck_assert_int_eq(n, 0);
+	store_reports_free(open, n);
+	/* r2 is added later but dated earlier: oldest first. */
+	ck_assert_int_eq(store_report_add(s, g, a, "rude", 200, &r1), 0);
+	ck_assert_int_eq(store_report_add(s, g, b, "stalling", 100, &r2), 0);
+	ck_assert_int_ne(r1, r2);
+	ck_assert_int_eq(store_report_load(s, r1, &r), 0);
+	ck_assert_int_eq(r.id, r1);
+	ck_assert_int_eq(r.game, g);
+	ck_assert_int_eq(r.reporter, a);
+	ck_assert_str_eq(r.text, "rude");
+	ck_assert_int_eq(r.created, 200);
+	ck_assert_int_eq(r.resolved, 0);
+	ck_assert_ptr_null(r.resolution);
+	store_report_free(&r);
+	ck_assert_int_eq(store_reports_open(s, &open, &n), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(open[0].id, r2);
+	ck_assert_str_eq(open[0].text, "stalling");
+	ck_assert_int_eq(open[1].id, r1);
+	store_reports_free(open, n);
+
+	ck_assert_int_eq(store_report_resolve(s, 999, "x", 300), 1);
+	ck_assert_int_eq(store_report_resolve(s, r2, "warned", 300), 0);
+	ck_assert_int_eq(store_report_resolve(s, r2, "again", 400), 1);
+	ck_assert_int_eq(store_report_load(s, r2, &r), 0);
+	ck_assert_int_eq(r.resolved, 300);
+	ck_assert_str_eq(r.resolution, "warned");
+	store_report_free(&r);
+	ck_assert_int_eq(store_reports_open(s, &open, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(open[0].id, r1);
+	ck_assert_int_eq(open[0].resolved, 0);
+	store_reports_free(open, n);
+	ck_assert_int_eq(store_report_load(s, 999, &r), 1);
+	ck_assert_int_eq(store_report_add(s, 999, a, "x", 1, NULL), -1);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
+START_TEST(store_confirm_cookie_once_for_its_player)
+{
+	char *path = dbpath("confirm.db"), *cmd;
+	struct store *s = open_ok(path);
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+
+	ck_assert_int_eq(store_confirm_add(s, "k1", a, "abort #3", 100, 200),
+	    0);
+	ck_assert_int_eq(store_confirm_add(s, "k2", a, "ban c@x.org", 100,
+	    200), 0);
+	ck_assert_int_eq(store_confirm_add(s, "k1", b, "x", 100, 200), -1);
+	/* Another player's, unknown, expired. */
+	ck_assert_int_eq(store_confirm_take(s, "k1", b, 150, &cmd), 1);
+	ck_assert_ptr_null(cmd);
+	ck_assert_int_eq(store_confirm_take(s, "k9", a, 150, &cmd), 1);
+	ck_assert_int_eq(store_confirm_take(s, "k2", a, 200, &cmd), 1);
+	ck_assert_ptr_null(cmd);
+	/* Taken in a transaction that rolls back, it can be taken again. */
+	ck_assert_int_eq(store_begin(s), 0);
+	ck_assert_int_eq(store_confirm_take(s, "k1", a, 150, &cmd), 0);
+	ck_assert_str_eq(cmd, "abort #3");
+	free(cmd);
+	store_rollback(s);
+	ck_assert_int_eq(store_begin(s), 0);
+	ck_assert_int_eq(store_confirm_take(s, "k1", a, 199, &cmd), 0);
+	ck_assert_str_eq(cmd, "abort #3");
+	free(cmd);
+	ck_assert_int_eq(store_commit(s), 0);
+	/* Once only. */
+	ck_assert_int_eq(store_confirm_take(s, "k1", a, 199, &cmd), 1);
+	ck_assert_ptr_null(cmd);
+	/* The refused k2 was not used: still good before its expiry. */
+	ck_assert_int_eq(store_confirm_take(s, "k2", a, 120, &cmd), 0);
+	ck_assert_str_eq(cmd, "ban c@x.org");
+	free(cmd);
+	/* A later add drops the expired cookies; new ones work. */
+	ck_assert_int_eq(store_confirm_add(s, "k3", b, "unban c@x.org", 300,
+	    400), 0);
+	ck_assert_int_eq(store_confirm_add(s, "k1", b, "reused", 300, 400),
+	    0);
+	ck_assert_int_eq(store_confirm_take(s, "k3", a, 350, &cmd), 1);
+	ck_assert_int_eq(store_confirm_take(s, "k3", b, 350, &cmd), 0);
+	ck_assert_str_eq(cmd, "unban c@x.org");
+	free(cmd);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
+START_TEST(store_action_counts_since)
+{
+	char *path = dbpath("actions.db");
+	struct store *s = open_ok(path);
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+	int n;
+
+	ck_assert_int_eq(store_action_count(s, a, "report", 0, &n), 0);
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(store_action_add(s, a, "report", 10), 0);
+	ck_assert_int_eq(store_action_add(s, a, "report", 20), 0);
+	ck_assert_int_eq(store_action_add(s, a, "report", 30), 0);
+	ck_assert_int_eq(store_action_add(s, a, "invite", 20), 0);
+	ck_assert_int_eq(store_action_add(s, b, "report", 20), 0);
+	ck_assert_int_eq(store_action_count(s, a, "report", 0, &n), 0);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(store_action_count(s, a, "report", 20, &n), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(store_action_count(s, a, "report", 31, &n), 0);
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(store_action_count(s, a, "invite", 0, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(store_action_count(s, b, "report", 0, &n), 0);
+	ck_assert_int_eq(n, 1);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
+START_TEST(store_timer_cancel_only_the_named)
+{
+	char *path = dbpath("cancel.db");
+	struct store *s = open_ok(path);
+	struct store_timer t = { 0 }, *due;
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+	int64_t g1 = game(s, a, b), g2 = game(s, a, b);
+	/* kind, game, player of each timer, due in this order. */
+	const struct { const char *kind; int64_t game, player; } rows[] = {
+		{ "deadline", g1, 0 },
+		{ "deadline", g1, a },
+		{ "deadline", g1, b },
+		{ "deadline", g2, a },
+		{ "reminder", g1, a },
+		{ "deadline", 0, a },
+	};
+	size_t i;
+	int n;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		t.kind = (char *)rows[i].kind;
+		t.game = rows[i].game;
+		t.player = rows[i].player;
+		t.due = 100 + (int64_t)i;
+		ck_assert_int_eq(store_timer_add(s, &t, NULL), 0);
+	}
+	/* One player's deadline in one game. */
+	ck_assert_int_eq(store_timer_cancel(s, "deadline", g1, a), 0);
+	ck_assert_int_eq(store_timer_due(s, 1000, 10, &due, &n), 0);
+	ck_assert_int_eq(n, 5);
+	ck_assert_int_eq(due[0].due, 100);
+	ck_assert_int_eq(due[1].due, 102);
+	ck_assert_int_eq(due[2].due, 103);
+	ck_assert_int_eq(due[3].due, 104);
+	ck_assert_int_eq(due[4].due, 105);
+	store_timers_free(due, n);
+	/* Every deadline of the game, whoever's. */
+	ck_assert_int_eq(store_timer_cancel(s, "deadline", g1, 0), 0);
+	ck_assert_int_eq(store_timer_due(s, 1000, 10, &due, &n), 0);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(due[0].due, 103);
+	ck_assert_str_eq(due[0].kind, "deadline");
+	ck_assert_int_eq(due[0].game, g2);
+	ck_assert_int_eq(due[1].due, 104);
+	ck_assert_str_eq(due[1].kind, "reminder");
+	ck_assert_int_eq(due[2].due, 105);
+	ck_assert_int_eq(due[2].game, 0);
+	store_timers_free(due, n);
+	/* Game 0 names the timers without a game. */
+	ck_assert_int_eq(store_timer_cancel(s, "deadline", 0, 0), 0);
+	ck_assert_int_eq(store_timer_due(s, 1000, 10, &due, &n), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(due[0].due, 103);
+	ck_assert_int_eq(due[1].due, 104);
+	store_timers_free(due, n);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
 static Suite *
 store_suite(void)
 {
@@ -354,8 +1014,19 @@ store_suite(void)
 	tcase_add_test(tc, store_outbox_due_retry_sent_failed);
 	tcase_add_test(tc, store_timers_in_due_order);
 	tcase_add_test(tc, store_message_note_bounces_and_replies);
+	tcase_add_test(tc, store_game_referee_fields_round_trip);
+	tcase_add_test(tc, store_player_find_update_vacation);
+	tcase_add_test(tc, store_clock_fields_round_trip);
+	tcase_add_test(tc, store_events_in_order_per_game);
+	tcase_add_test(tc, store_observers_on_off);
+	tcase_add_test(tc, store_thanks_once_per_pair_and_authority);
+	tcase_add_test(tc, store_reports_open_then_resolved);
+	tcase_add_test(tc, store_confirm_cookie_once_for_its_player);
+	tcase_add_test(tc, store_action_counts_since);
+	tcase_add_test(tc, store_timer_cancel_only_the_named);
 	tcase_add_test(tc, play_create_move_reload_replay);
 	tcase_add_test(tc, play_create_rejects_bad_players_and_options);
+	tcase_add_test(tc, store_outbox_all_lists_every_row_in_id_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -17,7 +17,8 @@ static const char *const names[] = {
 	"invitation", "game-start", "move", "error", "reminder", "end",
 	"help", "games", "list", "history", "board", "preview", "confirm",
 	"accepted", "declined", "observe", "report-ack", "say", "vacation",
-	"bounce-notice",
+	"bounce-notice", "done", "draw", "report-admin", "admin-reports",
+	"timeout", "timeout-admin", "vacation-notice",
 };
 static const char *const langs[] = { "en", "ru" };
 
@@ -614,6 +615,28 @@ sample(int full)
 	tmpl_set(d, "player.authority", "3");
 	tmpl_set(d, "referee.address", "referee@example.org");
 	tmpl_set(d, "inviter.name", "Bob");
+	tmpl_set(d, "inviter.you", full ? "" : "1");
+	tmpl_set(d, "inviter.admin", on);
+	tmpl_set(d, "truncated", full ? "20" : "");
+	tmpl_set(d, "offer.name", "Bob");
+	tmpl_set(d, "timeout.name", "Bob");
+	tmpl_set(d, "vacation.name", "Bob");
+	tmpl_set(d, "offer.you", on);
+	l = tmpl_list(d, "done");
+	if (full) {
+		r = tmpl_list_add(l);
+		tmpl_set(r, "line", "set name Анна");
+		tmpl_set(r, "note", "others now see you as Анна");
+	}
+	l = tmpl_list(d, "reports");
+	if (full) {
+		r = tmpl_list_add(l);
+		tmpl_set(r, "id", "5");
+		tmpl_set(r, "game", "42");
+		tmpl_set(r, "reporter", "cleo@example.org");
+		tmpl_set(r, "created", "2026-11-29 10:00 UTC");
+		tmpl_set(r, "text", "Bob stalls every game.");
+	}
 	tmpl_set(d, "invitation.expires", "2026-12-01 12:00 UTC");
 
 	tmpl_set(d, "game.id", full ? "42" : "");
@@ -738,6 +761,14 @@ sample(int full)
 		tmpl_set(r, "name", "Анна Smith");
 		tmpl_set(r, "text", "3");
 		tmpl_set(r, "time", "2026-11-29 10:00 UTC");
+		tmpl_set(r, "event", "");
+		r = tmpl_list_add(l);
+		tmpl_set(r, "number", "");
+		tmpl_set(r, "seat", "");
+		tmpl_set(r, "name", "Bob");
+		tmpl_set(r, "text", "draw offered");
+		tmpl_set(r, "time", "2026-11-29 10:05 UTC");
+		tmpl_set(r, "event", "1");
 	}
 
 	tmpl_set(d, "confirm.command", "admin ban spam@example.org");
@@ -753,6 +784,8 @@ sample(int full)
 	tmpl_set(d, "report.text", "Bob stalls every game.");
 	tmpl_set(d, "report.resolved", on);
 	tmpl_set(d, "report.resolution", "We spoke with Bob.");
+	tmpl_set(d, "report.reporter", "cleo@example.org");
+	tmpl_set(d, "report.reminder", on);
 	tmpl_set(d, "say.name", "Bob");
 	tmpl_set(d, "say.seat", "North");
 	tmpl_set(d, "say.text", "Хорошая партия!");

@@ -37,7 +37,7 @@ expect() {
 }
 ok() { pass=$((pass + 1)); }
 
-check init 0 ludus init && expect init "schema version 2" "$tmp/out" &&
+check init 0 ludus init && expect init "schema version 4" "$tmp/out" &&
 	expect init-secret "created (mode 0600)" "$tmp/out"
 [ "$(stat -c %a "$db")" = 600 ] && ok || { echo "FAIL db mode"; fail=$((fail + 1)); }
 check games 0 ludus games && expect games "pits=3-8 (default 6)" "$tmp/out"
@@ -95,11 +95,82 @@ done
 check finished 0 ludus list && expect finished "#2	mancala	finished" "$tmp/out"
 check export-finished 0 ludus export 2 && expect export-finished '"seed":"' "$tmp/out"
 
+# verify: the revealed seed against the commitment, and the replay.  The
+# seed of `--seed 2` and its SHA-256 are computed apart from ludus:
+#   printf ludus-seed:2 | sha256sum   (the seed, as rng_seed_from_u64 makes it)
+#   and the SHA-256 of those 32 bytes (the commitment).
+seed2=$(printf ludus-seed:2 | sha256sum | cut -c1-64)
+hash2=$(printf '%s' "$seed2" | xxd -r -p | sha256sum | cut -c1-64)
+check verify 0 ludus verify 2 && expect verify "the seed's SHA-256 is the published commitment $hash2" "$tmp/out" &&
+	expect verify "replay from the seed to the final position" "$tmp/out"
+check verify-given 0 ludus verify 2 "$seed2" "$hash2"
+check verify-wrong-seed 1 ludus verify 2 "$(printf x | sha256sum | cut -c1-64)" "$hash2" &&
+	expect verify-wrong-seed "not the commitment" "$tmp/out"
+check verify-other-seed 1 ludus verify 2 "$(printf x | sha256sum | cut -c1-64)" &&
+	expect verify-other-seed "not the published" "$tmp/out"
+check verify-running 1 ludus verify 1 && expect verify-running "revealed when it ends" "$tmp/err"
+check verify-junk 1 ludus verify 2 xyz && expect verify-junk "64 hex digits" "$tmp/err"
+
 check perft 0 ludus perft mancala 8 && expect perft "depth 8: 563055" "$tmp/out"
 check perft-opts 0 ludus perft mancala 4 pits=4 seeds=3 && expect perft-opts "depth 4: 158" "$tmp/out"
 check perft-bad 1 ludus perft mancala 3 colour=red && expect perft-bad "has no option \`colour\`" "$tmp/err"
 
 check db-unwritable 1 "$LUDUS_BIN" -d /nonexistent/dir/x.db list && expect db "/nonexistent/dir/x.db" "$tmp/err"
+
+# Reply tokens from a known secret.  The expected tokens were computed
+# apart from ludus: HMAC-SHA256 of "1:0" (game:seat) under the key, base32,
+# the first 10 characters, lower case:
+#   printf 1:0 | openssl dgst -sha256 -mac HMAC -macopt hexkey:KEY -binary |
+#   base32 | cut -c1-10
+key=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+rm -f "$tmp/ludus.secret"
+(umask 077 && echo "$key" >"$tmp/ludus.secret")
+check token 0 ludus token 1 0 && [ "$(cat "$tmp/out")" = hfxf7ximf4 ] && ok ||
+	{ echo "FAIL token 1 0: $(cat "$tmp/out")"; fail=$((fail + 1)); }
+check token-seat1 0 ludus token '#1' 1 && [ "$(cat "$tmp/out")" = p2cjjl4uju ] && ok ||
+	{ echo "FAIL token 1 1: $(cat "$tmp/out")"; fail=$((fail + 1)); }
+check token-address 0 ludus token 1 Bob@Example.org && [ "$(cat "$tmp/out")" = p2cjjl4uju ] && ok ||
+	{ echo "FAIL token by address: $(cat "$tmp/out")"; fail=$((fail + 1)); }
+check token-no-seat 1 ludus token 1 2 && expect token-no-seat "has seats 0-1" "$tmp/err"
+check token-stranger 1 ludus token 1 eve@example.org && expect token-stranger "does not play game #1" "$tmp/err"
+check token-no-game 1 ludus token 42 0 && expect token-no-game "no game #42" "$tmp/err"
+chmod 644 "$tmp/ludus.secret"
+check token-open-secret 1 ludus token 1 0 && expect token-open-secret "chmod 600" "$tmp/err"
+
+check version 0 "$LUDUS_BIN" --version && expect version "ludus " "$tmp/out"
+
+# Every outbox row, decoded: an encoded subject, a base64 UTF-8 body with
+# CR LF line ends, a sent row as well as a waiting one.
+if command -v sqlite3 >/dev/null; then
+	m1=$(printf 'From: Referee <referee@example.org>\r\nTo: Ann <Ann@Example.org>\r\nSubject: =?UTF-8?B?0J3Rgw==?= [ludus #1 abc]\r\nMessage-ID: <r1@example.org>\r\nIn-Reply-To: <p1@example.org>\r\nReferences: <p0@example.org> <p1@example.org>\r\nAuto-Submitted: auto-replied\r\nReply-To: referee+1@example.org\r\nDate: Sun, 29 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\nSMOpbGxvIHfDtnJsZA0KbGluZSB0d28NCg==\r\n')
+	m2=$(printf 'From: referee@example.org\r\nTo: bob@example.org\r\nSubject: plain\r\nMessage-ID: <r2@example.org>\r\n\r\nno newline at the end')
+	sqlite3 "$db" "INSERT INTO outbox (message_id, envelope_from, recipients, data, created, next_try, sent) VALUES ('r2@example.org', 'referee@example.org', 'bob@example.org', '$m2', 1, 1, 2)" &&
+	sqlite3 "$db" "INSERT INTO outbox (message_id, envelope_from, recipients, data, created, next_try) VALUES ('r1@example.org', 'referee@example.org', 'ann@example.org', '$m1', 1, 1)" || {
+		echo "FAIL outbox rows not inserted"; fail=$((fail + 1)); }
+	cat >"$tmp/want" <<'EOF'
+=== mail 1 ===
+To: bob@example.org
+Subject: plain
+Message-ID: <r2@example.org>
+
+no newline at the end
+
+=== mail 2 ===
+To: ann@example.org
+Subject: Ну [ludus #1 abc]
+Message-ID: <r1@example.org>
+In-Reply-To: <p1@example.org>
+References: <p0@example.org> <p1@example.org>
+Auto-Submitted: auto-replied
+Reply-To: referee+1@example.org
+
+Héllo wörld
+line two
+EOF
+	check outbox-all 0 ludus outbox --all && cmp -s "$tmp/want" "$tmp/out" && ok ||
+		{ echo "FAIL outbox --all:"; diff -u "$tmp/want" "$tmp/out"; fail=$((fail + 1)); }
+	check outbox-bad 64 ludus outbox --al && expect outbox-bad "usage: ludus" "$tmp/err"
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

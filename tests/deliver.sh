@@ -48,6 +48,7 @@ limits:
 EOF2
 
 ludus() { "$LUDUS_BIN" -c "$tmp/ludus.yaml" "$@"; }
+ludus init >/dev/null || bad "init"
 
 msg() { # msg ID FROM SUBJECT BODY [EXTRA-HEADER]
 	printf 'From: %s\r\nTo: referee@example.org\r\nSubject: %s\r\n' "$2" "$3"

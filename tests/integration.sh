@@ -117,6 +117,7 @@ logging:
   to: stderr
   level: info
 EOF
+"$LUDUS_BIN" -c "$conf" init >/dev/null || bad "ludus init"
 
 # --- the players' side: SMTP (or LMTP) in bash, IMAP through curl -------
 
@@ -231,8 +232,7 @@ files=("$inbox"/new/* "$inbox"/cur/*)
 before=${#files[@]}
 for i in 1 2 3 4 5; do
 	id=t1.$i.$run@integ.$MAILENV_DOMAIN
-	mk_msg "$id" "alice@$MAILENV_DOMAIN" "first $i" "move $i
-board"
+	mk_msg "$id" "alice@$MAILENV_DOMAIN" "first $i" "list"
 	smtp_open "$MAILENV_SMTP_PORT" && smtp_send "alice@$MAILENV_DOMAIN" "$REF" "$MSG" ||
 	    bad "send $id"
 	t0=$(now_ms)
@@ -262,13 +262,12 @@ board"
 	    tr -d '\r' >"$tmp/reply1"
 	sed '1,/^$/d' "$tmp/reply1" | base64 -d >"$tmp/reply1.text" 2>/dev/null
 	grep -q "^From: Ludus Referee <$REF>" "$tmp/reply1" && ok || bad "reply From: $(grep '^From' "$tmp/reply1")"
-	grep -q "^Subject: Re: first 1" "$tmp/reply1" && ok || bad "reply Subject"
+	grep -q "^Subject: Your games" "$tmp/reply1" && ok || bad "reply Subject"
 	grep -q "^In-Reply-To: <$id>" "$tmp/reply1" && ok || bad "reply In-Reply-To"
 	grep -q "^Auto-Submitted: auto-replied" "$tmp/reply1" && ok || bad "reply Auto-Submitted"
 	grep -q "^X-Loop: $REF" "$tmp/reply1" && ok || bad "reply X-Loop"
-	tr -d '\r' <"$tmp/reply1.text" | grep -q "^  move 1$" &&
-	    tr -d '\r' <"$tmp/reply1.text" | grep -q "^  board$" &&
-	    ok || bad "reply does not list the commands read: $(cat "$tmp/reply1")"
+	tr -d '\r' <"$tmp/reply1.text" | grep -q "^Waiting on you:$" &&
+	    ok || bad "reply is not the answer to list: $(cat "$tmp/reply1")"
 	reply1_id=$(sed -n 's/^Message-ID: <\(.*\)>$/\1/p' "$tmp/reply1")
 	[ -n "$reply1_id" ] && ok || bad "reply without Message-ID"
 done
@@ -282,7 +281,7 @@ n2=500
 t0=$(now_ms)
 smtp_open "$MAILENV_SMTP_PORT" || bad "smtp open for the burst"
 for i in $(seq 1 $n2); do
-	mk_msg "b2.$i.$run@integ.$MAILENV_DOMAIN" "bob@$MAILENV_DOMAIN" "burst $i" "move $i"
+	mk_msg "b2.$i.$run@integ.$MAILENV_DOMAIN" "bob@$MAILENV_DOMAIN" "burst $i" "list"
 	smtp_send "bob@$MAILENV_DOMAIN" "$REF" "$MSG" || { bad "burst send $i"; break; }
 done
 smtp_close
@@ -310,7 +309,7 @@ n3=300
 (
 	smtp_open "$MAILENV_SMTP_PORT" || exit 1
 	for i in $(seq 1 $n3); do
-		mk_msg "c3.$i.$run@integ.$MAILENV_DOMAIN" "carol@$MAILENV_DOMAIN" "crash $i" "move $i"
+		mk_msg "c3.$i.$run@integ.$MAILENV_DOMAIN" "carol@$MAILENV_DOMAIN" "crash $i" "list"
 		smtp_send "carol@$MAILENV_DOMAIN" "$REF" "$MSG" || exit 1
 	done
 	smtp_close
@@ -391,7 +390,7 @@ bash "$mailenv" start-imap "$box" || bad "start-imap"
 prev=$c
 wait_for 20 more_connects && ok || bad "ludusd did not reconnect to Dovecot"
 id=t4.$run@integ.$MAILENV_DOMAIN
-send_one "$id" "alice@$MAILENV_DOMAIN" "after the outage" "resign" || bad "send $id"
+send_one "$id" "alice@$MAILENV_DOMAIN" "after the outage" "list" || bad "send $id"
 wait_for 20 eval '[ -n "$(reply_uid alice "$id")" ]' && ok || bad "no reply after Dovecot came back"
 note "Dovecot outage: reconnection waits ${waits}s"
 
@@ -400,7 +399,7 @@ bash "$mailenv" stop-smtp "$box" || bad "stop-smtp"
 # With Postfix gone the player's mail comes in by LMTP, as Postfix would
 # hand it to Dovecot.
 id=t5.$run@integ.$MAILENV_DOMAIN
-mk_msg "$id" "dave@$MAILENV_DOMAIN" "while the post is down" "move 5"
+mk_msg "$id" "dave@$MAILENV_DOMAIN" "while the post is down" "list"
 smtp_open "$MAILENV_LMTP_PORT" LHLO && smtp_send "dave@$MAILENV_DOMAIN" "$REF" "$MSG" &&
     smtp_close || bad "lmtp $id"
 attempts() {
@@ -427,7 +426,7 @@ m=t6m.$run@integ.$MAILENV_DOMAIN
 send_one "$a" "alice@$MAILENV_DOMAIN" "Auto: Re: first 1" "I am away until Monday." \
     "Auto-Submitted: auto-replied"$'\r\n'"In-Reply-To: <${reply1_id:-none}>" || bad "send $a"
 send_one "$x" "alice@$MAILENV_DOMAIN" "Re: first 1" "move 2" "X-Loop: $REF" || bad "send $x"
-send_one "$m" "alice@$MAILENV_DOMAIN" "marker" "board" || bad "send $m"
+send_one "$m" "alice@$MAILENV_DOMAIN" "marker" "list" || bad "send $m"
 wait_for 20 eval '[ -n "$(reply_uid alice "$m")" ]' && ok || bad "no reply to the marker"
 # The dedupe key is "<Message-ID> sender".
 loops_read() { [ "$(sql "SELECT count(*) FROM processed WHERE key LIKE '<$a> %' OR key LIKE '<$x> %'")" = 2 ]; }

@@ -1875,6 +1875,12 @@ aluette_determinize(void *st, int seat, struct rng *rng)
 	rng_init_from(&a->rng, rng);
 }
 
+static int
+aluette_partner(const void *st, int seat)
+{
+	return partner_of(st, seat);
+}
+
 const struct game_ops aluette_ops = {
 	.name = "aluette",
 	.title = "Aluette",
@@ -1893,4 +1899,5 @@ const struct game_ops aluette_ops = {
 	.parse_state = aluette_parse_state,
 	.export_json = aluette_export_json,
 	.determinize = aluette_determinize,
+	.partner = aluette_partner,
 };

@@ -156,6 +156,9 @@ struct game_ops {
 	 * tell apart become the same state.  render() and legal() for that
 	 * seat are unchanged.  Must not allocate. */
 	void	(*determinize)(void *st, int seat, struct rng *);
+	/* Optional (NULL in games without partnerships): the seat's
+	 * partner, who wins and loses with it. */
+	int	(*partner)(const void *st, int seat);
 };
 
 /* All engines, NULL-terminated, and lookup by name (case-insensitive). */

@@ -1,0 +1,880 @@
+/*
+ * refgame: the commands that act on one game: new, accept, decline, move,
+ * preview, board, history, resign, draw, signal, observe, unobserve, say,
+ * thanks.
+ *
+ * Each checks everything before it writes: a command that fails leaves
+ * the game as it was (the caller's savepoint undoes the rest).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "refint.h"
+
+/* The seat's side: partners share one (the lower seat number). */
+static int
+side_of(const struct play_game *g, int seat)
+{
+	int p;
+
+	if (g->def->ops->partner == NULL)
+		return seat;
+	p = g->def->ops->partner(g->st, seat);
+	return p >= 0 && p < seat ? p : seat;
+}
+
+int
+ref_player_make(struct ref_msg *x, const char *addr, int64_t *id)
+{
+	struct store_player p;
+	int rc;
+
+	if ((rc = store_player_find(x->r->store, addr, &p)) == 0) {
+		*id = p.id;
+		store_player_free(&p);
+		return 0;
+	}
+	if (rc == -1 || store_player_id(x->r->store, addr, 1, x->now, id) != 0)
+		return -1;
+	if (x->r->cfg->referee.language != CONFIG_LANG_RU)
+		return 0;
+	if (store_player_load(x->r->store, *id, &p) != 0)
+		return -1;
+	free(p.language);
+	p.language = xstrdup("ru");
+	rc = store_player_update(x->r->store, &p);
+	store_player_free(&p);
+	return rc;
+}
+
+struct invite_info {
+	const char	*inviter;	/* NULL: the admins */
+	int		 seat;		/* the inviter's seat */
+	char		 expires[40];
+};
+
+static void
+invite_extra(struct tmpl_data *d, void *arg, int viewer)
+{
+	struct invite_info *in = arg;
+
+	tmpl_set(d, "inviter.you", in->inviter && viewer == in->seat ? "1" :
+	    "");
+	tmpl_set(d, "inviter.name", in->inviter ? in->inviter : "");
+	tmpl_set(d, "inviter.admin", in->inviter ? "" : "1");
+	tmpl_set(d, "invitation.expires", in->expires);
+}
+
+int
+refgame_new(struct ref_msg *x, const struct command *c, int admin,
+    struct ref_result *res)
+{
+	const struct config *cfg = x->r->cfg;
+	const struct gamedef *def;
+	struct play_settings set;
+	struct play_game g;
+	struct invite_info in;
+	struct store_timer t;
+	struct buf clock = { 0 }, who = { 0 };
+	char *addrs[STORE_MAX_SEATS + 1], **words, *firstw = NULL, err[400];
+	unsigned char seed[RNG_SEED_LEN];
+	int i, n = 0, nw = 0, count, rc = REF_FAIL, active;
+	int64_t pid;
+
+	if ((def = gamedef_find(x->r->defs, x->r->ndefs, c->gamename)) ==
+	    NULL)
+		return ref_fail(res, "there is no game `%s`; send `games` for "
+		    "the list", c->gamename);
+	for (i = 0; i < c->nseats; i++)
+		if (c->seats[i].addr == NULL)
+			return ref_fail(res, "robots do not play by mail on "
+			    "this referee yet");
+	if (!admin) {
+		if (store_action_count(x->r->store, x->me.id, "new",
+		    x->now - 86400, &count) == -1)
+			return -1;
+		if (count >= REF_NEW_PER_DAY)
+			return ref_fail(res, "you have proposed %d games in "
+			    "the last day; wait before proposing more", count);
+		addrs[n++] = x->me.address;
+	} else if (c->first == CMD_FIRST_ME)
+		return ref_fail(res, "first=me: you do not play in a game "
+		    "you start with `admin new`");
+	for (i = 0; i < c->nseats && n <= STORE_MAX_SEATS; i++)
+		addrs[n++] = c->seats[i].addr;
+	if (n != def->seats)
+		return ref_fail(res, "%s is for %d players; %s%d named",
+		    def->title, def->seats, admin ? "" : "you and ",
+		    admin ? n : n - 1);
+	for (i = 0; i < n; i++) {
+		struct store_player p;
+		int banned;
+
+		if ((rc = store_player_find(x->r->store, addrs[i], &p)) == -1)
+			return -1;
+		banned = rc == 0 && p.banned;
+		if (rc == 0)
+			store_player_free(&p);
+		if (banned)
+			return ref_fail(res, "%s does not take part in games "
+			    "on this referee", addrs[i]);
+	}
+	memset(&set, 0, sizeof(set));
+	if (c->clock != NULL) {
+		struct config_clock ck;
+
+		if (config_parse_clock(c->clock, &ck, err, sizeof(err)) == -1)
+			return ref_fail(res, "clock=%s: %s", c->clock, err);
+		config_format_clock(&ck, &clock);
+		set.clock = buf_str(&clock);
+	}
+	set.rated = c->rated != 0;
+	set.inviter = admin ? 0 : x->me.id;
+	active = admin && cfg->admin.auto_accept;
+	if (!active)
+		set.expires = x->now + cfg->clock.invitation_ms / 1000;
+	words = xcalloc((size_t)c->nopts + 1, sizeof(*words));
+	for (i = 0; i < c->nopts; i++)
+		words[nw++] = c->opts[i];
+	if (c->first == CMD_FIRST_RANDOM)
+		words[nw++] = "first=random";
+	else if (c->first == CMD_FIRST_ME || (c->first == CMD_FIRST_ADDRESS &&
+	    !admin && strcmp(c->first_addr, x->me.address) == 0))
+		words[nw++] = "first=given";
+	else if (c->first == CMD_FIRST_ADDRESS)
+		words[nw++] = firstw = xasprintf("first=%s", c->first_addr);
+	rc = -1;
+	for (i = 0; i < n; i++)
+		if (ref_player_make(x, addrs[i], &pid) == -1)
+			goto out;
+	ref_seed(x, seed);
+	if (play_create_with(x->r->store, def, &set, words, nw, addrs, n, seed,
+	    active ? "active" : "invited", x->now, &g, err, sizeof(err)) ==
+	    -1) {
+		rc = ref_fail(res, "%s", err);
+		goto out;
+	}
+	res->game = g.row.id;
+	if (active) {
+		if (refclock_begin_game(x, &g) == -1 ||
+		    store_game_update(x->r->store, &g.row) == -1)
+			goto free;
+	}
+	if (store_event_add(x->r->store, g.row.id, 0, x->me.id, admin ?
+	    "admin new" : "new", NULL, x->now) == -1)
+		goto free;
+	if (!admin && store_action_add(x->r->store, x->me.id, "new",
+	    x->now) == -1)
+		goto free;
+	if (active) {
+		if (refview_fanout(x, &g, "game-start", REFVIEW_SEATS, NULL,
+		    NULL) == -1)
+			goto free;
+	} else {
+		memset(&t, 0, sizeof(t));
+		t.due = g.row.expires;
+		t.kind = "invitation";
+		t.game = g.row.id;
+		if (store_timer_add(x->r->store, &t, &t.id) == -1)
+			goto free;
+		in.inviter = admin ? NULL : ref_name(&x->me);
+		in.seat = play_seat(&g, x->me.address);
+		ref_utc(g.row.expires, in.expires, sizeof(in.expires));
+		if (refview_fanout(x, &g, "invitation", REFVIEW_SEATS,
+		    invite_extra, &in) == -1)
+			goto free;
+	}
+	for (i = 0; i < g.row.nseats; i++)
+		buf_printf(&who, "%s%s", i ? ", " : "", g.address[i]);
+	res->note = xasprintf("game #%lld, %s, %s %s", (long long)g.row.id,
+	    def->title, active ? "started for" : "proposed to", buf_str(&who));
+	rc = REF_OK;
+free:
+	play_free(&g);
+out:
+	free(firstw);
+	free(words);
+	buf_free(&clock);
+	buf_free(&who);
+	return rc;
+}
+
+struct accept_info {
+	const char	*name;
+	struct buf	 waiting;
+};
+
+static void
+accept_extra(struct tmpl_data *d, void *arg, int viewer)
+{
+	struct accept_info *a = arg;
+	struct tmpl_list *l = tmpl_list(d, "waiting");
+	char *copy = xstrdup(buf_str(&a->waiting)), *p, *tok;
+
+	(void)viewer;
+	tmpl_set(d, "accepter.name", a->name);
+	for (p = copy; (tok = strtok_r(p, "\n", &p)) != NULL;)
+		tmpl_list_add_str(l, tok);
+	free(copy);
+}
+
+static void
+decline_extra(struct tmpl_data *d, void *arg, int viewer)
+{
+	(void)viewer;
+	tmpl_set(d, "decliner.name", arg ? (const char *)arg : "");
+}
+
+static int
+cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
+    struct ref_result *res)
+{
+	struct accept_info a;
+	struct ref_seats rs;
+	int i, all = 1, rc;
+
+	if (strcmp(g->row.status, "invited") != 0)
+		return ref_fail(res, "game #%lld is not waiting for answers "
+		    "(it is %s)", (long long)g->row.id, g->row.status);
+	if (g->row.expires != 0 && x->now >= g->row.expires)
+		return ref_fail(res, "the invitation to game #%lld has "
+		    "expired", (long long)g->row.id);
+	if (accept && g->row.accepted[seat])
+		return ref_fail(res, "you have already accepted game #%lld",
+		    (long long)g->row.id);
+	if (!accept) {
+		if (store_timer_cancel(x->r->store, "invitation", g->row.id,
+		    0) == -1)
+			return -1;
+		free(g->row.status);
+		g->row.status = xstrdup("aborted");
+		free(g->row.ended);
+		g->row.ended = xstrdup("declined");
+		g->row.updated = x->now;
+		if (store_game_update(x->r->store, &g->row) == -1 ||
+		    store_event_add(x->r->store, g->row.id, 0, x->me.id,
+		    "decline", NULL, x->now) == -1)
+			return -1;
+		res->note = xasprintf("game #%lld is cancelled",
+		    (long long)g->row.id);
+		return refview_fanout(x, g, "declined", REFVIEW_SEATS,
+		    decline_extra, (void *)ref_name(&x->me));
+	}
+	g->row.accepted[seat] = 1;
+	for (i = 0; i < g->row.nseats; i++)
+		all &= g->row.accepted[i] != 0;
+	if (all) {
+		free(g->row.status);
+		g->row.status = xstrdup("active");
+		g->row.expires = 0;
+		if (refclock_begin_game(x, g) == -1)
+			return -1;
+		if (store_timer_cancel(x->r->store, "invitation", g->row.id,
+		    0) == -1)
+			return -1;
+	}
+	g->row.updated = x->now;
+	if (store_game_update(x->r->store, &g->row) == -1 ||
+	    store_event_add(x->r->store, g->row.id, 0, x->me.id, "accept",
+	    NULL, x->now) == -1)
+		return -1;
+	if (all) {
+		res->note = xasprintf("game #%lld begins",
+		    (long long)g->row.id);
+		return refview_fanout(x, g, "game-start", REFVIEW_SEATS, NULL,
+		    NULL);
+	}
+	if (refview_seats(x, g, &rs) == -1)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.name = ref_name(&x->me);
+	for (i = 0; i < rs.n; i++)
+		if (!g->row.accepted[i])
+			buf_printf(&a.waiting, "%s\n", ref_name(&rs.p[i]));
+	refview_seats_free(&rs);
+	res->note = xasprintf("accepted game #%lld", (long long)g->row.id);
+	rc = refview_fanout(x, g, "accepted", REFVIEW_SEATS, accept_extra, &a);
+	buf_free(&a.waiting);
+	return rc;
+}
+
+static int
+need_active(const struct play_game *g, struct ref_result *res)
+{
+	if (strcmp(g->row.status, "active") == 0)
+		return REF_OK;
+	if (strcmp(g->row.status, "invited") == 0)
+		return ref_fail(res, "game #%lld has not begun: not every "
+		    "player has accepted", (long long)g->row.id);
+	return ref_fail(res, "game #%lld is over (%s)", (long long)g->row.id,
+	    g->row.result ? g->row.result : g->row.status);
+}
+
+/* After a change of state: the clock, then the end mails or the move
+ * mails.  before: the seats that were to move. */
+static int
+after_move(struct ref_msg *x, struct play_game *g, int seat, uint32_t before)
+{
+	unsigned keep;
+	int i;
+
+	/* A move by the side a draw was offered to declines the offer. */
+	keep = 0;
+	for (i = 0; i < g->row.nseats; i++)
+		if (side_of(g, i) == side_of(g, seat))
+			keep |= 1u << i;
+	g->row.draw_offer &= keep;
+	if (strcmp(g->row.status, "finished") == 0)
+		g->row.draw_offer = 0;
+	if (refclock_after_move(x, g, seat, before) == -1)
+		return -1;
+	if (store_game_update(x->r->store, &g->row) == -1)
+		return -1;
+	if (strcmp(g->row.status, "finished") == 0)
+		return refview_end(x, g);
+	return refview_fanout(x, g, "move", REFVIEW_SEATS | REFVIEW_OBSERVERS |
+	    REFVIEW_NOTIFY, NULL, NULL);
+}
+
+/* The `N.` guard: REF_OK when absent or current. */
+static int
+check_guard(struct ref_msg *x, const struct play_game *g,
+    const struct command *c, struct ref_result *res)
+{
+	int number;
+
+	if (c->guard == 0)
+		return REF_OK;
+	if ((number = refview_move_number(x, g)) == -1)
+		return -1;
+	if (c->guard != number)
+		return ref_fail(res, "move number %d is stale: game #%lld is "
+		    "at move %d", c->guard, (long long)g->row.id, number);
+	return REF_OK;
+}
+
+/* Is every move of the line an Aluette signal? */
+static int
+only_signals(const struct play_game *g, const char *line)
+{
+	char *copy, *p, *tok;
+	int only = 1;
+
+	if (g->def->ops->partner == NULL)
+		return 0;
+	copy = xstrdup(line);
+	for (p = copy; (tok = strtok_r(p, ",\n", &p)) != NULL;) {
+		while (*tok == ' ' || *tok == '\t')
+			tok++;
+		if (*tok != '\0' && !util_strncaseeq(tok, "signal", 6))
+			only = 0;
+	}
+	free(copy);
+	return only;
+}
+
+/* A signal reaches only those who may see it (signals=). */
+static int
+signal_fanout(struct ref_msg *x, struct play_game *g, int seat)
+{
+	struct ref_seats rs;
+	struct tmpl_data *d;
+	int i, rc = 0;
+
+	if (refview_seats(x, g, &rs) == -1)
+		return -1;
+	for (i = 0; i < rs.n && rc == 0; i++) {
+		if (i == seat || !refview_move_visible(g, seat, "signal ", i))
+			continue;
+		d = refview_game(x, g, &rs, i);
+		rc = ref_send(x, &rs.p[i], "move", d, g->row.id, i, NULL);
+		tmpl_data_free(d);
+	}
+	refview_seats_free(&rs);
+	return rc;
+}
+
+static int
+cmd_move(struct ref_msg *x, struct play_game *g, int seat,
+    const struct command *c, struct ref_result *res)
+{
+	char err[GAME_ERRLEN + 100];
+	uint32_t before = g->def->ops->to_move(g->st);
+	int n, rc;
+
+	if (need_active(g, res) == REF_FAIL)
+		return REF_FAIL;
+	if (g->def->ops->to_move(g->st) & (1u << seat))
+		res->legal_seat = seat;
+	if ((rc = check_guard(x, g, c, res)) != REF_OK)
+		return rc;
+	if ((n = play_line(x->r->store, g, seat, c->text, x->now, err,
+	    sizeof(err))) == -1)
+		return ref_fail(res, "%s", err);
+	res->note = xasprintf("%d move%s played in game #%lld", n,
+	    n == 1 ? "" : "s", (long long)g->row.id);
+	if (only_signals(g, c->text))
+		return signal_fanout(x, g, seat);
+	return after_move(x, g, seat, before);
+}
+
+static int
+cmd_signal(struct ref_msg *x, struct play_game *g, int seat,
+    const struct command *c, struct ref_result *res)
+{
+	char line[200], err[GAME_ERRLEN + 100];
+
+	if (g->def->ops->partner == NULL)
+		return ref_fail(res, "%s has no signals", g->def->title);
+	if (need_active(g, res) == REF_FAIL)
+		return REF_FAIL;
+	snprintf(line, sizeof(line), "signal %s", c->text);
+	if (play_line(x->r->store, g, seat, line, x->now, err,
+	    sizeof(err)) == -1)
+		return ref_fail(res, "%s", err);
+	res->note = xasprintf("signal passed in game #%lld",
+	    (long long)g->row.id);
+	return signal_fanout(x, g, seat);
+}
+
+static int
+cmd_preview(struct ref_msg *x, struct play_game *g, int seat,
+    const struct command *c, struct ref_result *res)
+{
+	const struct game_ops *ops = g->def->ops;
+	struct play_game copy;
+	struct ref_seats rs;
+	struct tmpl_data *d;
+	char err[GAME_ERRLEN + 100];
+	int failed, rc;
+
+	if (need_active(g, res) == REF_FAIL)
+		return REF_FAIL;
+	if (ops->to_move(g->st) & (1u << seat))
+		res->legal_seat = seat;
+	if ((rc = check_guard(x, g, c, res)) != REF_OK)
+		return rc;
+	copy = *g;
+	copy.st = xmalloc(ops->state_size);
+	memcpy(copy.st, g->st, ops->state_size);
+	if (game_apply_line(ops, copy.st, seat, c->text, NULL, 0, &failed, err,
+	    sizeof(err)) < 0) {
+		free(copy.st);
+		return ref_fail(res, "%s", err);
+	}
+	if (refview_seats(x, g, &rs) == -1) {
+		free(copy.st);
+		return -1;
+	}
+	d = refview_game(x, &copy, &rs, seat);
+	tmpl_set(d, "preview.line", c->text);
+	rc = ref_send(x, &x->me, "preview", d, g->row.id, seat, NULL);
+	tmpl_data_free(d);
+	refview_seats_free(&rs);
+	free(copy.st);
+	return rc;
+}
+
+/* The seat of the sender by From alone, or GAME_PUBLIC for an observer;
+ * REF_FAIL for anyone else. */
+static int
+seat_or_observer(struct ref_msg *x, const struct play_game *g, int *viewer,
+    struct ref_result *res)
+{
+	int64_t *obs;
+	int n, i, found = 0;
+
+	if ((*viewer = play_seat(g, x->me.address)) >= 0)
+		return REF_OK;
+	*viewer = GAME_PUBLIC;
+	if (store_observers(x->r->store, g->row.id, &obs, &n) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		found |= obs[i] == x->me.id;
+	free(obs);
+	if (!found)
+		return ref_fail(res, "you neither play nor observe game #%lld; "
+		    "send `observe #%lld` to follow it", (long long)g->row.id,
+		    (long long)g->row.id);
+	return REF_OK;
+}
+
+static int
+cmd_board(struct ref_msg *x, struct play_game *g, struct ref_result *res)
+{
+	struct ref_seats rs;
+	struct tmpl_data *d;
+	int viewer, rc;
+
+	if ((rc = seat_or_observer(x, g, &viewer, res)) != REF_OK)
+		return rc;
+	if (refview_seats(x, g, &rs) == -1)
+		return -1;
+	d = refview_game(x, g, &rs, viewer);
+	rc = ref_send(x, &x->me, "board", d, g->row.id, viewer >= 0 ? viewer :
+	    -1, NULL);
+	tmpl_data_free(d);
+	refview_seats_free(&rs);
+	return rc;
+}
+
+static int
+cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
+{
+	const struct game_ops *ops = g->def->ops;
+	struct store_move *log = NULL;
+	struct store_event *ev = NULL;
+	struct ref_seats rs;
+	struct tmpl_data *d, *it;
+	struct tmpl_list *l;
+	char when[40];
+	int viewer, rc, n = 0, ne = 0, i, e = 0;
+
+	if ((rc = seat_or_observer(x, g, &viewer, res)) != REF_OK)
+		return rc;
+	if (refview_seats(x, g, &rs) == -1)
+		return -1;
+	if (store_moves(x->r->store, g->row.id, &log, &n) == -1 ||
+	    store_events(x->r->store, g->row.id, &ev, &ne) == -1) {
+		refview_seats_free(&rs);
+		store_moves_free(log, n);
+		return -1;
+	}
+	d = refview_game(x, g, &rs, viewer);
+	if (g->row.result)
+		tmpl_set(d, "result.text", g->row.result);
+	l = tmpl_list(d, "moves");
+	for (i = 0; i <= n; i++) {
+		/* Events after ply i come before move i + 1. */
+		for (; e < ne && ev[e].after_ply <= i; e++) {
+			struct store_player p;
+
+			it = tmpl_list_add(l);
+			tmpl_set(it, "event", "1");
+			if (ev[e].player != 0 && store_player_load(x->r->store,
+			    ev[e].player, &p) == 0) {
+				tmpl_set(it, "name", ref_name(&p));
+				store_player_free(&p);
+			} else
+				tmpl_set(it, "name", "referee");
+			tmpl_set(it, "seat", "");
+			tmpl_set(it, "text", ev[e].text ? ev[e].text :
+			    ev[e].kind);
+			ref_utc(ev[e].created, when, sizeof(when));
+			tmpl_set(it, "time", when);
+		}
+		if (i == n)
+			break;
+		if (!refview_move_visible(g, log[i].seat, log[i].notation,
+		    viewer) || log[i].seat >= rs.n)
+			continue;
+		it = tmpl_list_add(l);
+		tmpl_set_int(it, "number", log[i].ply);
+		tmpl_set(it, "seat", ops->seat_name(g->st, log[i].seat));
+		tmpl_set(it, "name", ref_name(&rs.p[log[i].seat]));
+		tmpl_set(it, "text", log[i].notation);
+		ref_utc(log[i].created, when, sizeof(when));
+		tmpl_set(it, "time", when);
+	}
+	rc = ref_send(x, &x->me, "history", d, g->row.id, viewer >= 0 ?
+	    viewer : -1, NULL);
+	tmpl_data_free(d);
+	store_moves_free(log, n);
+	store_events_free(ev, ne);
+	refview_seats_free(&rs);
+	return rc;
+}
+
+int
+refgame_finish(struct ref_msg *x, struct play_game *g, int draw,
+    unsigned winners, const char *how, const char *text, const char *by)
+{
+	struct game_result res;
+	struct ref_seats rs;
+	int rc;
+
+	g->def->ops->result(g->st, &res);
+	res.over = 1;
+	res.draw = draw;
+	res.winners = draw ? 0 : winners;
+	util_strlcpy(res.text, text, sizeof(res.text));
+	free(g->row.status);
+	g->row.status = xstrdup(strcmp(how, "aborted") == 0 ? "aborted" :
+	    "finished");
+	free(g->row.result);
+	g->row.result = xstrdup(text);
+	free(g->row.ended);
+	g->row.ended = xstrdup(how);
+	g->row.draw_offer = 0;
+	g->row.updated = x->now;
+	if (refclock_stop(x, g) == -1 ||
+	    store_game_update(x->r->store, &g->row) == -1 ||
+	    store_event_add(x->r->store, g->row.id, g->row.nmoves, x->me.id,
+	    how, text, x->now) == -1)
+		return -1;
+	if (refview_seats(x, g, &rs) == -1)
+		return -1;
+	if (by == NULL && x->me.id != 0)
+		by = ref_name(&x->me);
+	rc = refview_end_by(x, g, by, &res);
+	refview_seats_free(&rs);
+	return rc;
+}
+
+static int
+cmd_resign(struct ref_msg *x, struct play_game *g, int seat,
+    struct ref_result *res)
+{
+	unsigned winners = 0;
+	char text[160];
+	int i;
+
+	if (need_active(g, res) == REF_FAIL)
+		return REF_FAIL;
+	for (i = 0; i < g->row.nseats; i++)
+		if (side_of(g, i) != side_of(g, seat))
+			winners |= 1u << i;
+	snprintf(text, sizeof(text), "%s resigned",
+	    g->def->ops->seat_name(g->st, seat));
+	res->note = xasprintf("you resigned game #%lld", (long long)g->row.id);
+	return refgame_finish(x, g, 0, winners, "resigned", text, NULL);
+}
+
+struct draw_info {
+	const char	*name;
+	int		 seat;
+};
+
+static void
+draw_extra(struct tmpl_data *d, void *arg, int viewer)
+{
+	struct draw_info *di = arg;
+
+	tmpl_set(d, "offer.name", di->name);
+	tmpl_set(d, "offer.you", viewer == di->seat ? "1" : "");
+}
+
+static int
+cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
+    struct ref_result *res)
+{
+	struct draw_info di;
+	unsigned sides = 0, offered = 0;
+	int i;
+
+	if (need_active(g, res) == REF_FAIL)
+		return REF_FAIL;
+	if (g->row.draw_offer & (1u << seat))
+		return ref_fail(res, "you have already offered a draw in game "
+		    "#%lld", (long long)g->row.id);
+	g->row.draw_offer |= 1u << seat;
+	for (i = 0; i < g->row.nseats; i++) {
+		sides |= 1u << side_of(g, i);
+		if (g->row.draw_offer & (1u << i))
+			offered |= 1u << side_of(g, i);
+	}
+	if (offered == sides) {
+		res->note = xasprintf("game #%lld is drawn by agreement",
+		    (long long)g->row.id);
+		return refgame_finish(x, g, 1, 0, "agreed",
+		    "draw by agreement", NULL);
+	}
+	g->row.updated = x->now;
+	if (store_game_update(x->r->store, &g->row) == -1 ||
+	    store_event_add(x->r->store, g->row.id, g->row.nmoves, x->me.id,
+	    "draw offered", NULL, x->now) == -1)
+		return -1;
+	res->note = xasprintf("draw offered in game #%lld",
+	    (long long)g->row.id);
+	di.name = ref_name(&x->me);
+	di.seat = seat;
+	return refview_fanout(x, g, "draw", REFVIEW_SEATS, draw_extra, &di);
+}
+
+static int
+cmd_observe(struct ref_msg *x, struct play_game *g, int on,
+    struct ref_result *res)
+{
+	struct ref_seats rs;
+	struct tmpl_data *d;
+	int rc;
+
+	if (play_seat(g, x->me.address) >= 0)
+		return ref_fail(res, "you play in game #%lld; its mails come "
+		    "to you anyway", (long long)g->row.id);
+	if (on && strcmp(g->row.status, "invited") == 0)
+		return ref_fail(res, "game #%lld has not begun",
+		    (long long)g->row.id);
+	if ((rc = store_observer_set(x->r->store, g->row.id, x->me.id, on)) ==
+	    -1)
+		return -1;
+	if (rc == 1)
+		return ref_fail(res, "you %s observing game #%lld",
+		    on ? "are already" : "were not", (long long)g->row.id);
+	if (refview_seats(x, g, &rs) == -1)
+		return -1;
+	d = refview_game(x, g, &rs, GAME_PUBLIC);
+	tmpl_set(d, "observe.on", on ? "1" : "0");
+	rc = ref_send(x, &x->me, "observe", d, g->row.id, -1, NULL);
+	tmpl_data_free(d);
+	refview_seats_free(&rs);
+	return rc;
+}
+
+static int
+cmd_say(struct ref_msg *x, struct play_game *g, int seat,
+    const struct command *c, struct ref_result *res)
+{
+	struct ref_seats rs;
+	struct tmpl_data *d;
+	int i, n, rc = 0, sent = 0;
+
+	if (strcmp(g->row.status, "invited") == 0)
+		return ref_fail(res, "game #%lld has not begun",
+		    (long long)g->row.id);
+	if (g->def->ops->partner != NULL &&
+	    strcmp(g->row.status, "active") == 0)
+		return ref_fail(res, "no table talk while %s is played; `say` "
+		    "works again when the game is over", g->def->title);
+	if (store_action_count(x->r->store, x->me.id, "say", x->now - 3600,
+	    &n) == -1)
+		return -1;
+	if (n >= REF_SAY_PER_HOUR)
+		return ref_fail(res, "at most %d messages an hour; wait a "
+		    "little", REF_SAY_PER_HOUR);
+	if (store_action_add(x->r->store, x->me.id, "say", x->now) == -1 ||
+	    refview_seats(x, g, &rs) == -1)
+		return -1;
+	for (i = 0; i < rs.n && rc == 0; i++) {
+		if (i == seat || rs.p[i].banned)
+			continue;
+		d = refview_game(x, g, &rs, i);
+		tmpl_set(d, "say.name", ref_name(&x->me));
+		tmpl_set(d, "say.seat", g->def->ops->seat_name(g->st, seat));
+		tmpl_set(d, "say.text", c->text);
+		rc = ref_send(x, &rs.p[i], "say", d, g->row.id, i, NULL);
+		tmpl_data_free(d);
+		sent++;
+	}
+	refview_seats_free(&rs);
+	if (rc == 0)
+		res->note = xasprintf("passed on to %d player%s", sent,
+		    sent == 1 ? "" : "s");
+	return rc;
+}
+
+static int
+cmd_thanks(struct ref_msg *x, struct play_game *g, int seat,
+    struct ref_result *res)
+{
+	struct ref_seats rs;
+	struct buf who = { 0 };
+	int i, rc, added = 0;
+
+	if (strcmp(g->row.status, "finished") != 0)
+		return ref_fail(res, "thanks come after the end of a game; "
+		    "game #%lld is %s", (long long)g->row.id,
+		    g->row.status);
+	if (refview_seats(x, g, &rs) == -1)
+		return -1;
+	for (i = 0; i < rs.n; i++) {
+		if (side_of(g, i) == side_of(g, seat))
+			continue;
+		if ((rc = store_thanks_add(x->r->store, g->row.id, x->me.id,
+		    rs.p[i].id, x->now)) == -1) {
+			refview_seats_free(&rs);
+			buf_free(&who);
+			return -1;
+		}
+		if (rc == 0) {
+			buf_printf(&who, "%s%s", who.len ? " and " : "",
+			    ref_name(&rs.p[i]));
+			added++;
+		}
+	}
+	refview_seats_free(&rs);
+	if (added == 0)
+		rc = ref_fail(res, "you have already thanked your opponents "
+		    "of game #%lld", (long long)g->row.id);
+	else {
+		res->note = xasprintf("thanked %s", buf_str(&who));
+		rc = REF_OK;
+	}
+	buf_free(&who);
+	return rc;
+}
+
+int
+refgame_run(struct ref_msg *x, const struct command *c,
+    struct ref_result *res)
+{
+	struct play_game g;
+	int rc, seat = -1;
+
+	if ((rc = ref_load(x, c->game, &g, res)) != REF_OK)
+		return rc;
+	switch (c->kind) {
+	case CMD_MOVE:
+	case CMD_PREVIEW:
+	case CMD_RESIGN:
+	case CMD_DRAW:
+	case CMD_SIGNAL:
+	case CMD_ACCEPT:
+	case CMD_DECLINE:
+	case CMD_SAY:
+	case CMD_THANKS:
+		if ((seat = ref_seat_auth(x, &g, res)) < 0) {
+			play_free(&g);
+			return REF_FAIL;
+		}
+		break;
+	default:
+		break;
+	}
+	switch (c->kind) {
+	case CMD_ACCEPT:
+	case CMD_DECLINE:
+		rc = cmd_accept(x, &g, seat, c->kind == CMD_ACCEPT, res);
+		break;
+	case CMD_MOVE:
+		rc = cmd_move(x, &g, seat, c, res);
+		break;
+	case CMD_PREVIEW:
+		rc = cmd_preview(x, &g, seat, c, res);
+		break;
+	case CMD_SIGNAL:
+		rc = cmd_signal(x, &g, seat, c, res);
+		break;
+	case CMD_BOARD:
+		rc = cmd_board(x, &g, res);
+		break;
+	case CMD_HISTORY:
+		rc = cmd_history(x, &g, res);
+		break;
+	case CMD_RESIGN:
+		rc = cmd_resign(x, &g, seat, res);
+		break;
+	case CMD_DRAW:
+		rc = cmd_draw(x, &g, seat, res);
+		break;
+	case CMD_OBSERVE:
+	case CMD_UNOBSERVE:
+		rc = cmd_observe(x, &g, c->kind == CMD_OBSERVE, res);
+		break;
+	case CMD_SAY:
+		rc = cmd_say(x, &g, seat, c, res);
+		break;
+	case CMD_THANKS:
+		rc = cmd_thanks(x, &g, seat, res);
+		break;
+	default:
+		rc = ref_fail(res, "`%s` is not a game command",
+		    command_name(c->kind));
+		break;
+	}
+	play_free(&g);
+	return rc;
+}

@@ -1,0 +1,172 @@
+/*
+ * refint: how the parts of the referee talk to each other.  Only
+ * referee.c, refview.c, refgame.c and refadmin.c include this.
+ *
+ * One incoming message (or one due timer) is one struct ref_msg.  Its
+ * commands run in order, each inside a savepoint of the caller's
+ * transaction: a command either completes, outgoing mail included, or
+ * leaves nothing behind.  A command returns REF_OK, REF_FAIL (res->why says
+ * why; nothing changed) or -1 (the store failed: the whole message is
+ * rolled back and tried again later).
+ */
+#ifndef LUDUS_REFINT_H
+#define LUDUS_REFINT_H
+
+#include <stdint.h>
+
+#include "command.h"
+#include "play.h"
+#include "referee.h"
+#include "template.h"
+
+#define REF_OK		0
+#define REF_FAIL	1
+
+/* Lines of `say` and reports per player per hour; invitations per day. */
+#define REF_SAY_PER_HOUR	20
+#define REF_REPORT_PER_HOUR	5
+#define REF_NEW_PER_DAY		30
+/* A report still open after this long is mailed to the admins again. */
+#define REF_REPORT_RESEND	(4 * 3600)
+
+struct ref_msg {
+	struct referee	*r;
+	const struct mail_msg *m;	/* NULL for timers */
+	const char	*key;		/* outgoing Message-IDs derive from it */
+	int64_t		 now;
+	struct store_player me;		/* the sender (owned); id 0 for timers */
+	int		 dmarc;		/* From proven by a trusted DMARC pass */
+	int		 confirmed;	/* running a confirmed admin command */
+	int		 nout;		/* mails queued so far */
+	int		 answered;	/* the sender got a mail from this message */
+	int		 nseeds;	/* games created so far */
+	/* While the end of a game is mailed: the result the referee
+	 * decided (a resignation, an agreed draw), which the engine's own
+	 * result does not know. */
+	const struct game_result *ending;
+};
+
+/* What became of one command. */
+struct ref_result {
+	char	 why[700];	/* REF_FAIL: the reason, for the reply */
+	int	 auth;		/* REF_FAIL for want of the seat's token */
+	int64_t	 game;		/* the game concerned, 0 when none */
+	int	 legal_seat;	/* show this seat's legal moves, or -1 */
+	char	*note;		/* REF_OK: a sentence for the reply (owned) */
+};
+
+int	ref_fail(struct ref_result *, const char *fmt, ...) PRINTFLIKE(2, 3);
+
+/* referee.c: sending. */
+
+/* Render LANG/NAME for a player and queue it.  game is 0 for mail about
+ * no game; seat is the reader's seat (its token goes into the subject tag
+ * and the plus address) or -1.  Sets the reader's player.name first. */
+int	ref_send(struct ref_msg *, const struct store_player *to,
+	    const char *tmplname, struct tmpl_data *, int64_t game, int seat,
+	    const char *auto_submitted);
+/* The same to an address that need not be a player (admins). */
+int	ref_send_addr(struct ref_msg *, const char *addr, const char *tmplname,
+	    struct tmpl_data *, int64_t game);
+/* A player's name as others see it (don't free; valid while p is). */
+const char *ref_name(const struct store_player *);
+/* Seat token check: the sender's seat in the game, or -1 with res filled. */
+int	ref_seat_auth(struct ref_msg *, const struct play_game *,
+	    struct ref_result *);
+/* The player of an address, made when new with the configured language
+ * (refgame.c). */
+int	ref_player_make(struct ref_msg *, const char *addr, int64_t *id);
+/* Is this address an admin? */
+int	ref_is_admin(const struct referee *, const char *addr);
+/* Load a game by id, REF_FAIL with res filled when there is none. */
+int	ref_load(struct ref_msg *, int64_t id, struct play_game *,
+	    struct ref_result *);
+/* "2026-11-30 20:32 UTC" */
+void	ref_utc(int64_t t, char *out, size_t len);
+/* A new game seed, reproducible in test builds (see rng_seed_new). */
+void	ref_seed(struct ref_msg *, unsigned char seed[RNG_SEED_LEN]);
+
+/* refview.c: what templates are rendered from. */
+
+struct ref_seats {
+	int	 n;
+	struct store_player p[STORE_MAX_SEATS];	/* owned */
+};
+int	refview_seats(struct ref_msg *, const struct play_game *,
+	    struct ref_seats *);
+void	refview_seats_free(struct ref_seats *);
+/* The game record as viewer (a seat or GAME_PUBLIC) sees it: game.*,
+ * game.players[], board, turn.*, legal[], example_move, deadline.*,
+ * last_move.*, draw_offer.name, you.*, seed.hash; a new data tree. */
+struct tmpl_data *refview_game(struct ref_msg *, const struct play_game *,
+	    const struct ref_seats *, int viewer);
+/* The number of the next move: plies so far plus one (Aluette signals
+ * are no plies); -1 when the store fails. */
+int	refview_move_number(struct ref_msg *, const struct play_game *);
+/* The last moves as viewer sees them ("2, 1": one seat's run). */
+int	refview_last_move(struct ref_msg *, const struct play_game *,
+	    int viewer, struct buf *);
+/* legal[] and example_move: the seat's legal moves now. */
+void	refview_legal(struct tmpl_data *, const struct play_game *, int seat);
+/* Mail tmplname about the game to every seat (each its own view; seats
+ * by their notify setting when notify is set) and, when observers is set,
+ * to every observer (public view).  extra, when not NULL, adds the
+ * event's own fields to each reader's data. */
+typedef void (*refview_extra_fn)(struct tmpl_data *, void *arg,
+	    int viewer);
+#define REFVIEW_SEATS		0x1
+#define REFVIEW_OBSERVERS	0x2
+#define REFVIEW_NOTIFY		0x4	/* honour each seat's notify */
+int	refview_fanout(struct ref_msg *, const struct play_game *,
+	    const char *tmplname, int flags, refview_extra_fn, void *arg);
+/* Game over: the end mail to every seat and observer, by the engine's
+ * result, or by res with `by` the name of who resigned or decided. */
+int	refview_end(struct ref_msg *, const struct play_game *);
+int	refview_end_by(struct ref_msg *, const struct play_game *,
+	    const char *by, const struct game_result *res);
+/* Per-move visibility: may viewer see this logged move? */
+int	refview_move_visible(const struct play_game *, int seat,
+	    const char *notation, int viewer);
+
+/* refgame.c: commands on games and on the sender's own settings. */
+int	refgame_run(struct ref_msg *, const struct command *,
+	    struct ref_result *);
+/* End a game other than by the rules (resign, agreement, admin).
+ * winners: bit per seat; how: the `ended` word. */
+int	refgame_finish(struct ref_msg *, struct play_game *, int draw,
+	    unsigned winners, const char *how, const char *text,
+	    const char *by);
+/* Create a game from `new`/`admin new`; proposer 0 for admin new. */
+int	refgame_new(struct ref_msg *, const struct command *, int admin,
+	    struct ref_result *);
+
+/* refadmin.c: admin commands, reports, confirmations, timers. */
+int	refadmin_run(struct ref_msg *, const struct command *, const char *line,
+	    struct ref_result *);
+int	refadmin_report(struct ref_msg *, const struct command *,
+	    struct ref_result *);
+int	refadmin_confirm(struct ref_msg *, const struct command *,
+	    struct ref_result *);
+int	refadmin_timer(struct ref_msg *, const struct store_timer *);
+
+/* refclock.c: deadlines, reserves, reminders, timeouts, vacations.
+ * They change g->row (the caller writes it) and the timers. */
+int	refclock_begin_game(struct ref_msg *, struct play_game *);
+int	refclock_begin_turn(struct ref_msg *, struct play_game *);
+/* After seat moved; before: the seats that were to move. */
+int	refclock_after_move(struct ref_msg *, struct play_game *, int seat,
+	    uint32_t before);
+int	refclock_stop(struct ref_msg *, struct play_game *);
+/* Move the deadline (admin extend; a vacation); restarts a stopped clock. */
+int	refclock_shift(struct ref_msg *, struct play_game *, int64_t delta);
+/* A `timeout` or `reminder` timer fell due. */
+int	refclock_timer(struct ref_msg *, const struct store_timer *);
+/* vacation DAYS (0: off) for the sender: allowance, deadlines, notices;
+ * *left: days of the allowance left. */
+int	refclock_vacation(struct ref_msg *, int days, struct ref_result *,
+	    int64_t *left);
+
+/* referee.c: run one command line (used by confirm). */
+int	ref_run_line(struct ref_msg *, const char *line, struct ref_result *);
+
+#endif

@@ -1,0 +1,428 @@
+/*
+ * refview: a game as one reader sees it, as template data, and the mails
+ * that go to every seat and observer of a game.
+ *
+ * Hidden information stays hidden here by construction: the board comes
+ * from the engine's render() for the reader's seat (GAME_PUBLIC for
+ * observers), legal moves only for the reader's own seat, and logged
+ * moves a reader may not see (an Aluette signal meant for the partner)
+ * are left out.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "refint.h"
+
+int
+refview_seats(struct ref_msg *x, const struct play_game *g,
+    struct ref_seats *rs)
+{
+	int i;
+
+	memset(rs, 0, sizeof(*rs));
+	for (i = 0; i < g->row.nseats; i++) {
+		if (store_player_load(x->r->store, g->row.player[i],
+		    &rs->p[i]) != 0) {
+			refview_seats_free(rs);
+			return -1;
+		}
+		rs->n++;
+	}
+	return 0;
+}
+
+void
+refview_seats_free(struct ref_seats *rs)
+{
+	int i;
+
+	for (i = 0; i < rs->n; i++)
+		store_player_free(&rs->p[i]);
+	rs->n = 0;
+}
+
+int
+refview_move_visible(const struct play_game *g, int seat,
+    const char *notation, int viewer)
+{
+	const struct game_ops *ops = g->def->ops;
+	const char *mode;
+
+	/* Aluette signals: seen by the partnership unless signals=table. */
+	if (strncmp(notation, "signal ", 7) != 0 || ops->partner == NULL)
+		return 1;
+	mode = game_opt_str(&g->opts, "signals");
+	if (strcmp(mode, "table") == 0)
+		return 1;
+	return viewer != GAME_PUBLIC && (viewer == seat ||
+	    viewer == ops->partner(g->st, seat));
+}
+
+/* An Aluette signal is logged like a move but is no ply: it does not
+ * count in the move number. */
+static int
+is_signal(const struct play_game *g, const char *notation)
+{
+	return g->def->ops->partner != NULL &&
+	    strncmp(notation, "signal ", 7) == 0;
+}
+
+static int
+move_number(const struct play_game *g, const struct store_move *log, int n)
+{
+	int i, plies = 0;
+
+	for (i = 0; i < n; i++)
+		plies += !is_signal(g, log[i].notation);
+	return plies + 1;
+}
+
+int
+refview_move_number(struct ref_msg *x, const struct play_game *g)
+{
+	struct store_move *log;
+	int n, number;
+
+	if (store_moves(x->r->store, g->row.id, &log, &n) == -1)
+		return -1;
+	number = move_number(g, log, n);
+	store_moves_free(log, n);
+	return number;
+}
+
+/* The run of one seat's moves at the end of the log as viewer sees them:
+ * an extra turn or a multi-action turn reads as one line.  Sets *last to
+ * that seat (-1 when nothing was played) and appends the moves to b. */
+static void
+last_run(const struct play_game *g, const struct store_move *log, int n,
+    int viewer, int *last, struct buf *b)
+{
+	int i, first;
+
+	*last = -1;
+	for (i = n - 1; i >= 0; i--)
+		if (refview_move_visible(g, log[i].seat, log[i].notation,
+		    viewer))
+			break;
+	if (i < 0)
+		return;
+	*last = log[i].seat;
+	for (first = i; first > 0 && log[first - 1].seat == *last; first--)
+		;
+	for (; first <= i; first++)
+		if (refview_move_visible(g, log[first].seat,
+		    log[first].notation, viewer))
+			buf_printf(b, "%s%s", b->len ? ", " : "",
+			    log[first].notation);
+}
+
+int
+refview_last_move(struct ref_msg *x, const struct play_game *g, int viewer,
+    struct buf *b)
+{
+	struct store_move *log;
+	int n, last;
+
+	if (store_moves(x->r->store, g->row.id, &log, &n) == -1)
+		return -1;
+	last_run(g, log, n, viewer, &last, b);
+	store_moves_free(log, n);
+	return 0;
+}
+
+/* The variant as the options that differ from the defaults. */
+static char *
+variant_text(const struct play_game *g)
+{
+	struct game_opts def;
+	struct buf b = { 0 };
+	char err[200];
+	int i;
+
+	if (gamedef_resolve(g->def, NULL, 0, &def, err, sizeof(err)) == -1)
+		return xstrdup(g->row.options);
+	for (i = 0; i < g->opts.n && i < def.n; i++)
+		if (strcmp(g->opts.v[i].sval, def.v[i].sval) != 0)
+			buf_printf(&b, "%s%s=%s", b.len ? " " : "",
+			    g->opts.v[i].name, g->opts.v[i].sval);
+	return buf_steal(&b);
+}
+
+static void
+clock_text(struct ref_msg *x, const struct play_game *g, struct buf *b)
+{
+	if (g->row.clock != NULL)
+		buf_adds(b, g->row.clock);
+	else
+		config_format_clock(&x->r->cfg->clock.move, b);
+}
+
+void
+refview_legal(struct tmpl_data *d, const struct play_game *g, int seat)
+{
+	struct tmpl_list *l = tmpl_list(d, "legal");
+	struct buf b = { 0 };
+	char *text, *p, *nl;
+	int first = 1;
+
+	game_legal_text(g->def->ops, g->st, seat, &b);
+	text = buf_steal(&b);
+	for (p = text; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		*nl = '\0';
+		tmpl_list_add_str(l, p);
+		if (first)
+			tmpl_set(d, "example_move", p);
+		first = 0;
+	}
+	free(text);
+}
+
+struct tmpl_data *
+refview_game(struct ref_msg *x, const struct play_game *g,
+    const struct ref_seats *rs, int viewer)
+{
+	const struct game_ops *ops = g->def->ops;
+	struct tmpl_data *d = tmpl_data_new(), *it;
+	struct tmpl_list *l;
+	struct game_result res;
+	struct game_view v;
+	struct store_move *log = NULL;
+	struct buf b = { 0 };
+	char commit[65], when[40], *variant;
+	uint32_t tm;
+	int i, n = 0, turn = -1;
+
+	tmpl_setf(d, "game.id", "%lld", (long long)g->row.id);
+	tmpl_set(d, "game.title", g->def->title);
+	tmpl_set(d, "game.name", g->def->name);
+	variant = variant_text(g);
+	tmpl_set(d, "game.variant", variant);
+	free(variant);
+	clock_text(x, g, &b);
+	tmpl_set(d, "game.clock", buf_str(&b));
+	buf_reset(&b);
+	tmpl_set(d, "game.rated", g->row.rated ? "1" : "");
+	if (x->ending != NULL)
+		res = *x->ending;
+	else
+		ops->result(g->st, &res);
+	tmpl_set(d, "game.over", res.over || strcmp(g->row.status,
+	    "active") != 0 ? "1" : "");
+
+	l = tmpl_list(d, "game.players");
+	for (i = 0; i < rs->n; i++) {
+		it = tmpl_list_add(l);
+		tmpl_set(it, "seat", ops->seat_name(g->st, i));
+		tmpl_set(it, "name", ref_name(&rs->p[i]));
+		tmpl_set_int(it, "score", res.score[i]);
+		tmpl_set(it, "you", i == viewer ? "1" : "");
+		tmpl_set(it, "accepted", g->row.accepted[i] ? "1" : "");
+		tmpl_set(it, "winner", res.over && !res.draw &&
+		    (res.winners & (1u << i)) ? "1" : "");
+	}
+	if (viewer >= 0)
+		tmpl_set(d, "you.seat", ops->seat_name(g->st, viewer));
+	else
+		tmpl_set(d, "you.observer", "1");
+
+	memset(&v, 0, sizeof(v));
+	v.viewer = viewer;
+	for (i = 0; i < rs->n; i++)
+		v.names[i] = ref_name(&rs->p[i]);
+	ops->render(g->st, &v, &b);
+	tmpl_set(d, "board", buf_str(&b));
+	buf_reset(&b);
+
+	/* The last moves the reader may see: the run of one seat's moves
+	 * at the end of the log (an extra turn, a multi-action turn). */
+	if (store_moves(x->r->store, g->row.id, &log, &n) == 0) {
+		int last;
+
+		tmpl_set_int(d, "game.move_number", move_number(g, log, n));
+		last_run(g, log, n, viewer, &last, &b);
+		if (last >= 0 && last < rs->n) {
+			tmpl_set(d, "last_move.seat", ops->seat_name(g->st,
+			    last));
+			tmpl_set(d, "last_move.name", ref_name(&rs->p[last]));
+			tmpl_set(d, "last_move.text", buf_str(&b));
+		}
+		buf_reset(&b);
+		store_moves_free(log, n);
+	}
+
+	tm = strcmp(g->row.status, "active") == 0 ? ops->to_move(g->st) : 0;
+	for (i = 0; i < rs->n; i++)
+		if (tm & (1u << i)) {
+			turn = i;
+			break;
+		}
+	if (turn >= 0) {
+		tmpl_set(d, "turn.seat", ops->seat_name(g->st, turn));
+		tmpl_set(d, "turn.name", ref_name(&rs->p[turn]));
+	}
+	if (viewer >= 0 && (tm & (1u << viewer))) {
+		tmpl_set(d, "turn.you", "1");
+		refview_legal(d, g, viewer);
+	}
+	for (i = 0; i < rs->n; i++)
+		if (g->row.draw_offer & (1u << i))
+			buf_printf(&b, "%s%s", b.len ? " and " : "",
+			    ref_name(&rs->p[i]));
+	tmpl_set(d, "draw_offer.name", buf_str(&b));
+	buf_free(&b);
+
+	if (g->row.deadline != 0) {
+		int64_t left = g->row.deadline - x->now;
+
+		if (left < 0)
+			left = 0;
+		ref_utc(g->row.deadline, when, sizeof(when));
+		tmpl_set(d, "deadline.utc", when);
+		tmpl_set_int(d, "deadline.days", left / 86400);
+		tmpl_set_int(d, "deadline.hours", left % 86400 / 3600);
+		tmpl_set_int(d, "deadline.minutes", left % 3600 / 60);
+	}
+	rng_commitment(g->row.seed, commit);
+	tmpl_set(d, "seed.hash", commit);
+	return d;
+}
+
+/* Does a seat want this mail, by its notify setting? */
+static int
+seat_wants(const struct play_game *g, const struct store_player *p, int seat)
+{
+	uint32_t tm;
+
+	if (p->notify == NULL || strcmp(p->notify, "all") == 0)
+		return 1;
+	if (strcmp(p->notify, "off") == 0)
+		return 0;
+	tm = strcmp(g->row.status, "active") == 0 ?
+	    g->def->ops->to_move(g->st) : 0;
+	return (tm & (1u << seat)) != 0;
+}
+
+int
+refview_fanout(struct ref_msg *x, const struct play_game *g,
+    const char *tmplname, int flags, refview_extra_fn extra, void *arg)
+{
+	struct ref_seats rs;
+	struct tmpl_data *d;
+	struct store_player p;
+	int64_t *obs = NULL;
+	int i, n = 0, rc = 0;
+
+	if (refview_seats(x, g, &rs) == -1)
+		return -1;
+	for (i = 0; (flags & REFVIEW_SEATS) && i < rs.n && rc == 0; i++) {
+		if ((flags & REFVIEW_NOTIFY) && !seat_wants(g, &rs.p[i], i))
+			continue;
+		d = refview_game(x, g, &rs, i);
+		if (extra)
+			extra(d, arg, i);
+		rc = ref_send(x, &rs.p[i], tmplname, d, g->row.id, i, NULL);
+		tmpl_data_free(d);
+	}
+	if (rc == 0 && (flags & REFVIEW_OBSERVERS) &&
+	    (rc = store_observers(x->r->store, g->row.id, &obs, &n)) == 0) {
+		for (i = 0; i < n && rc == 0; i++) {
+			if (store_player_load(x->r->store, obs[i], &p) != 0) {
+				rc = -1;
+				break;
+			}
+			d = refview_game(x, g, &rs, GAME_PUBLIC);
+			if (extra)
+				extra(d, arg, GAME_PUBLIC);
+			rc = ref_send(x, &p, tmplname, d, g->row.id, -1,
+			    NULL);
+			tmpl_data_free(d);
+			store_player_free(&p);
+		}
+		free(obs);
+	}
+	refview_seats_free(&rs);
+	return rc;
+}
+
+struct end_info {
+	const struct play_game *g;
+	int	 plies;
+	const char *by;
+	struct buf winners;
+	char seed[2 * RNG_SEED_LEN + 1];
+	struct game_result res;
+};
+
+static void
+end_extra(struct tmpl_data *d, void *arg, int viewer)
+{
+	struct end_info *e = arg;
+	const char *ended = e->g->row.ended;
+
+	(void)viewer;
+
+	tmpl_set(d, "result.text", e->g->row.result ? e->g->row.result :
+	    e->res.text);
+	tmpl_set(d, "result.draw", e->res.draw ? "1" : "");
+	tmpl_set(d, "result.winners", buf_str(&e->winners));
+	if (ended != NULL) {
+		if (strcmp(ended, "resigned") == 0)
+			tmpl_set(d, "end.resigned", "1");
+		else if (strcmp(ended, "timeout") == 0)
+			tmpl_set(d, "end.timeout", "1");
+		else if (strcmp(ended, "agreed") == 0)
+			tmpl_set(d, "end.agreed", "1");
+		else if (strcmp(ended, "adjudicated") == 0)
+			tmpl_set(d, "end.adjudicated", "1");
+		else if (strcmp(ended, "aborted") == 0)
+			tmpl_set(d, "end.aborted", "1");
+	}
+	tmpl_set(d, "end.by", e->by ? e->by : "");
+	tmpl_set(d, "seed.value", e->seed);
+	/* Ratings do not move yet: no rating block. */
+	tmpl_set(d, "game.rated", "");
+	/* The moves played, not the next move's number. */
+	tmpl_set_int(d, "game.move_number", e->plies);
+}
+
+int
+refview_end_by(struct ref_msg *x, const struct play_game *g, const char *by,
+    const struct game_result *res)
+{
+	struct end_info e;
+	struct ref_seats rs;
+	int i, rc;
+
+	memset(&e, 0, sizeof(e));
+	e.g = g;
+	if ((e.plies = refview_move_number(x, g) - 1) < 0)
+		return -1;
+	e.by = by;
+	e.res = *res;
+	if (refview_seats(x, g, &rs) == -1)
+		return -1;
+	for (i = 0; i < rs.n; i++)
+		if (!res->draw && (res->winners & (1u << i)))
+			buf_printf(&e.winners, "%s%s", e.winners.len ? " and " :
+			    "", ref_name(&rs.p[i]));
+	refview_seats_free(&rs);
+	util_hex(g->row.seed, RNG_SEED_LEN, e.seed);
+	x->ending = res;
+	rc = refview_fanout(x, g, "end", REFVIEW_SEATS | REFVIEW_OBSERVERS,
+	    end_extra, &e);
+	x->ending = NULL;
+	buf_free(&e.winners);
+	return rc;
+}
+
+int
+refview_end(struct ref_msg *x, const struct play_game *g)
+{
+	struct game_result res;
+
+	g->def->ops->result(g->st, &res);
+	return refview_end_by(x, g, NULL, &res);
+}

@@ -1,0 +1,102 @@
+#!/bin/sh
+# The referee, mail in and mail out (golden files).  Each directory under
+# tests/mail/referee/ is a case: its mails NN-*.eml go through `ludus
+# deliver`, in name order, into a fresh referee with a fixed secret, clock
+# and seed; every mail the referee wrote, decoded (`ludus outbox --all`),
+# must equal the case's `expected`, and the games and their moves the
+# case's `expected-db` when there is one.  tests/mail/referee/README says
+# how to write a case.
+#
+#   tests/golden.sh [CASE ...]       the named cases, or all
+#   GOLDEN_UPDATE=1 tests/golden.sh  write what the referee does now into
+#                                    the expected files (and files.am)
+#
+# Needs a test build (configure --enable-test-clock): anywhere else the
+# times and deals are not fixed and there is nothing to compare.
+set -u
+: "${LUDUS_BIN:?}" "${LUDUS_GAMES_DIR:?}" "${LUDUS_SRCDIR:?}"
+export LUDUS_GAMES_DIR
+. "$LUDUS_SRCDIR/tests/goldenlib.sh"
+cases=$LUDUS_SRCDIR/tests/mail/referee
+update=${GOLDEN_UPDATE:-0}
+pass=0 fail=0
+
+if ! golden_test_build; then
+	echo "golden: $LUDUS_BIN is not a test build (configure" \
+	    "--enable-test-clock): \$LUDUS_NOW and \$LUDUS_SEED would be ignored"
+	if [ "${CI:-}" = true ]; then
+		echo "golden: 0 passed, 1 failed"
+		exit 1
+	fi
+	exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ludus-golden.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+# compare NAME WANT GOT: ok, or the difference.
+compare() {
+	if [ "$update" = 1 ]; then
+		cmp -s "$2" "$3" || { cp "$3" "$2" && echo "updated $1: ${2##*/}"; }
+		return 0
+	fi
+	[ -f "$2" ] || { echo "  no ${2##*/} (GOLDEN_UPDATE=1 writes it)"; return 1; }
+	cmp -s "$2" "$3" && return 0
+	diff -u "$2" "$3" | sed '1,2d; s/^/  /' | head -n 200
+	return 1
+}
+
+if [ $# -eq 0 ]; then
+	set -- $(cd "$cases" && for d in */; do [ -d "$d" ] && echo "${d%/}"; done)
+fi
+[ $# -gt 0 ] || { echo "golden: no cases in $cases"; fail=1; }
+for name in "$@"; do
+	dir=$cases/$name
+	work=$tmp/$name
+	mkdir -p "$work"
+	if [ ! -d "$dir" ]; then
+		echo "FAIL $name: no such case"
+		fail=$((fail + 1))
+		continue
+	fi
+	if [ -z "$(golden_mails "$dir")" ]; then
+		echo "FAIL $name: no NN-*.eml mails"
+		fail=$((fail + 1))
+		continue
+	fi
+	if ! golden_replay "$work" "$dir" 2>"$work/why"; then
+		echo "FAIL $name"
+		sed 's/^/  /' "$work/why"
+		fail=$((fail + 1))
+		continue
+	fi
+	good=1
+	golden_dump "$work" "$work/got" || { echo "  ludus outbox --all failed"; good=0; }
+	[ $good = 1 ] && { compare "$name" "$dir/expected" "$work/got" >"$work/diff" || good=0; }
+	if [ -f "$dir/expected-db" ]; then
+		golden_db "$work" "$work/got-db" &&
+		    compare "$name" "$dir/expected-db" "$work/got-db" >>"$work/diff" || good=0
+	fi
+	if [ $good = 1 ]; then
+		echo "ok $name"
+		cat "$work/diff"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $name"
+		cat "$work/diff"
+		fail=$((fail + 1))
+	fi
+done
+
+# Every case file goes into the distribution.
+[ "$update" = 1 ] && golden_files_am "$cases"
+missing=$(golden_unlisted "$cases")
+if [ -n "$missing" ]; then
+	echo "FAIL files.am: not listed in tests/mail/referee/files.am" \
+	    "(GOLDEN_UPDATE=1 rewrites it):"
+	echo "$missing" | sed 's/^/  /'
+	fail=$((fail + 1))
+fi
+
+echo "golden: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,204 @@
+# Shared by tests/golden.sh and tests/mail/referee/mkcase.sh: one referee
+# in a temporary directory with a fixed secret, mails delivered at fixed
+# times with fixed game seeds, and what it wrote read back.  Needs
+# LUDUS_BIN, LUDUS_GAMES_DIR and LUDUS_SRCDIR; LUDUS_WRAP (e.g. "valgrind
+# ...") wraps every call of ludus.
+
+# 2027-01-01 00:00:00 UTC: mail NN of a case arrives GOLDEN_BASE + 60 * NN.
+GOLDEN_BASE=1798761600
+# The server secret of every case, so the reply tokens never change.
+GOLDEN_SECRET=5eed5eed5eed5eed0123456789abcdef0123456789abcdef5eed5eed5eed5eed
+# $LUDUS_SEED for every call: new games deal the same cards each run.
+GOLDEN_SEED=1
+
+# golden_ludus DIR ARGS...: ludus on the referee in DIR.
+golden_ludus() {
+	_gd=$1
+	shift
+	${LUDUS_WRAP:-} "$LUDUS_BIN" -c "$_gd/ludus.yaml" "$@"
+}
+
+# golden_test_build: 0 when ludus honours $LUDUS_NOW and $LUDUS_SEED.
+golden_test_build() {
+	"$LUDUS_BIN" --version 2>/dev/null | grep -q '^test build:'
+}
+
+# golden_init DIR: a fresh referee in the empty directory DIR.
+golden_init() {
+	_gd=$1
+	printf '#!/bin/sh\ncat >/dev/null\nexit 0\n' >"$_gd/sendmail"
+	chmod +x "$_gd/sendmail"
+	cat >"$_gd/ludus.yaml" <<EOF
+referee:
+  address: referee@example.org
+  name: Ludus Referee
+  admins: [admin@example.org]
+state_dir: $_gd
+database: $_gd/ludus.db
+games_dir: $LUDUS_GAMES_DIR
+templates_dir: $LUDUS_SRCDIR/templates
+out:
+  sendmail:
+    path: $_gd/sendmail
+EOF
+	(umask 077 && echo "$GOLDEN_SECRET" >"$_gd/secret")
+	: >"$_gd/tokens"
+	: >"$_gd/log"
+	golden_ludus "$_gd" init >>"$_gd/log" 2>&1
+}
+
+# golden_index FILE: the number NN a mail's name NN-*.eml starts with.
+golden_index() {
+	_gn=${1##*/}
+	_gn=${_gn%%-*}
+	case $_gn in
+	'' | *[!0-9]*) return 1 ;;
+	esac
+	_gn=$(echo "$_gn" | sed 's/^0*//')
+	echo "${_gn:-0}"
+}
+
+# golden_token DIR GAME SEAT: the reply token, remembered per referee.
+golden_token() {
+	_gt=$(awk -v k="$2,$3" '$1 == k { print $2; exit }' "$1/tokens")
+	if [ -z "$_gt" ]; then
+		_gt=$(golden_ludus "$1" token "$2" "$3" 2>>"$1/log") || return 1
+		echo "$2,$3 $_gt" >>"$1/tokens"
+	fi
+	echo "$_gt"
+}
+
+# golden_subst DIR IN OUT: IN with each @TOKEN(GAME,SEAT)@ replaced by
+# that seat's token.
+golden_subst() {
+	# Never empty: awk would take the mail itself for the map.
+	echo "# placeholder token" >"$1/map"
+	for _gp in $(grep -o '@TOKEN([^) ]*)@' "$2" | sort -u); do
+		_ga=${_gp#@TOKEN(}
+		_ga=${_ga%)@}
+		_gt=$(golden_token "$1" "${_ga%%,*}" "${_ga#*,}") || {
+			echo "$2: no token for $_gp" >&2
+			return 1
+		}
+		printf '%s %s\n' "$_gp" "$_gt" >>"$1/map"
+	done
+	awk 'NR == FNR { map[$1] = $2; next }
+	    {
+		out = ""
+		while ((i = index($0, "@TOKEN(")) > 0) {
+			rest = substr($0, i)
+			j = index(rest, ")@")
+			key = j > 0 ? substr(rest, 1, j + 1) : ""
+			if (!(key in map)) {
+				out = out substr($0, 1, i)
+				$0 = substr($0, i + 1)
+				continue
+			}
+			out = out substr($0, 1, i - 1) map[key]
+			$0 = substr(rest, j + 2)
+		}
+		print out $0
+	    }' "$1/map" "$2" >"$3"
+}
+
+# golden_run DIR ARGS...: a ludus command at the start time (a case's
+# setup line).
+golden_run() {
+	_gd=$1
+	shift
+	LUDUS_NOW=$GOLDEN_BASE LUDUS_SEED=$GOLDEN_SEED golden_ludus "$_gd" "$@"
+}
+
+# golden_setup DIR FILE: run each line of a case's setup file as ludus
+# arguments (blank lines and # comments skipped).
+golden_setup() {
+	_gl=0
+	while IFS= read -r _gline || [ -n "$_gline" ]; do
+		_gl=$((_gl + 1))
+		case $_gline in
+		'' | '#'*) continue ;;
+		esac
+		set -f
+		# shellcheck disable=SC2086
+		golden_run "$1" $_gline >>"$1/log" 2>&1 || {
+			set +f
+			echo "$2:$_gl: ludus $_gline failed:" >&2
+			tail -n 5 "$1/log" >&2
+			return 1
+		}
+		set +f
+	done <"$2"
+}
+
+# golden_deliver DIR FILE: deliver one mail of a case at its time.
+golden_deliver() {
+	_gi=$(golden_index "$2") || {
+		echo "$2: the name does not start with a number" >&2
+		return 1
+	}
+	golden_subst "$1" "$2" "$1/msg" || return 1
+	echo "== ${2##*/}" >>"$1/log"
+	LUDUS_NOW=$((GOLDEN_BASE + 60 * _gi)) LUDUS_SEED=$GOLDEN_SEED \
+	    golden_ludus "$1" deliver <"$1/msg" >>"$1/log" 2>&1 || {
+		echo "${2##*/}: ludus deliver failed:" >&2
+		tail -n 5 "$1/log" >&2
+		return 1
+	}
+}
+
+# golden_mails CASEDIR: the case's mails in name order, one per line.
+golden_mails() {
+	for _gf in "$1"/[0-9]*.eml; do
+		[ -f "$_gf" ] && echo "$_gf"
+	done | LC_ALL=C sort
+}
+
+# golden_replay DIR CASEDIR: a fresh referee in DIR given the case.
+golden_replay() {
+	golden_init "$1" || { cat "$1/log" >&2; return 1; }
+	if [ -f "$2/setup" ]; then
+		golden_setup "$1" "$2/setup" || return 1
+	fi
+	for _gm in $(golden_mails "$2"); do
+		golden_deliver "$1" "$_gm" || return 1
+	done
+}
+
+# golden_dump DIR OUT: every mail the referee wrote, decoded.
+golden_dump() {
+	golden_ludus "$1" outbox --all >"$2" 2>>"$1/log"
+}
+
+# golden_db DIR OUT: the games and their move logs.
+golden_db() {
+	sqlite3 -separator ' | ' "$1/ludus.db" \
+	    "SELECT 'game', id, kind, status, ifnull(result, '-') FROM games ORDER BY id;
+	     SELECT 'move', game_id, ply, seat, notation FROM moves ORDER BY game_id, ply;" \
+	    >"$2" 2>>"$1/log"
+}
+
+# golden_files CASES: every file of the golden tests, as listed for the
+# distribution (paths from the source tree's top).
+golden_files() {
+	(cd "$1/../../.." && find tests/mail/referee -type f ! -name '*~' ! -name '*.tmp' |
+	    LC_ALL=C sort)
+}
+
+# golden_files_am CASES: rewrite CASES/files.am from what is there.
+golden_files_am() {
+	{
+		echo "# Generated by GOLDEN_UPDATE=1 tests/golden.sh: every file of the"
+		echo "# referee's golden cases, for the distribution; golden.sh fails"
+		echo "# when one is missing here."
+		{ golden_files "$1"; echo tests/mail/referee/files.am; } |
+		    LC_ALL=C sort -u | sed 's/^/EXTRA_DIST += /'
+	} >"$1/files.am.tmp" && mv "$1/files.am.tmp" "$1/files.am"
+}
+
+# golden_unlisted CASES: the files missing from CASES/files.am, if any.
+golden_unlisted() {
+	golden_files "$1" | while IFS= read -r _gf; do
+		grep -qxF "EXTRA_DIST += $_gf" "$1/files.am" 2>/dev/null ||
+		    echo "$_gf"
+	done
+}
