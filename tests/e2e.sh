@@ -44,6 +44,7 @@ chmod 755 "$tmp"	# the servers' own users walk through it to the sandbox
 box=$tmp/m
 lpid=""
 cleanup() {
+	declare -F player_unwatch >/dev/null && player_unwatch
 	if [ -n "$lpid" ]; then
 		kill -KILL "$lpid" 2>/dev/null
 		wait "$lpid" 2>/dev/null
@@ -141,6 +142,8 @@ note "sandbox and ludusd up in $(secs "$T0")"
 PLAYER_DIR=$tmp/p
 mkdir -p "$PLAYER_DIR"
 . "$srcdir/tests/mailenv/player.sh"
+# Each mailbox in IDLE: the players are told of new mail, not polling.
+player_watch alice bob carol dave || { echo "e2e: cannot watch the mailboxes"; exit 1; }
 # The moves' choice (player_play): seed 7 makes a Mancala game of 23
 # moves.
 PLAYER_SEED=${E2E_SEED:-7}
@@ -217,7 +220,7 @@ wait_start() { # ID "USERS"
 		if player_wait "$u" "#$1 .*begins" 30; then
 			ok
 			grep -q "your move" <<<"$P_SUBJECT" &&
-			    mv "$P_FILE" "$PLAYER_DIR/$u/taken/$P_UID.subject" \
+			    mv "$P_FILE" "$PLAYER_DIR/$u/taken/$P_NUM.subject" \
 			    "$PLAYER_DIR/$u/queue/"
 		else
 			bad "$u: no mail saying game #$1 begins"

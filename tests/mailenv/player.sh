@@ -27,12 +27,13 @@
 # Sending: SMTP with STARTTLS (the certificate verified against the
 # sandbox's own CA, as the sandbox's name), like contrib/bootstrap.
 # Reading: IMAPS with the user's password; a mail is fetched whole, which
-# marks it seen on the server, and kept in PLAYER_DIR/USER/queue/UID.eml
+# marks it seen on the server, and kept in PLAYER_DIR/USER/queue/N.eml (N
+# its number in the mailbox)
 # until a player_wait takes it (it then moves to taken/).  So "the next
 # unseen referee mail" is the oldest fetched and not yet taken one.
 #
 # After player_wait (and player_last) these describe the mail taken:
-#   P_USER P_UID P_FILE    whose, its IMAP UID, the raw message kept
+#   P_USER P_NUM P_FILE    whose, its number in the mailbox, the raw message
 #   P_SUBJECT              the subject, encoded words decoded
 #   P_MSGID P_REFS         Message-ID (no brackets) and References
 #   P_FROM P_REPLYTO       the From and Reply-To addresses
@@ -57,6 +58,9 @@ fi
 # run per mail.
 
 _p_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
+
+# PLAYER_TRACE=1: what the players do, with times (ms), on stderr.
+_p_trace() { [ -z "${PLAYER_TRACE:-}" ] || echo "player: ${EPOCHREALTIME} $*" >&2; }
 
 # curl to USER's mailbox over IMAPS: PATH after the host, more curl options.
 _p_imap() { # USER PATH [CURL-ARGS...]
@@ -237,10 +241,10 @@ _p_text() { # FILE
 }
 
 # Fill the P_* variables from a kept message.
-_p_load() { # USER UID
+_p_load() { # USER NUMBER
 	local line
 	P_USER=$1
-	P_UID=$2
+	P_NUM=$2
 	P_FILE=$PLAYER_DIR/$1/taken/$2.eml
 	[ -f "$P_FILE" ] || P_FILE=$PLAYER_DIR/$1/queue/$2.eml
 	_TEXT=""
@@ -295,62 +299,77 @@ _p_curl_all() {
 	curl --parallel --parallel-immediate "${_ARGS[@]:1}" 2>/dev/null
 }
 
-# Fetch the unseen referee mail of each USER into their queue (marking it
-# seen on the server).  One curl asks all the mailboxes, one more fetches
-# what is new.
+# Fetch each USER's new referee mail into their queue (marking it seen on
+# the server).  Messages are known by their number in the mailbox, which
+# stays as it is since nothing is ever deleted from a player's INBOX.  A
+# watched mailbox has said how many messages it holds; the others are
+# asked (one curl for all) which are unseen.  One more curl fetches what is
+# new, from all the mailboxes at once.
+declare -gA _P_HAVE=() _P_EXISTS=()
 player_poll() { # USER...
-	local u uid line n q list search=$PLAYER_DIR/search
+	local u num line n q list search=$PLAYER_DIR/search
+	local -a nums
 	local -A new=()
 	_ARGS=()
 	for u in "$@"; do
-		mkdir -p "$PLAYER_DIR/$u/queue" "$PLAYER_DIR/$u/taken"
+		mkdir -p "$PLAYER_DIR/$u/queue" "$PLAYER_DIR/$u/taken" "$PLAYER_DIR/$u/other"
+		[ -n "${_P_WATCHED[$u]:-}" ] && [ -n "${_P_EXISTS[$u]:-}" ] && continue
 		rm -f "$search.$u"
 		_p_curlargs "$u" INBOX "$search.$u" \
-		    -X "UID SEARCH UNSEEN FROM \"$PLAYER_REFEREE\""
+		    -X "SEARCH UNSEEN FROM \"$PLAYER_REFEREE\""
 	done
 	_p_curl_all
 	_ARGS=()
 	for u in "$@"; do
 		q=$PLAYER_DIR/$u/queue
-		_UIDS=()
-		if [ -f "$search.$u" ]; then
+		nums=()
+		if [ -n "${_P_WATCHED[$u]:-}" ] && [ -n "${_P_EXISTS[$u]:-}" ]; then
+			for ((num = ${_P_HAVE[$u]:-0} + 1; num <= _P_EXISTS[$u]; num++)); do
+				nums+=("$num")
+			done
+		elif [ -f "$search.$u" ]; then
 			while IFS= read -r line; do
 				line=${line%$'\r'}
 				[[ $line == "* SEARCH"* ]] || continue
-				read -ra _UIDS <<<"${line#\* SEARCH}"
+				read -ra nums <<<"${line#\* SEARCH}"
 				break
 			done <"$search.$u"
 		fi
 		list="" n=0
-		for uid in "${_UIDS[@]}"; do
-			[ -e "$q/$uid.eml" ] || [ -e "$PLAYER_DIR/$u/taken/$uid.eml" ] &&
-			    continue
-			list+=${list:+,}$uid
+		for num in "${nums[@]}"; do
+			[ -e "$q/$num.eml" ] || [ -e "$PLAYER_DIR/$u/taken/$num.eml" ] ||
+			    [ -e "$PLAYER_DIR/$u/other/$num.eml" ] && continue
+			list+=${list:+,}$num
 			n=$((n + 1))
 		done
 		[ $n = 0 ] && continue
 		new[$u]=$list
 		if [ $n = 1 ]; then
-			_p_curlargs "$u" "INBOX;UID=$list" "$q/$list.part"
+			_p_curlargs "$u" "INBOX;MAILINDEX=$list" "$q/$list.part"
 		else
 			# One connection for them all (curl's URL globbing).
-			_p_curlargs "$u" "INBOX;UID={$list}" "$q/#1.part"
+			_p_curlargs "$u" "INBOX;MAILINDEX={$list}" "$q/#1.part"
 		fi
 	done
 	_p_curl_all
 	for u in "${!new[@]}"; do
 		q=$PLAYER_DIR/$u/queue
-		for uid in ${new[$u]//,/ }; do
-			[ -s "$q/$uid.part" ] || { rm -f "$q/$uid.part"; continue; }
-			mv "$q/$uid.part" "$q/$uid.eml"
-			_p_entity "$q/$uid.eml"
+		for num in ${new[$u]//,/ }; do
+			[ -s "$q/$num.part" ] || { rm -f "$q/$num.part"; break; }
+			_P_HAVE[$u]=$num
+			_p_entity "$q/$num.part"
+			if [[ ${_H[from]:-} != *"$PLAYER_REFEREE"* ]]; then
+				mv "$q/$num.part" "$PLAYER_DIR/$u/other/$num.eml"
+				continue
+			fi
+			mv "$q/$num.part" "$q/$num.eml"
 			_p_words "${_H[subject]:-}"
-			printf '%s\n' "$_W" >"$q/$uid.subject"
+			printf '%s\n' "$_W" >"$q/$num.subject"
 		done
 	done
 }
 
-# _Q= USER's queued (fetched, not taken) mail: subjects indexed by UID,
+# _Q= USER's queued (fetched, not taken) mail: subjects indexed by number,
 # so that "${!_Q[@]}" lists them oldest first.
 _p_queue() { # USER
 	local f uid
@@ -363,7 +382,7 @@ _p_queue() { # USER
 	done
 }
 
-# Queued mail of USER: "UID<TAB>SUBJECT" lines, oldest first.
+# Queued mail of USER: "N<TAB>SUBJECT" lines, oldest first.
 player_queue() { # USER
 	local uid
 	_p_queue "$1"
@@ -381,22 +400,130 @@ _p_take() { # USER PATTERN
 			mv "$PLAYER_DIR/$1/queue/$uid.eml" "$PLAYER_DIR/$1/queue/$uid.subject" \
 			    "$PLAYER_DIR/$1/taken/"
 			_p_load "$1" "$uid"
+			_p_trace "$1 took: $P_SUBJECT"
 			return 0
 		fi
 	done
 	return 1
 }
 
+# Told rather than polling: player_watch USER... keeps, for each USER, a
+# connection to the mailbox in IMAP IDLE, made by a bash process of its own
+# (plain IMAP on the loopback, which the sandbox allows; the mail itself is
+# still fetched over IMAPS by curl).  It writes the user's name into a FIFO
+# whenever the server announces new mail, and player_wait sleeps on that
+# FIFO instead of asking every mailbox again and again, which on a small
+# machine would slow the very daemon it waits for.  Without watchers (or
+# every 2 s with them) it polls.  player_unwatch ends the watchers.
+_P_WATCH_PIDS=()
+_P_NOTIFY_FD=""
+declare -gA _P_WATCHED=() _P_DIRTY=()
+
+_p_watch() { # USER: the watcher's loop, in a background subshell
+	local u=$1 line state=login n=0
+	exec 3<>"/dev/tcp/$MAILENV_HOST/$MAILENV_IMAP_PORT" || { echo "!$u" >&"$_P_NOTIFY_FD"; exit 1; }
+	while IFS= read -r line <&3; do
+		line=${line%$'\r'}
+		case $state/$line in
+		login/"* OK"*)
+			printf 'w1 LOGIN %s %s\r\n' "$u" "$u$MAILENV_PASSWORD_SUFFIX" >&3
+			state=select
+			;;
+		select/"w1 OK"*)
+			printf 'w2 SELECT INBOX\r\n' >&3
+			state=idle
+			;;
+		idle/"w2 OK"*)
+			printf 'w3 IDLE\r\n' >&3
+			state=start
+			;;
+		idle/"* "*" EXISTS" | idling/"* "*" EXISTS")
+			n=${line#\* }
+			n=${n%% *}
+			[ $state = idling ] && echo "$u $n" >&"$_P_NOTIFY_FD"
+			_p_trace "$u told: $line"
+			;;
+		start/"+"*)
+			echo "+$u $n" >&"$_P_NOTIFY_FD"
+			state=idling
+			;;
+		*/"w"[123]" "NO* | */"w"[123]" "BAD* | */"* BYE"*)
+			break
+			;;
+		esac
+	done
+	echo "!$u" >&"$_P_NOTIFY_FD"
+}
+
+# Start watching USERS' mailboxes; 1 when one could not be watched.
+player_watch() { # USER...
+	local u n=0 line end
+	if [ -z "$_P_NOTIFY_FD" ]; then
+		rm -f "$PLAYER_DIR/notify"
+		mkfifo "$PLAYER_DIR/notify" || return 1
+		exec {_P_NOTIFY_FD}<>"$PLAYER_DIR/notify"
+	fi
+	for u in "$@"; do
+		_p_watch "$u" &
+		_P_WATCH_PIDS+=($!)
+	done
+	end=$(($(_p_ms) + 15000))
+	while [ $n -lt $# ] && [ "$(_p_ms)" -lt $end ]; do
+		IFS= read -r -t 1 -u "$_P_NOTIFY_FD" line || continue
+		case $line in
+		+*)
+			u=${line#+}
+			_P_WATCHED[${u%% *}]=1
+			_p_told "$line"
+			n=$((n + 1))
+			;;
+		!*) echo "player: cannot watch ${line#!}'s mailbox" >&2; return 1 ;;
+		*) _p_told "$line" ;;
+		esac
+	done
+	[ $n = $# ] || { echo "player: the mailboxes are not all watched" >&2; return 1; }
+}
+
+player_unwatch() {
+	local p
+	for p in "${_P_WATCH_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	_P_WATCH_PIDS=()
+	_P_WATCHED=()
+}
+
+# A watcher's line: USER has new mail, or (!USER) its watcher is gone and
+# polling takes over.
+_p_told() { # LINE
+	local u=${1#[+!]}
+	u=${u%% *}
+	case $1 in
+	!*)
+		unset "_P_WATCHED[$u]"
+		echo "player: $u's mailbox is no longer watched" >&2
+		;;
+	*" "*)
+		_P_EXISTS[$u]=${1##* }
+		;;
+	esac
+	_P_DIRTY[$u]=1
+}
+
 # Wait for the next referee mail to one of USERS whose subject matches
 # PATTERN (a bash regular expression); 1 after SECONDS (default 30).
 player_wait_any() { # "USERS" PATTERN [SECONDS]
-	local users=$1 pat=$2 t0 end u
+	local users=$1 pat=$2 t0 end u line watched=1 due
 	t0=$(_p_ms)
 	end=$((t0 + ${3:-30} * 1000))
 	for u in $users; do
 		mkdir -p "$PLAYER_DIR/$u/queue" "$PLAYER_DIR/$u/taken"
 	done
 	while :; do
+		for u in $users; do
+			[ -n "${_P_WATCHED[$u]:-}" ] || watched=0
+		done
 		for u in $users; do
 			if _p_take "$u" "$pat"; then
 				P_WAITED_MS=$(($(_p_ms) - t0))
@@ -407,15 +534,46 @@ player_wait_any() { # "USERS" PATTERN [SECONDS]
 			echo "player: no mail to $users matching /$pat/ in ${3:-30} s" >&2
 			return 1
 		fi
-		# shellcheck disable=SC2086
-		player_poll $users
-		for u in $users; do
-			if _p_take "$u" "$pat"; then
-				P_WAITED_MS=$(($(_p_ms) - t0))
-				return 0
+		if [ $watched = 1 ]; then
+			# Sleep until a watcher speaks (2 s at most), then look
+			# into the mailboxes it named.
+			due=""
+			for u in $users; do
+				[ -n "${_P_DIRTY[$u]:-}" ] && due+=" $u"
+			done
+			if [ -z "$due" ]; then
+				if IFS= read -r -t 2 -u "$_P_NOTIFY_FD" line; then
+					_p_told "$line"
+					# The referee's mails of one move
+					# arrive together: one look for all.
+					while IFS= read -r -t 0.1 -u "$_P_NOTIFY_FD" line; do
+						_p_told "$line"
+					done
+				else
+					for u in $users; do
+						_P_DIRTY[$u]=1
+					done
+				fi
+				continue
 			fi
-		done
-		sleep "$PLAYER_POLL"
+			for u in $due; do
+				unset "_P_DIRTY[$u]"
+			done
+			_p_trace "poll$due"
+			# shellcheck disable=SC2086
+			player_poll $due
+			_p_trace "polled"
+		else
+			# shellcheck disable=SC2086
+			player_poll $users
+			for u in $users; do
+				if _p_take "$u" "$pat"; then
+					P_WAITED_MS=$(($(_p_ms) - t0))
+					return 0
+				fi
+			done
+			sleep "$PLAYER_POLL"
+		fi
 	done
 }
 
@@ -531,7 +689,9 @@ player_reply() { # [-t TO] [-s SUBJECT] TEXT
 	done
 	shift $((OPTIND - 1))
 	refs="${P_REFS:+$P_REFS }<$P_MSGID>"
-	player_send -t "$to" -r "$P_MSGID" -R "$refs" "$P_USER" "$1" "$subj"
+	_p_trace "$P_USER replies: $1"
+	player_send -t "$to" -r "$P_MSGID" -R "$refs" "$P_USER" "$1" "$subj" || return 1
+	_p_trace "sent"
 }
 
 # Print the mail taken last: its subject and decoded text.
@@ -575,7 +735,7 @@ player_demo() { # USER1 USER2 GAME [OPT=VAL...]
 		player_wait "$u" "#$g .*begins" 30 || return 1
 		# The one saying "your move" is answered by player_play.
 		[[ $P_SUBJECT == *"your move"* ]] &&
-		    mv "$P_FILE" "$PLAYER_DIR/$u/taken/$P_UID.subject" "$PLAYER_DIR/$u/queue/"
+		    mv "$P_FILE" "$PLAYER_DIR/$u/taken/$P_NUM.subject" "$PLAYER_DIR/$u/queue/"
 	done
 	if ! player_play "$g" "$a $b" 500 _p_show_move; then
 		echo "player: $PLAY_ERROR" >&2
@@ -633,6 +793,7 @@ _p_cli() {
 	demo)
 		[ $# -ge 4 ] || { echo "usage: player.sh demo USER1 USER2 GAME [OPT=VAL...]" >&2; return 2; }
 		shift
+		player_watch "$1" "$2" || return 1
 		player_demo "$@"
 		;;
 	*)
@@ -645,7 +806,7 @@ _p_cli() {
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -u
 	: "${MAILENV_DOMAIN:?the environment of mailenv start is needed}"
-	[ -z "$_p_own_dir" ] || trap 'rm -rf "$_p_own_dir"' EXIT
+	trap 'player_unwatch; [ -z "$_p_own_dir" ] || rm -rf "$_p_own_dir"' EXIT
 	_p_cli "$@"
 	exit
 fi
