@@ -339,11 +339,16 @@ player_poll() { # USER...
 		for num in "${nums[@]}"; do
 			[ -e "$q/$num.eml" ] || [ -e "$PLAYER_DIR/$u/taken/$num.eml" ] ||
 			    [ -e "$PLAYER_DIR/$u/other/$num.eml" ] && continue
+			new[$u]+=${new[$u]:+,}$num
+			# What the watcher fetched already.
+			if [ -f "$PLAYER_DIR/$u/fetched/$num.eml" ]; then
+				mv "$PLAYER_DIR/$u/fetched/$num.eml" "$q/$num.part"
+				continue
+			fi
 			list+=${list:+,}$num
 			n=$((n + 1))
 		done
 		[ $n = 0 ] && continue
-		new[$u]=$list
 		if [ $n = 1 ]; then
 			_p_curlargs "$u" "INBOX;MAILINDEX=$list" "$q/$list.part"
 		else
@@ -409,45 +414,78 @@ _p_take() { # USER PATTERN
 
 # Told rather than polling: player_watch USER... keeps, for each USER, a
 # connection to the mailbox in IMAP IDLE, made by a bash process of its own
-# (plain IMAP on the loopback, which the sandbox allows; the mail itself is
-# still fetched over IMAPS by curl).  It writes the user's name into a FIFO
-# whenever the server announces new mail, and player_wait sleeps on that
-# FIFO instead of asking every mailbox again and again, which on a small
-# machine would slow the very daemon it waits for.  Without watchers (or
-# every 2 s with them) it polls.  player_unwatch ends the watchers.
+# (plain IMAP on the loopback, which the sandbox allows).  When the server
+# announces new mail the watcher leaves IDLE, fetches it (FETCH BODY[],
+# marking it seen) into PLAYER_DIR/USER/fetched/, goes back to IDLE and
+# writes "USER COUNT" into a FIFO.  player_wait sleeps on that FIFO instead
+# of asking every mailbox again and again with a new login each time, which
+# on a small machine would slow the very daemon it waits for.  Without
+# watchers (or every 2 s with them) it polls with curl over IMAPS, and
+# curl fetches anything a watcher has not.  player_unwatch ends them.
 _P_WATCH_PIDS=()
 _P_NOTIFY_FD=""
 declare -gA _P_WATCHED=() _P_DIRTY=()
 
 _p_watch() { # USER: the watcher's loop, in a background subshell
-	local u=$1 line state=login n=0
+	local u=$1 line state=login exists=0 have=0 told=0 tag=0 k size body
+	local dir=$PLAYER_DIR/$1/fetched re='^\* ([0-9]+) FETCH .*BODY\[\] \{([0-9]+)\}$'
+	# Literal sizes are in bytes.
+	export LC_ALL=C
+	mkdir -p "$dir"
 	exec 3<>"/dev/tcp/$MAILENV_HOST/$MAILENV_IMAP_PORT" || { echo "!$u" >&"$_P_NOTIFY_FD"; exit 1; }
 	while IFS= read -r line <&3; do
 		line=${line%$'\r'}
 		case $state/$line in
+		*/"* "[0-9]*" EXISTS")
+			exists=${line#\* }
+			exists=${exists%% *}
+			_p_trace "$u told: $line"
+			# In IDLE: leave it to fetch what came.
+			if [ $state = idling ] && [ "$exists" -gt $have ]; then
+				printf 'DONE\r\n' >&3
+				state=done
+			fi
+			;;
 		login/"* OK"*)
 			printf 'w1 LOGIN %s %s\r\n' "$u" "$u$MAILENV_PASSWORD_SUFFIX" >&3
 			state=select
 			;;
 		select/"w1 OK"*)
 			printf 'w2 SELECT INBOX\r\n' >&3
-			state=idle
+			state=selected
 			;;
-		idle/"w2 OK"*)
-			printf 'w3 IDLE\r\n' >&3
-			state=start
+		selected/"w2 OK"* | done/"w$tag OK"* | fetch/"w$tag OK"*)
+			if [ $state = fetch ] || [ $told = 1 ]; then
+				echo "$u $have" >&"$_P_NOTIFY_FD"
+			fi
+			tag=$((tag + 1))
+			if [ "$exists" -gt $have ]; then
+				printf 'w%d FETCH %d:%d BODY[]\r\n' $tag $((have + 1)) "$exists" >&3
+				state=fetch
+			else
+				printf 'w%d IDLE\r\n' $tag >&3
+				state=start
+			fi
 			;;
-		idle/"* "*" EXISTS" | idling/"* "*" EXISTS")
-			n=${line#\* }
-			n=${n%% *}
-			[ $state = idling ] && echo "$u $n" >&"$_P_NOTIFY_FD"
-			_p_trace "$u told: $line"
+		fetch/"* "*)
+			[[ $line =~ $re ]] || continue
+			k=${BASH_REMATCH[1]}
+			size=${BASH_REMATCH[2]}
+			IFS= read -r -N "$size" body <&3 || break
+			printf '%s' "$body" >"$dir/$k.tmp"
+			mv "$dir/$k.tmp" "$dir/$k.eml"
+			[ "$k" -le $have ] || have=$k
 			;;
 		start/"+"*)
-			echo "+$u $n" >&"$_P_NOTIFY_FD"
+			[ $told = 1 ] || echo "+$u $have" >&"$_P_NOTIFY_FD"
+			told=1
 			state=idling
+			if [ "$exists" -gt $have ]; then
+				printf 'DONE\r\n' >&3
+				state=done
+			fi
 			;;
-		*/"w"[123]" "NO* | */"w"[123]" "BAD* | */"* BYE"*)
+		*/"w"[0-9]*" "NO* | */"w"[0-9]*" "BAD* | */"* BYE"*)
 			break
 			;;
 		esac
