@@ -162,13 +162,20 @@ count_mail() { # USER ID PATTERN
 	echo $n
 }
 
-# Every mail of game ID already delivered to USERS fetched, then: none of
-# them still says "your move" unanswered, none is an error reply.
+# Every mail already delivered to USERS fetched (as many as the server
+# counts), then: none of game ID still says "your move" unanswered, none
+# is an error reply.
 check_answered() { # ID "USERS"
-	local u q
+	local u q n have
 	sleep 1	# mail of the last round still on its way
-	player_poll $2
+	player_sync $2
 	for u in $2; do
+		n=$(_p_imap "$u" "" -X "STATUS INBOX (MESSAGES)" |
+		    sed -n 's/.*(MESSAGES \([0-9]*\)).*/\1/p')
+		have=$(ls "$PLAYER_DIR/$u"/queue/*.eml "$PLAYER_DIR/$u"/taken/*.eml \
+		    "$PLAYER_DIR/$u"/other/*.eml 2>/dev/null | wc -l)
+		[ -n "$n" ] && [ "$n" = "$have" ] && ok ||
+		    bad "$u's INBOX holds ${n:-?} mails, the player read $have"
 		q=$(player_queue "$u" | grep -F "#$1 " | grep "your move")
 		[ -z "$q" ] && ok || bad "game $1: $u left unanswered: $q"
 		q=$(player_queue "$u" | grep "Not done")

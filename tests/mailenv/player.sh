@@ -22,15 +22,22 @@
 #   PLAYER_DIR       where fetched mail is kept (default: a fresh temp dir)
 #   PLAYER_REFEREE   the referee's address (referee@$MAILENV_DOMAIN)
 #   PLAYER_TAG       the word of the subject tag (ludus)
-#   PLAYER_POLL      seconds between two looks at the mailboxes (0.1)
+#   PLAYER_POLL      seconds between two looks at unwatched mailboxes (0.1)
+#   PLAYER_SEED      seeds the choice of moves of player_play (1)
+#   PLAYER_TRACE     1: what the players do, with times, on stderr
+#
+# Functions: player_send, player_reply, player_wait, player_wait_any,
+# player_play, player_watch/player_unwatch, player_poll, player_sync,
+# player_queue, player_show, player_last (each described where defined).
 #
 # Sending: SMTP with STARTTLS (the certificate verified against the
 # sandbox's own CA, as the sandbox's name), like contrib/bootstrap.
-# Reading: IMAPS with the user's password; a mail is fetched whole, which
-# marks it seen on the server, and kept in PLAYER_DIR/USER/queue/N.eml (N
-# its number in the mailbox)
-# until a player_wait takes it (it then moves to taken/).  So "the next
-# unseen referee mail" is the oldest fetched and not yet taken one.
+# Reading, by IMAP with the user's password: curl over IMAPS, or the IDLE
+# watchers of player_watch.  A mail is fetched whole, which marks it seen
+# on the server, and kept in PLAYER_DIR/USER/queue/N.eml (N its number in
+# the mailbox; mail not from the referee goes to other/) until a
+# player_wait takes it (it then moves to taken/).  So "the next unseen
+# referee mail" is the oldest fetched and not yet taken one.
 #
 # After player_wait (and player_last) these describe the mail taken:
 #   P_USER P_NUM P_FILE    whose, its number in the mailbox, the raw message
@@ -493,7 +500,8 @@ _p_watch() { # USER: the watcher's loop, in a background subshell
 	echo "!$u" >&"$_P_NOTIFY_FD"
 }
 
-# Start watching USERS' mailboxes; 1 when one could not be watched.
+# Start watching USERS' mailboxes; 1 when one could not be watched.  Every
+# message already in a watched mailbox counts as new (start on fresh ones).
 player_watch() { # USER...
 	local u n=0 line end
 	if [ -z "$_P_NOTIFY_FD" ]; then
@@ -547,6 +555,21 @@ _p_told() { # LINE
 		;;
 	esac
 	_P_DIRTY[$u]=1
+}
+
+# Bring USERS' queues up to date: what the watchers said so far, then a
+# look into every mailbox.
+player_sync() { # USER...
+	local line u
+	if [ -n "$_P_NOTIFY_FD" ]; then
+		while IFS= read -r -t 0.2 -u "$_P_NOTIFY_FD" line; do
+			_p_told "$line"
+		done
+	fi
+	for u in "$@"; do
+		unset "_P_DIRTY[$u]"
+	done
+	player_poll "$@"
 }
 
 # Wait for the next referee mail to one of USERS whose subject matches
