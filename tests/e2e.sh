@@ -9,8 +9,9 @@
 #      address of the Reply-To alone); they play a whole game, each move
 #      picked at random (fixed seed) from the mail's "Your legal moves".
 #      Checked: both get the end mail, the database says finished with one
-#      moves row per move sent, every seat got a mail per move, no mail
-#      saying "your move" was left unanswered, no error reply.
+#      moves row per move sent, every seat got a mail per move, the players
+#      read every mail the server holds for them and none saying "your
+#      move" was left unanswered, no error reply.
 #   b. alice, bob, carol and dave: `new aluette ...`, all four accept, and
 #      they play the 36 cards of the first hand.  The hand's result on the
 #      next board is checked against one computed here from the cards sent
@@ -18,7 +19,8 @@
 #      to whoever got there first, one point to their side.
 #
 # Prints timings.  Exit 77 only when the servers cannot be had (not root,
-# packages not installable).  E2E_SEED picks the moves (default fixed);
+# packages not installable).  E2E_SEED picks the moves (default 7, a Mancala
+# game of 23 moves); PLAYER_TRACE=1 shows the players at work, with times;
 # E2E_KEEP=DIR keeps the daemon's log, the database and the players' mail.
 set -u
 export TZ=UTC LC_ALL=C
