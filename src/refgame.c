@@ -631,8 +631,6 @@ refgame_finish(struct ref_msg *x, struct play_game *g, int draw,
     unsigned winners, const char *how, const char *text, const char *by)
 {
 	struct game_result res;
-	struct ref_seats rs;
-	int rc;
 
 	g->def->ops->result(g->st, &res);
 	res.over = 1;
@@ -653,13 +651,9 @@ refgame_finish(struct ref_msg *x, struct play_game *g, int draw,
 	    store_event_add(x->r->store, g->row.id, g->row.nmoves, x->me.id,
 	    how, text, x->now) == -1)
 		return -1;
-	if (refview_seats(x, g, &rs) == -1)
-		return -1;
 	if (by == NULL && x->me.id != 0)
 		by = ref_name(&x->me);
-	rc = refview_end_by(x, g, by, &res);
-	refview_seats_free(&rs);
-	return rc;
+	return refview_end_by(x, g, by, &res);
 }
 
 static int
