@@ -56,39 +56,8 @@ MAILENV_WATCH_PID=$$ bash "$mailenv" start "$box" >"$tmp/env" ||
 now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
 REF=referee@$MAILENV_DOMAIN
 umask 077
-echo "referee$MAILENV_PASSWORD_SUFFIX" >"$tmp/referee.pw"
-cat >"$tmp/ludus.yaml" <<EOF
-referee:
-  address: $REF
-  name: Ludus Referee
-state_dir: $tmp
-database: $tmp/ludus.db
-games_dir: $LUDUS_GAMES_DIR
-in:
-  imap:
-    url: imap://localhost:$MAILENV_IMAP_PORT/INBOX
-    user: referee
-    password_file: $tmp/referee.pw
-    ca_file: $MAILENV_CA_FILE
-    processed: move Processed
-    idle: true
-    poll_interval: 5m
-    retry:
-      min: 1s
-      max: 4s
-out:
-  smtp:
-    url: smtps://localhost:$MAILENV_SMTPS_PORT
-    user: referee
-    password_file: $tmp/referee.pw
-    ca_file: $MAILENV_CA_FILE
-    retry:
-      min: 1s
-      max: 4s
-logging:
-  to: stderr
-  level: ${SOAK_LOG_LEVEL:-warning}
-EOF
+. "$here/tests/mailenv/referee.sh"
+mailenv_referee "$tmp" "${SOAK_LOG_LEVEL:-warning}"
 "$LUDUS_BIN" -c "$tmp/ludus.yaml" init >/dev/null || exit 1
 
 . "$here/tests/mailenv/smtp.sh"

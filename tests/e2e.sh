@@ -80,48 +80,12 @@ secs() { local ms=$(($(now_ms) - $1)); printf '%d.%d s' $((ms / 1000)) $((ms % 1
 D=$MAILENV_DOMAIN
 REF=referee@$D
 umask 077
-printf 'referee%s\n' "$MAILENV_PASSWORD_SUFFIX" >"$tmp/referee.pw"
 db=$tmp/ludus.db
 conf=$tmp/ludus.yaml
-# As tests/integration.sh: IDLE, so a move is answered within about a
-# second; polling only every 5 minutes.  Plus addressing on: the sandbox
-# delivers referee+ID.TOKEN@ to the referee.
-cat >"$conf" <<EOF
-referee:
-  address: $REF
-  name: Ludus Referee
-  plus_addressing: true
-state_dir: $tmp
-database: $db
-games_dir: $LUDUS_GAMES_DIR
-templates_dir: $srcdir/templates
-in:
-  imap:
-    url: imap://localhost:$MAILENV_IMAP_PORT/INBOX
-    user: referee
-    password_file: $tmp/referee.pw
-    ca_file: $MAILENV_CA_FILE
-    processed: move Processed
-    idle: true
-    poll_interval: 5m
-    timeout: 10s
-    retry:
-      min: 1s
-      max: 4s
-out:
-  smtp:
-    url: smtps://localhost:$MAILENV_SMTPS_PORT
-    user: referee
-    password_file: $tmp/referee.pw
-    ca_file: $MAILENV_CA_FILE
-    timeout: 10s
-    retry:
-      min: 1s
-      max: 4s
-logging:
-  to: stderr
-  level: info
-EOF
+# As tests/integration.sh, with plus addressing: the sandbox delivers
+# referee+ID.TOKEN@ to the referee.
+. "$srcdir/tests/mailenv/referee.sh"
+mailenv_referee "$tmp" info "plus_addressing: true"
 umask 022
 
 "$LUDUS_BIN" -c "$conf" init >"$tmp/init.out" 2>&1 ||

@@ -78,45 +78,10 @@ now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
 REF=referee@$MAILENV_DOMAIN
 pw() { echo "$1$MAILENV_PASSWORD_SUFFIX"; }
 umask 077
-pw referee >"$tmp/referee.pw"
 db=$tmp/ludus.db
 conf=$tmp/ludus.yaml
-# Polling every 5 minutes: a reply within seconds can only come through
-# IDLE.  Short retry waits, so outages recover within the test.
-cat >"$conf" <<EOF
-referee:
-  address: $REF
-  name: Ludus Referee
-state_dir: $tmp
-database: $db
-games_dir: $LUDUS_GAMES_DIR
-in:
-  imap:
-    url: imap://localhost:$MAILENV_IMAP_PORT/INBOX
-    user: referee
-    password_file: $tmp/referee.pw
-    ca_file: $MAILENV_CA_FILE
-    processed: move Processed
-    idle: true
-    poll_interval: 5m
-    timeout: 10s
-    retry:
-      min: 1s
-      max: 4s
-out:
-  smtp:
-    url: smtps://localhost:$MAILENV_SMTPS_PORT
-    user: referee
-    password_file: $tmp/referee.pw
-    ca_file: $MAILENV_CA_FILE
-    timeout: 10s
-    retry:
-      min: 1s
-      max: 4s
-logging:
-  to: stderr
-  level: info
-EOF
+. "$srcdir/tests/mailenv/referee.sh"
+mailenv_referee "$tmp"
 "$LUDUS_BIN" -c "$conf" init >/dev/null || bad "ludus init"
 
 # --- the players' side: SMTP (or LMTP) in bash, IMAP through curl -------

@@ -1,0 +1,49 @@
+# Sourced by the scripts that run ludusd against the sandbox
+# (tests/integration.sh, tests/e2e.sh, bench/soak.sh): the referee's
+# configuration, from the environment `mailenv start` printed.
+#
+# mailenv_referee DIR [LOG-LEVEL] [REFEREE-LINE]: write DIR/ludus.yaml and
+# DIR/referee.pw for referee@ in the sandbox, the database DIR/ludus.db.
+# Mail comes in by IMAP IDLE with polling only every 5 minutes, so an
+# answer within seconds can only come through IDLE; it goes out by SMTPS
+# with AUTH.  Short retry waits let outages recover within a test.
+# REFEREE-LINE is one more setting under `referee:` (e.g.
+# "plus_addressing: true").
+mailenv_referee() {
+	printf 'referee%s\n' "$MAILENV_PASSWORD_SUFFIX" >"$1/referee.pw"
+	cat >"$1/ludus.yaml" <<EOF
+referee:
+  address: referee@$MAILENV_DOMAIN
+  name: Ludus Referee
+${3:+  $3
+}state_dir: $1
+database: $1/ludus.db
+games_dir: $LUDUS_GAMES_DIR
+in:
+  imap:
+    url: imap://localhost:$MAILENV_IMAP_PORT/INBOX
+    user: referee
+    password_file: $1/referee.pw
+    ca_file: $MAILENV_CA_FILE
+    processed: move Processed
+    idle: true
+    poll_interval: 5m
+    timeout: 10s
+    retry:
+      min: 1s
+      max: 4s
+out:
+  smtp:
+    url: smtps://localhost:$MAILENV_SMTPS_PORT
+    user: referee
+    password_file: $1/referee.pw
+    ca_file: $MAILENV_CA_FILE
+    timeout: 10s
+    retry:
+      min: 1s
+      max: 4s
+logging:
+  to: stderr
+  level: ${2:-info}
+EOF
+}
