@@ -591,7 +591,10 @@ START_TEST(command_other_errors)
 	    "[OPT=VAL...] ADDRESS...; admin abort #ID [REASON]; admin "
 	    "adjudicate #ID draw|1-0|0-1|ADDRESS|SEAT [REASON]; admin extend "
 	    "#ID HOURS [REASON]; admin ban ADDRESS [REASON]; admin unban "
-	    "ADDRESS; admin reports; admin resolve N TEXT");
+	    "ADDRESS; admin reports; admin resolve N TEXT; admin ladder "
+	    "create NAME GAME [OPT=VAL...]; admin ladder close NAME; admin "
+	    "ladder remove-player NAME ADDRESS; admin ladder adjust NAME "
+	    "ADDRESS POSITION");
 }
 END_TEST
 
