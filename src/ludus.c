@@ -812,6 +812,40 @@ print_addrs(const char *name, const struct mail_strv *v)
 	printf("\n");
 }
 
+/* The unfolded value of the first header line called name in a message's
+ * header block (owned), or NULL: for the headers mail_parse does not keep. */
+static char *
+raw_header(const char *raw, const char *name)
+{
+	struct buf b = { 0 };
+	size_t nlen = strlen(name);
+	const char *p = raw, *e;
+	char *v;
+
+	while (*p != '\0' && *p != '\r' && *p != '\n') {
+		if (util_strncaseeq(p, name, nlen) && p[nlen] == ':') {
+			for (p += nlen + 1; *p == ' ' || *p == '\t'; p++)
+				;
+			for (;;) {
+				e = p + strcspn(p, "\r\n");
+				buf_add(&b, p, (size_t)(e - p));
+				p = e + (*e == '\r' && e[1] == '\n' ? 2 :
+				    *e != '\0');
+				if (*p != ' ' && *p != '\t')
+					break;
+			}
+			/* A value folded right after the colon starts blank. */
+			v = xstrdup(buf_str(&b) + strspn(buf_str(&b), " \t"));
+			buf_free(&b);
+			return v;
+		}
+		p += strcspn(p, "\n");
+		if (*p == '\n')
+			p++;
+	}
+	return NULL;
+}
+
 /* One stored mail as a reader sees it: the headers that tell where it
  * goes and which thread it belongs to, decoded, then its text.  No Date,
  * no MIME framing: only what the referee decided. */
@@ -822,6 +856,7 @@ print_mail(const struct ctx *c, const struct store_mail *row)
 	struct mail_msg m;
 	char perr[256];
 	size_t len = strlen(row->data);
+	char *unsub;
 	int i, rc;
 
 	memset(&lim, 0, sizeof(lim));
@@ -848,6 +883,14 @@ print_mail(const struct ctx *c, const struct store_mail *row)
 		printf("Auto-Submitted: %s\n", m.auto_submitted);
 	if (m.reply_to)
 		printf("Reply-To: %s\n", m.reply_to);
+	if (m.list_id)
+		printf("List-Id: %s\n", m.list_id);
+	if ((unsub = raw_header(row->data, "List-Unsubscribe")) != NULL)
+		printf("List-Unsubscribe: %s\n", unsub);
+	free(unsub);
+	/* Plain text is the rule; say when there is more (an HTML part). */
+	if (m.content_type && strcmp(m.content_type, "text/plain") != 0)
+		printf("Content-Type: %s\n", m.content_type);
 	printf("\n");
 	if (rc == -1)
 		printf("(unreadable: %s)\n", perr);

@@ -312,8 +312,8 @@ ref_send(struct ref_msg *x, const struct store_player *to,
     const char *tmplname, struct tmpl_data *d, int64_t game, int seat,
     const char *auto_submitted)
 {
-	/* A banned address gets nothing from the referee. */
-	if (to->banned)
+	/* A banned address and a robot get nothing from the referee. */
+	if (to->banned || refrobot_level(to->address))
 		return 0;
 	tmpl_set(d, "player.name", ref_name(to));
 	return render_send(x, to->address, to->language ? to->language : "en",
@@ -400,6 +400,26 @@ ref_seat_auth(struct ref_msg *x, const struct play_game *g,
 	return -1;
 }
 
+/* A game's options as help and games show them. */
+static void
+option_list(struct tmpl_list *l, const struct gamedef *def)
+{
+	struct tmpl_data *it;
+	int i;
+
+	for (i = 0; i < def->nopts; i++) {
+		struct buf v = { 0 };
+
+		it = tmpl_list_add(l);
+		tmpl_set(it, "name", def->opts[i].name);
+		gamedef_opt_values(&def->opts[i], &v);
+		tmpl_set(it, "values", buf_str(&v));
+		tmpl_set(it, "default", def->opts[i].def);
+		tmpl_set(it, "help", def->opts[i].help);
+		buf_free(&v);
+	}
+}
+
 /* help [GAME|TOPIC] */
 static int
 cmd_help(struct ref_msg *x, const struct command *c, struct ref_result *res)
@@ -410,15 +430,25 @@ cmd_help(struct ref_msg *x, const struct command *c, struct ref_result *res)
 	struct tmpl_data *it;
 	int i, rc;
 
-	if (c->text != NULL && (def = gamedef_find(x->r->defs, x->r->ndefs,
-	    c->text)) == NULL) {
+	if (c->text != NULL && (strcmp(c->text, "robots") == 0 ||
+	    strcmp(c->text, "robot") == 0 || strcmp(c->text, "роботы") == 0 ||
+	    strcmp(c->text, "робот") == 0)) {
+		struct buf b = { 0 };
+
+		tmpl_set(d, "topic.robots", "1");
+		tmpl_set(d, "topic.title", "robots");
+		config_format_duration(x->r->cfg->robots.budget_ms, &b);
+		tmpl_set(d, "robots.budget", buf_str(&b));
+		buf_free(&b);
+	} else if (c->text != NULL && (def = gamedef_find(x->r->defs,
+	    x->r->ndefs, c->text)) == NULL) {
 		struct buf names = { 0 };
 
 		for (i = 0; i < x->r->ndefs; i++)
 			buf_printf(&names, "%s%s", i ? ", " : "",
 			    x->r->defs[i].name);
 		ref_fail(res, "there is no help on `%s`; ask for one of the "
-		    "games (%s), or send `help` alone", c->text,
+		    "games (%s), for robots, or send `help` alone", c->text,
 		    buf_str(&names));
 		buf_free(&names);
 		tmpl_data_free(d);
@@ -429,18 +459,7 @@ cmd_help(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		tmpl_set(d, "topic.name", def->name);
 		tmpl_set(d, "topic.summary", def->summary);
 		tmpl_set(d, "topic.notation", def->notation);
-		l = tmpl_list(d, "topic.options");
-		for (i = 0; i < def->nopts; i++) {
-			struct buf v = { 0 };
-
-			it = tmpl_list_add(l);
-			tmpl_set(it, "name", def->opts[i].name);
-			gamedef_opt_values(&def->opts[i], &v);
-			tmpl_set(it, "values", buf_str(&v));
-			tmpl_set(it, "default", def->opts[i].def);
-			tmpl_set(it, "help", def->opts[i].help);
-			buf_free(&v);
-		}
+		option_list(tmpl_list(d, "topic.options"), def);
 	}
 	l = tmpl_list(d, "games");
 	for (i = 0; i < x->r->ndefs; i++) {
@@ -457,8 +476,8 @@ cmd_help(struct ref_msg *x, const struct command *c, struct ref_result *res)
 static int
 cmd_games(struct ref_msg *x, struct ref_result *res)
 {
-	struct tmpl_data *d = tmpl_data_new(), *it, *o;
-	struct tmpl_list *l = tmpl_list(d, "games"), *ol;
+	struct tmpl_data *d = tmpl_data_new(), *it;
+	struct tmpl_list *l = tmpl_list(d, "games");
 	int i, j, rc;
 
 	(void)res;
@@ -475,18 +494,7 @@ cmd_games(struct ref_msg *x, struct ref_result *res)
 			buf_printf(&a, "%s%s", j ? ", " : "", def->aliases[j]);
 		tmpl_set(it, "aliases", buf_str(&a));
 		buf_free(&a);
-		ol = tmpl_list(it, "options");
-		for (j = 0; j < def->nopts; j++) {
-			struct buf v = { 0 };
-
-			o = tmpl_list_add(ol);
-			tmpl_set(o, "name", def->opts[j].name);
-			gamedef_opt_values(&def->opts[j], &v);
-			tmpl_set(o, "values", buf_str(&v));
-			tmpl_set(o, "default", def->opts[j].def);
-			tmpl_set(o, "help", def->opts[j].help);
-			buf_free(&v);
-		}
+		option_list(tmpl_list(it, "options"), def);
 	}
 	rc = ref_send(x, &x->me, "games", d, 0, -1, NULL);
 	tmpl_data_free(d);

@@ -39,6 +39,14 @@ ref_player_make(struct ref_msg *x, const char *addr, int64_t *id)
 	}
 	if (rc == -1 || store_player_id(x->r->store, addr, 1, x->now, id) != 0)
 		return -1;
+	if (refrobot_level(addr)) {
+		if (store_player_load(x->r->store, *id, &p) != 0)
+			return -1;
+		p.name = xasprintf("Robot (level %d)", refrobot_level(addr));
+		rc = store_player_update(x->r->store, &p);
+		store_player_free(&p);
+		return rc;
+	}
 	if (x->r->cfg->referee.language != CONFIG_LANG_RU)
 		return 0;
 	if (store_player_load(x->r->store, *id, &p) != 0)
@@ -79,7 +87,9 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	struct invite_info in;
 	struct store_timer t;
 	struct buf clock = { 0 }, who = { 0 };
-	char *addrs[STORE_MAX_SEATS + 1], **words, *firstw = NULL, err[400];
+	char *addrs[STORE_MAX_SEATS + 1], **words = NULL, *firstw = NULL;
+	char err[400];
+	char *robotaddr[STORE_MAX_SEATS + 1] = { 0 };
 	unsigned char seed[RNG_SEED_LEN];
 	int i, n = 0, nw = 0, count, rc = REF_FAIL, active;
 	int64_t pid;
@@ -88,10 +98,6 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	    NULL)
 		return ref_fail(res, "there is no game `%s`; send `games` for "
 		    "the list", c->gamename);
-	for (i = 0; i < c->nseats; i++)
-		if (c->seats[i].addr == NULL)
-			return ref_fail(res, "robots do not play by mail on "
-			    "this referee yet");
 	if (!admin) {
 		if (store_action_count(x->r->store, x->me.id, "new",
 		    x->now - 86400, &count) == -1)
@@ -103,31 +109,41 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	} else if (c->first == CMD_FIRST_ME)
 		return ref_fail(res, "first=me: you do not play in a game "
 		    "you start with `admin new`");
-	for (i = 0; i < c->nseats && n <= STORE_MAX_SEATS; i++)
-		addrs[n++] = c->seats[i].addr;
-	if (n != def->seats)
-		return ref_fail(res, "%s is for %d players; %s%d named",
+	for (i = 0; i < c->nseats && n <= STORE_MAX_SEATS; i++) {
+		if (c->seats[i].addr == NULL)
+			robotaddr[n] = refrobot_address(c->seats[i].robot, n);
+		addrs[n] = c->seats[i].addr ? c->seats[i].addr : robotaddr[n];
+		n++;
+	}
+	if (n != def->seats) {
+		rc = ref_fail(res, "%s is for %d players; %s%d named",
 		    def->title, def->seats, admin ? "" : "you and ",
 		    admin ? n : n - 1);
+		goto out;
+	}
 	for (i = 0; i < n; i++) {
 		struct store_player p;
 		int banned;
 
 		if ((rc = store_player_find(x->r->store, addrs[i], &p)) == -1)
-			return -1;
+			goto out;
 		banned = rc == 0 && p.banned;
 		if (rc == 0)
 			store_player_free(&p);
-		if (banned)
-			return ref_fail(res, "%s does not take part in games "
+		if (banned) {
+			rc = ref_fail(res, "%s does not take part in games "
 			    "on this referee", addrs[i]);
+			goto out;
+		}
 	}
 	memset(&set, 0, sizeof(set));
 	if (c->clock != NULL) {
 		struct config_clock ck;
 
-		if (config_parse_clock(c->clock, &ck, err, sizeof(err)) == -1)
-			return ref_fail(res, "clock=%s: %s", c->clock, err);
+		if (config_parse_clock(c->clock, &ck, err, sizeof(err)) == -1) {
+			rc = ref_fail(res, "clock=%s: %s", c->clock, err);
+			goto out;
+		}
 		config_format_clock(&ck, &clock);
 		set.clock = buf_str(&clock);
 	}
@@ -159,8 +175,15 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		goto out;
 	}
 	res->game = g.row.id;
+	/* Robots accept at once. */
+	for (i = 0; i < g.row.nseats; i++)
+		if (refrobot_level(g.address[i]))
+			g.row.accepted[i] = 1;
+	if (store_game_update(x->r->store, &g.row) == -1)
+		goto free;
 	if (active) {
 		if (refclock_begin_game(x, &g) == -1 ||
+		    refrobot_play(x, &g, &i) == -1 ||
 		    store_game_update(x->r->store, &g.row) == -1)
 			goto free;
 	}
@@ -196,6 +219,8 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 free:
 	play_free(&g);
 out:
+	for (i = 0; i < STORE_MAX_SEATS + 1; i++)
+		free(robotaddr[i]);
 	free(firstw);
 	free(words);
 	buf_free(&clock);
@@ -273,7 +298,8 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 		free(g->row.status);
 		g->row.status = xstrdup("active");
 		g->row.expires = 0;
-		if (refclock_begin_game(x, g) == -1)
+		if (refclock_begin_game(x, g) == -1 ||
+		    refrobot_play(x, g, &i) == -1)
 			return -1;
 		if (store_timer_cancel(x->r->store, "invitation", g->row.id,
 		    0) == -1)
@@ -330,10 +356,11 @@ after_move(struct ref_msg *x, struct play_game *g, int seat, uint32_t before)
 		if (side_of(g, i) == side_of(g, seat))
 			keep |= 1u << i;
 	g->row.draw_offer &= keep;
+	if (refclock_after_move(x, g, seat, before) == -1 ||
+	    refrobot_play(x, g, &i) == -1)
+		return -1;
 	if (strcmp(g->row.status, "finished") == 0)
 		g->row.draw_offer = 0;
-	if (refclock_after_move(x, g, seat, before) == -1)
-		return -1;
 	if (store_game_update(x->r->store, &g->row) == -1)
 		return -1;
 	if (strcmp(g->row.status, "finished") == 0)
@@ -578,7 +605,8 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 		tmpl_set_int(it, "number", log[i].ply);
 		tmpl_set(it, "seat", ops->seat_name(g->st, log[i].seat));
 		tmpl_set(it, "name", ref_name(&rs.p[log[i].seat]));
-		tmpl_set(it, "text", log[i].notation);
+		tmpl_set(it, "text", refview_move_text(g, log[i].seat,
+		    log[i].notation, viewer));
 		ref_utc(log[i].created, when, sizeof(when));
 		tmpl_set(it, "time", when);
 	}
@@ -678,6 +706,18 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 		sides |= 1u << side_of(g, i);
 		if (g->row.draw_offer & (1u << i))
 			offered |= 1u << side_of(g, i);
+	}
+	/* Robots on the other sides take the draw when they judge their
+	 * position lost. */
+	if (offered != sides) {
+		unsigned rest = 0;
+
+		for (i = 0; i < g->row.nseats; i++)
+			if (!(offered & (1u << side_of(g, i))))
+				rest |= 1u << i;
+		if ((rest & ~refrobot_seats(g)) == 0 &&
+		    refrobot_accepts_draw(g))
+			offered = sides;
 	}
 	if (offered == sides) {
 		res->note = xasprintf("game #%lld is drawn by agreement",

@@ -131,6 +131,11 @@ int	refview_end_by(struct ref_msg *, const struct play_game *,
 /* Per-move visibility: may viewer see this logged move? */
 int	refview_move_visible(const struct play_game *, int seat,
 	    const char *notation, int viewer);
+/* A logged move as viewer may read it: the notation, or for a changer
+ * discard of another seat the fact without the card (discards are not
+ * seen by others). */
+const char *refview_move_text(const struct play_game *, int seat,
+	    const char *notation, int viewer);
 
 /* refgame.c: commands on games and on the sender's own settings. */
 int	refgame_run(struct ref_msg *, const struct command *,
@@ -169,6 +174,18 @@ int	refclock_timer(struct ref_msg *, const struct store_timer *);
  * *left: days of the allowance left. */
 int	refclock_vacation(struct ref_msg *, int days, struct ref_result *,
 	    int64_t *left);
+
+/* refrobot.c: robot seats. */
+/* The address of a robot of a level (owned); the level of an address,
+ * 0 for a person. */
+char	*refrobot_address(int level, int seat);
+int	refrobot_level(const char *address);
+unsigned refrobot_seats(const struct play_game *);
+/* Let every robot to move play, one move after another, with the clock
+ * running; *played counts them. */
+int	refrobot_play(struct ref_msg *, struct play_game *, int *played);
+/* Does every robot of the game judge its position lost? */
+int	refrobot_accepts_draw(const struct play_game *);
 
 /* refladder.c: ratings, ladders, challenges, club list postings. */
 

@@ -116,7 +116,8 @@ last_run(const struct play_game *g, const struct store_move *log, int n,
 		if (refview_move_visible(g, log[first].seat,
 		    log[first].notation, viewer))
 			buf_printf(b, "%s%s", b->len ? ", " : "",
-			    log[first].notation);
+			    refview_move_text(g, log[first].seat,
+			    log[first].notation, viewer));
 }
 
 int
@@ -131,6 +132,18 @@ refview_last_move(struct ref_msg *x, const struct play_game *g, int viewer,
 	last_run(g, log, n, viewer, &last, b);
 	store_moves_free(log, n);
 	return 0;
+}
+
+const char *
+refview_move_text(const struct play_game *g, int seat, const char *notation,
+    int viewer)
+{
+	/* As for signals, partner() marks Aluette, whose changer discards
+	 * are the one kind of move that names a card others may not see. */
+	if (g->def->ops->partner != NULL && viewer != seat &&
+	    strncmp(notation, "discard ", 8) == 0)
+		return "discard (face down)";
+	return notation;
 }
 
 /* The variant as the options that differ from the defaults. */

@@ -834,8 +834,9 @@ store_outbox_add(struct store *s, const struct store_mail *m, int64_t now)
 	    m->next_try ? m->next_try : now);
 }
 
-int
-store_outbox_due(struct store *s, int64_t now, int max,
+/* Outbox rows of a query with two integer parameters, at most max. */
+static int
+outbox_rows(struct store *s, const char *sql, int64_t a, int max,
     struct store_mail **out, int *n)
 {
 	sqlite3_stmt *st;
@@ -843,10 +844,7 @@ store_outbox_due(struct store *s, int64_t now, int max,
 
 	*out = NULL;
 	*n = 0;
-	if ((st = query(s, "SELECT id, message_id, envelope_from, recipients, "
-	    "data, ifnull(game_id, 0), attempts, next_try FROM outbox WHERE "
-	    "sent IS NULL AND failed IS NULL AND next_try <= ? ORDER BY "
-	    "next_try, id LIMIT ?", "ii", now, (int64_t)max)) == NULL)
+	if ((st = query(s, sql, "ii", a, (int64_t)max)) == NULL)
 		return -1;
 	*out = xcalloc((size_t)(max > 0 ? max : 1), sizeof(**out));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
@@ -869,6 +867,18 @@ store_outbox_due(struct store *s, int64_t now, int max,
 		return store_fail(s, "outbox");
 	}
 	return 0;
+}
+
+#define OUTBOX_COLUMNS	"id, message_id, envelope_from, recipients, data, " \
+	"ifnull(game_id, 0), attempts, next_try"
+
+int
+store_outbox_due(struct store *s, int64_t now, int max,
+    struct store_mail **out, int *n)
+{
+	return outbox_rows(s, "SELECT " OUTBOX_COLUMNS " FROM outbox WHERE "
+	    "sent IS NULL AND failed IS NULL AND next_try <= ? ORDER BY "
+	    "next_try, id LIMIT ?", now, max, out, n);
 }
 
 int
@@ -1464,36 +1474,8 @@ int
 store_outbox_all(struct store *s, int64_t after, int max,
     struct store_mail **out, int *n)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT id, message_id, envelope_from, recipients, "
-	    "data, ifnull(game_id, 0), attempts, next_try FROM outbox WHERE "
-	    "id > ? ORDER BY id LIMIT ?", "ii", after, (int64_t)max)) == NULL)
-		return -1;
-	*out = xcalloc((size_t)(max > 0 ? max : 1), sizeof(**out));
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
-		struct store_mail *m = &(*out)[(*n)++];
-
-		m->id = sqlite3_column_int64(st, 0);
-		m->message_id = col_text(st, 1);
-		m->envelope_from = col_text(st, 2);
-		m->recipients = col_text(st, 3);
-		m->data = col_text(st, 4);
-		m->game = sqlite3_column_int64(st, 5);
-		m->attempts = sqlite3_column_int(st, 6);
-		m->next_try = sqlite3_column_int64(st, 7);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		store_mails_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "outbox");
-	}
-	return 0;
+	return outbox_rows(s, "SELECT " OUTBOX_COLUMNS " FROM outbox WHERE "
+	    "id > ? ORDER BY id LIMIT ?", after, max, out, n);
 }
 
 int

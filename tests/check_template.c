@@ -621,6 +621,8 @@ sample(int full)
 	tmpl_set(d, "truncated", full ? "20" : "");
 	tmpl_set(d, "offer.name", "Bob");
 	tmpl_set(d, "timeout.name", "Bob");
+	tmpl_set(d, "topic.robots", full ? "" : "1");
+	tmpl_set(d, "robots.budget", "1s");
 	tmpl_set(d, "vacation.name", "Bob");
 	tmpl_set(d, "offer.you", on);
 	l = tmpl_list(d, "done");

@@ -139,10 +139,11 @@ check token-open-secret 1 ludus token 1 0 && expect token-open-secret "chmod 600
 
 check version 0 "$LUDUS_BIN" --version && expect version "ludus " "$tmp/out"
 
-# Every outbox row, decoded: an encoded subject, a base64 UTF-8 body with
-# CR LF line ends, a sent row as well as a waiting one.
+# Every outbox row, decoded: an encoded subject, a folded header, a base64
+# UTF-8 text part with CR LF line ends beside an HTML one, a sent row as
+# well as a waiting one.
 if command -v sqlite3 >/dev/null; then
-	m1=$(printf 'From: Referee <referee@example.org>\r\nTo: Ann <Ann@Example.org>\r\nSubject: =?UTF-8?B?0J3Rgw==?= [ludus #1 abc]\r\nMessage-ID: <r1@example.org>\r\nIn-Reply-To: <p1@example.org>\r\nReferences: <p0@example.org> <p1@example.org>\r\nAuto-Submitted: auto-replied\r\nReply-To: referee+1@example.org\r\nDate: Sun, 29 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\nSMOpbGxvIHfDtnJsZA0KbGluZSB0d28NCg==\r\n')
+	m1=$(printf 'From: Referee <referee@example.org>\r\nTo: Ann <Ann@Example.org>\r\nSubject: =?UTF-8?B?0J3Rgw==?= [ludus #1 abc]\r\nMessage-ID: <r1@example.org>\r\nIn-Reply-To: <p1@example.org>\r\nReferences: <p0@example.org> <p1@example.org>\r\nAuto-Submitted: auto-replied\r\nReply-To: referee+1@example.org\r\nList-Id: <game-1.example.org>\r\nList-Unsubscribe:\r\n <mailto:referee@example.org?subject=stop>\r\nDate: Sun, 29 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\nSMOpbGxvIHfDtnJsZA0KbGluZSB0d28NCg==\r\n--b\r\nContent-Type: text/html; charset=UTF-8\r\n\r\n<pre>board</pre>\r\n--b--\r\n')
 	m2=$(printf 'From: referee@example.org\r\nTo: bob@example.org\r\nSubject: plain\r\nMessage-ID: <r2@example.org>\r\n\r\nno newline at the end')
 	sqlite3 "$db" "INSERT INTO outbox (message_id, envelope_from, recipients, data, created, next_try, sent) VALUES ('r2@example.org', 'referee@example.org', 'bob@example.org', '$m2', 1, 1, 2)" &&
 	sqlite3 "$db" "INSERT INTO outbox (message_id, envelope_from, recipients, data, created, next_try) VALUES ('r1@example.org', 'referee@example.org', 'ann@example.org', '$m1', 1, 1)" || {
@@ -163,6 +164,9 @@ In-Reply-To: <p1@example.org>
 References: <p0@example.org> <p1@example.org>
 Auto-Submitted: auto-replied
 Reply-To: referee+1@example.org
+List-Id: <game-1.example.org>
+List-Unsubscribe: <mailto:referee@example.org?subject=stop>
+Content-Type: multipart/alternative
 
 Héllo wörld
 line two

@@ -7,16 +7,8 @@
 set -u
 : "${LUDUS_BIN:?}" "${LUDUS_GAMES_DIR:?}"
 export LUDUS_GAMES_DIR
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
-
-if ! "$LUDUS_BIN" --version | grep -q 'LUDUS_NOW'; then
-	echo "clock: $LUDUS_BIN is not a test build (configure --enable-test-clock)"
-	[ "${CI:-}" = true ] && { echo "clock: 0 passed, 1 failed"; exit 1; }
-	exit 77
-fi
-command -v sqlite3 >/dev/null || { echo "clock: sqlite3 missing"; echo "clock: 0 passed, 1 failed"; exit 1; }
+. "$(dirname "$0")/fakeclock.sh"
+need_test_build clock
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ludus-clock.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT

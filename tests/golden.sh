@@ -10,6 +10,7 @@
 #   tests/golden.sh [CASE ...]       the named cases, or all
 #   GOLDEN_UPDATE=1 tests/golden.sh  write what the referee does now into
 #                                    the expected files (and files.am)
+#   GOLDEN_JOBS=N                    cases run at once (default: the CPUs)
 #
 # Needs a test build (configure --enable-test-clock): anywhere else the
 # times and deals are not fixed and there is nothing to compare.
@@ -47,43 +48,68 @@ compare() {
 }
 
 if [ $# -eq 0 ]; then
+	# Case names are lower case, digits and dashes: no quoting needed.
+	# shellcheck disable=SC2046
 	set -- $(cd "$cases" && for d in */; do [ -d "$d" ] && echo "${d%/}"; done)
 fi
 [ $# -gt 0 ] || { echo "golden: no cases in $cases"; fail=1; }
-for name in "$@"; do
-	dir=$cases/$name
-	work=$tmp/$name
+
+# run_case NAME: replay one case and compare; prints `ok NAME` or `FAIL
+# NAME` and what differs, and fails in the second case.
+run_case() {
+	dir=$cases/$1
+	work=$tmp/$1
 	mkdir -p "$work"
 	if [ ! -d "$dir" ]; then
-		echo "FAIL $name: no such case"
-		fail=$((fail + 1))
-		continue
+		echo "FAIL $1: no such case"
+		return 1
 	fi
-	if [ -z "$(golden_mails "$dir")" ]; then
-		echo "FAIL $name: no NN-*.eml mails"
-		fail=$((fail + 1))
-		continue
+	if [ -z "$(golden_steps "$dir")" ]; then
+		echo "FAIL $1: no NN-*.eml mails"
+		return 1
 	fi
 	if ! golden_replay "$work" "$dir" 2>"$work/why"; then
-		echo "FAIL $name"
+		echo "FAIL $1"
 		sed 's/^/  /' "$work/why"
-		fail=$((fail + 1))
-		continue
+		return 1
 	fi
 	good=1
-	golden_dump "$work" "$work/got" || { echo "  ludus outbox --all failed"; good=0; }
-	[ $good = 1 ] && { compare "$name" "$dir/expected" "$work/got" >"$work/diff" || good=0; }
+	if golden_dump "$work" "$work/got"; then
+		compare "$1" "$dir/expected" "$work/got" >"$work/diff" || good=0
+	else
+		echo "  ludus outbox --all failed" >"$work/diff"
+		good=0
+	fi
 	if [ -f "$dir/expected-db" ]; then
-		golden_db "$work" "$work/got-db" &&
-		    compare "$name" "$dir/expected-db" "$work/got-db" >>"$work/diff" || good=0
+		{ golden_db "$work" "$work/got-db" &&
+		    compare "$1" "$dir/expected-db" "$work/got-db"; } >>"$work/diff" ||
+		    good=0
 	fi
 	if [ $good = 1 ]; then
-		echo "ok $name"
+		echo "ok $1"
 		cat "$work/diff"
+		return 0
+	fi
+	echo "FAIL $1"
+	cat "$work/diff"
+	return 1
+}
+
+# The cases are independent: run a few at a time, report in order.
+jobs=${GOLDEN_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
+n=0
+for name in "$@"; do
+	(run_case "$name" >"$tmp/$name.report" 2>&1; echo $? >"$tmp/$name.rc") &
+	n=$((n + 1))
+	[ $((n % jobs)) -ne 0 ] || wait
+done
+wait
+for name in "$@"; do
+	cat "$tmp/$name.report"
+	if [ "$(cat "$tmp/$name.rc" 2>/dev/null)" = 0 ]; then
 		pass=$((pass + 1))
 	else
-		echo "FAIL $name"
-		cat "$work/diff"
 		fail=$((fail + 1))
 	fi
 done

@@ -10,6 +10,8 @@ GOLDEN_BASE=1798761600
 GOLDEN_SECRET=5eed5eed5eed5eed0123456789abcdef0123456789abcdef5eed5eed5eed5eed
 # $LUDUS_SEED for every call: new games deal the same cards each run.
 GOLDEN_SEED=1
+# Time added by `sleep` lines of the case's NN-*.cmd steps so far.
+GOLDEN_OFFSET=0
 
 # golden_ludus DIR ARGS...: ludus on the referee in DIR.
 golden_ludus() {
@@ -42,6 +44,7 @@ out:
     path: $_gd/sendmail
 EOF
 	(umask 077 && echo "$GOLDEN_SECRET" >"$_gd/secret")
+	GOLDEN_OFFSET=0
 	: >"$_gd/tokens"
 	: >"$_gd/log"
 	golden_ludus "$_gd" init >>"$_gd/log" 2>&1
@@ -56,6 +59,22 @@ golden_index() {
 	esac
 	_gn=$(echo "$_gn" | sed 's/^0*//')
 	echo "${_gn:-0}"
+}
+
+# golden_time NN: when step NN of a case happens.
+golden_time() {
+	echo $((GOLDEN_BASE + 60 * $1 + GOLDEN_OFFSET))
+}
+
+# golden_seconds DURATION: 90s, 30m, 12h or 8d in seconds.
+golden_seconds() {
+	case $1 in
+	'' | *[!0-9]*[smhd] | [!0-9]* | *[!smhd]) return 1 ;;
+	*s) echo "${1%s}" ;;
+	*m) echo $((${1%m} * 60)) ;;
+	*h) echo $((${1%h} * 3600)) ;;
+	*d) echo $((${1%d} * 86400)) ;;
+	esac
 }
 
 # golden_token DIR GAME SEAT: the reply token, remembered per referee.
@@ -109,18 +128,31 @@ golden_run() {
 	LUDUS_NOW=$GOLDEN_BASE LUDUS_SEED=$GOLDEN_SEED golden_ludus "$_gd" "$@"
 }
 
-# golden_setup DIR FILE: run each line of a case's setup file as ludus
-# arguments (blank lines and # comments skipped).
+# golden_setup DIR FILE [TIME]: run each line of a case's setup file (or
+# of an NN-*.cmd step) as ludus arguments at TIME (default the start);
+# `sleep DURATION` lets time pass for the rest of the case instead.  Blank
+# lines and # comments are skipped.
 golden_setup() {
+	_gnow=${3:-$GOLDEN_BASE}
 	_gl=0
 	while IFS= read -r _gline || [ -n "$_gline" ]; do
 		_gl=$((_gl + 1))
 		case $_gline in
 		'' | '#'*) continue ;;
+		'sleep '*)
+			_gs=$(golden_seconds "${_gline#sleep }") || {
+				echo "$2:$_gl: \`${_gline#sleep }\` is not a duration (90s, 30m, 12h, 8d)" >&2
+				return 1
+			}
+			GOLDEN_OFFSET=$((GOLDEN_OFFSET + _gs))
+			_gnow=$((_gnow + _gs))
+			continue ;;
 		esac
+		echo "== ${2##*/}: $_gline" >>"$1/log"
 		set -f
 		# shellcheck disable=SC2086
-		golden_run "$1" $_gline >>"$1/log" 2>&1 || {
+		LUDUS_NOW=$_gnow LUDUS_SEED=$GOLDEN_SEED golden_ludus "$1" $_gline \
+		    >>"$1/log" 2>&1 || {
 			set +f
 			echo "$2:$_gl: ludus $_gline failed:" >&2
 			tail -n 5 "$1/log" >&2
@@ -138,7 +170,7 @@ golden_deliver() {
 	}
 	golden_subst "$1" "$2" "$1/msg" || return 1
 	echo "== ${2##*/}" >>"$1/log"
-	LUDUS_NOW=$((GOLDEN_BASE + 60 * _gi)) LUDUS_SEED=$GOLDEN_SEED \
+	LUDUS_NOW=$(golden_time "$_gi") LUDUS_SEED=$GOLDEN_SEED \
 	    golden_ludus "$1" deliver <"$1/msg" >>"$1/log" 2>&1 || {
 		echo "${2##*/}: ludus deliver failed:" >&2
 		tail -n 5 "$1/log" >&2
@@ -146,9 +178,15 @@ golden_deliver() {
 	}
 }
 
-# golden_mails CASEDIR: the case's mails in name order, one per line.
+# golden_mails CASEDIR: the case's mails in name order, one per line;
+# golden_steps CASEDIR: its mails and NN-*.cmd steps.
 golden_mails() {
 	for _gf in "$1"/[0-9]*.eml; do
+		[ -f "$_gf" ] && echo "$_gf"
+	done | LC_ALL=C sort
+}
+golden_steps() {
+	for _gf in "$1"/[0-9]*.eml "$1"/[0-9]*.cmd; do
 		[ -f "$_gf" ] && echo "$_gf"
 	done | LC_ALL=C sort
 }
@@ -159,8 +197,16 @@ golden_replay() {
 	if [ -f "$2/setup" ]; then
 		golden_setup "$1" "$2/setup" || return 1
 	fi
-	for _gm in $(golden_mails "$2"); do
-		golden_deliver "$1" "$_gm" || return 1
+	for _gm in $(golden_steps "$2"); do
+		case $_gm in
+		*.cmd)
+			_gi=$(golden_index "$_gm") || {
+				echo "$_gm: the name does not start with a number" >&2
+				return 1
+			}
+			golden_setup "$1" "$_gm" "$(golden_time "$_gi")" || return 1 ;;
+		*) golden_deliver "$1" "$_gm" || return 1 ;;
+		esac
 	done
 }
 

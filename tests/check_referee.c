@@ -1,0 +1,1408 @@
+/*
+ * check_referee: the referee's security properties, by raw mail.
+ *
+ * Every test drives RFC 5322 messages, built here as strings, through
+ * intake_message() over a store in a temporary SQLite file, and reads what
+ * the referee queued in the outbox back with mail_parse().  What is
+ * proven:
+ *
+ *   - a move needs the seat's token and the seat's address together: a
+ *     forged From without a token, a token of another game, and another
+ *     seat's token all change nothing and are answered with how to reply;
+ *   - over complete Aluette and Spite & Malice games played by mail, no
+ *     mail to a seat (or an observer) tells anything of the cards the
+ *     reader cannot see (the comment before struct hidden says how);
+ *   - error replies quote the failing line, capped, never the message;
+ *   - a flood of bad commands gets at most limits.error_replies replies;
+ *   - a message seen again is not applied again.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "intake.h"
+#include "refint.h"
+#include "testutil.h"
+
+#define REFEREE		"referee@ludus.example"
+#define T0		1795000000	/* 2026-11-18, any fixed time */
+#define FAR_FUTURE	((int64_t)1 << 40)
+/* Mails read from the outbox at once (store_outbox_due allocates that
+ * many rows): far more than one message ever makes here. */
+#define MAX_TAKE	500
+
+static const char *const players[] = { "ann@club.example", "bob@club.example",
+	"cat@club.example", "dan@club.example" };
+#define OBSERVER	"obi@club.example"
+#define STRANGER	"eve@evil.example"
+
+/* One referee over its own store, configuration and secret. */
+struct world {
+	struct store	*s;
+	struct config	 cfg;
+	struct gamedef	*defs;
+	int		 ndefs;
+	struct referee	 r;
+	int64_t		 now;
+	int		 nmsg;		/* Message-IDs made so far */
+};
+
+/* One queued mail, read back. */
+struct out {
+	char	*to;
+	char	*subject;	/* decoded */
+	char	*body;		/* decoded */
+	char	*raw_subject;	/* the Subject field as written */
+	char	*raw_body;	/* the body as written */
+	char	*data;		/* the whole message */
+	int64_t	 game;
+};
+struct outs {
+	struct out *v;
+	int	 n;
+};
+
+static void
+outs_free(struct outs *o)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++) {
+		free(o->v[i].to);
+		free(o->v[i].subject);
+		free(o->v[i].body);
+		free(o->v[i].raw_subject);
+		free(o->v[i].raw_body);
+		free(o->v[i].data);
+	}
+	free(o->v);
+	o->v = NULL;
+	o->n = 0;
+}
+
+static void
+w_open(struct world *w, const char *name, const char *extra)
+{
+	char err[512], *db, *secret, *text;
+	static int seq;
+
+	memset(w, 0, sizeof(*w));
+	w->now = T0;
+	db = xasprintf("%s/%s-%d-%d.db", tu_tmpdir(), name, (int)getpid(),
+	    ++seq);
+	secret = xasprintf("%s/%s-%d-%d.secret", tu_tmpdir(), name,
+	    (int)getpid(), seq);
+	ck_assert_msg(token_secret_create(secret, err, sizeof(err)) == 0, "%s",
+	    err);
+	text = xasprintf("referee:\n  address: %s\n"
+	    "  admins: [boss@club.example]\n  plus_addressing: yes\n%s",
+	    REFEREE, extra ? extra : "");
+	ck_assert_msg(config_load_text("test.yaml", text, strlen(text),
+	    &w->cfg, err, sizeof(err)) == 0, "%s", err);
+	free(text);
+	ck_assert_msg(store_open(db, &w->s, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(gamedef_load_dir(gamedef_default_dir(), &w->defs,
+	    &w->ndefs, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(referee_open(&w->r, w->s, &w->cfg, w->defs, w->ndefs,
+	    gamedef_default_dir(), secret, err, sizeof(err)) == 0, "%s", err);
+	free(db);
+	free(secret);
+}
+
+static void
+w_close(struct world *w)
+{
+	referee_close(&w->r);
+	gamedef_free_all(w->defs, w->ndefs);
+	store_close(w->s);
+	config_free(&w->cfg);
+}
+
+/* A raw message; msgid NULL makes a fresh one. */
+static char *
+w_raw(struct world *w, const char *from, const char *subject,
+    const char *msgid, const char *body)
+{
+	char *id = msgid ? xstrdup(msgid) :
+	    xasprintf("m%d.%lld@players.example", ++w->nmsg,
+	    (long long)w->now);
+	char *raw = xasprintf("From: <%s>\r\nTo: <%s>\r\nSubject: %s\r\n"
+	    "Message-ID: <%s>\r\nDate: Wed, 18 Nov 2026 12:00:00 +0000\r\n"
+	    "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n"
+	    "\r\n%s", from, REFEREE, subject, id, body);
+
+	free(id);
+	return raw;
+}
+
+/* Deliver raw bytes; returns the outcome (owned). */
+static char *
+w_deliver(struct world *w, const char *raw)
+{
+	char *outcome = NULL;
+
+	ck_assert_int_eq(intake_message(&w->r, raw, strlen(raw), w->now,
+	    &outcome), INTAKE_DONE);
+	ck_assert_ptr_nonnull(outcome);
+	w->now++;
+	return outcome;
+}
+
+static char *
+w_send(struct world *w, const char *from, const char *subject,
+    const char *body)
+{
+	char *raw = w_raw(w, from, subject, NULL, body), *outcome;
+
+	outcome = w_deliver(w, raw);
+	free(raw);
+	return outcome;
+}
+
+/* The subject of a reply in game id for a seat: its tag with the token. */
+static char *
+w_subject(struct world *w, int64_t id, int seat)
+{
+	char token[TOKEN_LEN + 1];
+
+	token_make(&w->r.secret, id, seat, token);
+	return xasprintf("Re: [ludus #%lld %s] Your move", (long long)id,
+	    token);
+}
+
+/* Send body as the seat would, replying to the referee's mail. */
+static char *
+w_send_seat(struct world *w, int64_t id, int seat, const char *from,
+    const char *body)
+{
+	char *subject = w_subject(w, id, seat), *outcome;
+
+	outcome = w_send(w, from, subject, body);
+	free(subject);
+	return outcome;
+}
+
+/* The Subject field and the body of a message as written: the same
+ * text always composes to the same bytes, so comparing these compares
+ * what the reader sees without decoding. */
+static void
+raw_out(const char *data, struct out *o)
+{
+	const char *subj, *end, *body;
+
+	body = strstr(data, "\r\n\r\n");
+	ck_assert_ptr_nonnull(body);
+	subj = strstr(data, "\r\nSubject: ");
+	ck_assert_msg(subj != NULL && subj < body, "%s", data);
+	for (end = subj + 2; ; end += 2) {
+		end = strstr(end, "\r\n");
+		if (end[2] != ' ' && end[2] != '\t')
+			break;
+	}
+	o->raw_subject = xasprintf("%.*s", (int)(end - subj), subj);
+	o->raw_body = xstrdup(body + 4);
+	o->data = xstrdup(data);
+}
+
+static void
+parse_out(const char *data, struct out *o)
+{
+	struct mail_limits lim;
+	struct mail_msg m;
+	char err[256];
+
+	memset(&lim, 0, sizeof(lim));
+	lim.tag = "ludus";
+	memset(&m, 0, sizeof(m));
+	ck_assert_msg(mail_parse(data, strlen(data), &lim, &m, err,
+	    sizeof(err)) == 0, "outgoing mail does not parse: %s", err);
+	ck_assert_ptr_nonnull(m.body);
+	o->subject = xstrdup(m.subject ? m.subject : "");
+	o->body = xstrdup(m.body);
+	mail_msg_free(&m);
+}
+
+/* The mails queued since the last call, in order, marked as sent so the
+ * next call sees only newer ones. */
+static void
+w_take(struct world *w, struct outs *o)
+{
+	struct store_mail *rows;
+	int n, i;
+
+	memset(o, 0, sizeof(*o));
+	ck_assert_int_eq(store_outbox_due(w->s, FAR_FUTURE, MAX_TAKE, &rows,
+	    &n), 0);
+	o->v = xcalloc((size_t)n + 1, sizeof(*o->v));
+	ck_assert_int_eq(store_begin(w->s), 0);
+	for (i = 0; i < n; i++) {
+		o->v[i].to = xstrdup(rows[i].recipients);
+		o->v[i].game = rows[i].game;
+		parse_out(rows[i].data, &o->v[i]);
+		raw_out(rows[i].data, &o->v[i]);
+		ck_assert_int_eq(store_outbox_sent(w->s, rows[i].id, w->now),
+		    0);
+	}
+	ck_assert_int_eq(store_commit(w->s), 0);
+	o->n = n;
+	store_mails_free(rows, n);
+}
+
+static int
+outs_count_to(const struct outs *o, const char *to)
+{
+	int i, n = 0;
+
+	for (i = 0; i < o->n; i++)
+		n += strcmp(o->v[i].to, to) == 0;
+	return n;
+}
+
+static const struct out *
+outs_find(const struct outs *o, const char *to)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++)
+		if (strcmp(o->v[i].to, to) == 0)
+			return &o->v[i];
+	return NULL;
+}
+
+static void
+w_load(struct world *w, int64_t id, struct play_game *g)
+{
+	char err[300];
+
+	ck_assert_msg(play_load(w->s, w->defs, w->ndefs, id, g, err,
+	    sizeof(err)) == 0, "game %lld: %s", (long long)id, err);
+}
+
+/* What "nothing changed" compares: the snapshot, the move count and the
+ * status of a game. */
+static char *
+w_fingerprint(struct world *w, int64_t id)
+{
+	struct play_game g;
+	char *fp;
+
+	w_load(w, id, &g);
+	fp = xasprintf("%d %s %u\n%s", g.row.nmoves, g.row.status,
+	    g.row.draw_offer, g.row.state);
+	play_free(&g);
+	return fp;
+}
+
+static int64_t
+w_newest_game(struct world *w)
+{
+	int64_t *ids, id;
+	int n;
+
+	ck_assert_int_eq(store_game_ids(w->s, 0, &ids, &n), 0);
+	ck_assert_int_gt(n, 0);
+	id = ids[0];
+	free(ids);
+	return id;
+}
+
+/* The seat to move (the lowest when several may act), -1 when none. */
+static int
+seat_to_move(const struct play_game *g)
+{
+	uint32_t tm = g->def->ops->to_move(g->st);
+	int i;
+
+	for (i = 0; i < g->row.nseats; i++)
+		if (tm & (1u << i))
+			return i;
+	return -1;
+}
+
+/* The text of the k-th legal move of a seat. */
+static void
+legal_text(const struct play_game *g, int seat, int k, char *out,
+    size_t len)
+{
+	struct game_move mv[GAME_MAX_MOVES];
+	int n = g->def->ops->legal(g->st, seat, mv, GAME_MAX_MOVES);
+
+	ck_assert_int_gt(n, k);
+	g->def->ops->format_move(g->st, seat, &mv[k], out, len);
+}
+
+/* A two-player Mancala game proposed by ann to bob, accepted by both. */
+static int64_t
+w_mancala(struct world *w)
+{
+	struct play_game g;
+	struct outs o;
+	int64_t id;
+	char *out;
+	int i;
+
+	out = w_send(w, players[0], "new game", "new mancala bob@club.example");
+	free(out);
+	id = w_newest_game(w);
+	for (i = 0; i < 2; i++) {
+		char *body = xasprintf("accept #%lld", (long long)id);
+
+		free(w_send_seat(w, id, i, players[i], body));
+		free(body);
+	}
+	w_load(w, id, &g);
+	ck_assert_str_eq(g.row.status, "active");
+	play_free(&g);
+	w_take(w, &o);
+	outs_free(&o);
+	return id;
+}
+
+/* The error mail to `to` in o (exactly one, and nothing to anyone else)
+ * says the seat's token is missing or wrong and how to reply properly. */
+static void
+assert_auth_refusal(const struct outs *o, const char *to)
+{
+	const struct out *m;
+
+	ck_assert_int_eq(o->n, 1);
+	ck_assert_ptr_nonnull(m = outs_find(o, to));
+	ck_assert_msg(strstr(m->subject, "Not done:") != NULL, "%s",
+	    m->subject);
+	ck_assert_msg(strstr(m->body, "this needs your seat's reply token") !=
+	    NULL, "%s", m->body);
+	/* error.auth in templates/en/error.tmpl: how to reply properly. */
+	ck_assert_msg(strstr(m->body, "Moves and other game commands must "
+	    "come from your own address") != NULL, "%s", m->body);
+	ck_assert_msg(strstr(m->body, "keep the subject as it") != NULL, "%s",
+	    m->body);
+}
+
+/* 1. A forged From without a token changes nothing. */
+START_TEST(forged_from_no_token)
+{
+	struct world w;
+	struct play_game g;
+	struct outs o;
+	char move[GAME_MOVE_TEXT], *body, *before, *after, *subject;
+	int64_t id;
+	int seat;
+
+	w_open(&w, "forged", NULL);
+	id = w_mancala(&w);
+	w_load(&w, id, &g);
+	seat = seat_to_move(&g);
+	legal_text(&g, seat, 0, move, sizeof(move));
+	play_free(&g);
+	before = w_fingerprint(&w, id);
+	body = xasprintf("move #%lld %s", (long long)id, move);
+
+	/* No tag at all, then the game's tag without a token, then a made-up
+	 * token: all from the seat's own address. */
+	free(w_send(&w, players[seat], "my move", body));
+	w_take(&w, &o);
+	assert_auth_refusal(&o, players[seat]);
+	outs_free(&o);
+	subject = xasprintf("Re: [ludus #%lld] Your move", (long long)id);
+	free(w_send(&w, players[seat], subject, body));
+	free(subject);
+	w_take(&w, &o);
+	assert_auth_refusal(&o, players[seat]);
+	outs_free(&o);
+	subject = xasprintf("Re: [ludus #%lld aaaaaaaaaa] Your move",
+	    (long long)id);
+	free(w_send(&w, players[seat], subject, body));
+	free(subject);
+	w_take(&w, &o);
+	assert_auth_refusal(&o, players[seat]);
+	outs_free(&o);
+	after = w_fingerprint(&w, id);
+	ck_assert_str_eq(before, after);
+	free(after);
+
+	/* The same move with the token is played: only the token was
+	 * missing. */
+	free(w_send_seat(&w, id, seat, players[seat], body));
+	after = w_fingerprint(&w, id);
+	ck_assert_str_ne(before, after);
+	w_take(&w, &o);
+	ck_assert_int_ge(outs_count_to(&o, players[!seat]), 1);
+	outs_free(&o);
+	free(after);
+	free(before);
+	free(body);
+	w_close(&w);
+}
+END_TEST
+
+/* 2. The token of game A is refused in game B. */
+START_TEST(token_of_other_game)
+{
+	struct world w;
+	struct play_game g;
+	struct outs o;
+	char move[GAME_MOVE_TEXT], token[TOKEN_LEN + 1], *body, *subject;
+	char *before_a, *before_b, *fp;
+	int64_t a, b;
+	int seat;
+
+	w_open(&w, "othergame", NULL);
+	a = w_mancala(&w);
+	b = w_mancala(&w);
+	ck_assert_int_ne(a, b);
+	w_load(&w, b, &g);
+	seat = seat_to_move(&g);
+	legal_text(&g, seat, 0, move, sizeof(move));
+	play_free(&g);
+	before_a = w_fingerprint(&w, a);
+	before_b = w_fingerprint(&w, b);
+	body = xasprintf("move #%lld %s", (long long)b, move);
+	token_make(&w.r.secret, a, seat, token);
+
+	/* A's own tag on a command for B. */
+	subject = xasprintf("Re: [ludus #%lld %s] Your move", (long long)a,
+	    token);
+	free(w_send(&w, players[seat], subject, body));
+	free(subject);
+	w_take(&w, &o);
+	assert_auth_refusal(&o, players[seat]);
+	ck_assert(strstr(o.v[0].body, "the token of another game") != NULL);
+	outs_free(&o);
+
+	/* A's token under B's number. */
+	subject = xasprintf("Re: [ludus #%lld %s] Your move", (long long)b,
+	    token);
+	free(w_send(&w, players[seat], subject, body));
+	free(subject);
+	w_take(&w, &o);
+	assert_auth_refusal(&o, players[seat]);
+	outs_free(&o);
+
+	/* A's token in a plus address for B. */
+	subject = xasprintf("referee+%lld.%s@ludus.example", (long long)b,
+	    token);
+	{
+		char *raw = xasprintf("From: <%s>\r\nTo: <%s>\r\n"
+		    "Subject: my move\r\nMessage-ID: <plus.%lld@p.example>\r\n"
+		    "\r\n%s\r\n", players[seat], subject, (long long)w.now,
+		    body);
+
+		free(w_deliver(&w, raw));
+		free(raw);
+	}
+	free(subject);
+	w_take(&w, &o);
+	assert_auth_refusal(&o, players[seat]);
+	ck_assert_msg(strstr(o.v[0].body, "a token that is not yours") != NULL,
+	    "%s", o.v[0].body);
+	outs_free(&o);
+
+	fp = w_fingerprint(&w, a);
+	ck_assert_str_eq(before_a, fp);
+	free(fp);
+	fp = w_fingerprint(&w, b);
+	ck_assert_str_eq(before_b, fp);
+	free(fp);
+
+	/* B's token works for B. */
+	free(w_send_seat(&w, b, seat, players[seat], body));
+	fp = w_fingerprint(&w, b);
+	ck_assert_str_ne(before_b, fp);
+	free(fp);
+	w_take(&w, &o);
+	outs_free(&o);
+	free(before_a);
+	free(before_b);
+	free(body);
+	w_close(&w);
+}
+END_TEST
+
+/* 3. Seat 1's token from seat 2's address is refused. */
+START_TEST(token_and_sender_must_agree)
+{
+	struct world w;
+	struct play_game g;
+	struct outs o;
+	char move[GAME_MOVE_TEXT], *body, *before, *fp;
+	int64_t id;
+	int seat;
+
+	w_open(&w, "agree", NULL);
+	id = w_mancala(&w);
+	w_load(&w, id, &g);
+	seat = seat_to_move(&g);
+	legal_text(&g, seat, 0, move, sizeof(move));
+	play_free(&g);
+	before = w_fingerprint(&w, id);
+	body = xasprintf("move #%lld %s", (long long)id, move);
+
+	/* The seat to move sends its move with the other seat's token. */
+	free(w_send_seat(&w, id, !seat, players[seat], body));
+	w_take(&w, &o);
+	assert_auth_refusal(&o, players[seat]);
+	ck_assert(strstr(o.v[0].body, "a token that is not yours") != NULL);
+	outs_free(&o);
+	/* The other seat sends the mover's move with the mover's token. */
+	free(w_send_seat(&w, id, seat, players[!seat], body));
+	w_take(&w, &o);
+	assert_auth_refusal(&o, players[!seat]);
+	outs_free(&o);
+	/* And a stranger with the mover's token. */
+	free(w_send_seat(&w, id, seat, STRANGER, body));
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 1);
+	ck_assert_ptr_nonnull(outs_find(&o, STRANGER));
+	ck_assert(strstr(o.v[0].body, "you have no seat in game") != NULL);
+	outs_free(&o);
+	fp = w_fingerprint(&w, id);
+	ck_assert_str_eq(before, fp);
+	free(fp);
+
+	free(w_send_seat(&w, id, seat, players[seat], body));
+	fp = w_fingerprint(&w, id);
+	ck_assert_str_ne(before, fp);
+	free(fp);
+	w_take(&w, &o);
+	outs_free(&o);
+	free(before);
+	free(body);
+	w_close(&w);
+}
+END_TEST
+
+/*
+ * 4. Hidden cards.
+ *
+ * How cards print decides how this can be checked.  Spite & Malice
+ * prints ranks only ("A 2 10 K"), so a rank seen in a mail says nothing
+ * about which card it is; Aluette prints "3co" (rank and suit, unique),
+ * but the same card may honestly appear as part of an earlier trick
+ * ("Last trick of hand 1: ... 3co") while it now lies in another hand.
+ * A search for printed forms would either miss leaks or raise false
+ * alarms, so the check is counterfactual instead:
+ *
+ *   For each mail queued to a seat s, the referee's own mail-writing code
+ *   (refview_fanout, refview_end: the functions the commands call) is
+ *   run twice more inside a transaction that is rolled back: once over
+ *   the real state, and that mail must come out byte for byte the one
+ *   actually queued (so the regeneration is faithful), and once over
+ *   determinize(state, s), a different deal of every card s cannot see
+ *   (other hands, stock, undealt cards, hidden discards, the generator of
+ *   later deals) consistent with what s sees; the mail must again come
+ *   out identical.  A mail that told s anything about those cards would
+ *   differ.  That a determinized deal does change other seats' mails is
+ *   asserted too, so the comparison is not vacuous.  Observers' mails
+ *   must come out identical under the determinization for every seat:
+ *   they may show only what all four see.
+ *
+ * The state is not all a mail is made from: the move log is, too (the
+ * last move, `history`), and determinize cannot touch it.  So the log is
+ * checked by the rules: a move whose notation names a card the others do
+ * not see (an Aluette changer discard: rules.md, "discards are not seen
+ * by others") and a signal a reader may not see must not appear in that
+ * reader's mail, nor in their `history`.
+ */
+
+struct hidden {
+	struct world	*w;
+	int64_t		 id;
+	struct rng	 rng;
+	long		 mails;		/* mails checked */
+	long		 differed;	/* others' mails a new deal changed */
+	long		 hidden_moves;	/* hidden logged moves looked for */
+	long		 observed;	/* observers' mails checked */
+	const char	*invite_name;	/* the inviter, for invitation mails */
+	const char	*accepter;	/* who accepted, for accepted mails */
+};
+
+static void
+accepted_extra(struct tmpl_data *d, void *arg, int viewer)
+{
+	struct hidden *h = arg;
+	struct play_game g;
+	struct ref_seats rs;
+	struct ref_msg x;
+	struct tmpl_list *l = tmpl_list(d, "waiting");
+	int i;
+
+	(void)viewer;
+	memset(&x, 0, sizeof(x));
+	x.r = &h->w->r;
+	w_load(h->w, h->id, &g);
+	ck_assert_int_eq(refview_seats(&x, &g, &rs), 0);
+	tmpl_set(d, "accepter.name", h->accepter);
+	for (i = 0; i < rs.n; i++)
+		if (!g.row.accepted[i])
+			tmpl_list_add_str(l, ref_name(&rs.p[i]));
+	refview_seats_free(&rs);
+	play_free(&g);
+}
+
+static void
+invitation_extra(struct tmpl_data *d, void *arg, int viewer)
+{
+	const struct hidden *h = arg;
+	struct play_game g;
+	char when[40];
+
+	w_load(h->w, h->id, &g);
+	ref_utc(g.row.expires, when, sizeof(when));
+	tmpl_set(d, "inviter.name", h->invite_name);
+	tmpl_set(d, "inviter.admin", "");
+	tmpl_set(d, "inviter.you", viewer >= 0 &&
+	    strcmp(g.address[viewer], h->invite_name) == 0 ? "1" : "");
+	tmpl_set(d, "invitation.expires", when);
+	play_free(&g);
+}
+
+static void
+observe_extra(struct tmpl_data *d, void *arg, int viewer)
+{
+	(void)arg;
+	(void)viewer;
+	tmpl_set(d, "observe.on", "1");
+}
+
+/* The mails tmplname would make for game h->id with state st in place
+ * of the real one (nothing is kept). */
+static void
+regenerate(struct hidden *h, const char *tmplname, const void *st,
+    struct outs *o)
+{
+	struct world *w = h->w;
+	struct play_game g, copy;
+	struct ref_msg x;
+	void *real;
+	int rc;
+
+	w_load(w, h->id, &g);
+	real = g.st;
+	copy = g;
+	copy.st = xmalloc(g.def->ops->state_size);
+	memcpy(copy.st, st, g.def->ops->state_size);
+	memset(&x, 0, sizeof(x));
+	x.r = &w->r;
+	x.key = "regenerated";
+	x.now = w->now - 1;	/* the time the real mails were written */
+	ck_assert_int_eq(store_begin(w->s), 0);
+	if (strcmp(tmplname, "end") == 0)
+		rc = refview_end(&x, &copy);
+	else if (strcmp(tmplname, "invitation") == 0)
+		rc = refview_fanout(&x, &copy, tmplname, REFVIEW_SEATS,
+		    invitation_extra, h);
+	else if (strcmp(tmplname, "accepted") == 0)
+		rc = refview_fanout(&x, &copy, tmplname, REFVIEW_SEATS,
+		    accepted_extra, h);
+	else if (strcmp(tmplname, "observe") == 0)
+		rc = refview_fanout(&x, &copy, tmplname, REFVIEW_OBSERVERS,
+		    observe_extra, NULL);
+	else
+		rc = refview_fanout(&x, &copy, tmplname, REFVIEW_SEATS |
+		    REFVIEW_OBSERVERS, NULL, NULL);
+	ck_assert_int_eq(rc, 0);
+	{
+		struct store_mail *rows;
+		int n, i;
+
+		ck_assert_int_eq(store_outbox_due(w->s, FAR_FUTURE, MAX_TAKE,
+		    &rows, &n), 0);
+		o->v = xcalloc((size_t)n + 1, sizeof(*o->v));
+		for (i = 0; i < n; i++) {
+			o->v[i].to = xstrdup(rows[i].recipients);
+			o->v[i].game = rows[i].game;
+			raw_out(rows[i].data, &o->v[i]);
+		}
+		o->n = n;
+		store_mails_free(rows, n);
+	}
+	store_rollback(w->s);
+	free(copy.st);
+	g.st = real;
+	play_free(&g);
+}
+
+/* May a reader (a seat or GAME_PUBLIC) know of this logged move, by the
+ * rules?  An Aluette changer discard is seen by its player alone; a
+ * signal (signals=partner) by the partnership alone. */
+static int
+log_visible(const struct play_game *g, const struct store_move *mv,
+    int reader)
+{
+	const struct game_ops *ops = g->def->ops;
+
+	if (mv->seat == reader)
+		return 1;
+	if (strcmp(ops->name, "aluette") != 0)
+		return 1;
+	if (strncmp(mv->notation, "discard ", 8) == 0)
+		return 0;
+	if (strncmp(mv->notation, "signal ", 7) == 0)
+		return reader >= 0 && ops->partner(g->st, mv->seat) == reader;
+	return 1;
+}
+
+/* Logged moves a reader may not know of must not be in the mail.  The
+ * same text may stand for something the reader does see (its own discard
+ * of that card in another hand, the partner's signal of the same word, a
+ * legal move of its own now that the card is in its hand): such a text
+ * proves nothing and is not looked for. */
+static void
+log_check(struct hidden *h, const struct play_game *g, int reader,
+    const struct out *m)
+{
+	struct store_move *log;
+	struct buf legal = { 0 };
+	char *line;
+	int n, i, j, seen;
+
+	if (reader >= 0)
+		game_legal_text(g->def->ops, g->st, reader, &legal);
+	ck_assert_int_eq(store_moves(h->w->s, h->id, &log, &n), 0);
+	for (i = 0; i < n; i++) {
+		if (log_visible(g, &log[i], reader))
+			continue;
+		for (j = 0, seen = 0; j < n && !seen; j++)
+			seen = strcmp(log[j].notation, log[i].notation) == 0 &&
+			    log_visible(g, &log[j], reader);
+		line = xasprintf("\n%s\n", log[i].notation);
+		seen |= legal.len > 0 && strstr(buf_str(&legal), line + 1) ==
+		    buf_str(&legal);
+		seen |= strstr(buf_str(&legal), line) != NULL;
+		free(line);
+		if (seen)
+			continue;
+		h->hidden_moves++;
+		ck_assert_msg(strstr(m->body, log[i].notation) == NULL &&
+		    strstr(m->subject, log[i].notation) == NULL,
+		    "the mail to %s shows `%s` of seat %d:\n%s\n%s", m->to,
+		    log[i].notation, log[i].seat, m->subject, m->body);
+	}
+	buf_free(&legal);
+	store_moves_free(log, n);
+}
+
+/* The regenerated mail r reads as the mail m that was sent. */
+static void
+same_mail(const struct out *m, const struct out *r, const char *tmplname,
+    int view)
+{
+	struct out dec;
+
+	if (strcmp(r->raw_subject, m->raw_subject) == 0 &&
+	    strcmp(r->raw_body, m->raw_body) == 0)
+		return;
+	memset(&dec, 0, sizeof(dec));
+	parse_out(r->data, &dec);
+	ck_assert_msg(0, "the %s mail to %s %s:\n--- sent\n%s\n%s\n"
+	    "--- %s\n%s\n%s", tmplname, m->to, view < 0 ? "is not what "
+	    "the referee makes of the game" : "changes when the cards it "
+	    "cannot see are dealt otherwise", m->subject, m->body,
+	    view < 0 ? "regenerated" : "other deal", dec.subject, dec.body);
+}
+
+/* Check every game mail in o (just queued) as explained above. */
+static void
+hidden_check(struct hidden *h, const char *tmplname, const struct outs *o)
+{
+	const struct game_ops *ops;
+	struct play_game g;
+	struct outs base, alt[GAME_MAX_SEATS];
+	int i, t, reader, nseats;
+	void *st;
+
+	w_load(h->w, h->id, &g);
+	ops = g.def->ops;
+	nseats = g.row.nseats;
+	memset(alt, 0, sizeof(alt));
+	regenerate(h, tmplname, g.st, &base);
+	st = xmalloc(ops->state_size);
+	for (t = 0; t < nseats; t++) {
+		memcpy(st, g.st, ops->state_size);
+		ops->determinize(st, t, &h->rng);
+		regenerate(h, tmplname, st, &alt[t]);
+	}
+	free(st);
+	for (i = 0; i < o->n; i++) {
+		const struct out *m = &o->v[i], *r;
+
+		if (m->game != h->id)
+			continue;
+		reader = play_seat(&g, m->to);
+		r = outs_find(&base, m->to);
+		ck_assert_msg(r != NULL, "no %s mail regenerated for %s",
+		    tmplname, m->to);
+		same_mail(m, r, tmplname, -1);
+		for (t = 0; t < nseats; t++) {
+			r = outs_find(&alt[t], m->to);
+			ck_assert_ptr_nonnull(r);
+			if (reader >= 0 && t != reader) {
+				/* Another seat's cards were dealt anew:
+				 * this reader's mail may change. */
+				h->differed += strcmp(r->raw_body,
+				    m->raw_body) != 0;
+				continue;
+			}
+			same_mail(m, r, tmplname, t);
+		}
+		log_check(h, &g, reader, m);
+		h->mails++;
+		h->observed += reader < 0;
+	}
+	outs_free(&base);
+	for (t = 0; t < nseats; t++)
+		outs_free(&alt[t]);
+	play_free(&g);
+}
+
+/* Send a line for a seat and check the mails it made. */
+static void
+play_by_mail(struct hidden *h, int seat, const char *cmd, const char *text)
+{
+	struct world *w = h->w;
+	struct play_game g;
+	struct outs o;
+	char *body, *outcome;
+	const char *tmplname;
+
+	body = xasprintf("%s #%lld %s", cmd, (long long)h->id, text);
+	outcome = w_send_seat(w, h->id, seat, players[seat], body);
+	ck_assert_msg(strstr(outcome, "1 applied") != NULL, "`%s`: %s", body,
+	    outcome);
+	free(outcome);
+	free(body);
+	w_load(w, h->id, &g);
+	tmplname = strcmp(g.row.status, "finished") == 0 ? "end" : "move";
+	play_free(&g);
+	w_take(w, &o);
+	ck_assert_int_gt(o.n, 0);
+	hidden_check(h, tmplname, &o);
+	outs_free(&o);
+}
+
+/* Propose, accept, observe: the game begins. */
+static void
+start_game(struct hidden *h, const char *newline, int nseats)
+{
+	struct world *w = h->w;
+	struct play_game g;
+	struct outs o;
+	char *body, *outcome;
+	int i;
+
+	free(w_send(w, players[0], "new game", newline));
+	h->id = w_newest_game(w);
+	h->invite_name = players[0];
+	w_take(w, &o);
+	ck_assert_int_eq(o.n, nseats);
+	hidden_check(h, "invitation", &o);
+	outs_free(&o);
+	for (i = 0; i < nseats; i++) {
+		body = xasprintf("accept #%lld", (long long)h->id);
+		outcome = w_send_seat(w, h->id, i, players[i], body);
+		ck_assert_msg(strstr(outcome, "1 applied") != NULL, "%s",
+		    outcome);
+		free(outcome);
+		free(body);
+		h->accepter = players[i];
+		w_take(w, &o);
+		ck_assert_int_eq(o.n, nseats);
+		hidden_check(h, i == nseats - 1 ? "game-start" : "accepted",
+		    &o);
+		outs_free(&o);
+	}
+	w_load(w, h->id, &g);
+	ck_assert_str_eq(g.row.status, "active");
+	play_free(&g);
+	body = xasprintf("observe #%lld", (long long)h->id);
+	free(w_send(w, OBSERVER, "observe", body));
+	free(body);
+	w_take(w, &o);
+	ck_assert_int_eq(o.n, 1);
+	hidden_check(h, "observe", &o);
+	outs_free(&o);
+}
+
+/* After the end: every seat's and the observer's `history`. */
+static void
+history_check(struct hidden *h, int nseats)
+{
+	struct world *w = h->w;
+	struct play_game g;
+	struct outs o;
+	char *body;
+	int i;
+
+	w_load(w, h->id, &g);
+	body = xasprintf("history #%lld", (long long)h->id);
+	for (i = 0; i <= nseats; i++) {
+		free(w_send(w, i < nseats ? players[i] : OBSERVER, "history",
+		    body));
+		w_take(w, &o);
+		ck_assert_int_eq(o.n, 1);
+		ck_assert_msg(strstr(o.v[0].subject, "the moves") != NULL,
+		    "%s", o.v[0].subject);
+		log_check(h, &g, i < nseats ? i : GAME_PUBLIC, &o.v[0]);
+		outs_free(&o);
+	}
+	free(body);
+	play_free(&g);
+}
+
+START_TEST(hidden_cards_aluette)
+{
+	struct world w;
+	struct hidden h;
+	struct play_game g;
+	unsigned char seed[RNG_SEED_LEN];
+	char move[GAME_MOVE_TEXT];
+	struct game_move mv[GAME_MAX_MOVES];
+	int seat, n, k, nmoves = 0, nsignals = 0, ndiscards = 0;
+	struct rng pick;
+
+	w_open(&w, "aluette", NULL);
+	memset(&h, 0, sizeof(h));
+	h.w = &w;
+	rng_seed_from_u64(seed, 7);
+	rng_init(&h.rng, seed);
+	rng_seed_from_u64(seed, 11);
+	rng_init(&pick, seed);
+	/* changer=true: hidden discards; signals=partner: signals seen by
+	 * the partnership only; teams=fixed keeps the boards short. */
+	start_game(&h, "new aluette teams=fixed changer=true signals=partner "
+	    "bob@club.example cat@club.example dan@club.example", 4);
+	for (;;) {
+		w_load(&w, h.id, &g);
+		if (strcmp(g.row.status, "active") != 0) {
+			play_free(&g);
+			break;
+		}
+		seat = seat_to_move(&g);
+		n = g.def->ops->legal(g.st, seat, mv, GAME_MAX_MOVES);
+		ck_assert_int_gt(n, 0);
+		/* Mostly `change`, so most hands have a changer round. */
+		k = (int)rng_below(&pick, (uint32_t)n);
+		g.def->ops->format_move(g.st, seat, &mv[0], move,
+		    sizeof(move));
+		if (strcmp(move, "change") == 0)
+			k = rng_below(&pick, 10) == 0;
+		g.def->ops->format_move(g.st, seat, &mv[k], move,
+		    sizeof(move));
+		play_free(&g);
+		/* Now and then the seat to move signals to its partner
+		 * first. */
+		if (nmoves % 23 == 5) {
+			play_by_mail(&h, seat, "signal", "useless");
+			nsignals++;
+		}
+		ndiscards += strncmp(move, "discard ", 8) == 0;
+		play_by_mail(&h, seat, "move", move);
+		nmoves++;
+		ck_assert_int_lt(nmoves, 1000);
+	}
+	ck_assert_int_gt(ndiscards, 0);
+	ck_assert_int_gt(nsignals, 0);
+	ck_assert_int_gt(h.differed, 0);
+	ck_assert_int_gt(h.hidden_moves, 0);
+	ck_assert_int_gt(h.observed, 0);
+	history_check(&h, 4);
+	w_close(&w);
+}
+END_TEST
+
+/* A changer discard: its player sees the card, the others that a card
+ * was discarded, in the move mails and in `history`. */
+START_TEST(changer_discard_face_down)
+{
+	struct world w;
+	struct hidden h;
+	struct play_game g;
+	struct outs o;
+	unsigned char seed[RNG_SEED_LEN];
+	char move[GAME_MOVE_TEXT], *body;
+	int seat, i, asks = 0;
+
+	w_open(&w, "discard", NULL);
+	memset(&h, 0, sizeof(h));
+	h.w = &w;
+	rng_seed_from_u64(seed, 19);
+	rng_init(&h.rng, seed);
+	start_game(&h, "new aluette teams=fixed changer=true "
+	    "bob@club.example cat@club.example dan@club.example", 4);
+	for (;;) {
+		w_load(&w, h.id, &g);
+		seat = seat_to_move(&g);
+		legal_text(&g, seat, 0, move, sizeof(move));
+		play_free(&g);
+		if (strcmp(move, "change") != 0)
+			break;
+		play_by_mail(&h, seat, "move", "change");
+		ck_assert_int_le(++asks, 4);
+	}
+	ck_assert_int_eq(asks, 4);
+	ck_assert_msg(strncmp(move, "discard ", 8) == 0, "%s", move);
+	body = xasprintf("move #%lld %s", (long long)h.id, move);
+	free(w_send_seat(&w, h.id, seat, players[seat], body));
+	free(body);
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 5);
+	for (i = 0; i < o.n; i++) {
+		const struct out *m = &o.v[i];
+
+		if (strcmp(m->to, players[seat]) == 0) {
+			ck_assert_msg(strstr(m->subject, move) != NULL, "%s",
+			    m->subject);
+			continue;
+		}
+		ck_assert_msg(strstr(m->subject, "discard (face down)") !=
+		    NULL, "%s", m->subject);
+		ck_assert_msg(strstr(m->body, move) == NULL, "%s", m->body);
+	}
+	outs_free(&o);
+	body = xasprintf("history #%lld", (long long)h.id);
+	for (i = 0; i < 4; i++) {
+		free(w_send(&w, players[i], "history", body));
+		w_take(&w, &o);
+		ck_assert_int_eq(o.n, 1);
+		if (i == seat)
+			ck_assert(strstr(o.v[0].body, move) != NULL);
+		else {
+			ck_assert(strstr(o.v[0].body, move) == NULL);
+			ck_assert(strstr(o.v[0].body, "discard (face down)") !=
+			    NULL);
+		}
+		outs_free(&o);
+	}
+	free(body);
+	w_close(&w);
+}
+END_TEST
+
+/* The seat's move for Spite & Malice: the payoff top when it can go,
+ * else another play to the centre, else a discard, so rounds end by
+ * payoff piles running out rather than dragging on. */
+static int
+spite_pick(const struct play_game *g, int seat, const struct game_move *mv,
+    int n, struct rng *pick)
+{
+	char text[GAME_MOVE_TEXT];
+	int i, centre = -1;
+
+	for (i = 0; i < n; i++) {
+		g->def->ops->format_move(g->st, seat, &mv[i], text,
+		    sizeof(text));
+		if (text[0] == 'p')
+			return i;
+		if (strstr(text, " c") != NULL && centre < 0 &&
+		    rng_below(pick, 3) != 0)
+			centre = i;
+	}
+	return centre >= 0 ? centre : (int)rng_below(pick, (uint32_t)n);
+}
+
+START_TEST(hidden_cards_spite)
+{
+	struct world w;
+	struct hidden h;
+	struct play_game g;
+	unsigned char seed[RNG_SEED_LEN];
+	char move[GAME_MOVE_TEXT];
+	const char *json, *p;
+	struct game_move mv[GAME_MAX_MOVES];
+	struct buf b = { 0 };
+	int seat, n, k, nmoves = 0;
+	struct rng pick;
+
+	w_open(&w, "spite", NULL);
+	memset(&h, 0, sizeof(h));
+	h.w = &w;
+	rng_seed_from_u64(seed, 13);
+	rng_init(&h.rng, seed);
+	rng_seed_from_u64(seed, 17);
+	rng_init(&pick, seed);
+	/* A round scores at most the 2 cards of a payoff pile, so a target
+	 * of 3 takes at least two rounds. */
+	start_game(&h, "new spite payoff=2 target=3 bob@club.example", 2);
+	for (;;) {
+		w_load(&w, h.id, &g);
+		if (strcmp(g.row.status, "active") != 0)
+			break;
+		seat = seat_to_move(&g);
+		n = g.def->ops->legal(g.st, seat, mv, GAME_MAX_MOVES);
+		ck_assert_int_gt(n, 0);
+		k = spite_pick(&g, seat, mv, n, &pick);
+		g.def->ops->format_move(g.st, seat, &mv[k], move,
+		    sizeof(move));
+		play_free(&g);
+		play_by_mail(&h, seat, "move", move);
+		nmoves++;
+		ck_assert_int_lt(nmoves, 3000);
+	}
+	/* At least two rounds were played: the engine's own record. */
+	g.def->ops->export_json(g.st, &b);
+	json = buf_str(&b);
+	ck_assert_ptr_nonnull(p = strstr(json, "\"round\":"));
+	ck_assert_msg(atoi(p + 8) >= 2, "%s", json);
+	buf_free(&b);
+	play_free(&g);
+	ck_assert_int_gt(h.differed, 0);
+	ck_assert_int_gt(h.observed, 0);
+	history_check(&h, 2);
+	w_close(&w);
+}
+END_TEST
+
+/* 5. Error replies quote the failing line, capped, and nothing else. */
+START_TEST(error_reply_is_short)
+{
+	struct world w;
+	struct outs o;
+	struct buf body = { 0 };
+	char *out;
+	int i;
+
+	w_open(&w, "short", NULL);
+	/* A bad first command, far longer than any cap, its tail marked. */
+	buf_adds(&body, "frobnicate the referee ");
+	for (i = 0; i < 300; i++)
+		buf_adds(&body, "padding ");
+	buf_adds(&body, "MARK-TAIL-7Q\r\n\r\n");
+	buf_adds(&body, "MARK-AFTER-BLANK-3Z\r\n");
+	buf_adds(&body, "On Wed, 18 Nov 2026, referee wrote:\r\n");
+	while (body.len < 100 * 1024)
+		buf_adds(&body, "> MARK-QUOTED-9X the referee's old mail, "
+		    "quoted back in full by a mail client\r\n");
+	out = w_send(&w, players[0], "hello", buf_str(&body));
+	ck_assert_msg(strstr(out, "failed") != NULL, "%s", out);
+	free(out);
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 1);
+	ck_assert_str_eq(o.v[0].to, players[0]);
+	ck_assert(strstr(o.v[0].body, "frobnicate the referee") != NULL);
+	ck_assert(strstr(o.v[0].body, "MARK-TAIL-7Q") == NULL);
+	ck_assert(strstr(o.v[0].subject, "MARK-TAIL-7Q") == NULL);
+	ck_assert_msg(strlen(o.v[0].subject) < 100, "%s", o.v[0].subject);
+	ck_assert(strstr(o.v[0].body, "MARK-QUOTED-9X") == NULL);
+	ck_assert_msg(strlen(o.v[0].body) < 4096, "%zu bytes",
+	    strlen(o.v[0].body));
+	outs_free(&o);
+
+	/* Later command lines are listed as not tried (each capped); the
+	 * quoted part after them is still left out. */
+	buf_reset(&body);
+	buf_adds(&body, "frobnicate\r\n\r\nlist MARK-LATER-5K\r\n");
+	buf_adds(&body, "help ");
+	for (i = 0; i < 100; i++)
+		buf_adds(&body, "padding ");
+	buf_adds(&body, "MARK-LATER-TAIL-2P\r\n");
+	while (body.len < 100 * 1024)
+		buf_adds(&body, "> MARK-QUOTED-9X quoted\r\n");
+	out = w_send(&w, players[1], "hello", buf_str(&body));
+	free(out);
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 1);
+	ck_assert(strstr(o.v[0].body, "frobnicate") != NULL);
+	ck_assert(strstr(o.v[0].body, "MARK-LATER-5K") != NULL);
+	ck_assert(strstr(o.v[0].body, "MARK-LATER-TAIL-2P") == NULL);
+	ck_assert(strstr(o.v[0].body, "MARK-QUOTED-9X") == NULL);
+	ck_assert_msg(strlen(o.v[0].body) < 4096, "%zu bytes",
+	    strlen(o.v[0].body));
+	outs_free(&o);
+
+	/* A message over limits.message_size is not read at all: the reply
+	 * says so, and carries none of it. */
+	buf_reset(&body);
+	buf_adds(&body, "frobnicate MARK-BIG-4R\r\n");
+	while (body.len < 2 * 1024 * 1024)
+		buf_adds(&body, "MARK-BIG-4R and more, line after line\r\n");
+	out = w_send(&w, players[2], "MARK-BIG-4R", buf_str(&body));
+	free(out);
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 1);
+	ck_assert(strstr(o.v[0].body, "MARK-BIG-4R") == NULL);
+	ck_assert(strstr(o.v[0].subject, "MARK-BIG-4R") == NULL);
+	ck_assert_msg(strlen(o.v[0].body) < 4096, "%zu bytes",
+	    strlen(o.v[0].body));
+	outs_free(&o);
+	buf_free(&body);
+	w_close(&w);
+}
+END_TEST
+
+/* 6. A flood of bad commands: few replies, every message recorded. */
+START_TEST(flood_is_rate_limited)
+{
+	struct world w;
+	struct outs o;
+	char id[64], *raw, *key, *sender, *cmds, *outcome;
+	int i, limit, n;
+
+	/* Not the default (5), so the count is the configured one. */
+	w_open(&w, "flood", "limits:\n  error_replies: 3\n");
+	limit = (int)w.cfg.limits.error_replies;
+	ck_assert_int_eq(limit, 3);
+	for (i = 0; i < 1000; i++) {
+		snprintf(id, sizeof(id), "flood.%d@evil.example", i);
+		raw = w_raw(&w, STRANGER, "hi", id, "frobnicate\r\n");
+		free(w_deliver(&w, raw));
+		free(raw);
+	}
+	w_take(&w, &o);
+	n = outs_count_to(&o, STRANGER);
+	ck_assert_int_eq(o.n, n);
+	/* The configured limit, reached (the first errors are answered)
+	 * and not passed. */
+	ck_assert_int_eq(n, limit);
+	outs_free(&o);
+	for (i = 0; i < 1000; i++) {
+		snprintf(id, sizeof(id), "flood.%d@evil.example", i);
+		key = intake_key(id, STRANGER, NULL, 0);
+		ck_assert_msg(store_message_get(w.s, key, &sender, &cmds,
+		    &outcome) == 0, "message %d not recorded", i);
+		ck_assert_str_eq(sender, STRANGER);
+		ck_assert_ptr_nonnull(outcome);
+		ck_assert_msg(strstr(outcome, i < limit ? "error reply queued" :
+		    "error reply rate-limited") != NULL, "%d: %s", i, outcome);
+		free(sender);
+		free(cmds);
+		free(outcome);
+		free(key);
+	}
+	/* Any of them again is seen before, and not answered. */
+	raw = w_raw(&w, STRANGER, "hi", "flood.0@evil.example",
+	    "frobnicate\r\n");
+	outcome = w_deliver(&w, raw);
+	ck_assert_msg(strstr(outcome, "seen before") != NULL, "%s", outcome);
+	free(outcome);
+	free(raw);
+	/* An hour on, the sender is answered again. */
+	w.now += 3601;
+	free(w_send(&w, STRANGER, "hi", "frobnicate\r\n"));
+	w_take(&w, &o);
+	ck_assert_int_eq(outs_count_to(&o, STRANGER), 1);
+	outs_free(&o);
+	w_close(&w);
+}
+END_TEST
+
+/* 7. A message seen again is not applied again. */
+START_TEST(replay_not_applied)
+{
+	struct world w;
+	struct play_game g;
+	struct outs o;
+	char move[GAME_MOVE_TEXT], *body, *subject, *raw, *fp1, *fp2, *out;
+	int64_t id;
+	int seat;
+
+	w_open(&w, "replay", NULL);
+	id = w_mancala(&w);
+	w_load(&w, id, &g);
+	seat = seat_to_move(&g);
+	legal_text(&g, seat, 0, move, sizeof(move));
+	play_free(&g);
+	body = xasprintf("move #%lld %s", (long long)id, move);
+	subject = w_subject(&w, id, seat);
+	raw = w_raw(&w, players[seat], subject, "replayed.1@club.example",
+	    body);
+	free(w_deliver(&w, raw));
+	fp1 = w_fingerprint(&w, id);
+	w_take(&w, &o);
+	ck_assert_int_gt(o.n, 0);
+	outs_free(&o);
+
+	/* The same bytes again, as after a crash before the mailbox was
+	 * updated. */
+	out = w_deliver(&w, raw);
+	ck_assert_msg(strstr(out, "seen before") != NULL, "%s", out);
+	free(out);
+	fp2 = w_fingerprint(&w, id);
+	ck_assert_str_eq(fp1, fp2);
+	free(fp2);
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 0);
+	outs_free(&o);
+	free(raw);
+
+	/* Same Message-ID and sender, other bytes (a resend with another
+	 * Date, say): still the same message. */
+	w_load(&w, id, &g);
+	ck_assert_int_eq(seat_to_move(&g), !seat);
+	legal_text(&g, !seat, 0, move, sizeof(move));
+	play_free(&g);
+	free(body);
+	body = xasprintf("move #%lld %s", (long long)id, move);
+	free(subject);
+	subject = w_subject(&w, id, !seat);
+	raw = w_raw(&w, players[!seat], subject, "replayed.2@club.example",
+	    body);
+	free(w_deliver(&w, raw));
+	free(raw);
+	free(fp1);
+	fp1 = w_fingerprint(&w, id);
+	w_take(&w, &o);
+	outs_free(&o);
+	raw = w_raw(&w, players[!seat], subject, "replayed.2@club.example",
+	    "\r\n\r\nboard\r\n");
+	out = w_deliver(&w, raw);
+	ck_assert_msg(strstr(out, "seen before") != NULL, "%s", out);
+	free(out);
+	free(raw);
+	fp2 = w_fingerprint(&w, id);
+	ck_assert_str_eq(fp1, fp2);
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 0);
+	outs_free(&o);
+	free(fp1);
+	free(fp2);
+	free(body);
+	free(subject);
+	w_close(&w);
+}
+END_TEST
+
+static Suite *
+referee_suite(void)
+{
+	Suite *s = suite_create("referee");
+	TCase *tc;
+
+	tc = tcase_create("auth");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, forged_from_no_token);
+	tcase_add_test(tc, token_of_other_game);
+	tcase_add_test(tc, token_and_sender_must_agree);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("discard");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, changer_discard_face_down);
+	suite_add_tcase(s, tc);
+	/* Whole games: a few seconds, minutes under valgrind
+	 * (CK_EXCLUDE_TAGS=slow leaves them out). */
+	tc = tcase_create("hidden");
+	tcase_set_tags(tc, "slow");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, hidden_cards_aluette);
+	tcase_add_test(tc, hidden_cards_spite);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("errors");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, error_reply_is_short);
+	tcase_add_test(tc, flood_is_rate_limited);
+	tcase_add_test(tc, replay_not_applied);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	/* The store syncs every commit to disk and these tests commit a few
+	 * thousand times: on tmpfs that costs nothing. */
+	if (getenv("TMPDIR") == NULL && access("/dev/shm", W_OK) == 0)
+		setenv("TMPDIR", "/dev/shm", 1);
+	return tu_run(referee_suite());
+}
