@@ -110,6 +110,8 @@ static const struct section sections[] = {
 	{ "almakleh", 0, "The Almakleh card deck." },
 	{ "robots", 0, "Robot opponents (`new GAME robot`)." },
 	{ "club", 0, "Mailing lists the referee takes part in." },
+	{ "ladder", 0, "Defaults of a new ladder (`admin ladder create` may "
+	    "set each for its ladder)." },
 };
 
 /*
@@ -331,6 +333,25 @@ static const struct setting settings[] = {
 	    "club@lists.example.org", 0, NULL,
 	    "Mailing lists (by address or List-Id) whose mail is read like "
 	    "a player's instead of being ignored as list traffic." },
+
+	{ "ladder.reach", T_INT, O(ladder.reach), 1, 1000, NULL, "3", NULL,
+	    NULL, 0, NULL,
+	    "How many places up a rung may challenge." },
+	{ "ladder.accept", T_DURATION, O(ladder.accept_ms), HOUR_MS,
+	    90 * DAY_MS, NULL, "3d", NULL, NULL, 0, NULL,
+	    "How long the challenged have to accept; a challenge declined or "
+	    "not accepted in time is a forfeit." },
+	{ "ladder.open_challenges", T_INT, O(ladder.open_challenges), 1, 1000,
+	    NULL, "2", NULL, NULL, 0, NULL,
+	    "Open challenges a rung may have, made and received together." },
+	{ "ladder.rematch", T_DURATION, O(ladder.rematch_ms), 0, 365 * DAY_MS,
+	    NULL, "7d", NULL, NULL, 0, NULL,
+	    "No new challenge between the same two rungs within this time "
+	    "after their last was decided; 0 for none." },
+	{ "ladder.idle", T_DURATION, O(ladder.idle_ms), 0, 365 * DAY_MS, NULL,
+	    "28d", NULL, NULL, 0, NULL,
+	    "A rung that has played nothing for this long drops one place at "
+	    "the weekly round; 0 for never." },
 };
 
 #define NSETTINGS	((int)nitems(settings))

@@ -22,12 +22,7 @@
 #include "rating.h"
 #include "refint.h"
 
-/* Ladder defaults where `admin ladder create` says nothing. */
-#define LADDER_REACH		3
-#define LADDER_ACCEPT		(3 * 86400)
-#define LADDER_OPEN_CAP		2
-#define LADDER_COOLDOWN		(7 * 86400)
-#define LADDER_IDLE		(28 * 86400)
+/* The round of inactivity drop-downs and standings postings. */
 #define LADDER_WEEK		(7 * 86400)
 
 /* ---- ratings ---- */
@@ -894,11 +889,11 @@ admin_create(struct ref_msg *x, const struct command *c,
 	memset(&row, 0, sizeof(row));
 	row.name = c->ladder;
 	row.kind = (char *)def->name;
-	row.reach = LADDER_REACH;
-	row.accept = LADDER_ACCEPT;
-	row.open_cap = LADDER_OPEN_CAP;
-	row.cooldown = LADDER_COOLDOWN;
-	row.idle = LADDER_IDLE;
+	row.reach = (int)x->r->cfg->ladder.reach;
+	row.accept = x->r->cfg->ladder.accept_ms / 1000;
+	row.open_cap = (int)x->r->cfg->ladder.open_challenges;
+	row.cooldown = x->r->cfg->ladder.rematch_ms / 1000;
+	row.idle = x->r->cfg->ladder.idle_ms / 1000;
 	row.created = x->now;
 	if (def->seats == 4 && def->ops->partner != NULL)
 		row.pairs = 1;

@@ -18,7 +18,7 @@ T0=1800000000		# 2027-01-15 08:00 UTC
 H=3600 D=86400
 LIST=club@lists.ludus.test
 
-# setup NAME: a fresh referee in $tmp/NAME.  Mail carries a trusted DMARC
+# setup NAME [EXTRA-YAML]: a fresh referee in $tmp/NAME.  Mail carries a trusted DMARC
 # pass, so game commands need no token and admin commands run at once
 # (the token and confirmation paths have their own tests).
 setup() {
@@ -34,6 +34,7 @@ admin:
   auto_accept: true
 club:
   lists: [$LIST]
+${2:-}
 state_dir: $dir
 database: $dir/ludus.db
 EOF
@@ -212,8 +213,8 @@ ludus tick >/dev/null
     bad "forfeits: $(sql 'SELECT status FROM challenges')"
 # Inactivity: a rung idle for 10 days drops one place at the weekly
 # round.  At T0+14d a has played nothing since T0+1d (13 days), b since
-# T0 (14 days), c
-# since T0+6d, d since T0+9d (its challenge lapsed); e is at the bottom.
+# T0 (14 days), c since T0+6d, d since T0+9d (its challenge lapsed); e is
+# at the bottom.
 # Each of a and b drops one place: c a b d e.
 at "T0 + 14 * D"
 n0=$(lastmail)
@@ -237,10 +238,16 @@ mail c@x.test "challenge a@x.test kalah"
 mails_to "$n0" c@x.test | grep -q "ladder kalah is closed" && ok || bad "a closed ladder took a challenge"
 
 # --- partnerships and the club list ---------------------------------------
-setup pairs
+# The club's ladder defaults apply where the admin says nothing.
+setup pairs "ladder:
+  reach: 1
+  accept: 2d
+  idle: 0"
 mail admin@ludus.test "admin ladder create duo aluette list=$LIST"
 [ "$(sql "SELECT pairs || ' ' || options FROM ladders")" = "1 teams=fixed changer=false mordienne=false signals=partner" ] && ok ||
     bad "pairs ladder: $(sql 'SELECT pairs, options FROM ladders')"
+[ "$(sql "SELECT reach || ' ' || accept || ' ' || open_cap || ' ' || cooldown || ' ' || idle FROM ladders")" = "1 172800 2 604800 0" ] && ok ||
+    bad "ladder defaults from the configuration: $(sql 'SELECT * FROM ladders')"
 n0=$(lastmail)
 mail a@x.test "ladder join duo"
 mails_to "$n0" a@x.test | grep -q "ranks partnerships" && ok || bad "a single joined a pairs ladder"
