@@ -848,11 +848,14 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 
 /* The reply for commands that had no answer of their own. */
 static int
-done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes)
+done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes,
+    int64_t game)
 {
 	struct tmpl_data *d = tmpl_data_new(), *it;
 	struct tmpl_list *l = tmpl_list(d, "done");
-	int i, rc;
+	struct play_game g;
+	char err[300];
+	int i, rc, seat = -1;
 
 	for (i = 0; i < lines->n; i++) {
 		if (notes[i] == NULL)
@@ -863,7 +866,14 @@ done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes)
 	}
 	if (x->m != NULL && x->m->commands_truncated)
 		tmpl_set_int(d, "truncated", x->r->cfg->limits.commands);
-	rc = ref_send(x, &x->me, "done", d, 0, -1, NULL);
+	/* When the commands were about a game the sender plays, the answer
+	 * carries its tag, so a reply to it goes on in that game. */
+	if (game != 0 && play_load(x->r->store, x->r->defs, x->r->ndefs, game,
+	    &g, err, sizeof(err)) == 0) {
+		seat = play_seat(&g, x->me.address);
+		play_free(&g);
+	}
+	rc = ref_send(x, &x->me, "done", d, seat >= 0 ? game : 0, seat, NULL);
 	tmpl_data_free(d);
 	return rc;
 }
@@ -878,6 +888,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	char **notes = NULL;
 	int64_t pid;
 	int i, rc = -1, nout, failed = -1, sent = 0, unanswered = 0;
+	int64_t done_game = 0;
 
 	*outcome = NULL;
 	if (m->from == NULL) {
@@ -943,6 +954,8 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 			if (res.note == NULL)
 				res.note = xstrdup("done");
 			unanswered++;
+			if (res.game != 0)
+				done_game = res.game;
 		}
 		notes[i] = res.note;
 		x.answered = 0;
@@ -953,7 +966,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		    "%s", failed, lines->v[failed], res.why, sent ?
 		    "error reply queued" : "error reply rate-limited");
 	} else {
-		rc = unanswered ? done_reply(&x, lines, notes) : 0;
+		rc = unanswered ? done_reply(&x, lines, notes, done_game) : 0;
 		*outcome = xasprintf("%d applied", lines->n);
 	}
 out:

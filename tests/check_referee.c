@@ -829,7 +829,9 @@ hidden_check(struct hidden *h, const char *tmplname, const struct outs *o)
 	for (i = 0; i < o->n; i++) {
 		const struct out *m = &o->v[i], *r;
 
-		if (m->game != h->id)
+		/* The sender's own "Done:" answer shows no game view, only
+		 * the lines they sent. */
+		if (m->game != h->id || strstr(m->subject, "] Done: ") != NULL)
 			continue;
 		reader = play_seat(&g, m->to);
 		r = outs_find(&base, m->to);
