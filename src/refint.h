@@ -197,7 +197,9 @@ struct ref_rating_change {
 };
 /* A game ended (by the rules or refgame_finish): rate it, decide the
  * ladder challenge it was played for, post the result to the ladder's
- * list.  Called before the end mail, which shows ch. */
+ * list.  Called before the end mail, which shows ch.  Only the first call
+ * for a game does this; a later one (the end mail made again) fills ch
+ * from what was recorded. */
 int	refladder_end(struct ref_msg *, const struct play_game *,
 	    const struct game_result *, struct ref_rating_change *ch);
 /* An invitation declined (decliner: the player) or lapsed (0). */

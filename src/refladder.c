@@ -79,10 +79,23 @@ rate_game(struct ref_msg *x, const struct play_game *g,
 {
 	struct rating before[RATING_MAX_SEATS], after[RATING_MAX_SEATS];
 	struct store_rating sr;
+	double r_old[STORE_MAX_SEATS], r_new[STORE_MAX_SEATS];
 	int team[RATING_MAX_SEATS], games[RATING_MAX_SEATS], i, j;
-	int n = g->row.nseats;
+	int n = g->row.nseats, done;
 	char err[200];
 
+	/* Rated once: the end mail made again shows what was recorded. */
+	if (store_rating_changes(x->r->store, g->row.id, r_old, r_new,
+	    &done) == -1)
+		return -1;
+	if (done > 0) {
+		for (i = 0; i < n && i < STORE_MAX_SEATS; i++) {
+			ch->old[i] = (int)lround(r_old[i]);
+			ch->now[i] = (int)lround(r_new[i]);
+		}
+		ch->rated = 1;
+		return 0;
+	}
 	if (!g->row.rated || strcmp(g->row.status, "finished") != 0 ||
 	    (g->row.ended != NULL && strcmp(g->row.ended, "aborted") == 0) ||
 	    n < 2 || n > RATING_MAX_SEATS)
@@ -111,7 +124,9 @@ rate_game(struct ref_msg *x, const struct play_game *g,
 		rating_to_store(&after[i], &sr);
 		sr.games = games[i] + 1;
 		if (store_rating_put(x->r->store, g->row.player[i],
-		    g->row.kind, &sr) == -1)
+		    g->row.kind, &sr) == -1 ||
+		    store_rating_change_add(x->r->store, g->row.id, i,
+		    g->row.player[i], before[i].r, after[i].r) == -1)
 			return -1;
 	}
 	ch->rated = 1;

@@ -170,8 +170,9 @@ static const char *const migrations[] = {
 	"  DEFAULT 0;"
 	"CREATE INDEX timers_game ON timers(game_id, kind);"
 	"CREATE INDEX timers_player ON timers(player_id, kind);",
-	/* 5: ratings per player and game kind; ladders, their rungs (a
-	 * player, or a fixed partnership of two) and challenges. */
+	/* 5: ratings per player and game kind, and what each rated game
+	 * changed; ladders, their rungs (a player, or a fixed partnership
+	 * of two) and challenges. */
 	"CREATE TABLE ratings ("
 	"  player_id INTEGER NOT NULL REFERENCES players(id),"
 	"  kind TEXT NOT NULL,"
@@ -213,6 +214,13 @@ static const char *const migrations[] = {
 	"  status TEXT NOT NULL,"
 	"  created INTEGER NOT NULL,"
 	"  decided INTEGER);"
+	"CREATE TABLE rating_changes ("
+	"  game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+	"  seat INTEGER NOT NULL,"
+	"  player_id INTEGER NOT NULL REFERENCES players(id),"
+	"  r_old REAL NOT NULL,"
+	"  r_new REAL NOT NULL,"
+	"  PRIMARY KEY (game_id, seat));"
 	"CREATE INDEX challenges_game ON challenges(game_id);"
 	"CREATE INDEX challenges_ladder ON challenges(ladder_id, status);",
 };
@@ -1781,4 +1789,36 @@ store_challenges_free(struct store_challenge *c, int n)
 	for (i = 0; i < n; i++)
 		free(c[i].status);
 	free(c);
+}
+
+int
+store_rating_change_add(struct store *s, int64_t game, int seat,
+    int64_t player, double r_old, double r_new)
+{
+	return run(s, "INSERT INTO rating_changes (game_id, seat, player_id, "
+	    "r_old, r_new) VALUES (?, ?, ?, ?, ?)", "iiidd", game,
+	    (int64_t)seat, player, r_old, r_new);
+}
+
+int
+store_rating_changes(struct store *s, int64_t game,
+    double r_old[STORE_MAX_SEATS], double r_new[STORE_MAX_SEATS], int *n)
+{
+	sqlite3_stmt *st;
+	int rc, seat;
+
+	*n = 0;
+	if ((st = query(s, "SELECT seat, r_old, r_new FROM rating_changes "
+	    "WHERE game_id = ? ORDER BY seat", "i", game)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		seat = sqlite3_column_int(st, 0);
+		if (seat < 0 || seat >= STORE_MAX_SEATS)
+			continue;
+		r_old[seat] = sqlite3_column_double(st, 1);
+		r_new[seat] = sqlite3_column_double(st, 2);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : store_fail(s, "rating changes");
 }

@@ -290,6 +290,14 @@ int	 store_rating_get(struct store *, int64_t player, const char *kind,
 int	 store_rating_put(struct store *, int64_t player, const char *kind,
 	    const struct store_rating *);
 
+/* What a rated game did to each seat's rating; *n is the number of seats
+ * recorded (0: the game was not rated). */
+int	 store_rating_change_add(struct store *, int64_t game, int seat,
+	    int64_t player, double r_old, double r_new);
+int	 store_rating_changes(struct store *, int64_t game,
+	    double r_old[STORE_MAX_SEATS], double r_new[STORE_MAX_SEATS],
+	    int *n);
+
 /* Ladders: players (or fixed pairs, pairs = 1) ranked on rungs; durations
  * in seconds. */
 struct store_ladder {

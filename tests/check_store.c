@@ -844,6 +844,34 @@ START_TEST(store_ratings_per_player_and_kind)
 }
 END_TEST
 
+START_TEST(store_rating_changes_per_game)
+{
+	char *path = dbpath("ratingchanges.db");
+	struct store *s = open_ok(path);
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+	int64_t g = game(s, a, b), g2 = game(s, a, b);
+	double o[STORE_MAX_SEATS], r[STORE_MAX_SEATS];
+	int n;
+
+	ck_assert_int_eq(store_rating_changes(s, g, o, r, &n), 0);
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(store_rating_change_add(s, g, 1, b, 1500, 1662.25),
+	    0);
+	ck_assert_int_eq(store_rating_change_add(s, g, 0, a, 1500, 1337.75),
+	    0);
+	/* a seat is rated once per game */
+	ck_assert_int_eq(store_rating_change_add(s, g, 0, a, 1, 2), -1);
+	ck_assert_int_eq(store_rating_changes(s, g, o, r, &n), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert(o[0] == 1500 && r[0] == 1337.75);
+	ck_assert(o[1] == 1500 && r[1] == 1662.25);
+	ck_assert_int_eq(store_rating_changes(s, g2, o, r, &n), 0);
+	ck_assert_int_eq(n, 0);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
 START_TEST(store_ladders_rungs_and_challenges)
 {
 	char *path = dbpath("ladders.db");
@@ -1167,6 +1195,7 @@ store_suite(void)
 	tcase_add_test(tc, store_thanks_once_per_pair_and_authority);
 	tcase_add_test(tc, store_reports_open_then_resolved);
 	tcase_add_test(tc, store_ratings_per_player_and_kind);
+	tcase_add_test(tc, store_rating_changes_per_game);
 	tcase_add_test(tc, store_ladders_rungs_and_challenges);
 	tcase_add_test(tc, store_confirm_cookie_once_for_its_player);
 	tcase_add_test(tc, store_action_counts_since);
