@@ -1104,7 +1104,6 @@ refladder_timer(struct ref_msg *x, const struct store_timer *t)
 	struct ladder l;
 	struct tmpl_data *d;
 	struct store_timer next;
-	struct buf b = { 0 };
 	long long id;
 	int i, rc, moved = 0;
 
@@ -1149,7 +1148,6 @@ refladder_timer(struct ref_msg *x, const struct store_timer *t)
 	rc = store_timer_add(x->r->store, &next, &next.id);
 	free(next.data);
 out:
-	buf_free(&b);
 	ladder_free(&l);
 	return rc;
 }
