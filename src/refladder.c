@@ -764,9 +764,11 @@ challenge(struct ref_msg *x, const struct command *c,
 	if (store_challenges(x->r->store, l.row.id, l.rungs[a].player, 0,
 	    x->now - l.row.cooldown, &past, &np) == -1)
 		goto out;
+	/* A void challenge (withdrawn, aborted) was no meeting. */
 	for (i = 0; i < np; i++)
-		if (past[i].challenger == l.rungs[t].player ||
-		    past[i].challenged == l.rungs[t].player)
+		if ((past[i].challenger == l.rungs[t].player ||
+		    past[i].challenged == l.rungs[t].player) &&
+		    strcmp(past[i].status, "void") != 0)
 			break;
 	store_challenges_free(past, np);
 	rc = REF_FAIL;

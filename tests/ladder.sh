@@ -279,6 +279,20 @@ mail a@x.test "resign #$g"
 post=$(mails_to "$n0" "$LIST")
 echo "$post" | grep -q "Ladder duo: c@x.test & d@x.test beat a@x.test & b@x.test" && ok ||
     bad "pairs posting: $(echo "$post" | head -n 3)"
+# The challenger's own side declining voids the challenge, and so does an
+# abort; a void challenge is no meeting for the rematch cool-down.
+at "T0 + 8 * D"
+mail a@x.test "challenge c@x.test"
+g2=$(lastgame)
+mail b@x.test "decline #$g2"
+[ "$(rungs duo)" = "c a" ] && ok || bad "a withdrawn challenge moved rungs: $(rungs duo)"
+mail b@x.test "challenge d@x.test"
+g2=$(lastgame)
+for p in c d a; do mail $p@x.test "accept #$g2"; done
+mail admin@ludus.test "admin abort #$g2"
+[ "$(rungs duo)" = "c a" ] && ok || bad "an aborted challenge moved rungs: $(rungs duo)"
+[ "$(sql "SELECT group_concat(status, ' ') FROM (SELECT status FROM challenges ORDER BY id)")" = "won void void" ] && ok ||
+    bad "void challenges: $(sql 'SELECT status FROM challenges')"
 # Each of the four ratings moved (winners up, losers down).
 [ "$(sql "SELECT count(*) FROM ratings WHERE kind = 'aluette' AND ((r > 1500 AND player_id IN (SELECT id FROM players WHERE address IN ('c@x.test', 'd@x.test'))) OR (r < 1500 AND player_id IN (SELECT id FROM players WHERE address IN ('a@x.test', 'b@x.test'))))")" = 4 ] && ok ||
     bad "pair ratings: $(sql 'SELECT * FROM ratings')"
