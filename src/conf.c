@@ -29,7 +29,7 @@
 enum ctype {
 	T_STRING, T_INT, T_SIZE, T_BOOL, T_DURATION, T_ENUM, T_ADDRESS,
 	T_ADDRESS_LIST, T_LISTID_LIST, T_PATH, T_URL, T_CLOCK, T_PERCENTS,
-	T_PROCESSED
+	T_PROCESSED, T_LINE_LIST
 };
 
 #define F_REQUIRED	0x01	/* must be given when its section is */
@@ -110,8 +110,9 @@ static const struct section sections[] = {
 	{ "almakleh", 0, "The Almakleh card deck." },
 	{ "robots", 0, "Robot opponents (`new GAME robot`)." },
 	{ "club", 0, "Mailing lists the referee takes part in." },
-	{ "ladder", 0, "Defaults of a new ladder (`admin ladder create` may "
-	    "set each for its ladder)." },
+	{ "ladder", 0, "Club ladders: those the referee opens by itself, and "
+	    "the defaults of a new one (`admin ladder create` may set each "
+	    "for its ladder)." },
 };
 
 /*
@@ -334,6 +335,12 @@ static const struct setting settings[] = {
 	    "Mailing lists (by address or List-Id) whose mail is read like "
 	    "a player's instead of being ignored as list traffic." },
 
+	{ "ladder.create", T_LINE_LIST, O(ladder.create), 0, 0, NULL, "",
+	    NULL, "[\"kalah mancala seeds=3 list=club@lists.example.org\"]",
+	    0, NULL,
+	    "Ladders the referee opens by itself when they do not exist "
+	    "yet, each written as after `admin ladder create`: NAME GAME "
+	    "[OPT=VAL...]." },
 	{ "ladder.reach", T_INT, O(ladder.reach), 1, 1000, NULL, "3", NULL,
 	    NULL, 0, NULL,
 	    "How many places up a rung may challenge." },
@@ -980,6 +987,19 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 			free(copy);
 		}
 		return 0;
+	case T_LINE_LIST:
+		list_free(f);
+		for (i = 0; i < nitems; i++) {
+			if (check_text(items[i], msg, len) == -1 ||
+			    items[i][0] == '\0') {
+				if (items[i][0] == '\0')
+					util_err(msg, len, "an empty line");
+				*bad_item = i;
+				return -1;
+			}
+			list_add(f, items[i]);
+		}
+		return 0;
 	case T_PERCENTS:
 		memset(&pc, 0, sizeof(pc));
 		if (nitems > CONFIG_MAX_REMINDERS) {
@@ -1172,7 +1192,7 @@ static int
 is_list(const struct setting *s)
 {
 	return s->type == T_ADDRESS_LIST || s->type == T_LISTID_LIST ||
-	    s->type == T_PERCENTS;
+	    s->type == T_PERCENTS || s->type == T_LINE_LIST;
 }
 
 static int
@@ -1232,6 +1252,7 @@ config_free(struct config *c)
 			break;
 		case T_ADDRESS_LIST:
 		case T_LISTID_LIST:
+		case T_LINE_LIST:
 			list_free(f);
 			break;
 		case T_URL:
@@ -1903,6 +1924,7 @@ format_value(const struct config *c, const struct setting *s, struct buf *b)
 		break;
 	case T_ADDRESS_LIST:
 	case T_LISTID_LIST:
+	case T_LINE_LIST:
 		l = f;
 		buf_addc(b, '[');
 		for (i = 0; i < l->n; i++) {
@@ -2172,6 +2194,7 @@ type_name(enum ctype t)
 	case T_CLOCK:		return "clock";
 	case T_PERCENTS:	return "percent-list";
 	case T_PROCESSED:	return "action";
+	case T_LINE_LIST:	return "line-list";
 	}
 	return "?";
 }

@@ -174,6 +174,8 @@ struct config {
 		struct config_list lists;	/* addresses and List-Ids */
 	} club;
 	struct {			/* defaults of `admin ladder create` */
+		struct config_list create;	/* ladders to open: lines
+						 * as after the command */
 		long long reach;
 		long long accept_ms;
 		long long open_challenges;

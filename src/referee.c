@@ -910,7 +910,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	 * comes after the deadline finds the game lost on time. */
 	while ((rc = fire_one(r, now)) == 1)
 		;
-	if (rc == -1)
+	if (rc == -1 || (rc = refladder_configured(&x)) == -1)
 		goto out;
 	rc = -1;
 	if (parse_error != NULL || lines->n == 0) {

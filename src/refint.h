@@ -210,6 +210,9 @@ int	refladder_run(struct ref_msg *, const struct command *,
 	    struct ref_result *);
 int	refladder_admin(struct ref_msg *, const struct command *,
 	    struct ref_result *);
+/* Open the ladders of the configuration's ladder.create that do not
+ * exist yet (a line that does not make one is logged). */
+int	refladder_configured(struct ref_msg *);
 /* A `ladder` timer: inactivity drop-down, standings to the list. */
 int	refladder_timer(struct ref_msg *, const struct store_timer *);
 /* ratings[] (title, rating, games) of the sender for `list`. */

@@ -1012,6 +1012,43 @@ out:
 }
 
 int
+refladder_configured(struct ref_msg *x)
+{
+	const struct config_list *l = &x->r->cfg->ladder.create;
+	struct store_ladder old;
+	struct ref_result res;
+	struct command c;
+	char *line, err[300];
+	int i, rc;
+
+	for (i = 0; i < l->n; i++) {
+		line = xasprintf("admin ladder create %s", l->v[i]);
+		rc = command_parse(x->r->aliases, line, &c, err, sizeof(err));
+		free(line);
+		if (rc == -1) {
+			log_warn("ladder.create `%s`: %s", l->v[i], err);
+			command_free(&c);
+			continue;
+		}
+		if ((rc = store_ladder_find(x->r->store, c.ladder, &old)) == 0)
+			store_ladder_free(&old);
+		if (rc == 1) {
+			memset(&res, 0, sizeof(res));
+			if ((rc = admin_create(x, &c, &res)) == REF_FAIL)
+				log_warn("ladder.create `%s`: %s", l->v[i],
+				    res.why);
+			else if (rc == REF_OK)
+				log_info("%s", res.note);
+			free(res.note);
+		}
+		command_free(&c);
+		if (rc == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int
 refladder_admin(struct ref_msg *x, const struct command *c,
     struct ref_result *res)
 {

@@ -239,14 +239,21 @@ mails_to "$n0" c@x.test | grep -q "ladder kalah is closed" && ok || bad "a close
 
 # --- partnerships and the club list ---------------------------------------
 # The club's ladder defaults apply where the admin says nothing.
+# Ladders of the configuration open by themselves (a bad line is logged
+# and stops nothing).
 setup pairs "ladder:
   reach: 1
   accept: 2d
-  idle: 0"
+  idle: 0
+  create: ['club mancala seeds=5', 'broken nosuchgame']"
 mail admin@ludus.test "admin ladder create duo aluette list=$LIST"
-[ "$(sql "SELECT pairs || ' ' || options FROM ladders")" = "1 teams=fixed changer=false mordienne=false signals=partner" ] && ok ||
+[ "$(sql "SELECT name || ' ' || kind || ' ' || reach || ' ' || options FROM ladders WHERE name = 'club'")" = "club mancala 1 pits=6 seeds=5 empty_capture=false" ] && ok ||
+    bad "configured ladder: $(sql 'SELECT * FROM ladders')"
+grep -q "ladder.create \`broken nosuchgame\`: there is no game \`nosuchgame\`" "$dir/deliver.log" && ok ||
+    bad "a bad configured ladder is not logged: $(tail -n 3 "$dir/deliver.log")"
+[ "$(sql "SELECT pairs || ' ' || options FROM ladders WHERE name = 'duo'")" = "1 teams=fixed changer=false mordienne=false signals=partner" ] && ok ||
     bad "pairs ladder: $(sql 'SELECT pairs, options FROM ladders')"
-[ "$(sql "SELECT reach || ' ' || accept || ' ' || open_cap || ' ' || cooldown || ' ' || idle FROM ladders")" = "1 172800 2 604800 0" ] && ok ||
+[ "$(sql "SELECT reach || ' ' || accept || ' ' || open_cap || ' ' || cooldown || ' ' || idle FROM ladders WHERE name = 'duo'")" = "1 172800 2 604800 0" ] && ok ||
     bad "ladder defaults from the configuration: $(sql 'SELECT * FROM ladders')"
 n0=$(lastmail)
 mail a@x.test "ladder join duo"
