@@ -95,14 +95,32 @@ run_case() {
 	return 1
 }
 
-# The cases are independent: run a few at a time, report in order.
+# The cases are independent: they run in $jobs lanes at once, reported in
+# order.  One whole game is most of the mails, so the lanes are balanced
+# by the number of steps, the longest cases first, rather than filled in
+# turn.
 jobs=${GOLDEN_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
-n=0
 for name in "$@"; do
-	(run_case "$name" >"$tmp/$name.report" 2>&1; echo $? >"$tmp/$name.rc") &
-	n=$((n + 1))
-	[ $((n % jobs)) -ne 0 ] || wait
+	echo "$(golden_steps "$cases/$name" | wc -l) $name"
+done | sort -k1,1nr -k2 | awk -v jobs="$jobs" '
+	{
+		best = 0
+		for (i = 1; i < jobs; i++)
+			if (load[i] < load[best])
+				best = i
+		load[best] += $1 + 1
+		print best, $2
+	}' >"$tmp/lanes"
+lane=0
+while [ "$lane" -lt "$jobs" ]; do
+	(
+		for name in $(awk -v l="$lane" '$1 == l { print $2 }' "$tmp/lanes"); do
+			run_case "$name" >"$tmp/$name.report" 2>&1
+			echo $? >"$tmp/$name.rc"
+		done
+	) &
+	lane=$((lane + 1))
 done
 wait
 for name in "$@"; do

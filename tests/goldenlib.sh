@@ -25,9 +25,15 @@ golden_test_build() {
 	"$LUDUS_BIN" --version 2>/dev/null | grep -q '^test build:'
 }
 
-# golden_init DIR: a fresh referee in the empty directory DIR.
+# golden_init DIR [CASEDIR]: a fresh referee in the empty directory DIR;
+# the lines of CASEDIR/referee.yaml, when there is one, are added to the
+# referee: section of its configuration (`plus_addressing: true`).
 golden_init() {
 	_gd=$1
+	_gx=
+	if [ -n "${2:-}" ] && [ -f "$2/referee.yaml" ]; then
+		_gx=$(sed 's/^/  /' "$2/referee.yaml")
+	fi
 	printf '#!/bin/sh\ncat >/dev/null\nexit 0\n' >"$_gd/sendmail"
 	chmod +x "$_gd/sendmail"
 	cat >"$_gd/ludus.yaml" <<EOF
@@ -35,6 +41,7 @@ referee:
   address: referee@example.org
   name: Ludus Referee
   admins: [admin@example.org]
+${_gx}
 state_dir: $_gd
 database: $_gd/ludus.db
 games_dir: $LUDUS_GAMES_DIR
@@ -193,7 +200,7 @@ golden_steps() {
 
 # golden_replay DIR CASEDIR: a fresh referee in DIR given the case.
 golden_replay() {
-	golden_init "$1" || { cat "$1/log" >&2; return 1; }
+	golden_init "$1" "$2" || { cat "$1/log" >&2; return 1; }
 	if [ -f "$2/setup" ]; then
 		golden_setup "$1" "$2/setup" || return 1
 	fi
