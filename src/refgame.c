@@ -212,7 +212,11 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 			goto free;
 	}
 	for (i = 0; i < g.row.nseats; i++)
-		buf_printf(&who, "%s%s", i ? ", " : "", g.address[i]);
+		if (refrobot_level(g.address[i]))
+			buf_printf(&who, "%sa robot (level %d)", i ? ", " : "",
+			    refrobot_level(g.address[i]));
+		else
+			buf_printf(&who, "%s%s", i ? ", " : "", g.address[i]);
 	res->note = xasprintf("game #%lld, %s, %s %s", (long long)g.row.id,
 	    def->title, active ? "started for" : "proposed to", buf_str(&who));
 	rc = REF_OK;
@@ -561,7 +565,7 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 	struct tmpl_data *d, *it;
 	struct tmpl_list *l;
 	char when[40];
-	int viewer, rc, n = 0, ne = 0, i, e = 0;
+	int viewer, rc, n = 0, ne = 0, i, e = 0, ply = 0, signal;
 
 	if ((rc = seat_or_observer(x, g, &viewer, res)) != REF_OK)
 		return rc;
@@ -598,11 +602,17 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 		}
 		if (i == n)
 			break;
+		/* Moves are numbered as plies, signals not counted, so the
+		 * numbers never tell of a signal the reader did not see. */
+		signal = refview_is_signal(g, log[i].notation);
+		ply += !signal;
 		if (!refview_move_visible(g, log[i].seat, log[i].notation,
 		    viewer) || log[i].seat >= rs.n)
 			continue;
 		it = tmpl_list_add(l);
-		tmpl_set_int(it, "number", log[i].ply);
+		if (signal)
+			tmpl_set(it, "event", "1");
+		tmpl_set_int(it, "number", ply);
 		tmpl_set(it, "seat", ops->seat_name(g->st, log[i].seat));
 		tmpl_set(it, "name", ref_name(&rs.p[log[i].seat]));
 		tmpl_set(it, "text", refview_move_text(g, log[i].seat,

@@ -104,6 +104,8 @@ void	refview_seats_free(struct ref_seats *);
  * last_move.*, draw_offer.name, you.*, seed.hash; a new data tree. */
 struct tmpl_data *refview_game(struct ref_msg *, const struct play_game *,
 	    const struct ref_seats *, int viewer);
+/* Is a logged move an Aluette signal (no ply, seen by the partnership)? */
+int	refview_is_signal(const struct play_game *, const char *notation);
 /* The number of the next move: plies so far plus one (Aluette signals
  * are no plies); -1 when the store fails. */
 int	refview_move_number(struct ref_msg *, const struct play_game *);

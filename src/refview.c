@@ -63,8 +63,8 @@ refview_move_visible(const struct play_game *g, int seat,
 
 /* An Aluette signal is logged like a move but is no ply: it does not
  * count in the move number. */
-static int
-is_signal(const struct play_game *g, const char *notation)
+int
+refview_is_signal(const struct play_game *g, const char *notation)
 {
 	return g->def->ops->partner != NULL &&
 	    strncmp(notation, "signal ", 7) == 0;
@@ -76,7 +76,7 @@ move_number(const struct play_game *g, const struct store_move *log, int n)
 	int i, plies = 0;
 
 	for (i = 0; i < n; i++)
-		plies += !is_signal(g, log[i].notation);
+		plies += !refview_is_signal(g, log[i].notation);
 	return plies + 1;
 }
 
