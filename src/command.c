@@ -62,6 +62,19 @@ static const struct command_info infos[CMD_NKINDS] = {
 	[CMD_ADMIN_UNBAN] = { "admin unban", "admin unban ADDRESS", 0 },
 	[CMD_ADMIN_REPORTS] = { "admin reports", "admin reports", 0 },
 	[CMD_ADMIN_RESOLVE] = { "admin resolve", "admin resolve N TEXT", 0 },
+	[CMD_LADDER] = { "ladder", "ladder NAME", 0 },
+	[CMD_LADDER_JOIN] = { "ladder join",
+	    "ladder join NAME [with ADDRESS]", 0 },
+	[CMD_LADDER_LEAVE] = { "ladder leave", "ladder leave NAME", 0 },
+	[CMD_CHALLENGE] = { "challenge", "challenge ADDRESS [LADDER]", 0 },
+	[CMD_ADMIN_LADDER_CREATE] = { "admin ladder create",
+	    "admin ladder create NAME GAME [OPT=VAL...]", 0 },
+	[CMD_ADMIN_LADDER_CLOSE] = { "admin ladder close",
+	    "admin ladder close NAME", 0 },
+	[CMD_ADMIN_LADDER_REMOVE] = { "admin ladder remove-player",
+	    "admin ladder remove-player NAME ADDRESS", 0 },
+	[CMD_ADMIN_LADDER_ADJUST] = { "admin ladder adjust",
+	    "admin ladder adjust NAME ADDRESS POSITION", 0 },
 };
 
 struct alias {
@@ -962,6 +975,131 @@ parse_resolve(const char *p, struct command *c, char *err, size_t errlen)
 	    errlen);
 }
 
+/* A ladder's name: letters, digits, '-' and '_', lower-cased; `join`
+ * and `leave` would read as the keywords. */
+static int
+ladder_name(const char **pp, struct command *c, int need, char *err,
+    size_t errlen)
+{
+	char *w;
+	size_t i;
+
+	if ((w = next_word(pp)) == NULL) {
+		if (!need)
+			return 0;
+		return cmd_err(err, errlen, "%s needs the ladder's name: %s",
+		    infos[c->kind].name, infos[c->kind].usage);
+	}
+	for (i = 0; w[i] != '\0'; i++) {
+		if (w[i] >= 'A' && w[i] <= 'Z')
+			w[i] = (char)(w[i] - 'A' + 'a');
+		if (!((w[i] >= 'a' && w[i] <= 'z') || (w[i] >= '0' &&
+		    w[i] <= '9') || w[i] == '-' || w[i] == '_'))
+			break;
+	}
+	if (w[i] != '\0' || i > COMMAND_LADDER_NAME_MAX ||
+	    strcmp(w, "join") == 0 || strcmp(w, "leave") == 0) {
+		cmd_err(err, errlen, "`%.60s` is no ladder name (letters, "
+		    "digits, - and _, at most %d)", w,
+		    COMMAND_LADDER_NAME_MAX);
+		free(w);
+		return -1;
+	}
+	c->ladder = w;
+	return 0;
+}
+
+static int
+ladder_addr(const char **pp, struct command *c, char *err, size_t errlen)
+{
+	char *w = next_word(pp);
+
+	if (w == NULL)
+		return cmd_err(err, errlen, "%s needs an address: %s",
+		    infos[c->kind].name, infos[c->kind].usage);
+	if ((c->addr = util_addr_canon(w)) == NULL) {
+		cmd_err(err, errlen, "`%.80s` is not a mail address", w);
+		free(w);
+		return -1;
+	}
+	free(w);
+	return 0;
+}
+
+static int
+parse_ladder(const char *p, struct command *c, char *err, size_t errlen)
+{
+	char *w;
+	long long n;
+	int rc;
+
+	switch (c->kind) {
+	case CMD_CHALLENGE:
+		if (ladder_addr(&p, c, err, errlen) == -1 ||
+		    ladder_name(&p, c, 0, err, errlen) == -1)
+			return -1;
+		return no_more(p, c->kind, err, errlen);
+	case CMD_LADDER_JOIN:
+		if (ladder_name(&p, c, 1, err, errlen) == -1)
+			return -1;
+		if ((w = next_word(&p)) == NULL)
+			return 0;
+		rc = util_strcaseeq(w, "with") || strcmp(w, "с") == 0 ||
+		    strcmp(w, "С") == 0;
+		free(w);
+		if (!rc)
+			return cmd_err(err, errlen, "after the ladder's name "
+			    "comes `with ADDRESS` or nothing: %s",
+			    infos[c->kind].usage);
+		if (ladder_addr(&p, c, err, errlen) == -1)
+			return -1;
+		return no_more(p, c->kind, err, errlen);
+	case CMD_ADMIN_LADDER_CREATE:
+		if (ladder_name(&p, c, 1, err, errlen) == -1)
+			return -1;
+		if ((w = next_word(&p)) == NULL)
+			return cmd_err(err, errlen, "admin ladder create needs "
+			    "the game: %s", infos[c->kind].usage);
+		c->gamename = command_fold(w);
+		free(w);
+		while ((w = next_word(&p)) != NULL) {
+			if (strchr(w, '=') == NULL || w[0] == '=') {
+				cmd_err(err, errlen, "`%.60s` is no OPT=VAL: "
+				    "%s", w, infos[c->kind].usage);
+				free(w);
+				return -1;
+			}
+			c->opts = xreallocarray(c->opts, (size_t)c->nopts + 1,
+			    sizeof(*c->opts));
+			c->opts[c->nopts++] = w;
+		}
+		return 0;
+	case CMD_ADMIN_LADDER_REMOVE:
+	case CMD_ADMIN_LADDER_ADJUST:
+		if (ladder_name(&p, c, 1, err, errlen) == -1 ||
+		    ladder_addr(&p, c, err, errlen) == -1)
+			return -1;
+		if (c->kind == CMD_ADMIN_LADDER_REMOVE)
+			return no_more(p, c->kind, err, errlen);
+		if ((w = next_word(&p)) == NULL)
+			return cmd_err(err, errlen, "admin ladder adjust needs "
+			    "the new position: %s", infos[c->kind].usage);
+		rc = util_parse_int(w, 1, 100000, &n);
+		if (rc == -1)
+			cmd_err(err, errlen, "`%.40s` is no position (1 is the "
+			    "top)", w);
+		free(w);
+		if (rc == -1)
+			return -1;
+		c->position = (int)n;
+		return no_more(p, c->kind, err, errlen);
+	default:
+		if (ladder_name(&p, c, 1, err, errlen) == -1)
+			return -1;
+		return no_more(p, c->kind, err, errlen);
+	}
+}
+
 static int
 parse_args(const char *p, struct command *c, char *err, size_t errlen)
 {
@@ -1038,6 +1176,15 @@ parse_args(const char *p, struct command *c, char *err, size_t errlen)
 		return parse_ban(p, c, err, errlen);
 	case CMD_ADMIN_RESOLVE:
 		return parse_resolve(p, c, err, errlen);
+	case CMD_LADDER:
+	case CMD_LADDER_JOIN:
+	case CMD_LADDER_LEAVE:
+	case CMD_CHALLENGE:
+	case CMD_ADMIN_LADDER_CREATE:
+	case CMD_ADMIN_LADDER_CLOSE:
+	case CMD_ADMIN_LADDER_REMOVE:
+	case CMD_ADMIN_LADDER_ADJUST:
+		return parse_ladder(p, c, err, errlen);
 	case CMD_NONE:
 	case CMD_NKINDS:
 		break;
@@ -1108,6 +1255,7 @@ command_free(struct command *c)
 	free(c->lang);
 	free(c->addr);
 	free(c->result_name);
+	free(c->ladder);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -63,6 +63,14 @@ enum command_kind {
 	CMD_ADMIN_UNBAN,
 	CMD_ADMIN_REPORTS,
 	CMD_ADMIN_RESOLVE,
+	CMD_LADDER,
+	CMD_LADDER_JOIN,
+	CMD_LADDER_LEAVE,
+	CMD_CHALLENGE,
+	CMD_ADMIN_LADDER_CREATE,
+	CMD_ADMIN_LADDER_CLOSE,
+	CMD_ADMIN_LADDER_REMOVE,
+	CMD_ADMIN_LADDER_ADJUST,
 	CMD_NKINDS
 };
 
@@ -118,7 +126,17 @@ struct command {
 	enum command_result result;
 	int	 result_seat;	/* CMD_RESULT_SEAT: 0-based seat that wins */
 	char	*result_name;	/* owned: CMD_RESULT_NAME, as written */
+
+	/* Ladders: the name (lower case; NULL when `challenge` names none),
+	 * in ladder; the partner of `ladder join NAME with ADDRESS`, the
+	 * player of `challenge` and of admin remove-player/adjust in addr;
+	 * admin ladder create: the game in gamename, its OPT=VAL words in
+	 * opts (the ladder's own settings among them, unchecked). */
+	char	*ladder;	/* owned */
+	int	 position;	/* admin ladder adjust: 1 = top */
 };
+
+#define COMMAND_LADDER_NAME_MAX	40
 
 /* Keyword aliases read from games/commands.yaml (opaque). */
 struct command_aliases;

@@ -29,7 +29,7 @@
 enum ctype {
 	T_STRING, T_INT, T_SIZE, T_BOOL, T_DURATION, T_ENUM, T_ADDRESS,
 	T_ADDRESS_LIST, T_LISTID_LIST, T_PATH, T_URL, T_CLOCK, T_PERCENTS,
-	T_PROCESSED
+	T_PROCESSED, T_LINE_LIST
 };
 
 #define F_REQUIRED	0x01	/* must be given when its section is */
@@ -110,6 +110,9 @@ static const struct section sections[] = {
 	{ "almakleh", 0, "The Almakleh card deck." },
 	{ "robots", 0, "Robot opponents (`new GAME robot`)." },
 	{ "club", 0, "Mailing lists the referee takes part in." },
+	{ "ladder", 0, "Club ladders: those the referee opens by itself, and "
+	    "the defaults of a new one (`admin ladder create` may set each "
+	    "for its ladder)." },
 };
 
 /*
@@ -331,6 +334,31 @@ static const struct setting settings[] = {
 	    "club@lists.example.org", 0, NULL,
 	    "Mailing lists (by address or List-Id) whose mail is read like "
 	    "a player's instead of being ignored as list traffic." },
+
+	{ "ladder.create", T_LINE_LIST, O(ladder.create), 0, 0, NULL, "",
+	    NULL, "[\"kalah mancala seeds=3 list=club@lists.example.org\"]",
+	    0, NULL,
+	    "Ladders the referee opens by itself when they do not exist "
+	    "yet, each written as after `admin ladder create`: NAME GAME "
+	    "[OPT=VAL...]." },
+	{ "ladder.reach", T_INT, O(ladder.reach), 1, 1000, NULL, "3", NULL,
+	    NULL, 0, NULL,
+	    "How many places up a rung may challenge." },
+	{ "ladder.accept", T_DURATION, O(ladder.accept_ms), HOUR_MS,
+	    90 * DAY_MS, NULL, "3d", NULL, NULL, 0, NULL,
+	    "How long the challenged have to accept; a challenge declined or "
+	    "not accepted in time is a forfeit." },
+	{ "ladder.open_challenges", T_INT, O(ladder.open_challenges), 1, 1000,
+	    NULL, "2", NULL, NULL, 0, NULL,
+	    "Open challenges a rung may have, made and received together." },
+	{ "ladder.rematch", T_DURATION, O(ladder.rematch_ms), 0, 365 * DAY_MS,
+	    NULL, "7d", NULL, NULL, 0, NULL,
+	    "No new challenge between the same two rungs within this time "
+	    "after their last was decided; 0 for none." },
+	{ "ladder.idle", T_DURATION, O(ladder.idle_ms), 0, 365 * DAY_MS, NULL,
+	    "28d", NULL, NULL, 0, NULL,
+	    "A rung that has played nothing for this long drops one place at "
+	    "the weekly round; 0 for never." },
 };
 
 #define NSETTINGS	((int)nitems(settings))
@@ -959,6 +987,19 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 			free(copy);
 		}
 		return 0;
+	case T_LINE_LIST:
+		list_free(f);
+		for (i = 0; i < nitems; i++) {
+			if (check_text(items[i], msg, len) == -1 ||
+			    items[i][0] == '\0') {
+				if (items[i][0] == '\0')
+					util_err(msg, len, "an empty line");
+				*bad_item = i;
+				return -1;
+			}
+			list_add(f, items[i]);
+		}
+		return 0;
 	case T_PERCENTS:
 		memset(&pc, 0, sizeof(pc));
 		if (nitems > CONFIG_MAX_REMINDERS) {
@@ -1151,7 +1192,7 @@ static int
 is_list(const struct setting *s)
 {
 	return s->type == T_ADDRESS_LIST || s->type == T_LISTID_LIST ||
-	    s->type == T_PERCENTS;
+	    s->type == T_PERCENTS || s->type == T_LINE_LIST;
 }
 
 static int
@@ -1211,6 +1252,7 @@ config_free(struct config *c)
 			break;
 		case T_ADDRESS_LIST:
 		case T_LISTID_LIST:
+		case T_LINE_LIST:
 			list_free(f);
 			break;
 		case T_URL:
@@ -1882,6 +1924,7 @@ format_value(const struct config *c, const struct setting *s, struct buf *b)
 		break;
 	case T_ADDRESS_LIST:
 	case T_LISTID_LIST:
+	case T_LINE_LIST:
 		l = f;
 		buf_addc(b, '[');
 		for (i = 0; i < l->n; i++) {
@@ -2151,6 +2194,7 @@ type_name(enum ctype t)
 	case T_CLOCK:		return "clock";
 	case T_PERCENTS:	return "percent-list";
 	case T_PROCESSED:	return "action";
+	case T_LINE_LIST:	return "line-list";
 	}
 	return "?";
 }

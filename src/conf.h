@@ -173,6 +173,15 @@ struct config {
 	struct {
 		struct config_list lists;	/* addresses and List-Ids */
 	} club;
+	struct {			/* defaults of `admin ladder create` */
+		struct config_list create;	/* ladders to open: lines
+						 * as after the command */
+		long long reach;
+		long long accept_ms;
+		long long open_challenges;
+		long long rematch_ms;		/* 0: none */
+		long long idle_ms;		/* 0: never */
+	} ladder;
 };
 
 /* logging.facility as syslog(3) wants it (LOG_MAIL, ...).  logging.level

@@ -975,6 +975,29 @@ mail_subject_autoreply(const char *s)
 	return 0;
 }
 
+/* Is the referee (or its plus address) among the To and Cc of a message? */
+static int
+mail_to_referee(const struct mail_msg *m, const char *referee)
+{
+	const struct mail_strv *lists[] = { &m->to, &m->cc };
+	const char *at = strrchr(referee, '@'), *a, *aat;
+	size_t l, local = at ? (size_t)(at - referee) : strlen(referee);
+	int i;
+
+	for (l = 0; l < nitems(lists); l++)
+		for (i = 0; i < lists[l]->n; i++) {
+			a = lists[l]->v[i];
+			if (util_strcaseeq(a, referee))
+				return 1;
+			aat = strrchr(a, '@');
+			if (at != NULL && aat != NULL && util_strcaseeq(aat,
+			    at) && util_strncaseeq(a, referee, local) &&
+			    a[local] == '+')
+				return 1;
+		}
+	return 0;
+}
+
 const char *
 mail_guard(const struct mail_msg *m, const struct mail_guard_cfg *cfg)
 {
@@ -1035,6 +1058,10 @@ mail_guard(const struct mail_msg *m, const struct mail_guard_cfg *cfg)
 	}
 	if (!club && m->list_id != NULL)
 		return "list: List-Id of a list we do not serve";
+	/* The club's own talk (and the referee's postings coming back) is
+	 * not for the referee: only mail that names it is read. */
+	if (club && cfg->referee != NULL && !mail_to_referee(m, cfg->referee))
+		return "list: club list mail not addressed to the referee";
 	return NULL;
 }
 

@@ -411,6 +411,11 @@ refadmin_run(struct ref_msg *x, const struct command *c, const char *line,
 		return admin_reports(x);
 	case CMD_ADMIN_RESOLVE:
 		return admin_resolve(x, c, res);
+	case CMD_ADMIN_LADDER_CREATE:
+	case CMD_ADMIN_LADDER_CLOSE:
+	case CMD_ADMIN_LADDER_REMOVE:
+	case CMD_ADMIN_LADDER_ADJUST:
+		return refladder_admin(x, c, res);
 	default:
 		return ref_fail(res, "`%s` is not an admin command",
 		    command_name(c->kind));
@@ -436,7 +441,8 @@ timer_invitation(struct ref_msg *x, const struct store_timer *t)
 		g.row.updated = x->now;
 		if (store_game_update(x->r->store, &g.row) == -1 ||
 		    store_event_add(x->r->store, g.row.id, 0, 0,
-		    "invitation expired", NULL, x->now) == -1)
+		    "invitation expired", NULL, x->now) == -1 ||
+		    refladder_unplayed(x, &g, 0) == -1)
 			rc = -1;
 		else
 			rc = refview_fanout(x, &g, "declined", REFVIEW_SEATS,
@@ -457,6 +463,8 @@ refadmin_timer(struct ref_msg *x, const struct store_timer *t)
 		return timer_invitation(x, t);
 	if (strcmp(t->kind, "timeout") == 0 || strcmp(t->kind, "reminder") == 0)
 		return refclock_timer(x, t);
+	if (strcmp(t->kind, "ladder") == 0)
+		return refladder_timer(x, t);
 	if (strcmp(t->kind, "report") == 0) {
 		if (t->data == NULL || util_parse_int(t->data, 1, INT64_MAX,
 		    &id) == -1 || store_report_load(x->r->store, id, &rp) != 0)

@@ -538,6 +538,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	inv = tmpl_list(d, "invitations");
 	fin = tmpl_list(d, "finished");
 	tmpl_set_int(d, "player.authority", authority);
+	refladder_list(x, d);
 	for (i = 0; i < n && rc == REF_OK; i++) {
 		if (play_load(x->r->store, x->r->defs, x->r->ndefs, ids[i], &g,
 		    err, sizeof(err)) != 0)
@@ -747,7 +748,17 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 	case CMD_ADMIN_UNBAN:
 	case CMD_ADMIN_REPORTS:
 	case CMD_ADMIN_RESOLVE:
+	case CMD_ADMIN_LADDER_CREATE:
+	case CMD_ADMIN_LADDER_CLOSE:
+	case CMD_ADMIN_LADDER_REMOVE:
+	case CMD_ADMIN_LADDER_ADJUST:
 		rc = refadmin_run(x, &c, line, res);
+		break;
+	case CMD_LADDER:
+	case CMD_LADDER_JOIN:
+	case CMD_LADDER_LEAVE:
+	case CMD_CHALLENGE:
+		rc = refladder_run(x, &c, res);
 		break;
 	default:
 		if (c.implicit && c.game == 0)
@@ -899,7 +910,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	 * comes after the deadline finds the game lost on time. */
 	while ((rc = fire_one(r, now)) == 1)
 		;
-	if (rc == -1)
+	if (rc == -1 || (rc = refladder_configured(&x)) == -1)
 		goto out;
 	rc = -1;
 	if (parse_error != NULL || lines->n == 0) {

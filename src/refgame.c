@@ -151,7 +151,8 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	set.inviter = admin ? 0 : x->me.id;
 	active = admin && cfg->admin.auto_accept;
 	if (!active)
-		set.expires = x->now + cfg->clock.invitation_ms / 1000;
+		set.expires = x->now + (x->invite_for ? x->invite_for :
+		    cfg->clock.invitation_ms / 1000);
 	words = xcalloc((size_t)c->nopts + 1, sizeof(*words));
 	for (i = 0; i < c->nopts; i++)
 		words[nw++] = c->opts[i];
@@ -289,6 +290,8 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 			return -1;
 		res->note = xasprintf("game #%lld is cancelled",
 		    (long long)g->row.id);
+		if (refladder_unplayed(x, g, x->me.id) == -1)
+			return -1;
 		return refview_fanout(x, g, "declined", REFVIEW_SEATS,
 		    decline_extra, (void *)ref_name(&x->me));
 	}

@@ -1,6 +1,7 @@
 /*
  * refint: how the parts of the referee talk to each other.  Only
- * referee.c, refview.c, refgame.c and refadmin.c include this.
+ * referee.c, refview.c, refgame.c, refadmin.c, refclock.c and
+ * refladder.c include this.
  *
  * One incoming message (or one due timer) is one struct ref_msg.  Its
  * commands run in order, each inside a savepoint of the caller's
@@ -44,6 +45,9 @@ struct ref_msg {
 	 * decided (a resignation, an agreed draw), which the engine's own
 	 * result does not know. */
 	const struct game_result *ending;
+	/* A ladder challenge's time to accept (seconds; 0: the configured
+	 * invitation time), read by refgame_new. */
+	int64_t		 invite_for;
 };
 
 /* What became of one command. */
@@ -184,6 +188,41 @@ unsigned refrobot_seats(const struct play_game *);
 int	refrobot_play(struct ref_msg *, struct play_game *, int *played);
 /* Does every robot of the game judge its position lost? */
 int	refrobot_accepts_draw(const struct play_game *);
+
+/* refladder.c: ratings, ladders, challenges, club list postings. */
+
+/* What an ended game did to the seats' ratings (rounded). */
+struct ref_rating_change {
+	int	 rated;		/* 1 when ratings moved */
+	int	 old[STORE_MAX_SEATS];
+	int	 now[STORE_MAX_SEATS];
+};
+/* A game ended (by the rules or refgame_finish): rate it, decide the
+ * ladder challenge it was played for, post the result to the ladder's
+ * list.  Called before the end mail, which shows ch.  Only the first call
+ * for a game does this; a later one (the end mail made again) fills ch
+ * from what was recorded. */
+int	refladder_end(struct ref_msg *, const struct play_game *,
+	    const struct game_result *, struct ref_rating_change *ch);
+/* An invitation declined (decliner: the player) or lapsed (0). */
+int	refladder_unplayed(struct ref_msg *, const struct play_game *,
+	    int64_t decliner);
+/* ladder, ladder join/leave, challenge; the admin ladder commands. */
+int	refladder_run(struct ref_msg *, const struct command *,
+	    struct ref_result *);
+int	refladder_admin(struct ref_msg *, const struct command *,
+	    struct ref_result *);
+/* Open the ladders of the configuration's ladder.create that do not
+ * exist yet (a line that does not make one is logged). */
+int	refladder_configured(struct ref_msg *);
+/* A `ladder` timer: inactivity drop-down, standings to the list. */
+int	refladder_timer(struct ref_msg *, const struct store_timer *);
+/* ratings[] (title, rating, games) of the sender for `list`. */
+void	refladder_list(struct ref_msg *, struct tmpl_data *);
+/* "1612 ±90" or "unrated": a player's rating now; the games rated (-1
+ * when the store fails). */
+int	refladder_rating_text(struct ref_msg *, int64_t player,
+	    const char *kind, struct buf *);
 
 /* referee.c: run one command line (used by confirm). */
 int	ref_run_line(struct ref_msg *, const char *line, struct ref_result *);

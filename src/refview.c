@@ -367,7 +367,27 @@ struct end_info {
 	struct buf winners;
 	char seed[2 * RNG_SEED_LEN + 1];
 	struct game_result res;
+	struct ref_rating_change rating;
 };
+
+/* The rating block of the end mail: each seat's old and new rating. */
+static void
+end_ratings(struct tmpl_data *d, const struct end_info *e)
+{
+	struct tmpl_list *l = tmpl_list(d, "game.players");
+	struct tmpl_data *it;
+	int i;
+
+	tmpl_set(d, "game.rated", e->rating.rated ? "1" : "");
+	for (i = 0; e->rating.rated && i < e->g->row.nseats; i++) {
+		if ((it = tmpl_list_get(l, (size_t)i)) == NULL)
+			continue;
+		tmpl_set_int(it, "rating_old", e->rating.old[i]);
+		tmpl_set_int(it, "rating_new", e->rating.now[i]);
+		tmpl_setf(it, "rating_change", "%+d", e->rating.now[i] -
+		    e->rating.old[i]);
+	}
+}
 
 static void
 end_extra(struct tmpl_data *d, void *arg, int viewer)
@@ -395,8 +415,7 @@ end_extra(struct tmpl_data *d, void *arg, int viewer)
 	}
 	tmpl_set(d, "end.by", e->by ? e->by : "");
 	tmpl_set(d, "seed.value", e->seed);
-	/* Ratings do not move yet: no rating block. */
-	tmpl_set(d, "game.rated", "");
+	end_ratings(d, e);
 	/* The moves played, not the next move's number. */
 	tmpl_set_int(d, "game.move_number", e->plies);
 }
@@ -423,6 +442,10 @@ refview_end_by(struct ref_msg *x, const struct play_game *g, const char *by,
 			    "", ref_name(&rs.p[i]));
 	refview_seats_free(&rs);
 	util_hex(g->row.seed, RNG_SEED_LEN, e.seed);
+	if (refladder_end(x, g, res, &e.rating) == -1) {
+		buf_free(&e.winners);
+		return -1;
+	}
 	x->ending = res;
 	rc = refview_fanout(x, g, "end", REFVIEW_SEATS | REFVIEW_OBSERVERS,
 	    end_extra, &e);

@@ -170,6 +170,59 @@ static const char *const migrations[] = {
 	"  DEFAULT 0;"
 	"CREATE INDEX timers_game ON timers(game_id, kind);"
 	"CREATE INDEX timers_player ON timers(player_id, kind);",
+	/* 5: ratings per player and game kind, and what each rated game
+	 * changed; ladders, their rungs (a player, or a fixed partnership
+	 * of two) and challenges. */
+	"CREATE TABLE ratings ("
+	"  player_id INTEGER NOT NULL REFERENCES players(id),"
+	"  kind TEXT NOT NULL,"
+	"  r REAL NOT NULL,"
+	"  rd REAL NOT NULL,"
+	"  sigma REAL NOT NULL,"
+	"  last INTEGER NOT NULL,"
+	"  games INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (player_id, kind));"
+	"CREATE TABLE ladders ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  kind TEXT NOT NULL,"
+	"  options TEXT NOT NULL DEFAULT '',"
+	"  clock TEXT,"
+	"  list TEXT,"
+	"  pairs INTEGER NOT NULL DEFAULT 0,"
+	"  reach INTEGER NOT NULL,"
+	"  accept INTEGER NOT NULL,"
+	"  open_cap INTEGER NOT NULL,"
+	"  cooldown INTEGER NOT NULL,"
+	"  idle INTEGER NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  closed INTEGER);"
+	"CREATE TABLE rungs ("
+	"  ladder_id INTEGER NOT NULL REFERENCES ladders(id) ON DELETE CASCADE,"
+	"  position INTEGER NOT NULL CHECK (position > 0),"
+	"  player_id INTEGER NOT NULL REFERENCES players(id),"
+	"  partner_id INTEGER REFERENCES players(id),"
+	"  active INTEGER NOT NULL,"
+	"  PRIMARY KEY (ladder_id, position));"
+	"CREATE UNIQUE INDEX rungs_player ON rungs(ladder_id, player_id);"
+	"CREATE TABLE challenges ("
+	"  id INTEGER PRIMARY KEY,"
+	"  ladder_id INTEGER NOT NULL REFERENCES ladders(id) ON DELETE CASCADE,"
+	"  challenger INTEGER NOT NULL REFERENCES players(id),"
+	"  challenged INTEGER NOT NULL REFERENCES players(id),"
+	"  game_id INTEGER REFERENCES games(id),"
+	"  status TEXT NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  decided INTEGER);"
+	"CREATE TABLE rating_changes ("
+	"  game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+	"  seat INTEGER NOT NULL,"
+	"  player_id INTEGER NOT NULL REFERENCES players(id),"
+	"  r_old REAL NOT NULL,"
+	"  r_new REAL NOT NULL,"
+	"  PRIMARY KEY (game_id, seat));"
+	"CREATE INDEX challenges_game ON challenges(game_id);"
+	"CREATE INDEX challenges_ladder ON challenges(ladder_id, status);",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -217,7 +270,8 @@ prepare(struct store *s, const char *sql)
 	return st;
 }
 
-/* Bind by a small format: i = int64, t = text (NULL ok), b = blob (ptr,len). */
+/* Bind by a small format: i = int64, d = double, t = text (NULL ok),
+ * b = blob (ptr,len). */
 static int
 bind(struct store *s, sqlite3_stmt *st, const char *fmt, va_list ap)
 {
@@ -231,6 +285,9 @@ bind(struct store *s, sqlite3_stmt *st, const char *fmt, va_list ap)
 		switch (*fmt) {
 		case 'i':
 			rc = sqlite3_bind_int64(st, i, va_arg(ap, int64_t));
+			break;
+		case 'd':
+			rc = sqlite3_bind_double(st, i, va_arg(ap, double));
 			break;
 		case 't':
 			rc = sqlite3_bind_text(st, i, va_arg(ap, const char *),
@@ -1427,4 +1484,341 @@ store_outbox_all(struct store *s, int64_t after, int max,
 {
 	return outbox_rows(s, "SELECT " OUTBOX_COLUMNS " FROM outbox WHERE "
 	    "id > ? ORDER BY id LIMIT ?", after, max, out, n);
+}
+
+int
+store_rating_get(struct store *s, int64_t player, const char *kind,
+    struct store_rating *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if ((st = query(s, "SELECT r, rd, sigma, last, games FROM ratings "
+	    "WHERE player_id = ? AND kind = ?", "it", player, kind)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		r->r = sqlite3_column_double(st, 0);
+		r->rd = sqlite3_column_double(st, 1);
+		r->sigma = sqlite3_column_double(st, 2);
+		r->last = sqlite3_column_int64(st, 3);
+		r->games = sqlite3_column_int(st, 4);
+		rc = 0;
+	} else
+		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "rating");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+store_rating_put(struct store *s, int64_t player, const char *kind,
+    const struct store_rating *r)
+{
+	return run(s, "INSERT OR REPLACE INTO ratings (player_id, kind, r, rd, "
+	    "sigma, last, games) VALUES (?, ?, ?, ?, ?, ?, ?)", "itdddii",
+	    player, kind, r->r, r->rd, r->sigma, r->last, (int64_t)r->games);
+}
+
+#define LADDER_COLUMNS	"id, name, kind, options, clock, list, pairs, " \
+	"reach, accept, open_cap, cooldown, idle, created, ifnull(closed, 0)"
+
+static int
+ladder_one(struct store *s, sqlite3_stmt *st, struct store_ladder *l)
+{
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	if (st == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		l->id = sqlite3_column_int64(st, 0);
+		l->name = col_text(st, 1);
+		l->kind = col_text(st, 2);
+		l->options = col_text(st, 3);
+		l->clock = col_text(st, 4);
+		l->list = col_text(st, 5);
+		l->pairs = sqlite3_column_int(st, 6);
+		l->reach = sqlite3_column_int(st, 7);
+		l->accept = sqlite3_column_int64(st, 8);
+		l->open_cap = sqlite3_column_int(st, 9);
+		l->cooldown = sqlite3_column_int64(st, 10);
+		l->idle = sqlite3_column_int64(st, 11);
+		l->created = sqlite3_column_int64(st, 12);
+		l->closed = sqlite3_column_int64(st, 13);
+		rc = 0;
+	} else
+		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "ladder");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+store_ladder_add(struct store *s, struct store_ladder *l)
+{
+	if (run(s, "INSERT INTO ladders (name, kind, options, clock, list, "
+	    "pairs, reach, accept, open_cap, cooldown, idle, created) VALUES "
+	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "tttttiiiiiii", l->name,
+	    l->kind, l->options ? l->options : "", l->clock, l->list,
+	    (int64_t)l->pairs, (int64_t)l->reach, l->accept,
+	    (int64_t)l->open_cap, l->cooldown, l->idle, l->created) == -1)
+		return -1;
+	l->id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int
+store_ladder_find(struct store *s, const char *name, struct store_ladder *l)
+{
+	return ladder_one(s, query(s, "SELECT " LADDER_COLUMNS " FROM ladders "
+	    "WHERE name = ?", "t", name), l);
+}
+
+int
+store_ladder_load(struct store *s, int64_t id, struct store_ladder *l)
+{
+	return ladder_one(s, query(s, "SELECT " LADDER_COLUMNS " FROM ladders "
+	    "WHERE id = ?", "i", id), l);
+}
+
+int
+store_ladder_close(struct store *s, int64_t id, int64_t now)
+{
+	return run(s, "UPDATE ladders SET closed = ? WHERE id = ?", "ii", now,
+	    id);
+}
+
+int
+store_ladder_ids(struct store *s, int64_t **ids, int *n)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+
+	*ids = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT id FROM ladders WHERE closed IS NULL ORDER "
+	    "BY id", "")) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			*ids = xreallocarray(*ids, (size_t)cap, sizeof(**ids));
+		}
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+		return store_fail(s, "ladders");
+	}
+	return 0;
+}
+
+void
+store_ladder_free(struct store_ladder *l)
+{
+	free(l->name);
+	free(l->kind);
+	free(l->options);
+	free(l->clock);
+	free(l->list);
+	memset(l, 0, sizeof(*l));
+}
+
+int
+store_rungs(struct store *s, int64_t ladder, struct store_rung **out, int *n)
+{
+	sqlite3_stmt *st;
+	struct store_rung *r;
+	int rc, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT position, player_id, ifnull(partner_id, 0), "
+	    "active FROM rungs WHERE ladder_id = ? ORDER BY position", "i",
+	    ladder)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
+		}
+		r = &(*out)[(*n)++];
+		r->position = sqlite3_column_int(st, 0);
+		r->player = sqlite3_column_int64(st, 1);
+		r->partner = sqlite3_column_int64(st, 2);
+		r->active = sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "rungs");
+	}
+	return 0;
+}
+
+int
+store_rungs_set(struct store *s, int64_t ladder, const struct store_rung *r,
+    int n)
+{
+	int i;
+
+	if (run(s, "DELETE FROM rungs WHERE ladder_id = ?", "i", ladder) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (r[i].partner != 0) {
+			if (run(s, "INSERT INTO rungs (ladder_id, position, "
+			    "player_id, partner_id, active) VALUES (?, ?, ?, "
+			    "?, ?)", "iiiii", ladder, (int64_t)i + 1,
+			    r[i].player, r[i].partner, r[i].active) == -1)
+				return -1;
+		} else if (run(s, "INSERT INTO rungs (ladder_id, position, "
+		    "player_id, active) VALUES (?, ?, ?, ?)", "iiii", ladder,
+		    (int64_t)i + 1, r[i].player, r[i].active) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+#define CHALLENGE_COLUMNS "id, ladder_id, challenger, challenged, " \
+	"ifnull(game_id, 0), status, created, ifnull(decided, 0)"
+
+static void
+challenge_row(sqlite3_stmt *st, struct store_challenge *c)
+{
+	c->id = sqlite3_column_int64(st, 0);
+	c->ladder = sqlite3_column_int64(st, 1);
+	c->challenger = sqlite3_column_int64(st, 2);
+	c->challenged = sqlite3_column_int64(st, 3);
+	c->game = sqlite3_column_int64(st, 4);
+	c->status = col_text(st, 5);
+	c->created = sqlite3_column_int64(st, 6);
+	c->decided = sqlite3_column_int64(st, 7);
+}
+
+int
+store_challenge_add(struct store *s, struct store_challenge *c)
+{
+	if (run(s, "INSERT INTO challenges (ladder_id, challenger, challenged, "
+	    "status, created) VALUES (?, ?, ?, ?, ?)", "iiiti", c->ladder,
+	    c->challenger, c->challenged, c->status ? c->status : "open",
+	    c->created) == -1)
+		return -1;
+	c->id = sqlite3_last_insert_rowid(s->db);
+	return store_challenge_update(s, c);
+}
+
+int
+store_challenge_update(struct store *s, const struct store_challenge *c)
+{
+	return run(s, "UPDATE challenges SET game_id = nullif(?, 0), status = "
+	    "?, decided = nullif(?, 0) WHERE id = ?", "itii", c->game,
+	    c->status ? c->status : "open", c->decided, c->id);
+}
+
+int
+store_challenge_by_game(struct store *s, int64_t game,
+    struct store_challenge *c)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if ((st = query(s, "SELECT " CHALLENGE_COLUMNS " FROM challenges "
+	    "WHERE game_id = ?", "i", game)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		challenge_row(st, c);
+		rc = 0;
+	} else
+		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "challenge");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+store_challenges(struct store *s, int64_t ladder, int64_t player, int open,
+    int64_t since, struct store_challenge **out, int *n)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT " CHALLENGE_COLUMNS " FROM challenges "
+	    "WHERE ladder_id = ? AND (? = 0 OR challenger = ? OR challenged "
+	    "= ?) AND (CASE WHEN ? THEN status = 'open' ELSE status <> "
+	    "'open' AND decided >= ? END) ORDER BY id", "iiiiii", ladder,
+	    player, player, player, (int64_t)(open != 0), since)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
+		}
+		challenge_row(st, &(*out)[(*n)++]);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_challenges_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "challenges");
+	}
+	return 0;
+}
+
+void
+store_challenge_free(struct store_challenge *c)
+{
+	free(c->status);
+	memset(c, 0, sizeof(*c));
+}
+
+void
+store_challenges_free(struct store_challenge *c, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(c[i].status);
+	free(c);
+}
+
+int
+store_rating_change_add(struct store *s, int64_t game, int seat,
+    int64_t player, double r_old, double r_new)
+{
+	return run(s, "INSERT INTO rating_changes (game_id, seat, player_id, "
+	    "r_old, r_new) VALUES (?, ?, ?, ?, ?)", "iiidd", game,
+	    (int64_t)seat, player, r_old, r_new);
+}
+
+int
+store_rating_changes(struct store *s, int64_t game,
+    double r_old[STORE_MAX_SEATS], double r_new[STORE_MAX_SEATS], int *n)
+{
+	sqlite3_stmt *st;
+	int rc, seat;
+
+	*n = 0;
+	if ((st = query(s, "SELECT seat, r_old, r_new FROM rating_changes "
+	    "WHERE game_id = ? ORDER BY seat", "i", game)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		seat = sqlite3_column_int(st, 0);
+		if (seat < 0 || seat >= STORE_MAX_SEATS)
+			continue;
+		r_old[seat] = sqlite3_column_double(st, 1);
+		r_new[seat] = sqlite3_column_double(st, 2);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : store_fail(s, "rating changes");
 }

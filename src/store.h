@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	4
+#define STORE_SCHEMA_VERSION	5
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -276,5 +276,95 @@ void	 store_timers_free(struct store_timer *, int);
  * does). */
 int	 store_outbox_all(struct store *, int64_t after, int max,
 	    struct store_mail **, int *n);
+
+/* Ratings: one row per (player, game kind), as rating.h's struct rating
+ * (the store does not compute: the referee rates and writes back). */
+struct store_rating {
+	double	 r, rd, sigma;
+	int64_t	 last;		/* the last rated game; 0 never */
+	int	 games;		/* rated games played */
+};
+/* 1 when the player has no rating in that kind. */
+int	 store_rating_get(struct store *, int64_t player, const char *kind,
+	    struct store_rating *);
+int	 store_rating_put(struct store *, int64_t player, const char *kind,
+	    const struct store_rating *);
+
+/* What a rated game did to each seat's rating; *n is the number of seats
+ * recorded (0: the game was not rated). */
+int	 store_rating_change_add(struct store *, int64_t game, int seat,
+	    int64_t player, double r_old, double r_new);
+int	 store_rating_changes(struct store *, int64_t game,
+	    double r_old[STORE_MAX_SEATS], double r_new[STORE_MAX_SEATS],
+	    int *n);
+
+/* Ladders: players (or fixed pairs, pairs = 1) ranked on rungs; durations
+ * in seconds. */
+struct store_ladder {
+	int64_t	 id;
+	char	*name;		/* owned, unique */
+	char	*kind;		/* owned: the game */
+	char	*options;	/* owned: OPT=VAL words, space-separated */
+	char	*clock;		/* owned, NULL: the configured default */
+	char	*list;		/* owned: the club list address, or NULL */
+	int	 pairs;		/* 1: each rung is a fixed partnership */
+	int	 reach;		/* how many places up one may challenge */
+	int64_t	 accept;	/* time to accept a challenge */
+	int	 open_cap;	/* open challenges per rung */
+	int64_t	 cooldown;	/* no rematch of the same two rungs within */
+	int64_t	 idle;		/* drop one place after this long idle; 0
+				 * never */
+	int64_t	 created;
+	int64_t	 closed;	/* 0 while open */
+};
+/* Sets id; a name already taken is an error. */
+int	 store_ladder_add(struct store *, struct store_ladder *);
+/* 1 when there is none. */
+int	 store_ladder_find(struct store *, const char *name,
+	    struct store_ladder *);
+int	 store_ladder_load(struct store *, int64_t id, struct store_ladder *);
+int	 store_ladder_close(struct store *, int64_t id, int64_t now);
+/* Ids of the open ladders, oldest first. */
+int	 store_ladder_ids(struct store *, int64_t **ids, int *n);
+void	 store_ladder_free(struct store_ladder *);
+
+/* One rung: a player, and the partner of a pair (0 when single). */
+struct store_rung {
+	int	 position;	/* 1 = top */
+	int64_t	 player;
+	int64_t	 partner;
+	int64_t	 active;	/* when it joined or last played */
+};
+/* The rungs top first (owned array). */
+int	 store_rungs(struct store *, int64_t ladder, struct store_rung **,
+	    int *n);
+/* Replace the ladder's rungs: rung i gets position i + 1. */
+int	 store_rungs_set(struct store *, int64_t ladder,
+	    const struct store_rung *, int n);
+
+/* Challenges between two rungs, each named by its first player. */
+struct store_challenge {
+	int64_t	 id;
+	int64_t	 ladder;
+	int64_t	 challenger, challenged;
+	int64_t	 game;		/* 0 until there is one */
+	char	*status;	/* owned: open, won, lost, drawn, forfeit,
+				 * void */
+	int64_t	 created;
+	int64_t	 decided;	/* 0 while open */
+};
+/* Sets id. */
+int	 store_challenge_add(struct store *, struct store_challenge *);
+/* Write game, status and decided. */
+int	 store_challenge_update(struct store *, const struct store_challenge *);
+/* The challenge a game was played for (1 when none). */
+int	 store_challenge_by_game(struct store *, int64_t game,
+	    struct store_challenge *);
+/* A ladder's challenges with player as challenger or challenged (0: any),
+ * open ones (open set) or those decided since `since`, oldest first. */
+int	 store_challenges(struct store *, int64_t ladder, int64_t player,
+	    int open, int64_t since, struct store_challenge **, int *n);
+void	 store_challenge_free(struct store_challenge *);
+void	 store_challenges_free(struct store_challenge *, int);
 
 #endif

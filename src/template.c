@@ -244,6 +244,12 @@ tmpl_list_len(const struct tmpl_list *l)
 	return l->n;
 }
 
+struct tmpl_data *
+tmpl_list_get(struct tmpl_list *l, size_t i)
+{
+	return i < l->n && l->v[i].kind == V_REC ? l->v[i].rec : NULL;
+}
+
 /* ---- UTF-8 ---- */
 
 /* Length of the valid UTF-8 sequence at s (1-4), or 0 (RFC 3629: no

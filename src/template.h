@@ -55,6 +55,8 @@ struct tmpl_list *tmpl_list(struct tmpl_data *, const char *name);
 struct tmpl_data *tmpl_list_add(struct tmpl_list *);
 void	 tmpl_list_add_str(struct tmpl_list *, const char *);
 size_t	 tmpl_list_len(const struct tmpl_list *);
+/* The record item at index i, or NULL (out of range, or a string). */
+struct tmpl_data *tmpl_list_get(struct tmpl_list *, size_t i);
 
 /* A parsed template. */
 struct tmpl;

@@ -591,7 +591,123 @@ START_TEST(command_other_errors)
 	    "[OPT=VAL...] ADDRESS...; admin abort #ID [REASON]; admin "
 	    "adjudicate #ID draw|1-0|0-1|ADDRESS|SEAT [REASON]; admin extend "
 	    "#ID HOURS [REASON]; admin ban ADDRESS [REASON]; admin unban "
-	    "ADDRESS; admin reports; admin resolve N TEXT");
+	    "ADDRESS; admin reports; admin resolve N TEXT; admin ladder "
+	    "create NAME GAME [OPT=VAL...]; admin ladder close NAME; admin "
+	    "ladder remove-player NAME ADDRESS; admin ladder adjust NAME "
+	    "ADDRESS POSITION");
+}
+END_TEST
+
+START_TEST(command_ladder)
+{
+	struct command c;
+
+	ok("ladder Kalah-Club", &c);
+	ck_assert_int_eq(c.kind, CMD_LADDER);
+	ck_assert_str_eq(c.ladder, "kalah-club");
+	command_free(&c);
+	ok("ladder join kalah", &c);
+	ck_assert_int_eq(c.kind, CMD_LADDER_JOIN);
+	ck_assert_str_eq(c.ladder, "kalah");
+	ck_assert_ptr_null(c.addr);
+	command_free(&c);
+	ok("ladder join duo with Bob@X.org", &c);
+	ck_assert_int_eq(c.kind, CMD_LADDER_JOIN);
+	ck_assert_str_eq(c.ladder, "duo");
+	ck_assert_str_eq(c.addr, "bob@x.org");
+	command_free(&c);
+	ok("лестница вступить duo с bob@x.org", &c);
+	ck_assert_int_eq(c.kind, CMD_LADDER_JOIN);
+	ck_assert_str_eq(c.addr, "bob@x.org");
+	command_free(&c);
+	ok("ladder leave kalah", &c);
+	ck_assert_int_eq(c.kind, CMD_LADDER_LEAVE);
+	ck_assert_str_eq(c.ladder, "kalah");
+	command_free(&c);
+	ok("challenge bob@x.org", &c);
+	ck_assert_int_eq(c.kind, CMD_CHALLENGE);
+	ck_assert_str_eq(c.addr, "bob@x.org");
+	ck_assert_ptr_null(c.ladder);
+	command_free(&c);
+	ok("вызов bob@x.org KALAH", &c);
+	ck_assert_int_eq(c.kind, CMD_CHALLENGE);
+	ck_assert_str_eq(c.ladder, "kalah");
+	command_free(&c);
+
+	bad("ladder", CMD_LADDER, "ladder needs the ladder's name: ladder "
+	    "NAME");
+	bad("ladder join", CMD_LADDER_JOIN, "ladder join needs the ladder's "
+	    "name: ladder join NAME [with ADDRESS]");
+	bad("ladder kalah club", CMD_LADDER, "ladder takes nothing more, not "
+	    "`club`: ladder NAME");
+	bad("ladder k@lah", CMD_LADDER, "`k@lah` is no ladder name (letters, "
+	    "digits, - and _, at most 40)");
+	bad("ladder leave join", CMD_LADDER_LEAVE, "`join` is no ladder name "
+	    "(letters, digits, - and _, at most 40)");
+	bad("ladder join duo and bob@x.org", CMD_LADDER_JOIN, "after the "
+	    "ladder's name comes `with ADDRESS` or nothing: ladder join NAME "
+	    "[with ADDRESS]");
+	bad("ladder join duo with", CMD_LADDER_JOIN, "ladder join needs an "
+	    "address: ladder join NAME [with ADDRESS]");
+	bad("ladder join duo with bob", CMD_LADDER_JOIN, "`bob` is not a mail "
+	    "address");
+	bad("challenge", CMD_CHALLENGE, "challenge needs an address: "
+	    "challenge ADDRESS [LADDER]");
+	bad("challenge bob@x.org kalah now", CMD_CHALLENGE, "challenge takes "
+	    "nothing more, not `now`: challenge ADDRESS [LADDER]");
+}
+END_TEST
+
+START_TEST(command_admin_ladder)
+{
+	struct command c;
+
+	ok("admin ladder create Kalah mancala seeds=3 reach=2 list=club@x.org",
+	    &c);
+	ck_assert_int_eq(c.kind, CMD_ADMIN_LADDER_CREATE);
+	ck_assert_str_eq(c.ladder, "kalah");
+	ck_assert_str_eq(c.gamename, "mancala");
+	ck_assert_int_eq(c.nopts, 3);
+	ck_assert_str_eq(c.opts[0], "seeds=3");
+	ck_assert_str_eq(c.opts[2], "list=club@x.org");
+	command_free(&c);
+	ok("админ лестница создать duo Aluette", &c);
+	ck_assert_int_eq(c.kind, CMD_ADMIN_LADDER_CREATE);
+	ck_assert_str_eq(c.gamename, "aluette");
+	ck_assert_int_eq(c.nopts, 0);
+	command_free(&c);
+	ok("admin ladder close kalah", &c);
+	ck_assert_int_eq(c.kind, CMD_ADMIN_LADDER_CLOSE);
+	ck_assert_str_eq(c.ladder, "kalah");
+	command_free(&c);
+	ok("admin ladder remove-player kalah Bob@x.org", &c);
+	ck_assert_int_eq(c.kind, CMD_ADMIN_LADDER_REMOVE);
+	ck_assert_str_eq(c.addr, "bob@x.org");
+	command_free(&c);
+	ok("admin ladder adjust kalah bob@x.org 2", &c);
+	ck_assert_int_eq(c.kind, CMD_ADMIN_LADDER_ADJUST);
+	ck_assert_str_eq(c.ladder, "kalah");
+	ck_assert_str_eq(c.addr, "bob@x.org");
+	ck_assert_int_eq(c.position, 2);
+	command_free(&c);
+
+	bad("admin ladder create kalah", CMD_ADMIN_LADDER_CREATE, "admin "
+	    "ladder create needs the game: admin ladder create NAME GAME "
+	    "[OPT=VAL...]");
+	bad("admin ladder create kalah mancala fast", CMD_ADMIN_LADDER_CREATE,
+	    "`fast` is no OPT=VAL: admin ladder create NAME GAME "
+	    "[OPT=VAL...]");
+	bad("admin ladder adjust kalah bob@x.org", CMD_ADMIN_LADDER_ADJUST,
+	    "admin ladder adjust needs the new position: admin ladder adjust "
+	    "NAME ADDRESS POSITION");
+	bad("admin ladder adjust kalah bob@x.org 0", CMD_ADMIN_LADDER_ADJUST,
+	    "`0` is no position (1 is the top)");
+	bad("admin ladder remove-player kalah", CMD_ADMIN_LADDER_REMOVE,
+	    "admin ladder remove-player needs an address: admin ladder "
+	    "remove-player NAME ADDRESS");
+	bad("admin ladder close kalah now", CMD_ADMIN_LADDER_CLOSE, "admin "
+	    "ladder close takes nothing more, not `now`: admin ladder close "
+	    "NAME");
 }
 END_TEST
 
@@ -1032,6 +1148,8 @@ command_suite(void)
 	tcase_add_test(tc, command_preferences);
 	tcase_add_test(tc, command_other_errors);
 	tcase_add_test(tc, command_admin);
+	tcase_add_test(tc, command_ladder);
+	tcase_add_test(tc, command_admin_ladder);
 	tcase_add_test(tc, command_long_lines);
 	tcase_add_test(tc, command_junk_never_crashes);
 	tcase_add_test(tc, command_names_and_usage);

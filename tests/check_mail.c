@@ -649,10 +649,26 @@ START_TEST(mail_guard_precedence_and_lists)
 	ck_assert_str_eq(guard_of("From: a@example.org\nList-Id: Other "
 	    "<other.lists.example.org>\nSubject: s\n\nx\n"),
 	    "list: List-Id of a list we do not serve");
-	/* The configured club list is answered. */
+	/* The configured club list is answered when the mail names the
+	 * referee (or its plus address), and only then. */
 	ck_assert_ptr_null(guard_of("From: a@example.org\nPrecedence: list\n"
+	    "To: chess@lists.example.org, " REFEREE "\n"
 	    "List-Id: Chess Club <chess-club.lists.example.org>\n"
 	    "Subject: s\n\nx\n"));
+	ck_assert_ptr_null(guard_of("From: a@example.org\nPrecedence: list\n"
+	    "To: chess@lists.example.org\nCc: referee+12.abc@ludus.example\n"
+	    "List-Id: Chess Club <chess-club.lists.example.org>\n"
+	    "Subject: s\n\nx\n"));
+	ck_assert_str_eq(guard_of("From: a@example.org\nPrecedence: list\n"
+	    "To: chess@lists.example.org\n"
+	    "List-Id: Chess Club <chess-club.lists.example.org>\n"
+	    "Subject: Re: results\n\nwell played\n"),
+	    "list: club list mail not addressed to the referee");
+	ck_assert_str_eq(guard_of("From: a@example.org\nPrecedence: list\n"
+	    "To: chess@lists.example.org\nCc: referee2@ludus.example\n"
+	    "List-Id: Chess Club <chess-club.lists.example.org>\n"
+	    "Subject: s\n\nx\n"),
+	    "list: club list mail not addressed to the referee");
 }
 END_TEST
 

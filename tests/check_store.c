@@ -1,6 +1,6 @@
 /* store: create, migrate, reopen, refuse newer, dedupe, outbox, timers,
  * the referee's tables (events, observers, thanks, reports, confirmations,
- * action counters);
+ * action counters, ratings, ladders);
  * play: create, move, replay on a database file on disk. */
 #include "config.h"
 
@@ -812,6 +812,179 @@ START_TEST(store_thanks_once_per_pair_and_authority)
 }
 END_TEST
 
+START_TEST(store_ratings_per_player_and_kind)
+{
+	char *path = dbpath("ratings.db");
+	struct store *s = open_ok(path);
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+	struct store_rating r = { 1662.25, 290.5, 0.0599, 1000, 1 }, got;
+
+	ck_assert_int_eq(store_rating_get(s, a, "mancala", &got), 1);
+	ck_assert_int_eq(store_rating_put(s, a, "mancala", &r), 0);
+	r.r = 1337.75;
+	r.games = 3;
+	ck_assert_int_eq(store_rating_put(s, a, "aluette", &r), 0);
+	ck_assert_int_eq(store_rating_get(s, a, "mancala", &got), 0);
+	ck_assert(got.r == 1662.25 && got.rd == 290.5 && got.sigma == 0.0599);
+	ck_assert_int_eq(got.last, 1000);
+	ck_assert_int_eq(got.games, 1);
+	ck_assert_int_eq(store_rating_get(s, a, "aluette", &got), 0);
+	ck_assert(got.r == 1337.75);
+	ck_assert_int_eq(got.games, 3);
+	ck_assert_int_eq(store_rating_get(s, b, "mancala", &got), 1);
+	/* put replaces */
+	r.r = 1700;
+	r.games = 2;
+	ck_assert_int_eq(store_rating_put(s, a, "mancala", &r), 0);
+	ck_assert_int_eq(store_rating_get(s, a, "mancala", &got), 0);
+	ck_assert(got.r == 1700);
+	ck_assert_int_eq(got.games, 2);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
+START_TEST(store_rating_changes_per_game)
+{
+	char *path = dbpath("ratingchanges.db");
+	struct store *s = open_ok(path);
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+	int64_t g = game(s, a, b), g2 = game(s, a, b);
+	double o[STORE_MAX_SEATS], r[STORE_MAX_SEATS];
+	int n;
+
+	ck_assert_int_eq(store_rating_changes(s, g, o, r, &n), 0);
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(store_rating_change_add(s, g, 1, b, 1500, 1662.25),
+	    0);
+	ck_assert_int_eq(store_rating_change_add(s, g, 0, a, 1500, 1337.75),
+	    0);
+	/* a seat is rated once per game */
+	ck_assert_int_eq(store_rating_change_add(s, g, 0, a, 1, 2), -1);
+	ck_assert_int_eq(store_rating_changes(s, g, o, r, &n), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert(o[0] == 1500 && r[0] == 1337.75);
+	ck_assert(o[1] == 1500 && r[1] == 1662.25);
+	ck_assert_int_eq(store_rating_changes(s, g2, o, r, &n), 0);
+	ck_assert_int_eq(n, 0);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
+START_TEST(store_ladders_rungs_and_challenges)
+{
+	char *path = dbpath("ladders.db");
+	struct store *s = open_ok(path);
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+	int64_t c = player(s, "c@x.org"), d = player(s, "d@x.org");
+	int64_t g = game(s, a, b), *ids;
+	struct store_ladder l, got;
+	struct store_rung rs[3] = { { 0, a, 0, 10 }, { 0, b, c, 11 },
+	    { 0, d, 0, 12 } }, *out;
+	struct store_challenge ch, *v, one;
+	int n;
+
+	memset(&l, 0, sizeof(l));
+	l.name = "kalah";
+	l.kind = "mancala";
+	l.options = "pits=6 seeds=3";
+	l.list = "club@x.org";
+	l.reach = 3;
+	l.accept = 259200;
+	l.open_cap = 2;
+	l.cooldown = 604800;
+	l.idle = 0;
+	l.created = 5;
+	ck_assert_int_eq(store_ladder_add(s, &l), 0);
+	ck_assert_int_gt(l.id, 0);
+	ck_assert_int_eq(store_ladder_add(s, &l), -1);	/* name taken */
+	ck_assert_int_eq(store_ladder_find(s, "kalah", &got), 0);
+	ck_assert_int_eq(got.id, l.id);
+	ck_assert_str_eq(got.options, "pits=6 seeds=3");
+	ck_assert_ptr_null(got.clock);
+	ck_assert_str_eq(got.list, "club@x.org");
+	ck_assert_int_eq(got.reach, 3);
+	ck_assert_int_eq(got.accept, 259200);
+	ck_assert_int_eq(got.cooldown, 604800);
+	ck_assert_int_eq(got.closed, 0);
+	store_ladder_free(&got);
+	ck_assert_int_eq(store_ladder_find(s, "none", &got), 1);
+	ck_assert_int_eq(store_ladder_ids(s, &ids, &n), 0);
+	ck_assert_int_eq(n, 1);
+	free(ids);
+
+	/* rungs: written in order, positions from 1; a pair keeps both */
+	ck_assert_int_eq(store_rungs_set(s, l.id, rs, 3), 0);
+	ck_assert_int_eq(store_rungs(s, l.id, &out, &n), 0);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(out[0].position, 1);
+	ck_assert_int_eq(out[0].player, a);
+	ck_assert_int_eq(out[0].partner, 0);
+	ck_assert_int_eq(out[1].player, b);
+	ck_assert_int_eq(out[1].partner, c);
+	ck_assert_int_eq(out[2].position, 3);
+	ck_assert_int_eq(out[2].active, 12);
+	free(out);
+	/* one player on two rungs of a ladder is refused */
+	rs[2].player = a;
+	ck_assert_int_eq(store_rungs_set(s, l.id, rs, 3), -1);
+	rs[2].player = d;
+	ck_assert_int_eq(store_rungs_set(s, l.id, rs + 1, 2), 0);
+	ck_assert_int_eq(store_rungs(s, l.id, &out, &n), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(out[0].player, b);
+	ck_assert_int_eq(out[0].position, 1);
+	free(out);
+
+	/* challenges: open ones, then decided since a time */
+	memset(&ch, 0, sizeof(ch));
+	ch.ladder = l.id;
+	ch.challenger = d;
+	ch.challenged = b;
+	ch.game = g;
+	ch.status = "open";
+	ch.created = 20;
+	ck_assert_int_eq(store_challenge_add(s, &ch), 0);
+	ck_assert_int_eq(store_challenges(s, l.id, d, 1, 0, &v, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(v[0].game, g);
+	store_challenges_free(v, n);
+	ck_assert_int_eq(store_challenges(s, l.id, a, 1, 0, &v, &n), 0);
+	ck_assert_int_eq(n, 0);
+	store_challenges_free(v, n);
+	ck_assert_int_eq(store_challenge_by_game(s, g, &one), 0);
+	ck_assert_int_eq(one.challenger, d);
+	ck_assert_str_eq(one.status, "open");
+	ck_assert_int_eq(one.decided, 0);
+	store_challenge_free(&one);
+	ck_assert_int_eq(store_challenge_by_game(s, g + 100, &one), 1);
+	ch.status = "won";
+	ch.decided = 30;
+	ck_assert_int_eq(store_challenge_update(s, &ch), 0);
+	ck_assert_int_eq(store_challenges(s, l.id, b, 1, 0, &v, &n), 0);
+	ck_assert_int_eq(n, 0);
+	store_challenges_free(v, n);
+	ck_assert_int_eq(store_challenges(s, l.id, b, 0, 30, &v, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(v[0].status, "won");
+	store_challenges_free(v, n);
+	ck_assert_int_eq(store_challenges(s, l.id, b, 0, 31, &v, &n), 0);
+	ck_assert_int_eq(n, 0);
+	store_challenges_free(v, n);
+
+	ck_assert_int_eq(store_ladder_close(s, l.id, 40), 0);
+	ck_assert_int_eq(store_ladder_load(s, l.id, &got), 0);
+	ck_assert_int_eq(got.closed, 40);
+	store_ladder_free(&got);
+	ck_assert_int_eq(store_ladder_ids(s, &ids, &n), 0);
+	ck_assert_int_eq(n, 0);
+	free(ids);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
 START_TEST(store_reports_open_then_resolved)
 {
 	char *path = dbpath("reports.db");
@@ -1021,6 +1194,9 @@ store_suite(void)
 	tcase_add_test(tc, store_observers_on_off);
 	tcase_add_test(tc, store_thanks_once_per_pair_and_authority);
 	tcase_add_test(tc, store_reports_open_then_resolved);
+	tcase_add_test(tc, store_ratings_per_player_and_kind);
+	tcase_add_test(tc, store_rating_changes_per_game);
+	tcase_add_test(tc, store_ladders_rungs_and_challenges);
 	tcase_add_test(tc, store_confirm_cookie_once_for_its_player);
 	tcase_add_test(tc, store_action_counts_since);
 	tcase_add_test(tc, store_timer_cancel_only_the_named);

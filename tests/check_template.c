@@ -18,7 +18,8 @@ static const char *const names[] = {
 	"help", "games", "list", "history", "board", "preview", "confirm",
 	"accepted", "declined", "observe", "report-ack", "say", "vacation",
 	"bounce-notice", "done", "draw", "report-admin", "admin-reports",
-	"timeout", "timeout-admin", "vacation-notice",
+	"timeout", "timeout-admin", "vacation-notice", "ladder",
+	"ladder-result", "ladder-standings",
 };
 static const char *const langs[] = { "en", "ru" };
 
@@ -753,6 +754,49 @@ sample(int full)
 		tmpl_set(r, "id", "40");
 		tmpl_set(r, "title", "Spite & Malice");
 		tmpl_set(r, "result", "Bob wins");
+	}
+
+	l = tmpl_list(d, "ratings");
+	if (full) {
+		r = tmpl_list_add(l);
+		tmpl_set(r, "title", "Mancala (Kalah)");
+		tmpl_set(r, "rating", "1612 ±90");
+		tmpl_set(r, "games", "7");
+	}
+	tmpl_set(d, "list.address", "club@lists.example.org");
+	tmpl_set(d, "ladder.name", "kalah");
+	tmpl_set(d, "ladder.game", "Mancala (Kalah)");
+	tmpl_set(d, "ladder.options", "pits=6 seeds=4");
+	tmpl_set(d, "ladder.reach", "3");
+	tmpl_set(d, "ladder.size", full ? "2" : "0");
+	tmpl_set(d, "ladder.closed", on);
+	tmpl_set(d, "ladder.dropped", full ? "1" : "0");
+	l = tmpl_list(d, "rungs");
+	for (i = 0; i < (full ? 2 : 0); i++) {
+		r = tmpl_list_add(l);
+		tmpl_set(r, "position", i ? "2" : "1");
+		tmpl_set(r, "name", i ? "Bob & Cleo" : "Анна Smith & Dan");
+		tmpl_set(r, "rating", i ? "unrated, 1500 ±700" : "1612 ±90, "
+		    "1540 ±120");
+	}
+	tmpl_set(d, "result.status", full ? "won" : "forfeit");
+	tmpl_set(d, "result.won", on);
+	tmpl_set(d, "result.lost", "");
+	tmpl_set(d, "result.drawn", "");
+	tmpl_set(d, "result.forfeit", full ? "" : "1");
+	tmpl_set(d, "result.moved", on);
+	tmpl_set(d, "challenger.name", "Bob");
+	tmpl_set(d, "challenger.position", "1");
+	tmpl_set(d, "challenged.name", "Анна Smith");
+	tmpl_set(d, "challenged.position", "2");
+	tmpl_set(d, "game.result", "South wins 27-21");
+	l = tmpl_list(d, "changes");
+	if (full) {
+		r = tmpl_list_add(l);
+		tmpl_set(r, "name", "Bob");
+		tmpl_set(r, "rating_old", "1500");
+		tmpl_set(r, "rating_new", "1662");
+		tmpl_set(r, "rating_change", "+162");
 	}
 
 	l = tmpl_list(d, "moves");

@@ -37,7 +37,7 @@ expect() {
 }
 ok() { pass=$((pass + 1)); }
 
-check init 0 ludus init && expect init "schema version 4" "$tmp/out" &&
+check init 0 ludus init && expect init "schema version 5" "$tmp/out" &&
 	expect init-secret "created (mode 0600)" "$tmp/out"
 [ "$(stat -c %a "$db")" = 600 ] && ok || { echo "FAIL db mode"; fail=$((fail + 1)); }
 check games 0 ludus games && expect games "pits=3-8 (default 6)" "$tmp/out"
