@@ -31,9 +31,6 @@ EOF
 	ludus init >/dev/null || bad "init $1"
 	nmsg=0
 }
-ludus() { "$LUDUS_BIN" -c "$dir/ludus.yaml" "$@"; }
-at() { LUDUS_NOW=$(($1)); export LUDUS_NOW; }
-sql() { sqlite3 "$dir/ludus.db" "$1"; }
 # mail FROM GAME BODY: a reply to the game's mails (GAME 0: none)
 mail() {
 	nmsg=$((nmsg + 1))
@@ -44,7 +41,6 @@ mail() {
 }
 # the first legal move of a seat
 first_move() { ludus moves "$1" --as "$2" | head -n 1; }
-lastmail() { sql "SELECT max(id) FROM outbox"; }
 # subjects of the mails to ADDRESS written after row N
 subjects() { ludus outbox --all | awk -v n="$1" -v to="To: $2" '
     /^=== mail [0-9]+ ===$/ { id = $3 + 0; next }

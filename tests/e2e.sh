@@ -28,18 +28,8 @@ export TZ=UTC LC_ALL=C
 srcdir=${LUDUS_SRCDIR:-.}
 mailenv=$srcdir/tests/mailenv/mailenv
 
-[ "$(id -u)" = 0 ] || { echo "e2e: needs root for the mail servers"; exit 77; }
-need=""
-command -v curl >/dev/null || need="$need curl"
-command -v sqlite3 >/dev/null || need="$need sqlite3"
-if [ -n "$need" ]; then
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
-	    install -y -q --no-install-recommends $need >/dev/null 2>&1 ||
-	    { apt-get -q update >/dev/null 2>&1 &&
-	    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
-	    install -y -q --no-install-recommends $need >/dev/null 2>&1; } ||
-	    { echo "e2e: cannot install$need"; exit 77; }
-fi
+. "$srcdir/tests/mailenv/referee.sh"
+mailenv_prepare e2e
 
 tmp=$(mktemp -d /tmp/le2.XXXXXX) || exit 99
 chmod 755 "$tmp"	# the servers' own users walk through it to the sandbox
@@ -84,7 +74,6 @@ db=$tmp/ludus.db
 conf=$tmp/ludus.yaml
 # As tests/integration.sh, with plus addressing: the sandbox delivers
 # referee+ID.TOKEN@ to the referee.
-. "$srcdir/tests/mailenv/referee.sh"
 mailenv_referee "$tmp" info "plus_addressing: true"
 umask 022
 

@@ -27,21 +27,8 @@ export TZ=UTC LC_ALL=C
 srcdir=${LUDUS_SRCDIR:-.}
 mailenv=$srcdir/tests/mailenv/mailenv
 
-[ "$(id -u)" = 0 ] || { echo "integration: needs root for the mail servers"; exit 77; }
-
-# curl (the players' IMAP client) and sqlite3 (to look into the database
-# independently of the code under test).
-need=""
-command -v curl >/dev/null || need="$need curl"
-command -v sqlite3 >/dev/null || need="$need sqlite3"
-if [ -n "$need" ]; then
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
-	    install -y -q --no-install-recommends $need >/dev/null 2>&1 ||
-	    { apt-get -q update >/dev/null 2>&1 &&
-	    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
-	    install -y -q --no-install-recommends $need >/dev/null 2>&1; } ||
-	    { echo "integration: cannot install$need"; exit 77; }
-fi
+. "$srcdir/tests/mailenv/referee.sh"
+mailenv_prepare integration
 
 # Short: mailenv's Unix sockets live under it.
 tmp=$(mktemp -d /tmp/lit.XXXXXX) || exit 99
@@ -80,7 +67,6 @@ pw() { echo "$1$MAILENV_PASSWORD_SUFFIX"; }
 umask 077
 db=$tmp/ludus.db
 conf=$tmp/ludus.yaml
-. "$srcdir/tests/mailenv/referee.sh"
 mailenv_referee "$tmp"
 "$LUDUS_BIN" -c "$conf" init >/dev/null || bad "ludus init"
 

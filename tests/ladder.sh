@@ -42,16 +42,12 @@ EOF
 	ludus init >/dev/null || bad "init $1"
 	nmsg=0
 }
-ludus() { "$LUDUS_BIN" -c "$dir/ludus.yaml" "$@"; }
-at() { LUDUS_NOW=$(($1)); export LUDUS_NOW; }
-sql() { sqlite3 "$dir/ludus.db" "$1"; }
 # mail FROM BODY: a mail with a DMARC pass for FROM's domain
 mail() {
 	nmsg=$((nmsg + 1))
 	printf 'From: %s\nTo: referee@ludus.test\nSubject: hello\nMessage-ID: <m%d.%s@test>\nAuthentication-Results: mx.ludus.test; dmarc=pass header.from=%s\n\n%s\n' \
 	    "$1" "$nmsg" "$$" "${1#*@}" "$2" | ludus deliver 2>>"$dir/deliver.log"
 }
-lastmail() { sql "SELECT ifnull(max(id), 0) FROM outbox"; }
 # the bodies and headers of the mails to ADDRESS written after row N
 mails_to() { ludus outbox --all | awk -v n="$1" -v to="To: $2" '
     /^=== mail [0-9]+ ===$/ { id = $3 + 0; want = 0; next }

@@ -19,8 +19,6 @@ state_dir: $dir
 database: $dir/ludus.db
 EOF
 export LUDUS_NOW=1800000000 LUDUS_SEED=3
-ludus() { "$LUDUS_BIN" -c "$dir/ludus.yaml" "$@"; }
-sql() { sqlite3 "$dir/ludus.db" "$1"; }
 ludus init >/dev/null || bad init
 nmsg=0
 mail() { # BODY [GAME]
