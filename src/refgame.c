@@ -390,29 +390,30 @@ check_guard(struct ref_msg *x, const struct play_game *g,
 	return REF_OK;
 }
 
-/* Is every move of the line an Aluette signal? */
+/* Were the last n logged moves all events rather than plies (Aluette
+ * signals)?  *last gets the notation of the last one.  -1: the store. */
 static int
-only_signals(const struct play_game *g, const char *line)
+events_only(struct ref_msg *x, const struct play_game *g, int n,
+    char *last, size_t len)
 {
-	char *copy, *p, *tok;
-	int only = 1;
+	struct store_move *log;
+	int count, i, only = 1;
 
-	if (g->def->ops->partner == NULL)
-		return 0;
-	copy = xstrdup(line);
-	for (p = copy; (tok = strtok_r(p, ",\n", &p)) != NULL;) {
-		while (*tok == ' ' || *tok == '\t')
-			tok++;
-		if (*tok != '\0' && !util_strncaseeq(tok, "signal", 6))
+	if (store_moves(x->r->store, g->row.id, &log, &count) == -1)
+		return -1;
+	for (i = count - n; i < count; i++)
+		if (i >= 0 && refview_is_ply(g, log[i].seat, log[i].notation))
 			only = 0;
-	}
-	free(copy);
+	if (count > 0)
+		util_strlcpy(last, log[count - 1].notation, len);
+	store_moves_free(log, count);
 	return only;
 }
 
 /* A signal reaches only those who may see it (signals=). */
 static int
-signal_fanout(struct ref_msg *x, struct play_game *g, int seat)
+signal_fanout(struct ref_msg *x, struct play_game *g, int seat,
+    const char *notation)
 {
 	struct ref_seats rs;
 	struct tmpl_data *d;
@@ -421,7 +422,7 @@ signal_fanout(struct ref_msg *x, struct play_game *g, int seat)
 	if (refview_seats(x, g, &rs) == -1)
 		return -1;
 	for (i = 0; i < rs.n && rc == 0; i++) {
-		if (i == seat || !refview_move_visible(g, seat, "signal ", i))
+		if (i == seat || !refview_move_visible(g, seat, notation, i))
 			continue;
 		d = refview_game(x, g, &rs, i);
 		rc = ref_send(x, &rs.p[i], "move", d, g->row.id, i, NULL);
@@ -435,7 +436,7 @@ static int
 cmd_move(struct ref_msg *x, struct play_game *g, int seat,
     const struct command *c, struct ref_result *res)
 {
-	char err[GAME_ERRLEN + 100];
+	char err[GAME_ERRLEN + 100], last[GAME_MOVE_TEXT];
 	uint32_t before = g->def->ops->to_move(g->st);
 	int n, rc;
 
@@ -450,8 +451,10 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 		return ref_fail(res, "%s", err);
 	res->note = xasprintf("%d move%s played in game #%lld", n,
 	    n == 1 ? "" : "s", (long long)g->row.id);
-	if (only_signals(g, c->text))
-		return signal_fanout(x, g, seat);
+	if ((rc = events_only(x, g, n, last, sizeof(last))) == -1)
+		return -1;
+	if (rc == 1)
+		return signal_fanout(x, g, seat, last);
 	return after_move(x, g, seat, before);
 }
 
@@ -471,7 +474,7 @@ cmd_signal(struct ref_msg *x, struct play_game *g, int seat,
 		return ref_fail(res, "%s", err);
 	res->note = xasprintf("signal passed in game #%lld",
 	    (long long)g->row.id);
-	return signal_fanout(x, g, seat);
+	return signal_fanout(x, g, seat, line);
 }
 
 static int
@@ -565,7 +568,8 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 	struct tmpl_data *d, *it;
 	struct tmpl_list *l;
 	char when[40];
-	int viewer, rc, n = 0, ne = 0, i, e = 0, ply = 0, signal;
+	char text[GAME_MOVE_TEXT];
+	int viewer, rc, n = 0, ne = 0, i, e = 0, ply = 0, shown;
 
 	if ((rc = seat_or_observer(x, g, &viewer, res)) != REF_OK)
 		return rc;
@@ -604,19 +608,18 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 			break;
 		/* Moves are numbered as plies, signals not counted, so the
 		 * numbers never tell of a signal the reader did not see. */
-		signal = refview_is_signal(g, log[i].notation);
-		ply += !signal;
-		if (!refview_move_visible(g, log[i].seat, log[i].notation,
-		    viewer) || log[i].seat >= rs.n)
+		ply += refview_is_ply(g, log[i].seat, log[i].notation);
+		shown = refview_shown(g, log[i].seat, log[i].notation, viewer,
+		    text, sizeof(text));
+		if (shown == GAME_SHOWN_NONE || log[i].seat >= rs.n)
 			continue;
 		it = tmpl_list_add(l);
-		if (signal)
+		if (shown == GAME_SHOWN_EVENT)
 			tmpl_set(it, "event", "1");
 		tmpl_set_int(it, "number", ply);
 		tmpl_set(it, "seat", ops->seat_name(g->st, log[i].seat));
 		tmpl_set(it, "name", ref_name(&rs.p[log[i].seat]));
-		tmpl_set(it, "text", refview_move_text(g, log[i].seat,
-		    log[i].notation, viewer));
+		tmpl_set(it, "text", text);
 		ref_utc(log[i].created, when, sizeof(when));
 		tmpl_set(it, "time", when);
 	}

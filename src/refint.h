@@ -104,8 +104,8 @@ void	refview_seats_free(struct ref_seats *);
  * last_move.*, draw_offer.name, you.*, seed.hash; a new data tree. */
 struct tmpl_data *refview_game(struct ref_msg *, const struct play_game *,
 	    const struct ref_seats *, int viewer);
-/* Is a logged move an Aluette signal (no ply, seen by the partnership)? */
-int	refview_is_signal(const struct play_game *, const char *notation);
+/* Is a logged move a ply (an Aluette signal is not)? */
+int	refview_is_ply(const struct play_game *, int seat, const char *notation);
 /* The number of the next move: plies so far plus one (Aluette signals
  * are no plies); -1 when the store fails. */
 int	refview_move_number(struct ref_msg *, const struct play_game *);
@@ -130,13 +130,12 @@ int	refview_fanout(struct ref_msg *, const struct play_game *,
 int	refview_end(struct ref_msg *, const struct play_game *);
 int	refview_end_by(struct ref_msg *, const struct play_game *,
 	    const char *by, const struct game_result *res);
-/* Per-move visibility: may viewer see this logged move? */
+/* A logged move as viewer may read it, by the engine's shown_move:
+ * GAME_SHOWN_* with the text in out. */
+int	refview_shown(const struct play_game *, int seat, const char *notation,
+	    int viewer, char *out, size_t len);
+/* May viewer learn of this logged move at all? */
 int	refview_move_visible(const struct play_game *, int seat,
-	    const char *notation, int viewer);
-/* A logged move as viewer may read it: the notation, or for a changer
- * discard of another seat the fact without the card (discards are not
- * seen by others). */
-const char *refview_move_text(const struct play_game *, int seat,
 	    const char *notation, int viewer);
 
 /* refgame.c: commands on games and on the sender's own settings. */

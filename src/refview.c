@@ -45,29 +45,35 @@ refview_seats_free(struct ref_seats *rs)
 }
 
 int
+refview_shown(const struct play_game *g, int seat, const char *notation,
+    int viewer, char *out, size_t len)
+{
+	const struct game_ops *ops = g->def->ops;
+
+	if (ops->shown_move == NULL) {
+		util_strlcpy(out, notation, len);
+		return GAME_SHOWN_PLY;
+	}
+	return ops->shown_move(g->st, seat, notation, viewer, out, len);
+}
+
+int
 refview_move_visible(const struct play_game *g, int seat,
     const char *notation, int viewer)
 {
-	const struct game_ops *ops = g->def->ops;
-	const char *mode;
+	char text[GAME_MOVE_TEXT];
 
-	/* Aluette signals: seen by the partnership unless signals=table. */
-	if (strncmp(notation, "signal ", 7) != 0 || ops->partner == NULL)
-		return 1;
-	mode = game_opt_str(&g->opts, "signals");
-	if (strcmp(mode, "table") == 0)
-		return 1;
-	return viewer != GAME_PUBLIC && (viewer == seat ||
-	    viewer == ops->partner(g->st, seat));
+	return refview_shown(g, seat, notation, viewer, text, sizeof(text)) !=
+	    GAME_SHOWN_NONE;
 }
 
-/* An Aluette signal is logged like a move but is no ply: it does not
- * count in the move number. */
 int
-refview_is_signal(const struct play_game *g, const char *notation)
+refview_is_ply(const struct play_game *g, int seat, const char *notation)
 {
-	return g->def->ops->partner != NULL &&
-	    strncmp(notation, "signal ", 7) == 0;
+	char text[GAME_MOVE_TEXT];
+
+	return refview_shown(g, seat, notation, seat, text, sizeof(text)) ==
+	    GAME_SHOWN_PLY;
 }
 
 static int
@@ -76,7 +82,7 @@ move_number(const struct play_game *g, const struct store_move *log, int n)
 	int i, plies = 0;
 
 	for (i = 0; i < n; i++)
-		plies += !refview_is_signal(g, log[i].notation);
+		plies += refview_is_ply(g, log[i].seat, log[i].notation);
 	return plies + 1;
 }
 
@@ -100,6 +106,7 @@ static void
 last_run(const struct play_game *g, const struct store_move *log, int n,
     int viewer, int *last, struct buf *b)
 {
+	char text[GAME_MOVE_TEXT];
 	int i, first;
 
 	*last = -1;
@@ -113,11 +120,9 @@ last_run(const struct play_game *g, const struct store_move *log, int n,
 	for (first = i; first > 0 && log[first - 1].seat == *last; first--)
 		;
 	for (; first <= i; first++)
-		if (refview_move_visible(g, log[first].seat,
-		    log[first].notation, viewer))
-			buf_printf(b, "%s%s", b->len ? ", " : "",
-			    refview_move_text(g, log[first].seat,
-			    log[first].notation, viewer));
+		if (refview_shown(g, log[first].seat, log[first].notation,
+		    viewer, text, sizeof(text)) != GAME_SHOWN_NONE)
+			buf_printf(b, "%s%s", b->len ? ", " : "", text);
 }
 
 int
@@ -132,18 +137,6 @@ refview_last_move(struct ref_msg *x, const struct play_game *g, int viewer,
 	last_run(g, log, n, viewer, &last, b);
 	store_moves_free(log, n);
 	return 0;
-}
-
-const char *
-refview_move_text(const struct play_game *g, int seat, const char *notation,
-    int viewer)
-{
-	/* As for signals, partner() marks Aluette, whose changer discards
-	 * are the one kind of move that names a card others may not see. */
-	if (g->def->ops->partner != NULL && viewer != seat &&
-	    strncmp(notation, "discard ", 8) == 0)
-		return "discard (face down)";
-	return notation;
 }
 
 /* The variant as the options that differ from the defaults. */

@@ -1881,6 +1881,23 @@ aluette_partner(const void *st, int seat)
 	return partner_of(st, seat);
 }
 
+/* Signals are no plies and reach whom signals= says; a changer discard
+ * is face down to everyone but the one who made it. */
+static int
+aluette_shown_move(const void *st, int seat, const char *notation,
+    int viewer, char *out, size_t len)
+{
+	if (util_strncaseeq(notation, "signal ", 7)) {
+		if (viewer != seat && !may_see_signal(st, viewer, seat))
+			return GAME_SHOWN_NONE;
+		util_strlcpy(out, notation, len);
+		return GAME_SHOWN_EVENT;
+	}
+	util_strlcpy(out, viewer != seat && util_strncaseeq(notation,
+	    "discard ", 8) ? "discard (face down)" : notation, len);
+	return GAME_SHOWN_PLY;
+}
+
 const struct game_ops aluette_ops = {
 	.name = "aluette",
 	.title = "Aluette",
@@ -1900,4 +1917,5 @@ const struct game_ops aluette_ops = {
 	.export_json = aluette_export_json,
 	.determinize = aluette_determinize,
 	.partner = aluette_partner,
+	.shown_move = aluette_shown_move,
 };

@@ -159,7 +159,21 @@ struct game_ops {
 	/* Optional (NULL in games without partnerships): the seat's
 	 * partner, who wins and loses with it. */
 	int	(*partner)(const void *st, int seat);
+	/*
+	 * Optional (NULL: every logged move is a ply that everyone reads as
+	 * logged): how a move seat logged in notation reads to viewer (a
+	 * seat or GAME_PUBLIC) in the state st is in now.  GAME_SHOWN_PLY
+	 * or GAME_SHOWN_EVENT (logged but no ply, such as an Aluette signal:
+	 * it does not count in move numbers) with what the viewer may read
+	 * in out, or GAME_SHOWN_NONE when the viewer may not even learn that
+	 * it was made.  A seat always reads its own moves.
+	 */
+	int	(*shown_move)(const void *st, int seat, const char *notation,
+		    int viewer, char *out, size_t len);
 };
+#define GAME_SHOWN_NONE		0
+#define GAME_SHOWN_PLY		1
+#define GAME_SHOWN_EVENT	2
 
 /* All engines, NULL-terminated, and lookup by name (case-insensitive). */
 extern const struct game_ops *const game_engines[];
