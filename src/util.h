@@ -14,18 +14,6 @@
 #else
 #define PRINTFLIKE(f, a)
 #define NORETURN
-/* Read a whole stream (or file) into an owned, NUL-terminated buffer.
- * At most max bytes are kept; the rest is read and dropped (so a pipe's
- * writer never blocks) and *truncated set.  util_read_file returns NULL
- * when the file cannot be opened. */
-char	*util_read_stream(FILE *, size_t max, size_t *len, int *truncated);
-char	*util_read_file(const char *path, size_t max, size_t *len);
-
-/* A mail address in canonical form (owned), so one person is one player:
- * surrounding space and angle brackets dropped, all lower-cased.  NULL
- * when it is not a plausible local@domain address. */
-char	*util_addr_canon(const char *);
-
 #endif
 
 /* These abort with a message on failure; every result is the caller's to free. */
