@@ -947,13 +947,18 @@ static int
 cmd_flush(struct ctx *c, int argc, char **argv)
 {
 	struct outbox_stats st;
+	struct outbox_unmarked unmarked;
 	char err[512];
+	int rc;
 
 	(void)argv;
 	if (argc != 0)
 		return usage_of("flush");
-	if (outbox_flush(c->store, &c->cfg, now(), &st, err, sizeof(err)) ==
-	    -1)
+	memset(&unmarked, 0, sizeof(unmarked));
+	rc = outbox_flush(c->store, &c->cfg, &unmarked, now(), &st, err,
+	    sizeof(err));
+	outbox_unmarked_free(&unmarked);
+	if (rc == -1)
 		return err_out("%s", err);
 	printf("%d sent, %d to retry, %d given up\n", st.sent, st.retry,
 	    st.failed);

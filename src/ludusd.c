@@ -31,6 +31,11 @@
 #include "store.h"
 
 
+/* Waits, in seconds, after the store failed to record what was sent or
+ * fired (a full disk): doubling from the first to the last. */
+#define STORE_RETRY_MIN	1
+#define STORE_RETRY_MAX	300
+
 static volatile sig_atomic_t want_quit, want_reload, want_poll;
 static int wake_pipe[2] = { -1, -1 };
 
@@ -48,6 +53,11 @@ struct daemon {
 	char		*imap_url;	/* the server part of in.imap.url */
 	struct backoff	 imap_backoff;
 	int64_t		 imap_retry_at;
+	/* The store failed to record sent mail or fired timers (a full
+	 * disk, say): wait before the next attempt. */
+	struct backoff	 store_backoff;
+	int64_t		 store_retry_at;
+	struct outbox_unmarked unmarked;
 	uint32_t	 uidvalidity;	/* of the last session, 0 before */
 };
 
@@ -273,16 +283,34 @@ cycle_maildir(struct daemon *d)
 	return 0;
 }
 
+/* The store failed: no timers and no sending for a while. */
+static void
+wait_for_store(struct daemon *d)
+{
+	int64_t now = clock_now();
+
+	d->store_retry_at = now + backoff_next(&d->store_backoff);
+	log_warn("store: next attempt to send and fire timers in %lld s",
+	    (long long)(d->store_retry_at - now));
+}
+
 static void
 flush(struct daemon *d)
 {
 	struct outbox_stats st;
 	char err[512];
 
-	if (outbox_flush(d->store, &d->cfg, clock_now(), &st, err,
-	    sizeof(err)) == -1)
+	if (clock_now() < d->store_retry_at)
+		return;
+	if (outbox_flush(d->store, &d->cfg, &d->unmarked, clock_now(), &st,
+	    err, sizeof(err)) == -1) {
 		log_err("%s", err);
-	else if (st.sent || st.retry || st.failed)
+		wait_for_store(d);
+		return;
+	}
+	backoff_reset(&d->store_backoff);
+	d->store_retry_at = 0;
+	if (st.sent || st.retry || st.failed)
 		log_info("outbox: %d sent, %d to retry, %d given up", st.sent,
 		    st.retry, st.failed);
 }
@@ -298,10 +326,18 @@ next_wake(struct daemon *d)
 	if (d->cfg.in == CONFIG_IN_IMAP && d->imap == NULL &&
 	    d->imap_retry_at > now && d->imap_retry_at < wake)
 		wake = d->imap_retry_at;
-	if (store_outbox_next(d->store, &t) == 0 && t < wake)
-		wake = t;
-	if (store_timer_next(d->store, &t) == 0 && t < wake)
-		wake = t;
+	if (store_outbox_next(d->store, &t) == 0) {
+		if (t < d->store_retry_at)
+			t = d->store_retry_at;
+		if (t < wake)
+			wake = t;
+	}
+	if (store_timer_next(d->store, &t) == 0) {
+		if (t < d->store_retry_at)
+			t = d->store_retry_at;
+		if (t < wake)
+			wake = t;
+	}
 	return wake > now ? wake - now : 0;
 }
 
@@ -372,9 +408,12 @@ fire_timers(struct daemon *d)
 {
 	int n;
 
-	if ((n = referee_timers(&d->ref, clock_now())) == -1)
+	if (clock_now() < d->store_retry_at)
+		return;
+	if ((n = referee_timers(&d->ref, clock_now())) == -1) {
 		log_err("timers: %s", store_errmsg(d->store));
-	else if (n > 0)
+		wait_for_store(d);
+	} else if (n > 0)
 		log_info("timers: %d fired", n);
 }
 
@@ -508,6 +547,7 @@ main(int argc, char **argv)
 	    d.cfg.imap.retry_min_ms / 1000 : 1),
 	    (unsigned)(d.cfg.imap.retry_max_ms / 1000 ?
 	    d.cfg.imap.retry_max_ms / 1000 : 1));
+	backoff_init(&d.store_backoff, STORE_RETRY_MIN, STORE_RETRY_MAX);
 	log_info("started: database %s, %s in, %s out", d.cfg.database,
 	    d.cfg.in == CONFIG_IN_IMAP ? "imap" : d.cfg.in ==
 	    CONFIG_IN_MAILDIR ? "maildir" : "stdin only",
@@ -538,6 +578,10 @@ main(int argc, char **argv)
 	if (d.cfg.pid_file)
 		unlink(d.cfg.pid_file);
 	store_close(d.store);
+	if (d.unmarked.n > 0)
+		log_warn("%zu mail%s sent but never marked: sent again at the "
+		    "next start", d.unmarked.n, d.unmarked.n == 1 ? "" : "s");
+	outbox_unmarked_free(&d.unmarked);
 	gamedef_free_all(d.defs, d.ndefs);
 	config_free(&d.cfg);
 	return 0;

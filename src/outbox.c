@@ -86,55 +86,130 @@ notify_admins(struct store *s, const struct config *cfg,
 	return rc;
 }
 
+/* Record what became of one row in a transaction of its own, so a crash
+ * after a server took a mail resends at most that mail. */
 static int
-record(struct store *s, const struct config *cfg, struct store_mail *rows,
-    struct smtp_msg *msgs, int n, int64_t now, struct outbox_stats *st)
+record(struct store *s, const struct config *cfg,
+    const struct store_mail *row, const struct smtp_msg *msg, int64_t now,
+    struct outbox_stats *st)
 {
-	int i;
+	int rc;
 
 	if (store_begin(s) == -1)
 		return -1;
-	for (i = 0; i < n; i++) {
-		int rc;
+	switch (msg->status) {
+	case SMTP_SENT:
+		rc = store_outbox_sent(s, row->id, now);
+		break;
+	case SMTP_TEMPFAIL:
+		rc = store_outbox_retry(s, row->id,
+		    outbox_next_try(cfg, row->attempts, now), msg->reply);
+		break;
+	default:
+		rc = store_outbox_failed(s, row->id, msg->reply);
+		if (rc == 0)
+			rc = notify_admins(s, cfg, row, msg->reply, now);
+		break;
+	}
+	if (rc == -1 || store_commit(s) == -1) {
+		store_rollback(s);
+		return -1;
+	}
+	switch (msg->status) {
+	case SMTP_SENT:
+		st->sent++;
+		log_info("sent <%s> to %s", row->message_id, row->recipients);
+		break;
+	case SMTP_TEMPFAIL:
+		st->retry++;
+		log_warn("will retry <%s> to %s: %s", row->message_id,
+		    row->recipients, msg->reply);
+		break;
+	default:
+		st->failed++;
+		log_err("gave up <%s> to %s: %s", row->message_id,
+		    row->recipients, msg->reply);
+		break;
+	}
+	return 0;
+}
 
-		switch (msgs[i].status) {
-		case SMTP_SENT:
-			rc = store_outbox_sent(s, rows[i].id, now);
-			st->sent++;
-			log_info("sent <%s> to %s", rows[i].message_id,
-			    rows[i].recipients);
-			break;
-		case SMTP_TEMPFAIL:
-			rc = store_outbox_retry(s, rows[i].id,
-			    outbox_next_try(cfg, rows[i].attempts, now),
-			    msgs[i].reply);
-			st->retry++;
-			log_warn("will retry <%s> to %s: %s",
-			    rows[i].message_id, rows[i].recipients,
-			    msgs[i].reply);
-			break;
-		default:
-			rc = store_outbox_failed(s, rows[i].id, msgs[i].reply);
-			if (rc == 0)
-				rc = notify_admins(s, cfg, &rows[i],
-				    msgs[i].reply, now);
-			st->failed++;
-			log_err("gave up <%s> to %s: %s", rows[i].message_id,
-			    rows[i].recipients, msgs[i].reply);
-			break;
-		}
-		if (rc == -1) {
+void
+outbox_unmarked_free(struct outbox_unmarked *u)
+{
+	free(u->id);
+	memset(u, 0, sizeof(*u));
+}
+
+/* Mark the rows that were sent while the store failed; 0 when none is
+ * left unmarked. */
+static int
+mark_unmarked(struct store *s, struct outbox_unmarked *u, int64_t now)
+{
+	size_t i;
+
+	if (u->n == 0)
+		return 0;
+	if (store_begin(s) == -1)
+		return -1;
+	for (i = 0; i < u->n; i++)
+		if (store_outbox_sent(s, u->id[i], now) == -1) {
 			store_rollback(s);
 			return -1;
 		}
+	if (store_commit(s) == -1) {
+		store_rollback(s);
+		return -1;
 	}
-	return store_commit(s);
+	log_info("outbox: marked %zu mail%s sent while the store failed",
+	    u->n, u->n == 1 ? "" : "s");
+	u->n = 0;
+	return 0;
+}
+
+/* One batch being sent: what the per-message callback needs. */
+struct flushing {
+	struct store	*s;
+	const struct config *cfg;
+	struct store_mail *rows;
+	struct smtp_msg	*msgs;
+	int64_t		 now;
+	struct outbox_stats *st;
+	struct outbox_unmarked *unmarked;
+	int		 store_failed;
+};
+
+/* A message has its status: record it, or, when the store fails,
+ * remember a sent one and stop the batch. */
+static int
+flushed_one(void *arg, size_t i)
+{
+	struct flushing *f = arg;
+	struct outbox_unmarked *u = f->unmarked;
+
+	if (record(f->s, f->cfg, &f->rows[i], &f->msgs[i], f->now,
+	    f->st) == 0)
+		return 0;
+	f->store_failed = 1;
+	if (f->msgs[i].status == SMTP_SENT) {
+		if (u->n == u->cap) {
+			u->cap = u->cap ? u->cap * 2 : 16;
+			u->id = xreallocarray(u->id, u->cap, sizeof(*u->id));
+		}
+		u->id[u->n++] = f->rows[i].id;
+		log_err("sent <%s> to %s, but the store failed to mark it "
+		    "(%s): it is not sent again", f->rows[i].message_id,
+		    f->rows[i].recipients, store_errmsg(f->s));
+	}
+	return 1;
 }
 
 int
-outbox_flush(struct store *s, const struct config *cfg, int64_t now,
-    struct outbox_stats *st, char *err, size_t errlen)
+outbox_flush(struct store *s, const struct config *cfg,
+    struct outbox_unmarked *unmarked, int64_t now, struct outbox_stats *st,
+    char *err, size_t errlen)
 {
+	struct flushing f;
 	struct smtp_settings ss;
 	struct smtp_msg msgs[OUTBOX_BATCH];
 	const char *rcpt[OUTBOX_BATCH][16];
@@ -154,6 +229,21 @@ outbox_flush(struct store *s, const struct config *cfg, int64_t now,
 		ss.connect_timeout = (long)(cfg->smtp.timeout_ms / 1000);
 		ss.timeout = (long)(cfg->smtp.timeout_ms / 1000);
 	}
+	if (mark_unmarked(s, unmarked, now) == -1) {
+		util_err(err, errlen, "outbox: %zu sent mail%s still unmarked: "
+		    "%s", unmarked->n, unmarked->n == 1 ? "" : "s",
+		    store_errmsg(s));
+		return -1;
+	}
+	memset(&f, 0, sizeof(f));
+	f.s = s;
+	f.cfg = cfg;
+	f.msgs = msgs;
+	f.now = now;
+	f.st = st;
+	f.unmarked = unmarked;
+	ss.done = flushed_one;
+	ss.done_arg = &f;
 	for (;;) {
 		if (store_outbox_due(s, now, OUTBOX_BATCH, &rows, &n) == -1) {
 			util_err(err, errlen, "outbox: %s", store_errmsg(s));
@@ -164,6 +254,7 @@ outbox_flush(struct store *s, const struct config *cfg, int64_t now,
 			break;
 		}
 		memset(msgs, 0, sizeof(msgs));
+		f.rows = rows;
 		for (i = 0; i < n; i++) {
 			msgs[i].data = rows[i].data;
 			msgs[i].len = strlen(rows[i].data);
@@ -186,17 +277,19 @@ outbox_flush(struct store *s, const struct config *cfg, int64_t now,
 				goto out;
 			}
 		} else
-			for (i = 0; i < n; i++)
+			for (i = 0; i < n && !f.store_failed; i++) {
 				smtp_sendmail(cfg->sendmail, &msgs[i]);
-		/* Rows given up or postponed leave the due set, so the loop
-		 * ends; a batch that sent nothing stops it too, so a server
-		 * that is down is not hammered. */
-		if (record(s, cfg, rows, msgs, n, now, st) == -1) {
+				flushed_one(&f, (size_t)i);
+			}
+		store_mails_free(rows, n);
+		/* A store that cannot record what was sent stops the flush:
+		 * the caller waits before the next (no storm of resends). */
+		if (f.store_failed) {
 			util_err(err, errlen, "outbox: %s", store_errmsg(s));
-			store_mails_free(rows, n);
 			goto out;
 		}
-		store_mails_free(rows, n);
+		/* Rows given up or postponed leave the due set, so the loop
+		 * ends; a short batch ends it too. */
 		if (n < OUTBOX_BATCH)
 			break;
 	}

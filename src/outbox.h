@@ -2,8 +2,8 @@
  * outbox: send what the referee queued, over SMTP or through sendmail.
  *
  * At least once: a row is marked sent only after the server accepted it,
- * and every row keeps its Message-ID, so a resend after a crash is the same
- * message.  Temporary failures (4xx, network) wait with capped exponential
+ * in a commit of its own, and every row keeps its Message-ID, so a crash
+ * resends at most the one mail in flight, as the same message.  Temporary failures (4xx, network) wait with capped exponential
  * backoff; a permanent one (5xx) is given up, recorded, and reported to the
  * admins.
  */
@@ -21,10 +21,23 @@ struct outbox_stats {
 	int	failed;
 };
 
-/* Send every row due at now, in batches.  -1 with err when the store or
- * the settings failed (rows stay queued). */
-int	outbox_flush(struct store *, const struct config *, int64_t now,
-	    struct outbox_stats *, char *err, size_t errlen);
+/* Rows a server took whose "sent" mark did not commit because the store
+ * failed: the caller keeps this for the life of the process, so they are
+ * not sent again, and the next flush marks them before anything else. */
+struct outbox_unmarked {
+	int64_t	*id;
+	size_t	 n;
+	size_t	 cap;
+};
+void	outbox_unmarked_free(struct outbox_unmarked *);
+
+/* Send every row due at now, in batches, each row's outcome committed as
+ * soon as it is known.  -1 with err when the store or the settings failed
+ * (rows not sent stay queued): the caller should wait before trying
+ * again. */
+int	outbox_flush(struct store *, const struct config *,
+	    struct outbox_unmarked *, int64_t now, struct outbox_stats *,
+	    char *err, size_t errlen);
 
 /* When a row that failed for the attempts-th time is tried again. */
 int64_t	outbox_next_try(const struct config *, int attempts, int64_t now);

@@ -183,6 +183,20 @@ smtp_judge(CURL *c, CURLcode rc, const struct smtp_xfer *x,
 	return 1;
 }
 
+/* Messages of a batch that were not tried: temporary, with the cause. */
+static void
+smtp_not_tried(struct smtp_msg *m, size_t n, const char *cause)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		m[i].status = SMTP_TEMPFAIL;
+		m[i].code = 0;
+		util_err(m[i].reply, sizeof(m[i].reply), "not tried: %s",
+		    cause);
+	}
+}
+
 int
 smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
     size_t n, char *err, size_t errlen)
@@ -234,11 +248,13 @@ smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
 		char *from;
 		CURLcode rc;
 
+		if (i > 0 && set->done != NULL && set->done(set->done_arg,
+		    i - 1) != 0) {
+			smtp_not_tried(msgs + i, n - i, "stopped by the caller");
+			break;
+		}
 		if (broken) {
-			m->status = SMTP_TEMPFAIL;
-			m->code = 0;
-			util_err(m->reply, sizeof(m->reply),
-			    "not tried: %s", cause);
+			smtp_not_tried(m, 1, cause);
 			continue;
 		}
 		for (j = 0; j < m->nrcpt; j++) {
@@ -277,6 +293,8 @@ smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
 		curl_slist_free_all(rcpt);
 		free(from);
 	}
+	if (i == n && n > 0 && set->done != NULL)
+		set->done(set->done_arg, n - 1);
 	curl_easy_cleanup(c);
 	buf_free(&x.body);
 	return sent;

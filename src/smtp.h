@@ -31,6 +31,11 @@ struct smtp_settings {
 				 * for MAIL: TCP, greeting, TLS, AUTH
 				 * (libcurl counts all of it); 0: 30 */
 	long	 timeout;	/* seconds per message; 0: 120 */
+	/* Called with each message's index as soon as it has its status
+	 * (NULL: never).  A non-zero return stops the batch there: the
+	 * rest are not tried and keep SMTP_TEMPFAIL, without a call. */
+	int	(*done)(void *arg, size_t i);
+	void	*done_arg;
 };
 
 /* One message of a batch.  Inputs are foreign; the outputs are filled by
@@ -50,7 +55,7 @@ struct smtp_msg {
 
 /* Send msgs[0..n) over one connection, in order.  Every message gets a
  * status.  After a network failure the rest are marked SMTP_TEMPFAIL
- * without being tried.  Returns the number sent, or -1 (err filled) when
+ * without being tried (each still passed to the done callback).  Returns the number sent, or -1 (err filled) when
  * the settings themselves are unusable (then nothing was tried). */
 int	smtp_send_batch(const struct smtp_settings *, struct smtp_msg *msgs,
 	    size_t n, char *err, size_t errlen);
