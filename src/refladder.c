@@ -798,13 +798,17 @@ challenge(struct ref_msg *x, const struct command *c,
 		int64_t theirs = l.rungs[t].player == them_id ?
 		    l.rungs[t].partner : l.rungs[t].player;
 
+		/* Every rung's players exist: a failure here is the store's
+		 * (rolled back and tried again), never the player's. */
 		if (store_player_load(x->r->store, mine, &p1) != 0) {
 			free(nc.seats);
+			rc = -1;
 			goto out;
 		}
 		if (store_player_load(x->r->store, theirs, &p2) != 0) {
 			store_player_free(&p1);
 			free(nc.seats);
+			rc = -1;
 			goto out;
 		}
 		nc.seats[nc.nseats++].addr = xstrdup(p1.address);
