@@ -1112,6 +1112,7 @@ main(int argc, char **argv)
 {
 	struct ctx c = { 0 };
 	const struct cmd *cmd;
+	const char *dbfrom;	/* where dbpath came from, for errors */
 	char err[512];
 	int ch, rc, i;
 	static const struct option longopts[] = {
@@ -1125,6 +1126,7 @@ main(int argc, char **argv)
 	c.dbpath = getenv("LUDUS_DB");
 	if (c.dbpath != NULL && *c.dbpath == '\0')
 		c.dbpath = NULL;
+	dbfrom = "$LUDUS_DB";
 	/* "+": stop at the command; its own options follow it. */
 	while ((ch = getopt_long(argc, argv, "+c:d:hV", longopts, NULL)) !=
 	    -1) {
@@ -1134,6 +1136,7 @@ main(int argc, char **argv)
 			break;
 		case 'd':
 			c.dbpath = optarg;
+			dbfrom = "-d";
 			break;
 		case 'h':
 			usage(stdout);
@@ -1173,17 +1176,31 @@ main(int argc, char **argv)
 			err_out("%s", err);
 			return cmd->fn == cmd_deliver ? EXIT_TEMPFAIL : 1;
 		}
-		if (c.dbpath == NULL)
+		if (c.dbpath == NULL) {
 			c.dbpath = c.cfg.database;
+			dbfrom = c.config_path;
+		}
 		if (c.cfg.games_dir != NULL && getenv("LUDUS_GAMES_DIR") ==
 		    NULL)
 			setenv("LUDUS_GAMES_DIR", c.cfg.games_dir, 1);
 	} else
 		config_defaults(&c.cfg);
-	if (c.dbpath == NULL)
+	if (c.dbpath == NULL) {
 		c.dbpath = "ludus.db";
+		dbfrom = "the default without a configuration";
+	}
 	if (cmd->fn != cmd_help && load_defs(&c) != 0) {
 		config_free(&c.cfg);
+		return cmd->fn == cmd_deliver ? EXIT_TEMPFAIL : 1;
+	}
+	/* Only init makes a database: anything else on a path where there is
+	 * none would report on an empty one it just invented. */
+	if (cmd->needs_store && cmd->fn != cmd_init && access(c.dbpath, F_OK) ==
+	    -1) {
+		gamedef_free_all(c.defs, c.ndefs);
+		config_free(&c.cfg);
+		err_out("no database at %s (from %s): `ludus init` creates one; "
+		    "-d, $LUDUS_DB or -c name another", c.dbpath, dbfrom);
 		return cmd->fn == cmd_deliver ? EXIT_TEMPFAIL : 1;
 	}
 	if (cmd->needs_store && store_open(c.dbpath, &c.store, err,

@@ -37,6 +37,15 @@ expect() {
 }
 ok() { pass=$((pass + 1)); }
 
+# Only init makes a database: anything else says where it looked.
+check no-db 1 ludus list && expect no-db "no database at $db (from -d)" "$tmp/err"
+[ ! -e "$db" ] && ok || { echo "FAIL no-db: list created $db"; fail=$((fail + 1)); }
+check no-db-default 1 env LUDUS_CONFIG="$tmp/none.yaml" sh -c \
+    'cd "$1" && exec $2 "$3" outbox' sh "$tmp" "${LUDUS_WRAP:-}" "$LUDUS_BIN" &&
+    expect no-db-default "no database at ludus.db (from the default" "$tmp/err"
+[ ! -e "$tmp/ludus.db" ] && ok || { echo "FAIL no-db: outbox created ./ludus.db"; fail=$((fail + 1)); }
+check no-db-deliver 75 ludus deliver </dev/null
+
 check init 0 ludus init && expect init "schema version 5" "$tmp/out" &&
 	expect init-secret "created (mode 0600)" "$tmp/out"
 [ "$(stat -c %a "$db")" = 600 ] && ok || { echo "FAIL db mode"; fail=$((fail + 1)); }
