@@ -266,6 +266,11 @@ static const struct setting settings[] = {
 	{ "out.sendmail.path", T_PATH, O(sendmail), 0, 0, NULL,
 	    "/usr/sbin/sendmail", NULL, NULL, 0, NULL,
 	    "The sendmail program." },
+	{ "out.lifetime", T_DURATION, O(lifetime_ms), HOUR_MS, 30 * DAY_MS,
+	    NULL, "5d", NULL, NULL, 0, NULL,
+	    "How long a mail may wait for a temporary failure (SMTP or "
+	    "sendmail) to clear; then it is given up and the admins are told, "
+	    "as Postfix does after maximal_queue_lifetime." },
 
 	{ "limits.message_size", T_SIZE, O(limits.message_size), 1024,
 	    64LL << 20, NULL, "1M", NULL, NULL, 0, NULL,

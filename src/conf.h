@@ -141,6 +141,7 @@ struct config {
 	enum config_out out;
 	struct config_smtp smtp;
 	char	*sendmail;
+	long long lifetime_ms;		/* a mail waits at most this long */
 
 	struct {
 		long long message_size;

@@ -921,26 +921,86 @@ outbox_all(struct ctx *c)
 	return 0;
 }
 
+/* "2026-12-01 14:05 CET" in the operator's local time. */
+static void
+local_time(int64_t t, char *out, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (localtime_r(&tt, &tm) == NULL ||
+	    strftime(out, len, "%Y-%m-%d %H:%M %Z", &tm) == 0)
+		snprintf(out, len, "@%lld", (long long)t);
+}
+
+static int
+outbox_list(struct ctx *c)
+{
+	struct store_mail *rows;
+	char queued[64], next[64];
+	int waiting, sent, failed, n, i;
+
+	if (store_outbox_counts(c->store, &waiting, &sent, &failed) == -1 ||
+	    store_outbox_unsent(c->store, 1000, &rows, &n) == -1)
+		return err_out("%s", store_errmsg(c->store));
+	printf("%d waiting, %d sent, %d given up\n", waiting, sent, failed);
+	for (i = 0; i < n; i++) {
+		local_time(rows[i].created, queued, sizeof(queued));
+		local_time(rows[i].next_try, next, sizeof(next));
+		printf("%lld\t<%s>\tto %s\n", (long long)rows[i].id,
+		    rows[i].message_id, rows[i].recipients);
+		if (rows[i].failed != NULL)
+			printf("\tqueued %s, given up after %d attempt%s: %s\n",
+			    queued, rows[i].attempts, rows[i].attempts == 1 ?
+			    "" : "s", rows[i].failed);
+		else
+			printf("\tqueued %s, %d attempt%s, next %s%s%s\n",
+			    queued, rows[i].attempts, rows[i].attempts == 1 ?
+			    "" : "s", next, rows[i].last_error ?
+			    ", last error: " : "", rows[i].last_error ?
+			    rows[i].last_error : "");
+	}
+	store_mails_free(rows, n);
+	return 0;
+}
+
+/* outbox retry ID|all, outbox delete ID. */
+static int
+outbox_steer(struct ctx *c, const char *verb, const char *arg)
+{
+	long long id = 0;
+	int changed, rc;
+
+	if (strcmp(verb, "retry") == 0 && strcmp(arg, "all") == 0)
+		id = 0;
+	else if (util_parse_int(arg, 1, INT64_MAX, &id) == -1)
+		return usage_of("outbox");
+	if (strcmp(verb, "retry") == 0)
+		rc = store_outbox_requeue(c->store, id, now(), &changed);
+	else
+		rc = store_outbox_delete(c->store, id, &changed);
+	if (rc == -1)
+		return err_out("%s", store_errmsg(c->store));
+	if (id != 0 && changed == 0)
+		return err_out("no mail %lld waits in the outbox", id);
+	if (strcmp(verb, "retry") == 0)
+		printf("%d mail%s due now\n", changed, changed == 1 ? "" : "s");
+	else
+		printf("mail %lld deleted\n", id);
+	return 0;
+}
+
 static int
 cmd_outbox(struct ctx *c, int argc, char **argv)
 {
-	struct store_mail *rows;
-	int waiting, sent, failed, n, i;
-
 	if (argc == 1 && strcmp(argv[0], "--all") == 0)
 		return outbox_all(c);
+	if (argc == 2 && (strcmp(argv[0], "retry") == 0 ||
+	    strcmp(argv[0], "delete") == 0))
+		return outbox_steer(c, argv[0], argv[1]);
 	if (argc != 0)
 		return usage_of("outbox");
-	if (store_outbox_counts(c->store, &waiting, &sent, &failed) == -1 ||
-	    store_outbox_due(c->store, INT64_MAX, 1000, &rows, &n) == -1)
-		return err_out("%s", store_errmsg(c->store));
-	printf("%d waiting, %d sent, %d given up\n", waiting, sent, failed);
-	for (i = 0; i < n; i++)
-		printf("<%s>\tto %s\tattempts %d\tnext %lld\n",
-		    rows[i].message_id, rows[i].recipients, rows[i].attempts,
-		    (long long)rows[i].next_try);
-	store_mails_free(rows, n);
-	return 0;
+	return outbox_list(c);
 }
 
 static int
@@ -1043,8 +1103,11 @@ static const struct cmd cmds[] = {
 	    1 },
 	{ "tick", "", "fire the timers that are due (invitations that lapse, "
 	    "reports still open)", cmd_tick, 1 },
-	{ "outbox", "[--all]",
-	    "what waits to be sent; with --all every mail written, decoded",
+	{ "outbox", "[--all | retry ID|all | delete ID]",
+	    "what waits to be sent or was given up, with local times and the "
+	    "last error;\n           --all: every mail written, decoded; retry: "
+	    "due now (a given-up mail\n           is queued again); delete: "
+	    "drop a mail not sent",
 	    cmd_outbox, 1 },
 	{ "flush", "", "send what is due now", cmd_flush, 1 },
 	{ "token", "ID SEAT|ADDRESS",

@@ -93,29 +93,40 @@ record(struct store *s, const struct config *cfg,
     const struct store_mail *row, const struct smtp_msg *msg, int64_t now,
     struct outbox_stats *st)
 {
+	enum smtp_status status = msg->status;
+	char why[SMTP_REPLYLEN + 64];
 	int rc;
 
+	util_strlcpy(why, msg->reply, sizeof(why));
+	/* A temporary failure that outlived the queue's lifetime is final. */
+	if (status == SMTP_TEMPFAIL && now - row->created >= cfg->lifetime_ms /
+	    1000) {
+		status = SMTP_PERMFAIL;
+		util_err(why, sizeof(why), "still not delivered after %lld "
+		    "h: %s", (long long)((now - row->created) / 3600),
+		    msg->reply);
+	}
 	if (store_begin(s) == -1)
 		return -1;
-	switch (msg->status) {
+	switch (status) {
 	case SMTP_SENT:
 		rc = store_outbox_sent(s, row->id, now);
 		break;
 	case SMTP_TEMPFAIL:
 		rc = store_outbox_retry(s, row->id,
-		    outbox_next_try(cfg, row->attempts, now), msg->reply);
+		    outbox_next_try(cfg, row->attempts, now), why);
 		break;
 	default:
-		rc = store_outbox_failed(s, row->id, msg->reply);
+		rc = store_outbox_failed(s, row->id, why);
 		if (rc == 0)
-			rc = notify_admins(s, cfg, row, msg->reply, now);
+			rc = notify_admins(s, cfg, row, why, now);
 		break;
 	}
 	if (rc == -1 || store_commit(s) == -1) {
 		store_rollback(s);
 		return -1;
 	}
-	switch (msg->status) {
+	switch (status) {
 	case SMTP_SENT:
 		st->sent++;
 		log_info("sent <%s> to %s", row->message_id, row->recipients);
@@ -123,12 +134,12 @@ record(struct store *s, const struct config *cfg,
 	case SMTP_TEMPFAIL:
 		st->retry++;
 		log_warn("will retry <%s> to %s: %s", row->message_id,
-		    row->recipients, msg->reply);
+		    row->recipients, why);
 		break;
 	default:
 		st->failed++;
 		log_err("gave up <%s> to %s: %s", row->message_id,
-		    row->recipients, msg->reply);
+		    row->recipients, why);
 		break;
 	}
 	return 0;

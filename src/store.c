@@ -866,6 +866,9 @@ outbox_rows(struct store *s, const char *sql, int64_t a, int max,
 		m->game = sqlite3_column_int64(st, 5);
 		m->attempts = sqlite3_column_int(st, 6);
 		m->next_try = sqlite3_column_int64(st, 7);
+		m->created = sqlite3_column_int64(st, 8);
+		m->last_error = col_text(st, 9);
+		m->failed = col_text(st, 10);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
@@ -878,7 +881,7 @@ outbox_rows(struct store *s, const char *sql, int64_t a, int max,
 }
 
 #define OUTBOX_COLUMNS	"id, message_id, envelope_from, recipients, data, " \
-	"ifnull(game_id, 0), attempts, next_try"
+	"ifnull(game_id, 0), attempts, next_try, created, last_error, failed"
 
 int
 store_outbox_due(struct store *s, int64_t now, int max,
@@ -931,12 +934,50 @@ store_outbox_counts(struct store *s, int *waiting, int *sent, int *failed)
 	return rc == SQLITE_ROW ? 0 : store_fail(s, "outbox counts");
 }
 
+int
+store_outbox_unsent(struct store *s, int max, struct store_mail **out,
+    int *n)
+{
+	return outbox_rows(s, "SELECT " OUTBOX_COLUMNS " FROM outbox WHERE "
+	    "sent IS NULL AND id > ? ORDER BY failed IS NOT NULL, id LIMIT ?",
+	    0, max, out, n);
+}
+
+int
+store_outbox_requeue(struct store *s, int64_t id, int64_t now, int *changed)
+{
+	int rc;
+
+	if (id == 0)
+		rc = run(s, "UPDATE outbox SET next_try = ? WHERE sent IS NULL "
+		    "AND failed IS NULL", "i", now);
+	else
+		rc = run(s, "UPDATE outbox SET next_try = ?1, created = CASE "
+		    "WHEN failed IS NULL THEN created ELSE ?1 END, failed = "
+		    "NULL WHERE id = ?2 AND sent IS NULL", "ii", now, id);
+	*changed = rc == 0 ? sqlite3_changes(s->db) : 0;
+	return rc;
+}
+
+int
+store_outbox_delete(struct store *s, int64_t id, int *changed)
+{
+	int rc;
+
+	rc = run(s, "DELETE FROM outbox WHERE id = ? AND sent IS NULL", "i",
+	    id);
+	*changed = rc == 0 ? sqlite3_changes(s->db) : 0;
+	return rc;
+}
+
 void
 store_mails_free(struct store_mail *m, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
+		free(m[i].last_error);
+		free(m[i].failed);
 		free(m[i].message_id);
 		free(m[i].envelope_from);
 		free(m[i].recipients);

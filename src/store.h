@@ -232,6 +232,9 @@ struct store_mail {
 	int64_t	 game;		/* 0 when none */
 	int	 attempts;
 	int64_t	 next_try;
+	int64_t	 created;
+	char	*last_error;	/* owned, NULL when none */
+	char	*failed;	/* owned: why it was given up, NULL when not */
 };
 int	 store_outbox_add(struct store *, const struct store_mail *,
 	    int64_t now);
@@ -242,6 +245,16 @@ int	 store_outbox_sent(struct store *, int64_t id, int64_t now);
 int	 store_outbox_retry(struct store *, int64_t id, int64_t next_try,
 	    const char *why);
 int	 store_outbox_failed(struct store *, int64_t id, const char *why);
+/* Up to max rows not sent (waiting, then given up), oldest first, for the
+ * operator's view. */
+int	 store_outbox_unsent(struct store *, int max, struct store_mail **,
+	    int *n);
+/* Make a row not sent (id 0: every waiting row) due at now; a given-up
+ * row waits again with a new lifetime from now.  *changed: how many. */
+int	 store_outbox_requeue(struct store *, int64_t id, int64_t now,
+	    int *changed);
+/* Delete a row not sent; *changed is 0 when there is none with that id. */
+int	 store_outbox_delete(struct store *, int64_t id, int *changed);
 /* When the earliest waiting row is due; 1 when none waits. */
 int	 store_outbox_next(struct store *, int64_t *when);
 /* Counts of rows waiting, sent and failed. */

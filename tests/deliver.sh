@@ -153,5 +153,35 @@ sed '1,/^$/d' "$notice" | base64 -d >"$tmp/notice" 2>/dev/null
 grep -q "To: perm@example.org" "$tmp/notice" && grep -q "no such user" "$tmp/notice" &&
 	ok || bad "notice does not say what failed: $(cat "$tmp/notice")"
 
+# The operator's view of the queue: the mail still failing for now, with
+# its attempts, local times and last error; retry makes it due, delete
+# drops it; past out.lifetime a temporary failure is final.
+ludus flush >/dev/null 2>&1
+ludus outbox >"$tmp/ob"
+grep -q "to temp@example.org" "$tmp/ob" && ok || bad "temp@ not listed: $(cat "$tmp/ob")"
+grep -q "1 attempt, next 20[0-9-]* [0-9:]* [A-Z+0-9-]*, last error: queue full" "$tmp/ob" &&
+    ok || bad "no attempts, next try or last error: $(cat "$tmp/ob")"
+grep -q "given up after 1 attempt: perm@example.org: no such user" "$tmp/ob" &&
+    ok || bad "the given-up mail is not shown with its reason: $(cat "$tmp/ob")"
+tid=$(awk -F'	' '$3 == "to temp@example.org" { print $1 }' "$tmp/ob")
+ludus outbox retry all | grep -q "^1 mail due now$" && ok || bad "outbox retry all"
+ludus flush >"$tmp/flush" 2>&1
+grep -q "0 sent, 1 to retry, 0 given up" "$tmp/flush" && ok || bad "retried flush: $(cat "$tmp/flush")"
+sqlite3 "$tmp/ludus.db" "UPDATE outbox SET created = created - 5 * 86400, next_try = 0 WHERE id = $tid"
+ludus flush >"$tmp/flush" 2>&1
+grep -q "0 sent, 0 to retry, 1 given up" "$tmp/flush" && ok || bad "lifetime: $(cat "$tmp/flush")"
+ludus outbox | grep -q "given up after 3 attempts: still not delivered after 120 h: queue full" &&
+    ok || bad "lifetime reason: $(ludus outbox)"
+nadmin=$(ludus outbox --all | grep -c "^To: admin@example.org")
+[ "$nadmin" = 2 ] && ok || bad "admins told $nadmin times in all (2: perm@, then temp@)"
+ludus outbox retry "$tid" | grep -q "^1 mail due now$" && ok || bad "retry of a given-up mail"
+ludus outbox | grep -A1 "to temp@example.org" | grep -q "3 attempts, next" && ok ||
+    bad "a retried given-up mail waits again: $(ludus outbox)"
+ludus outbox delete "$tid" | grep -q "^mail $tid deleted$" && ok || bad "outbox delete"
+ludus outbox delete "$tid" 2>"$tmp/err" && bad "deleted twice" ||
+    { grep -q "no mail $tid waits" "$tmp/err" && ok || bad "delete of none: $(cat "$tmp/err")"; }
+ludus outbox | grep -q "to temp@example.org" && bad "deleted mail still listed" || ok
+ludus outbox retry x >/dev/null 2>&1; [ $? -eq 64 ] && ok || bad "outbox retry x: not a usage error"
+
 echo "deliver: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
