@@ -165,6 +165,33 @@ secret_path(const struct ctx *c)
 	    c->dbpath);
 }
 
+/* backup FILE: the database, consistent while the daemon runs, and the
+ * secret beside it as FILE.secret (tokens cannot be checked without it). */
+static int
+cmd_backup(struct ctx *c, int argc, char **argv)
+{
+	struct token_secret sec;
+	char err[512], *path, *to;
+	int rc;
+
+	if (argc != 1)
+		return usage_of("backup");
+	if (store_backup(c->store, argv[0], err, sizeof(err)) == -1)
+		return err_out("%s", err);
+	printf("database %s backed up to %s\n", c->dbpath, argv[0]);
+	path = secret_path(c);
+	to = xasprintf("%s.secret", argv[0]);
+	rc = token_secret_load(path, &sec, err, sizeof(err));
+	if (rc == 0)
+		rc = token_secret_save(&sec, to, err, sizeof(err));
+	OPENSSL_cleanse(&sec, sizeof(sec));
+	if (rc == 0)
+		printf("secret %s backed up to %s\n", path, to);
+	free(path);
+	free(to);
+	return rc == 0 ? 0 : err_out("%s", err);
+}
+
 static int
 cmd_init(struct ctx *c, int argc, char **argv)
 {
@@ -1110,6 +1137,9 @@ static const struct cmd cmds[] = {
 	    "drop a mail not sent",
 	    cmd_outbox, 1 },
 	{ "flush", "", "send what is due now", cmd_flush, 1 },
+	{ "backup", "FILE", "a consistent copy of the database (safe while "
+	    "ludusd runs),\n           and of the secret as FILE.secret",
+	    cmd_backup, 1 },
 	{ "token", "ID SEAT|ADDRESS",
 	    "the reply token of a seat (numbered from 0) of a game",
 	    cmd_token, 1 },

@@ -409,11 +409,75 @@ migrate(struct store *s, int target)
 }
 
 int
+store_backup(struct store *s, const char *path, char *err, size_t errlen)
+{
+	sqlite3 *dst = NULL;
+	sqlite3_backup *b;
+	char *tmp = xasprintf("%s.tmp", path);
+	int fd, rc;
+
+	/* Into a new 0600 file beside the target, renamed over it when
+	 * complete: a backup is never half written. */
+	unlink(tmp);
+	if ((fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) ==
+	    -1) {
+		util_err(err, errlen, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	close(fd);
+	if (sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK) {
+		util_err(err, errlen, "%s: %s", tmp, dst ?
+		    sqlite3_errmsg(dst) : "cannot open");
+		goto fail;
+	}
+	/* One step copies every page under one read transaction: a
+	 * consistent snapshot while the daemon goes on writing (WAL). */
+	if ((b = sqlite3_backup_init(dst, "main", s->db, "main")) == NULL) {
+		util_err(err, errlen, "backup: %s", sqlite3_errmsg(dst));
+		goto fail;
+	}
+	while ((rc = sqlite3_backup_step(b, -1)) == SQLITE_BUSY ||
+	    rc == SQLITE_LOCKED)
+		sqlite3_sleep(100);
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		util_err(err, errlen, "backup: %s", sqlite3_errstr(rc));
+		goto fail;
+	}
+	if (sqlite3_close(dst) != SQLITE_OK) {
+		dst = NULL;
+		util_err(err, errlen, "%s: cannot close", tmp);
+		goto fail;
+	}
+	dst = NULL;
+	if ((fd = open(tmp, O_RDONLY | O_CLOEXEC)) == -1 || fsync(fd) == -1) {
+		util_err(err, errlen, "%s: %s", tmp, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		goto fail;
+	}
+	close(fd);
+	if (rename(tmp, path) == -1) {
+		util_err(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	sqlite3_close(dst);
+	unlink(tmp);
+	free(tmp);
+	return -1;
+}
+
+int
 store_open_at(const char *path, int version, struct store **out, char *err,
     size_t errlen)
 {
 	struct store *s;
-	int fd;
+	int fd, v;
 
 	/* Create the file 0600 ourselves: SQLite would use the umask, and
 	 * the database holds every hidden hand.  Its -wal and -shm files
@@ -435,7 +499,24 @@ store_open_at(const char *path, int version, struct store **out, char *err,
 	if (exec(s, "PRAGMA journal_mode = WAL;"
 	    "PRAGMA synchronous = FULL;"
 	    "PRAGMA foreign_keys = ON;") == -1 ||
-	    migrate(s, version) == -1) {
+	    (v = store_schema_version(s)) < 0) {
+		util_err(err, errlen, "%s: %s", path, s->errmsg);
+		store_close(s);
+		return -1;
+	}
+	/* An existing database is copied before a migration changes it:
+	 * PATH.vN.bak holds it as schema version N had it. */
+	if (v > 0 && v < version && v <= (int)nitems(migrations)) {
+		char *bak = xasprintf("%s.v%d.bak", path, v);
+
+		if (store_backup(s, bak, err, errlen) == -1) {
+			free(bak);
+			store_close(s);
+			return -1;
+		}
+		free(bak);
+	}
+	if (migrate(s, version) == -1) {
 		util_err(err, errlen, "%s: %s", path, s->errmsg);
 		store_close(s);
 		return -1;

@@ -25,6 +25,10 @@
 struct store;
 
 int	 store_open(const char *path, struct store **, char *err, size_t);
+/* A consistent copy of the database into path (a new 0600 file, renamed
+ * over path when complete), safe while others write.  0, or -1 with err. */
+int	 store_backup(struct store *, const char *path, char *err,
+	    size_t errlen);
 void	 store_close(struct store *);
 /* Don't free; valid until the next call on the store. */
 const char *store_errmsg(const struct store *);

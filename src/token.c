@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -45,6 +46,36 @@ token_secret_create(const char *path, char *err, size_t errlen)
 		unlink(path);
 		return -1;
 	}
+	return 0;
+}
+
+int
+token_secret_save(const struct token_secret *sec, const char *path,
+    char *err, size_t errlen)
+{
+	char hex[2 * TOKEN_SECRET_LEN + 2], *tmp = xasprintf("%s.tmp", path);
+	ssize_t n;
+	int fd;
+
+	unlink(tmp);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) ==
+	    -1) {
+		util_err(err, errlen, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	util_hex(sec->key, sizeof(sec->key), hex);
+	strcat(hex, "\n");
+	n = write(fd, hex, strlen(hex));
+	OPENSSL_cleanse(hex, sizeof(hex));
+	if (n != (ssize_t)(2 * TOKEN_SECRET_LEN + 1) || fsync(fd) == -1 ||
+	    close(fd) == -1 || rename(tmp, path) == -1) {
+		util_err(err, errlen, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
 	return 0;
 }
 

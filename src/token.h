@@ -27,6 +27,11 @@ int	token_secret_create(const char *path, char *err, size_t errlen);
 int	token_secret_load(const char *path, struct token_secret *, char *err,
 	    size_t errlen);
 
+/* Write the secret to a new file of mode 0600, renamed over path when
+ * complete (for backups). */
+int	token_secret_save(const struct token_secret *, const char *path,
+	    char *err, size_t errlen);
+
 /* The token of a seat, TOKEN_LEN characters plus NUL. */
 void	token_make(const struct token_secret *, int64_t game, int seat,
 	    char out[TOKEN_LEN + 1]);

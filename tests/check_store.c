@@ -78,13 +78,38 @@ old_game(const char *path, int64_t player)
 	sqlite3_close(db);
 }
 
+/* The copy taken before a migration: schema version v and the game of
+ * old_game, complete. */
+static void
+old_copy_ok(const char *path, int v)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	struct stat sb;
+
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert_int_eq(sb.st_mode & 0777, 0600);
+	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY,
+	    NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT (SELECT user_version "
+	    "FROM pragma_user_version), (SELECT count(*) FROM games WHERE "
+	    "state = 'old state'), (SELECT integrity_check FROM "
+	    "pragma_integrity_check)", -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(st, 0), v);
+	ck_assert_int_eq(sqlite3_column_int(st, 1), 1);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 2), "ok");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
 START_TEST(store_migrates_from_every_earlier_version)
 {
 	struct store *s;
 	struct store_game g;
 	struct store_player p;
 	struct store_event *ev;
-	char err[512], *path;
+	char err[512], *path, *bak;
 	int64_t id = 0, id2 = 0;
 	int v, n;
 
@@ -101,8 +126,16 @@ START_TEST(store_migrates_from_every_earlier_version)
 		store_close(s);
 		if (v >= 1)
 			old_game(path, id);
+		bak = xasprintf("%s.v%d.bak", path, v);
+		unlink(bak);
 		s = open_ok(path);
 		ck_assert_int_eq(store_schema_version(s), STORE_SCHEMA_VERSION);
+		/* A migrated database was copied first, as it was. */
+		if (v >= 1)
+			old_copy_ok(bak, v);
+		else
+			ck_assert_int_eq(access(bak, F_OK), -1);
+		unlink(bak);
 		/* The migrated schema works. */
 		ck_assert_int_eq(store_player_id(s, "a@example.org", 1, 1,
 		    &id2), 0);
@@ -144,6 +177,8 @@ START_TEST(store_migrates_from_every_earlier_version)
 		store_close(s);
 		/* Reopening keeps the data and migrates nothing. */
 		s = open_ok(path);
+		ck_assert_int_eq(access(bak, F_OK), -1);
+		free(bak);
 		ck_assert_int_eq(store_player_id(s, "a@example.org", 0, 1,
 		    &id2), 0);
 		ck_assert_int_eq(id, id2);

@@ -143,6 +143,26 @@ check token-address 0 ludus token 1 Bob@Example.org && [ "$(cat "$tmp/out")" = p
 check token-no-seat 1 ludus token 1 2 && expect token-no-seat "has seats 0-1" "$tmp/err"
 check token-stranger 1 ludus token 1 eve@example.org && expect token-stranger "does not play game #1" "$tmp/err"
 check token-no-game 1 ludus token 42 0 && expect token-no-game "no game #42" "$tmp/err"
+# A backup: the database as it is, complete, 0600, and the secret beside
+# it; taken while other processes write to the database.
+for i in 1 2 3 4 5 6 7 8; do
+	"$LUDUS_BIN" -d "$db" new mancala "w$i@example.org" "v$i@example.org" >/dev/null 2>&1
+done &
+writer=$!
+check backup 0 ludus backup "$tmp/b.db" &&
+    expect backup "backed up to $tmp/b.db.secret" "$tmp/out"
+wait "$writer"
+[ "$(sqlite3 "$tmp/b.db" 'PRAGMA integrity_check')" = ok ] && ok ||
+    { echo "FAIL backup: integrity"; fail=$((fail + 1)); }
+[ "$(stat -c %a "$tmp/b.db")" = 600 ] && [ "$(stat -c %a "$tmp/b.db.secret")" = 600 ] && ok ||
+    { echo "FAIL backup: modes $(stat -c %a "$tmp/b.db" "$tmp/b.db.secret")"; fail=$((fail + 1)); }
+cmp -s "$tmp/b.db.secret" "$tmp/ludus.secret" && ok ||
+    { echo "FAIL backup: the secret differs"; fail=$((fail + 1)); }
+check backup-again 0 ludus backup "$tmp/b.db"
+[ "$(sqlite3 "$tmp/b.db" 'SELECT count(*) FROM games')" = "$(sqlite3 "$db" 'SELECT count(*) FROM games')" ] && ok ||
+    { echo "FAIL backup: games differ after the writer stopped"; fail=$((fail + 1)); }
+check backup-nowhere 1 ludus backup /nonexistent/dir/b.db && expect backup-nowhere "/nonexistent/dir/b.db.tmp" "$tmp/err"
+
 chmod 644 "$tmp/ludus.secret"
 check token-open-secret 1 ludus token 1 0 && expect token-open-secret "chmod 600" "$tmp/err"
 
