@@ -101,6 +101,9 @@ static const struct section sections[] = {
 	    "network): the wait doubles from min up to max." },
 	{ "out.sendmail", S_SAMPLE_OFF, "A local sendmail program, called as "
 	    "`sendmail -i -t`." },
+	{ "retention", 0, "How long records of finished work are kept; the "
+	    "daemon deletes older ones once a day, a few hundred rows at a "
+	    "time." },
 	{ "limits", 0, "Caps on what one incoming message may make the "
 	    "referee do." },
 	{ "logging", 0, "Where the log goes." },
@@ -271,6 +274,17 @@ static const struct setting settings[] = {
 	    "How long a mail may wait for a temporary failure (SMTP or "
 	    "sendmail) to clear; then it is given up and the admins are told, "
 	    "as Postfix does after maximal_queue_lifetime." },
+
+	{ "retention.processed", T_DURATION, O(retention.processed_ms),
+	    DAY_MS, 3650LL * DAY_MS, NULL, "30d", NULL, NULL, 0, NULL,
+	    "How long the key of each message read is kept, so that the same "
+	    "message delivered again is recognised and not applied twice; "
+	    "older keys are deleted once a day." },
+	{ "retention.outbox", T_DURATION, O(retention.outbox_ms), DAY_MS,
+	    3650LL * DAY_MS, NULL, "14d", NULL, NULL, 0, NULL,
+	    "How long a mail that was sent or given up is kept (for `ludus "
+	    "outbox --all` and the admins); older ones are deleted once a "
+	    "day." },
 
 	{ "limits.message_size", T_SIZE, O(limits.message_size), 1024,
 	    64LL << 20, NULL, "1M", NULL, NULL, 0, NULL,

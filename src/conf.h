@@ -144,6 +144,10 @@ struct config {
 	long long lifetime_ms;		/* a mail waits at most this long */
 
 	struct {
+		long long processed_ms;	/* message keys kept for dedupe */
+		long long outbox_ms;	/* sent and given-up mail kept */
+	} retention;
+	struct {
 		long long message_size;
 		long long lines;
 		long long commands;

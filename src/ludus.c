@@ -165,6 +165,23 @@ secret_path(const struct ctx *c)
 	    c->dbpath);
 }
 
+/* prune: what the daemon does once a day, for setups without one. */
+static int
+cmd_prune(struct ctx *c, int argc, char **argv)
+{
+	int64_t t = now();
+	int n;
+
+	(void)argv;
+	if (argc != 0)
+		return usage_of("prune");
+	if (store_retention(c->store, t - c->cfg.retention.processed_ms / 1000,
+	    t - c->cfg.retention.outbox_ms / 1000, t - 86400, &n) == -1)
+		return err_out("%s", store_errmsg(c->store));
+	printf("%d old record%s deleted\n", n, n == 1 ? "" : "s");
+	return 0;
+}
+
 /* backup FILE: the database, consistent while the daemon runs, and the
  * secret beside it as FILE.secret (tokens cannot be checked without it). */
 static int
@@ -1137,6 +1154,8 @@ static const struct cmd cmds[] = {
 	    "drop a mail not sent",
 	    cmd_outbox, 1 },
 	{ "flush", "", "send what is due now", cmd_flush, 1 },
+	{ "prune", "", "delete what the retention settings no longer keep, as "
+	    "ludusd does daily", cmd_prune, 1 },
 	{ "backup", "FILE", "a consistent copy of the database (safe while "
 	    "ludusd runs),\n           and of the secret as FILE.secret",
 	    cmd_backup, 1 },

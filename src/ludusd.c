@@ -59,6 +59,7 @@ struct daemon {
 	int64_t		 store_retry_at;
 	struct outbox_unmarked unmarked;
 	uint32_t	 uidvalidity;	/* of the last session, 0 before */
+	int64_t		 prune_at;	/* next retention pass */
 };
 
 static void
@@ -417,6 +418,29 @@ fire_timers(struct daemon *d)
 		log_info("timers: %d fired", n);
 }
 
+/* Once a day: delete what the retention settings no longer keep.  The
+ * error-reply counts matter for an hour; a day of them is kept. */
+static void
+prune(struct daemon *d)
+{
+	int64_t now = clock_now();
+	int n;
+
+	if (now < d->prune_at || now < d->store_retry_at)
+		return;
+	if (store_retention(d->store, now - d->cfg.retention.processed_ms /
+	    1000, now - d->cfg.retention.outbox_ms / 1000, now - 86400,
+	    &n) == -1) {
+		log_err("retention: %s", store_errmsg(d->store));
+		wait_for_store(d);
+		return;
+	}
+	if (n > 0)
+		log_info("retention: %d old record%s deleted", n, n == 1 ?
+		    "" : "s");
+	d->prune_at = now + 86400;
+}
+
 static void
 reload(struct daemon *d)
 {
@@ -568,6 +592,7 @@ main(int argc, char **argv)
 			break;
 		fire_timers(&d);
 		flush(&d);
+		prune(&d);
 		if (once)
 			break;
 		sleep_until_news(&d);

@@ -223,6 +223,11 @@ static const char *const migrations[] = {
 	"  PRIMARY KEY (game_id, seat));"
 	"CREATE INDEX challenges_game ON challenges(game_id);"
 	"CREATE INDEX challenges_ladder ON challenges(ladder_id, status);",
+	/* 6: what retention prunes, found by age without a scan. */
+	"CREATE INDEX processed_received ON processed(received);"
+	"CREATE INDEX outbox_done ON outbox(created)"
+	"  WHERE sent IS NOT NULL OR failed IS NOT NULL;"
+	"CREATE INDEX replies_at ON replies(at);",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -1049,6 +1054,56 @@ store_outbox_delete(struct store *s, int64_t id, int *changed)
 	    id);
 	*changed = rc == 0 ? sqlite3_changes(s->db) : 0;
 	return rc;
+}
+
+int
+store_prune(struct store *s, int64_t processed_before, int64_t outbox_before,
+    int64_t replies_before, int max, int *deleted)
+{
+	static const char *const sql[] = {
+		"DELETE FROM processed WHERE rowid IN (SELECT rowid FROM "
+		"processed WHERE received < ? LIMIT ?)",
+		"DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE "
+		"created < ? AND (sent IS NOT NULL OR failed IS NOT NULL) "
+		"LIMIT ?)",
+		"DELETE FROM replies WHERE rowid IN (SELECT rowid FROM replies "
+		"WHERE at < ? LIMIT ?)",
+	};
+	int64_t before[3];
+	size_t i;
+
+	before[0] = processed_before;
+	before[1] = outbox_before;
+	before[2] = replies_before;
+	*deleted = 0;
+	for (i = 0; i < nitems(sql) && *deleted < max; i++) {
+		if (run(s, sql[i], "ii", before[i], (int64_t)(max -
+		    *deleted)) == -1)
+			return -1;
+		*deleted += sqlite3_changes(s->db);
+	}
+	return 0;
+}
+
+int
+store_retention(struct store *s, int64_t processed_before,
+    int64_t outbox_before, int64_t replies_before, int *total)
+{
+	int n;
+
+	*total = 0;
+	/* Small transactions, so the daemon's own work never waits long. */
+	do {
+		if (store_begin(s) == -1)
+			return -1;
+		if (store_prune(s, processed_before, outbox_before,
+		    replies_before, 500, &n) == -1 || store_commit(s) == -1) {
+			store_rollback(s);
+			return -1;
+		}
+		*total += n;
+	} while (n == 500);
+	return 0;
 }
 
 void

@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	5
+#define STORE_SCHEMA_VERSION	6
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -265,6 +265,17 @@ int	 store_outbox_next(struct store *, int64_t *when);
 int	 store_outbox_counts(struct store *, int *waiting, int *sent,
 	    int *failed);
 void	 store_mails_free(struct store_mail *, int);
+/* Retention: delete at most max rows in all of processed-message keys
+ * received before the first time, outbox rows sent or given up that were
+ * queued before the second, and error-reply counts before the third;
+ * *deleted says how many went (max: call again). */
+int	 store_prune(struct store *, int64_t processed_before,
+	    int64_t outbox_before, int64_t replies_before, int max,
+	    int *deleted);
+/* store_prune until nothing is left to prune, 500 rows a transaction;
+ * *total: rows deleted. */
+int	 store_retention(struct store *, int64_t processed_before,
+	    int64_t outbox_before, int64_t replies_before, int *total);
 
 /* Timers: the wheel lives in the database, ordered by due time. */
 struct store_timer {

@@ -183,5 +183,35 @@ ludus outbox delete "$tid" 2>"$tmp/err" && bad "deleted twice" ||
 ludus outbox | grep -q "to temp@example.org" && bad "deleted mail still listed" || ok
 ludus outbox retry x >/dev/null 2>&1; [ $? -eq 64 ] && ok || bad "outbox retry x: not a usage error"
 
+# Retention: message keys older than retention.processed, mail sent or
+# given up queued before retention.outbox and error-reply counts older
+# than a day go; newer ones and waiting mail stay.
+q() { sqlite3 "$tmp/ludus.db" "$1"; }
+t=$(date +%s)
+q "UPDATE processed SET received = $t - 31 * 86400 WHERE key LIKE '<b1@x.org>%'"
+q "UPDATE outbox SET created = $t - 15 * 86400 WHERE id = (SELECT min(id) FROM outbox WHERE sent IS NOT NULL)"
+q "INSERT INTO outbox (message_id, envelope_from, recipients, data, created, next_try) VALUES ('old-waiting@x', 'r@x', 'w@x', 'x', $t - 20 * 86400, $t + 3600)"
+q "INSERT INTO replies (sender, at) VALUES ('old@x.org', $t - 2 * 86400)"
+np=$(q "SELECT count(*) FROM processed") no=$(q "SELECT count(*) FROM outbox") nr=$(q "SELECT count(*) FROM replies")
+ludus prune | grep -q "^3 old records deleted$" && ok || bad "prune: $(ludus prune)"
+[ "$(q "SELECT count(*) FROM processed")" = $((np - 1)) ] && ok || bad "prune: processed keys"
+[ "$(q "SELECT count(*) FROM outbox")" = $((no - 1)) ] && ok || bad "prune: outbox rows"
+[ "$(q "SELECT count(*) FROM outbox WHERE message_id = 'old-waiting@x'")" = 1 ] && ok ||
+    bad "prune deleted a mail still waiting"
+[ "$(q "SELECT count(*) FROM replies")" = $((nr - 1)) ] && ok || bad "prune: reply counts"
+q "UPDATE processed SET received = $t - 40 * 86400 WHERE key LIKE '<a1@x.org>%'"
+[ "$(q "SELECT count(*) FROM processed WHERE received < $t - 30 * 86400")" = 1 ] || bad "no old key to prune"
+"$LUDUSD_BIN" -c "$tmp/ludus.yaml" --once 2>"$tmp/d.log" && ok || bad "ludusd --once"
+[ "$(q "SELECT count(*) FROM processed WHERE received < $t - 30 * 86400")" = 0 ] && ok ||
+    bad "ludusd did not prune: $(cat "$tmp/d.log")"
+grep -q "retention: 1 old record deleted" "$tmp/d.log" && ok || bad "retention not logged: $(cat "$tmp/d.log")"
+# Each statement pruning uses an index, not a scan of a growing table.
+for stmt in "SELECT rowid FROM processed WHERE received < 1 LIMIT 5" \
+    "SELECT id FROM outbox WHERE created < 1 AND (sent IS NOT NULL OR failed IS NOT NULL) LIMIT 5" \
+    "SELECT rowid FROM replies WHERE at < 1 LIMIT 5"; do
+	q "EXPLAIN QUERY PLAN $stmt" | grep -q "USING.*INDEX" && ok ||
+	    bad "full scan: $stmt: $(q "EXPLAIN QUERY PLAN $stmt")"
+done
+
 echo "deliver: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
