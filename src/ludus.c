@@ -165,6 +165,26 @@ secret_path(const struct ctx *c)
 	    c->dbpath);
 }
 
+/* config: the settings in effect, as YAML (like postconf -n); passwords
+ * are never in the configuration, only where they come from. */
+static int
+cmd_config(struct ctx *c, int argc, char **argv)
+{
+	struct buf b = { 0 };
+
+	(void)argv;
+	if (argc != 0)
+		return usage_of("config");
+	if (c->config_path != NULL)
+		printf("# %s\n", c->config_path);
+	else
+		printf("# no configuration file: the built-in defaults\n");
+	config_dump(&c->cfg, &b);
+	fputs(buf_str(&b), stdout);
+	buf_free(&b);
+	return 0;
+}
+
 /* prune: what the daemon does once a day, for setups without one. */
 static int
 cmd_prune(struct ctx *c, int argc, char **argv)
@@ -1154,6 +1174,9 @@ static const struct cmd cmds[] = {
 	    "drop a mail not sent",
 	    cmd_outbox, 1 },
 	{ "flush", "", "send what is due now", cmd_flush, 1 },
+	{ "config", "", "the settings in effect, as YAML that ludusd reads "
+	    "back (passwords\n           only by where they come from)",
+	    cmd_config, 0 },
 	{ "prune", "", "delete what the retention settings no longer keep, as "
 	    "ludusd does daily", cmd_prune, 1 },
 	{ "backup", "FILE", "a consistent copy of the database (safe while "

@@ -17,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <openssl/crypto.h>
 
 #include "backoff.h"
 #include "clock.h"
@@ -29,6 +32,8 @@
 #include "maildir.h"
 #include "outbox.h"
 #include "store.h"
+#include "template.h"
+#include "token.h"
 
 
 /* Waits, in seconds, after the store failed to record what was sent or
@@ -380,8 +385,123 @@ open_everything(struct daemon *d, char *err, size_t errlen)
 		return -1;
 	if (store_open(d->cfg.database, &d->store, err, errlen) == -1)
 		return -1;
+	/* The first start makes the secret, as `ludus init` would. */
+	if (token_secret_create(d->cfg.referee.secret_file, err, errlen) ==
+	    -1)
+		return -1;
 	return referee_open(&d->ref, d->store, &d->cfg, d->defs, d->ndefs,
 	    dir, d->cfg.referee.secret_file, err, errlen);
+}
+
+/*
+ * ludusd -n: everything that can be checked without touching mail or the
+ * database.  Each problem is printed as "ludusd: what: why"; returns how
+ * many there were.
+ */
+static int
+preflight_path(const char *what, const char *path, int mode, int dir)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) == -1) {
+		fprintf(stderr, "ludusd: %s %s: %s\n", what, path,
+		    strerror(errno));
+		return 1;
+	}
+	if (dir != !!S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "ludusd: %s %s: %s\n", what, path, dir ?
+		    "not a directory" : "a directory");
+		return 1;
+	}
+	if (access(path, mode) == -1) {
+		fprintf(stderr, "ludusd: %s %s: %s for this user\n", what, path,
+		    mode & X_OK ? "not executable" : mode & W_OK ?
+		    "not writable" : "not readable");
+		return 1;
+	}
+	return 0;
+}
+
+/* A file that need not exist yet: its directory must take it. */
+static int
+preflight_new(const char *what, const char *path)
+{
+	char *dir, *slash;
+	int bad;
+
+	if (access(path, F_OK) == 0)
+		return preflight_path(what, path, R_OK | W_OK, 0);
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) == NULL) {
+		free(dir);
+		dir = xstrdup(".");
+	} else
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	bad = preflight_path(what, dir, W_OK | X_OK, 1);
+	free(dir);
+	return bad;
+}
+
+static int
+preflight(struct daemon *d)
+{
+	const char *env = getenv("LUDUS_GAMES_DIR");
+	const char *games = env && *env ? env : d->cfg.games_dir ?
+	    d->cfg.games_dir : gamedef_default_dir();
+	const char *tdir = getenv("LUDUS_TEMPLATES_DIR");
+	struct token_secret sec;
+	struct gamedef *defs;
+	struct buf errors = { 0 };
+	char err[512], *path;
+	int bad = 0, ndefs, n;
+
+	if (tdir == NULL || *tdir == '\0')
+		tdir = d->cfg.templates_dir;
+	if (config_check_passwords(&d->cfg, err, sizeof(err)) == -1) {
+		fprintf(stderr, "ludusd: %s\n", err);
+		bad++;
+	}
+	if (gamedef_load_dir(games, &defs, &ndefs, err, sizeof(err)) == -1) {
+		fprintf(stderr, "ludusd: game definitions: %s\n", err);
+		bad++;
+	} else
+		gamedef_free_all(defs, ndefs);
+	path = xasprintf("%s/commands.yaml", games);
+	bad += preflight_path("command aliases", path, R_OK, 0);
+	free(path);
+	if ((n = tmpl_check_dir(tdir, &errors)) != 0) {
+		fprintf(stderr, "ludusd: templates %s: %s", tdir,
+		    errors.len ? buf_str(&errors) : "cannot be read\n");
+		bad++;
+	}
+	buf_free(&errors);
+	bad += preflight_new("database", d->cfg.database);
+	if (access(d->cfg.referee.secret_file, F_OK) == 0) {
+		if (token_secret_load(d->cfg.referee.secret_file, &sec, err,
+		    sizeof(err)) == -1) {
+			fprintf(stderr, "ludusd: secret: %s\n", err);
+			bad++;
+		}
+		OPENSSL_cleanse(&sec, sizeof(sec));
+	} else
+		bad += preflight_new("secret (made at the first start)",
+		    d->cfg.referee.secret_file);
+	if (d->cfg.pid_file != NULL)
+		bad += preflight_new("pid file", d->cfg.pid_file);
+	if (d->cfg.in == CONFIG_IN_MAILDIR) {
+		static const char *const sub[] = { "new", "cur", "tmp" };
+		size_t i;
+
+		for (i = 0; i < nitems(sub); i++) {
+			path = xasprintf("%s/%s", d->cfg.maildir.path, sub[i]);
+			bad += preflight_path("maildir", path, R_OK | W_OK |
+			    X_OK, 1);
+			free(path);
+		}
+	}
+	if (d->cfg.out == CONFIG_OUT_SENDMAIL)
+		bad += preflight_path("sendmail", d->cfg.sendmail, X_OK, 0);
+	return bad;
 }
 
 /* Templates, aliases and the secret again (SIGHUP); the running ones stay
@@ -542,14 +662,12 @@ main(int argc, char **argv)
 		return 1;
 	}
 	if (check) {
-		if (config_check_passwords(&d.cfg, err, sizeof(err)) == -1) {
-			fprintf(stderr, "ludusd: %s\n", err);
-			config_free(&d.cfg);
-			return 1;
-		}
-		printf("%s: configuration OK\n", d.config_path);
+		int bad = preflight(&d);
+
+		if (bad == 0)
+			printf("%s: configuration OK\n", d.config_path);
 		config_free(&d.cfg);
-		return 0;
+		return bad ? 1 : 0;
 	}
 	apply_logging(&d.cfg, foreground);
 	if (!foreground && daemon(0, 0) == -1) {

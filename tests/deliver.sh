@@ -130,6 +130,34 @@ grep -qh "^X-Loop: referee@example.org" "$tmp"/sent/mail.* && ok || bad "no X-Lo
 "$LUDUSD_BIN" -c "$tmp/ludus.yaml" --once 2>>"$tmp/d.log" && ok || bad "second cycle"
 [ "$(ls "$tmp/sent" | grep -c '^mail')" = 6 ] && ok || bad "second cycle sent again"
 "$LUDUSD_BIN" -n -c "$tmp/ludus.yaml" >/dev/null && ok || bad "ludusd -n on a good file"
+# ludusd -n finds what the daemon would trip over: each broken path by name.
+nbad() { # nbad WHAT EXPECTED-TEXT SED-EXPRESSION
+	sed "$3" "$tmp/ludus.yaml" >"$tmp/n.yaml"
+	if "$LUDUSD_BIN" -n -c "$tmp/n.yaml" >/dev/null 2>"$tmp/n.err"; then
+		bad "ludusd -n passed $1"
+	else
+		grep -qF "$2" "$tmp/n.err" && ok || bad "ludusd -n on $1: $(cat "$tmp/n.err")"
+	fi
+}
+nbad "a missing Maildir" "maildir $tmp/nomaildir/new: No such file" "s|path: $tmp/Maildir|path: $tmp/nomaildir|"
+nbad "a missing sendmail" "sendmail $tmp/nosendmail: No such file" "s|path: $tmp/sendmail|path: $tmp/nosendmail|"
+printf 'x\n' >"$tmp/notexec"
+nbad "a sendmail that does not run" "sendmail $tmp/notexec: not executable" "s|path: $tmp/sendmail|path: $tmp/notexec|"
+nbad "a database nowhere" "database $tmp/nodir: No such file" "s|^database: .*|database: $tmp/nodir/x.db|"
+LUDUS_GAMES_DIR= nbad "missing game definitions" "game definitions: $tmp/nogames" "s|^games_dir: .*|games_dir: $tmp/nogames|"
+printf 'templates_dir: %s/notemplates\n' "$tmp" >>"$tmp/ludus.yaml"
+LUDUS_TEMPLATES_DIR= nbad "missing templates" "templates $tmp/notemplates" "s|x|x|"
+sed -i '$d' "$tmp/ludus.yaml"
+chmod 644 "$tmp/secret"
+nbad "a secret others may read" "secret: " "s|x|x|"
+chmod 600 "$tmp/secret"
+# ludus config prints the settings in effect, which read back the same.
+ludus config >"$tmp/eff.yaml" && ok || bad "ludus config"
+grep -q "^  lifetime: 5d$" "$tmp/eff.yaml" && grep -q "^  address: referee@example.org$" "$tmp/eff.yaml" &&
+    ok || bad "ludus config: $(cat "$tmp/eff.yaml")"
+"$LUDUS_BIN" -c "$tmp/eff.yaml" config >"$tmp/eff2.yaml" &&
+    [ "$(sed 1d "$tmp/eff.yaml")" = "$(sed 1d "$tmp/eff2.yaml")" ] && ok ||
+    bad "ludus config does not read back: $(diff "$tmp/eff.yaml" "$tmp/eff2.yaml")"
 printf 'referee:\n  adress: x@y.org\n' >"$tmp/bad.yaml"
 "$LUDUSD_BIN" -n -c "$tmp/bad.yaml" 2>"$tmp/err" && bad "bad config accepted" ||
 	{ grep -q "bad.yaml:2" "$tmp/err" && ok || bad "bad config error: $(cat "$tmp/err")"; }
