@@ -27,6 +27,7 @@ struct imap {
 	int		 implicit_tls;
 	int		 have_processed;	/* folder known to exist */
 	int		 broken;		/* the stream failed: no LOGOUT */
+	int		 untrusted;		/* the certificate was refused */
 	uint32_t	 uidvalidity;
 };
 
@@ -279,6 +280,12 @@ imap_free(struct imap *im)
 }
 
 int
+imap_untrusted(const struct imap *im)
+{
+	return im->untrusted;
+}
+
+int
 imap_connected(const struct imap *im)
 {
 	return im->s != NULL;
@@ -345,6 +352,7 @@ imap_connect(struct imap *im, char *err, size_t errlen)
 	int r;
 
 	imap_close(im);
+	im->untrusted = 0;
 	if (imap_parse_url(im, err, errlen) == -1)
 		return -1;
 	/* libetpan writes to its socket without MSG_NOSIGNAL: a server that
@@ -373,8 +381,10 @@ imap_connect(struct imap *im, char *err, size_t errlen)
 		}
 	}
 	if ((im->implicit_tls || !im->set->plain) && !im->set->no_verify &&
-	    imap_verify_stream(im, err, errlen) == -1)
+	    imap_verify_stream(im, err, errlen) == -1) {
+		im->untrusted = 1;
 		goto fail;
+	}
 	r = mailimap_login(im->s, im->set->user != NULL ? im->set->user : "",
 	    im->set->password != NULL ? im->set->password : "");
 	if (r != MAILIMAP_NO_ERROR) {

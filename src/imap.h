@@ -49,6 +49,9 @@ int	 imap_connect(struct imap *, char *err, size_t errlen);
 /* Drop the connection (LOGOUT when it still works). */
 void	 imap_close(struct imap *);
 int	 imap_connected(const struct imap *);
+/* Did the last imap_connect fail because the server's certificate was
+ * not trusted (as opposed to the network or the login)? */
+int	 imap_untrusted(const struct imap *);
 
 /* UIDVALIDITY of the selected mailbox (0 before SELECT).  UIDs are only
  * comparable while it stays the same. */

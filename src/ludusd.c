@@ -38,6 +38,9 @@
 
 /* Waits, in seconds, after the store failed to record what was sent or
  * fired (a full disk): doubling from the first to the last. */
+/* sysexits(3)'s EX_TEMPFAIL: --once could not reach or trust a server. */
+#define EXIT_TEMPFAIL	75
+
 #define STORE_RETRY_MIN	1
 #define STORE_RETRY_MAX	300
 
@@ -65,6 +68,9 @@ struct daemon {
 	struct outbox_unmarked unmarked;
 	uint32_t	 uidvalidity;	/* of the last session, 0 before */
 	int64_t		 prune_at;	/* next retention pass */
+	/* A server could not be reached or trusted in this cycle (for the
+	 * exit status of --once). */
+	int		 trouble;
 };
 
 static void
@@ -171,6 +177,19 @@ imap_drop(struct daemon *d)
 	d->imap_url = NULL;
 }
 
+/* The IMAP server's certificate was refused: the admins hear of it once a
+ * day (the notice waits in the outbox like any mail). */
+static void
+tell_untrusted(struct daemon *d, const char *why)
+{
+	if (store_begin(d->store) == -1 || outbox_untrusted(d->store, &d->cfg,
+	    "imap", d->is.url, why, clock_now()) == -1 ||
+	    store_commit(d->store) == -1) {
+		store_rollback(d->store);
+		log_err("imap: %s", store_errmsg(d->store));
+	}
+}
+
 static int
 imap_ensure(struct daemon *d, int64_t now)
 {
@@ -189,7 +208,10 @@ imap_ensure(struct daemon *d, int64_t now)
 	imap_settings_from(d);
 	d->imap = imap_new(&d->is);
 	if (imap_connect(d->imap, err, sizeof(err)) == -1) {
-		log_err("imap: %s", err);
+		if (imap_untrusted(d->imap))
+			tell_untrusted(d, err);
+		else
+			log_err("imap: %s", err);
 		goto fail;
 	}
 	log_info("imap: connected to %s, uidvalidity %u%s", d->is.url,
@@ -206,6 +228,7 @@ imap_ensure(struct daemon *d, int64_t now)
 	d->imap_retry_at = 0;
 	return 0;
 fail:
+	d->trouble = 1;
 	imap_drop(d);
 	d->imap_retry_at = now + backoff_next(&d->imap_backoff);
 	log_info("imap: next attempt in %lld s",
@@ -252,6 +275,7 @@ cycle_imap(struct daemon *d)
 	free(uids);
 	return 0;
 fail:
+	d->trouble = 1;
 	free(uids);
 	log_err("imap: %s", err);
 	imap_drop(d);
@@ -312,8 +336,11 @@ flush(struct daemon *d)
 	    err, sizeof(err)) == -1) {
 		log_err("%s", err);
 		wait_for_store(d);
+		d->trouble = 1;
 		return;
 	}
+	if (st.unreachable || st.untrusted)
+		d->trouble = 1;
 	backoff_reset(&d->store_backoff);
 	d->store_retry_at = 0;
 	if (st.sent || st.retry || st.failed)
@@ -702,6 +729,7 @@ main(int argc, char **argv)
 			apply_logging(&d.cfg, foreground);
 		}
 		want_poll = 0;
+		d.trouble = 0;
 		if (d.cfg.in == CONFIG_IN_IMAP)
 			cycle_imap(&d);
 		else if (d.cfg.in == CONFIG_IN_MAILDIR)
@@ -727,5 +755,6 @@ main(int argc, char **argv)
 	outbox_unmarked_free(&d.unmarked);
 	gamedef_free_all(d.defs, d.ndefs);
 	config_free(&d.cfg);
-	return 0;
+	/* --once under cron or a timer: say that the cycle fell short. */
+	return once && d.trouble ? EXIT_TEMPFAIL : 0;
 }

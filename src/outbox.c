@@ -1,9 +1,11 @@
 /* outbox: send what the referee queued. */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "compose.h"
 #include "log.h"
@@ -41,30 +43,24 @@ split_rcpts(char *s, const char **v, int max)
 	return n;
 }
 
-/* Tell the admins that a mail was given up, unless it was itself such a
- * notice (no loop of notices about notices). */
-static int
-notify_admins(struct store *s, const struct config *cfg,
-    const struct store_mail *row, const char *why, int64_t now)
+int
+outbox_notice(struct store *s, const struct config *cfg, const char *key,
+    const char *subject, const char *text, int64_t now)
 {
 	struct compose_mail c;
 	struct store_mail n;
-	char err[128], *text, *id, *data;
+	char err[128], *id, *data;
 	int i, rc = 0;
 
-	if (strncmp(row->message_id, NOTICE_PREFIX, strlen(NOTICE_PREFIX)) ==
-	    0 || cfg->referee.address == NULL)
+	if (cfg->referee.address == NULL)
 		return 0;
-	text = xasprintf("The referee gave up sending a mail.\n\n"
-	    "  Message-ID: <%s>\n  To: %s\n  Reason: %s\n", row->message_id,
-	    row->recipients, why);
-	for (i = 0; i < cfg->referee.admins.n && rc == 0; i++) {
+	for (i = 0; i < cfg->referee.admins.n && rc != -1; i++) {
 		memset(&c, 0, sizeof(c));
 		c.from_name = cfg->referee.name;
 		c.from = cfg->referee.address;
 		c.to = cfg->referee.admins.v[i];
-		c.subject = "[ludus] undeliverable mail";
-		id = xasprintf(NOTICE_PREFIX "%lld.%d%s", (long long)row->id, i,
+		c.subject = subject;
+		id = xasprintf(NOTICE_PREFIX "%s.%d%s", key, i,
 		    strrchr(cfg->referee.address, '@'));
 		c.message_id = id;
 		c.auto_submitted = "auto-generated";
@@ -77,11 +73,63 @@ notify_admins(struct store *s, const struct config *cfg,
 			n.envelope_from = cfg->referee.address;
 			n.recipients = cfg->referee.admins.v[i];
 			n.data = data;
-			rc = store_outbox_add(s, &n, now);
+			rc = store_outbox_add_once(s, &n, now);
 			free(data);
 		}
 		free(id);
 	}
+	return rc == -1 ? -1 : 0;
+}
+
+/* Tell the admins that a mail was given up, unless it was itself such a
+ * notice (no loop of notices about notices). */
+static int
+notify_admins(struct store *s, const struct config *cfg,
+    const struct store_mail *row, const char *why, int64_t now)
+{
+	char *text, *key;
+	int rc;
+
+	if (strncmp(row->message_id, NOTICE_PREFIX, strlen(NOTICE_PREFIX)) ==
+	    0)
+		return 0;
+	text = xasprintf("The referee gave up sending a mail.\n\n"
+	    "  Message-ID: <%s>\n  To: %s\n  Reason: %s\n", row->message_id,
+	    row->recipients, why);
+	key = xasprintf("%lld", (long long)row->id);
+	rc = outbox_notice(s, cfg, key, "[ludus] undeliverable mail", text,
+	    now);
+	free(key);
+	free(text);
+	return rc;
+}
+
+int
+outbox_untrusted(struct store *s, const struct config *cfg, const char *what,
+    const char *server, const char *why, int64_t now)
+{
+	char day[16], *key, *text, *p;
+	time_t t = (time_t)now;
+	struct tm tm;
+	int rc;
+
+	log_err("%s: the certificate of %s is not trusted: %s", what, server,
+	    why);
+	gmtime_r(&t, &tm);
+	strftime(day, sizeof(day), "%Y%m%d", &tm);
+	/* Once per server and day: the notice's Message-ID says which. */
+	key = xasprintf("tls.%s.%s.%s", what, server, day);
+	for (p = key; *p != '\0'; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-')
+			*p = '-';
+	text = xasprintf("The referee does not trust the TLS certificate of "
+	    "its %s server\n%s, so it cannot %s mail there until that is "
+	    "fixed.\n\n  Reason: %s\n\nThis notice is sent at most once a "
+	    "day per server.\n", what, server, strcmp(what, "imap") == 0 ?
+	    "read" : "send", why);
+	rc = outbox_notice(s, cfg, key, "[ludus] TLS certificate not trusted",
+	    text, now);
+	free(key);
 	free(text);
 	return rc;
 }
@@ -188,6 +236,7 @@ struct flushing {
 	struct outbox_stats *st;
 	struct outbox_unmarked *unmarked;
 	int		 store_failed;
+	int		 told;		/* the admins know of a bad certificate */
 };
 
 /* A message has its status: record it, or, when the store fails,
@@ -197,7 +246,21 @@ flushed_one(void *arg, size_t i)
 {
 	struct flushing *f = arg;
 	struct outbox_unmarked *u = f->unmarked;
+	const struct smtp_msg *m = &f->msgs[i];
 
+	if (m->status == SMTP_TEMPFAIL && m->code == 0)
+		f->st->unreachable++;
+	if (m->untrusted && !f->told) {
+		f->told = 1;
+		f->st->untrusted++;
+		if (store_begin(f->s) == -1 || outbox_untrusted(f->s, f->cfg,
+		    "smtp", f->cfg->smtp.url.text, m->reply, f->now) == -1 ||
+		    store_commit(f->s) == -1) {
+			store_rollback(f->s);
+			f->store_failed = 1;
+			return 1;
+		}
+	}
 	if (record(f->s, f->cfg, &f->rows[i], &f->msgs[i], f->now,
 	    f->st) == 0)
 		return 0;

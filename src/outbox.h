@@ -19,6 +19,8 @@ struct outbox_stats {
 	int	sent;
 	int	retry;
 	int	failed;
+	int	unreachable;	/* of retry: no answer from the server */
+	int	untrusted;	/* the server's certificate was refused */
 };
 
 /* Rows a server took whose "sent" mark did not commit because the store
@@ -38,6 +40,17 @@ void	outbox_unmarked_free(struct outbox_unmarked *);
 int	outbox_flush(struct store *, const struct config *,
 	    struct outbox_unmarked *, int64_t now, struct outbox_stats *,
 	    char *err, size_t errlen);
+
+/* Queue a mail to every admin, once: the Message-ID comes from key (say
+ * "tls.smtp.mail.example.org.20261201"), and a key already queued queues
+ * nothing.  Inside the caller's transaction. */
+int	outbox_notice(struct store *, const struct config *, const char *key,
+	    const char *subject, const char *text, int64_t now);
+/* A server's certificate was refused: logged as an error and told to the
+ * admins once per server and day (what: "imap" or "smtp"). */
+int	outbox_untrusted(struct store *, const struct config *,
+	    const char *what, const char *server, const char *why,
+	    int64_t now);
 
 /* When a row that failed for the attempts-th time is tried again. */
 int64_t	outbox_next_try(const struct config *, int attempts, int64_t now);

@@ -155,6 +155,7 @@ smtp_judge(CURL *c, CURLcode rc, const struct smtp_xfer *x,
 {
 	long code = 0;
 
+	m->untrusted = 0;
 	if (rc == CURLE_OK) {
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 		m->code = (int)code;
@@ -172,6 +173,9 @@ smtp_judge(CURL *c, CURLcode rc, const struct smtp_xfer *x,
 		return code == 421;
 	}
 	m->status = SMTP_TEMPFAIL;
+	m->untrusted = rc == CURLE_PEER_FAILED_VERIFICATION ||
+	    rc == CURLE_SSL_CACERT_BADFILE || rc == CURLE_SSL_ISSUER_ERROR ||
+	    rc == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
 	if (x->fail[0] != '\0')
 		util_err(m->reply, sizeof(m->reply), "%s: %s",
 		    errbuf[0] ? errbuf : curl_easy_strerror(rc), x->fail);

@@ -51,6 +51,8 @@ struct smtp_msg {
 	int	 code;		/* last SMTP reply code, sendmail's exit
 				 * status, or 0 when none came */
 	char	 reply[SMTP_REPLYLEN];	/* the server's text or our reason */
+	int	 untrusted;	/* TEMPFAIL: the server's certificate was
+				 * refused (no verdict from the server) */
 };
 
 /* Send msgs[0..n) over one connection, in order.  Every message gets a

@@ -919,6 +919,19 @@ store_message_seen(struct store *s, const char *key, int64_t now,
 }
 
 int
+store_outbox_add_once(struct store *s, const struct store_mail *m,
+    int64_t now)
+{
+	if (run(s, "INSERT OR IGNORE INTO outbox (message_id, envelope_from, "
+	    "recipients, game_id, data, created, next_try) VALUES (?, ?, ?, "
+	    "NULLIF(?, 0), ?, ?, ?)", "tttitii", m->message_id,
+	    m->envelope_from, m->recipients, m->game, m->data, now,
+	    m->next_try ? m->next_try : now) == -1)
+		return -1;
+	return sqlite3_changes(s->db) == 0 ? 1 : 0;
+}
+
+int
 store_outbox_add(struct store *s, const struct store_mail *m, int64_t now)
 {
 	return run(s, "INSERT INTO outbox (message_id, envelope_from, "

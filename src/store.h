@@ -242,6 +242,9 @@ struct store_mail {
 };
 int	 store_outbox_add(struct store *, const struct store_mail *,
 	    int64_t now);
+/* The same unless a row with its Message-ID exists (then 1). */
+int	 store_outbox_add_once(struct store *, const struct store_mail *,
+	    int64_t now);
 /* Up to max unsent rows due at now, oldest first. */
 int	 store_outbox_due(struct store *, int64_t now, int max,
 	    struct store_mail **, int *n);

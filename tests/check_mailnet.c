@@ -355,6 +355,7 @@ START_TEST(smtp_to_stopped_postfix_is_temporary)
 	ck_assert_int_eq(i, 0);
 	ck_assert_int_eq(m[0].status, SMTP_TEMPFAIL);
 	ck_assert_int_eq(m[0].code, 0);
+	ck_assert_int_eq(m[0].untrusted, 0);
 	ck_assert_msg(strstr(m[0].reply, "connect") != NULL, "%s", m[0].reply);
 	for (i = 1; i < 3; i++) {
 		char *want = xasprintf("not tried: %s", m[0].reply);
@@ -389,16 +390,19 @@ START_TEST(smtp_starttls_verifies_the_server)
 	ck_assert_int_eq(smtp_send_batch(&set, &m, 1, err, sizeof(err)), 0);
 	ck_assert_int_eq(m.status, SMTP_TEMPFAIL);
 	ck_assert_msg(strstr(m.reply, "certificate") != NULL, "%s", m.reply);
+	ck_assert_int_eq(m.untrusted, 1);
 	set.ca_file = env("MAILENV_CA_FILE");
 	/* Trusted, but not for the name 127.0.0.1. */
 	snprintf(url, sizeof(url), "smtp://127.0.0.1:%s",
 	    env("MAILENV_SMTP_PORT"));
 	ck_assert_int_eq(smtp_send_batch(&set, &m, 1, err, sizeof(err)), 0);
 	ck_assert_int_eq(m.status, SMTP_TEMPFAIL);
+	ck_assert_int_eq(m.untrusted, 1);
 	snprintf(url, sizeof(url), "smtp://localhost:%s",
 	    env("MAILENV_SMTP_PORT"));
 	ck_assert_int_eq(smtp_send_batch(&set, &m, 1, err, sizeof(err)), 1);
 	ck_assert_msg(m.status == SMTP_SENT, "%s", m.reply);
+	ck_assert_int_eq(m.untrusted, 0);
 	/* Postfix logs the TLS session it set up. */
 	ck_assert_int_ge(maillog_wait("TLS connection established from"), 1);
 	free(d);
@@ -754,8 +758,10 @@ START_TEST(imap_self_signed_refused_unless_its_ca_is_configured)
 	ck_assert_int_eq(imap_connect(im, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "certificate") != NULL, "%s", err);
 	ck_assert(!imap_connected(im));
+	ck_assert(imap_untrusted(im));
 	set.ca_file = env("MAILENV_CA_FILE");
 	ck_assert_msg(imap_connect(im, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(!imap_untrusted(im));
 	ck_assert_uint_ne(imap_uidvalidity(im), 0);
 	imap_free(im);
 }

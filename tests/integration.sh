@@ -16,7 +16,9 @@
 #   5. Postfix stopped: the reply waits in the outbox, retried, and is
 #      delivered once when Postfix is back;
 #   6. an auto-reply to a reply, and a message with our own X-Loop, get no
-#      answer.
+#      answer;
+#   7. servers whose certificates are not trusted: not used, logged as
+#      errors, told to the admins once a day, --once exits 75.
 #
 # Exit 77 only when the servers cannot be had (not root, packages not
 # installable).  INTEGRATION_KEEP=DIR copies the daemon's log, the
@@ -354,8 +356,9 @@ mk_msg "$id" "dave@$MAILENV_DOMAIN" "while the post is down" "list"
 smtp_open "$MAILENV_LMTP_PORT" LHLO && smtp_send "dave@$MAILENV_DOMAIN" "$REF" "$MSG" &&
     smtp_close || bad "lmtp $id"
 attempts() {
-	"$LUDUS_BIN" -c "$conf" outbox 2>/dev/null |
-	    sed -n "s/.*to dave@$MAILENV_DOMAIN	attempts \([0-9]*\).*/\1/p"
+	"$LUDUS_BIN" -c "$conf" outbox 2>/dev/null | awk -v to="to dave@$MAILENV_DOMAIN" '
+	    found { sub(/ attempts?,.*/, ""); sub(/.*, /, ""); print; exit }
+	    index($0, to) { found = 1 }'
 }
 wait_for 20 eval '[ "$(attempts)" -ge 2 ] 2>/dev/null' && ok ||
     bad "reply not retried: $("$LUDUS_BIN" -c "$conf" outbox 2>&1)"
@@ -390,6 +393,41 @@ sql "SELECT outcome FROM processed WHERE key LIKE '<$a> %'" | grep -q "^dropped"
     bad "auto-reply outcome: $(sql "SELECT outcome FROM processed WHERE key LIKE '<$a> %'")"
 sql "SELECT outcome FROM processed WHERE key LIKE '<$x> %'" | grep -q "^dropped" && ok ||
     bad "X-Loop outcome: $(sql "SELECT outcome FROM processed WHERE key LIKE '<$x> %'")"
+
+# --- 7. servers whose certificates are not trusted ------------------------
+# A second referee trusting only the system store: neither server is
+# used, each refusal is logged as an error and told to the admins once a
+# day, and --once says the cycle fell short (75).  Then trusting the
+# sandbox's CA for SMTP alone (no mailbox), it sends and exits 0.
+mkdir -p "$tmp/u"
+mailenv_referee "$tmp/u" info "admins: [dave@$MAILENV_DOMAIN]"
+grep -v "ca_file:" "$tmp/u/ludus.yaml" >"$tmp/u/untrusted.yaml"
+"$LUDUS_BIN" -c "$tmp/u/untrusted.yaml" init >/dev/null || bad "init the second referee"
+usql() { sqlite3 "$tmp/u/ludus.db" "$1"; }
+mk_msg "t7.$run@integ.$MAILENV_DOMAIN" "carol@$MAILENV_DOMAIN" "help" "help"
+printf '%s' "$MSG" | "$LUDUS_BIN" -c "$tmp/u/untrusted.yaml" deliver 2>/dev/null || bad "deliver to the second referee"
+for i in 1 2; do
+	"$LUDUSD_BIN" -c "$tmp/u/untrusted.yaml" --once >"$tmp/u/once$i.log" 2>&1
+	rc=$?
+	[ $rc = 75 ] && ok || bad "--once with untrusted servers exited $rc (75): $(tail -5 "$tmp/u/once$i.log")"
+done
+grep -q "error: imap: the certificate of imap://localhost:$MAILENV_IMAP_PORT.* is not trusted" "$tmp/u/once1.log" && ok ||
+    bad "IMAP refusal not logged as an error: $(cat "$tmp/u/once1.log")"
+grep -q "error: smtp: the certificate of smtps://localhost:$MAILENV_SMTPS_PORT is not trusted" "$tmp/u/once1.log" && ok ||
+    bad "SMTP refusal not logged as an error: $(cat "$tmp/u/once1.log")"
+[ "$(usql "SELECT count(*) FROM outbox WHERE message_id LIKE 'ludus.notice.tls.imap.%' AND recipients = 'dave@$MAILENV_DOMAIN'")" = 1 ] && ok ||
+    bad "IMAP notices: $(usql "SELECT message_id FROM outbox")"
+[ "$(usql "SELECT count(*) FROM outbox WHERE message_id LIKE 'ludus.notice.tls.smtp.%'")" = 1 ] && ok ||
+    bad "SMTP notices after two cycles: $(usql "SELECT message_id FROM outbox")"
+[ "$(usql "SELECT count(*) FROM outbox WHERE sent IS NOT NULL")" = 0 ] && ok || bad "sent to an untrusted server"
+"$LUDUS_BIN" -c "$tmp/u/untrusted.yaml" outbox retry all >/dev/null || bad "outbox retry all"
+sed -n '/^out:/,$p' "$tmp/u/ludus.yaml" >"$tmp/u/smtp-only.yaml"
+sed -n '1,/^games_dir:/p' "$tmp/u/ludus.yaml" | cat - "$tmp/u/smtp-only.yaml" >"$tmp/u/trusted.yaml"
+"$LUDUSD_BIN" -c "$tmp/u/trusted.yaml" --once >"$tmp/u/once3.log" 2>&1
+rc=$?
+[ $rc = 0 ] && ok || bad "--once with a trusted server exited $rc: $(tail -5 "$tmp/u/once3.log")"
+[ "$(usql "SELECT count(*) FROM outbox WHERE sent IS NULL")" = 0 ] && ok ||
+    bad "mail left after the trusted cycle: $(usql "SELECT message_id, last_error FROM outbox WHERE sent IS NULL")"
 
 # --- the end: everything processed, moved, and a clean stop ----------------
 [ "$(count_of referee)" = 0 ] && ok || bad "referee INBOX still holds $(count_of referee)"
