@@ -11,6 +11,7 @@
 #include <yaml.h>
 
 #include "command.h"
+#include "i18n.h"
 #include "conf.h"
 #include "games/game.h"
 
@@ -378,7 +379,7 @@ partial_keyword(const struct command_aliases *al, const char *line,
 		buf_printf(&b, "%s%s", hit++ ? "; " : "", infos[e.kind].usage);
 	}
 	if (hit)
-		cmd_err(err, errlen, "`%s` needs more words: %s", first,
+		cmd_err(err, errlen, _("`%s` needs more words: %s"), first,
 		    buf_str(&b));
 	free(first);
 	buf_free(&b);
@@ -399,8 +400,8 @@ game_ref(const char **pp, int64_t *id, char *err, size_t errlen)
 		return 0;
 	for (d = p + 1; d < e && isdigit((unsigned char)*d); d++) {
 		if (v > 99999999999LL)
-			return cmd_err(err, errlen, "`%.*s` is too large a "
-			    "game number", (int)(e - p), p);
+			return cmd_err(err, errlen, _("`%.*s` is too large a "
+			    "game number"), (int)(e - p), p);
 		v = v * 10 + (*d - '0');
 	}
 	/* One stop may follow, as in "accept #12." or "move #12: 3". */
@@ -408,11 +409,11 @@ game_ref(const char **pp, int64_t *id, char *err, size_t errlen)
 	    *d == ';'))
 		d++;
 	if (d == p + 1 && d == e)
-		return cmd_err(err, errlen, "write the game number right after "
-		    "the #, without a space: #12");
+		return cmd_err(err, errlen, _("write the game number right after "
+		    "the #, without a space: #12"));
 	if (d != e || d == p + 1 || v == 0)
-		return cmd_err(err, errlen, "`%.*s` is not a game number: "
-		    "write it as #12", (int)(e - p) > 40 ? 40 : (int)(e - p), p);
+		return cmd_err(err, errlen, _("`%.*s` is not a game number: "
+		    "write it as #12"), (int)(e - p) > 40 ? 40 : (int)(e - p), p);
 	*id = v;
 	*pp = e;
 	return 1;
@@ -436,11 +437,11 @@ move_guard(const char **pp, int *guard, char *err, size_t errlen)
 	if (space_len(d) == 0 || at_end(d))
 		return 0;
 	if (v == 0)
-		return cmd_err(err, errlen, "move numbers start at 1, not 0");
+		return cmd_err(err, errlen, _("move numbers start at 1, not 0"));
 	after = skip_space(d);
 	if (*after == '#')
-		return cmd_err(err, errlen, "put the game before the move "
-		    "number: move #12 %lld. MOVE", v);
+		return cmd_err(err, errlen, _("put the game before the move "
+		    "number: move #12 %lld. MOVE"), v);
 	*guard = (int)v;
 	*pp = d;
 	return 1;
@@ -454,7 +455,7 @@ no_more(const char *p, enum command_kind k, char *err, size_t errlen)
 	if (at_end(p))
 		return 0;
 	w = next_word(&p);
-	cmd_err(err, errlen, "%s takes nothing more, not `%.40s`: %s",
+	cmd_err(err, errlen, _("%s takes nothing more, not `%.40s`: %s"),
 	    infos[k].name, w, infos[k].usage);
 	free(w);
 	return -1;
@@ -466,11 +467,11 @@ take_text(const char *p, enum command_kind k, const char *what, int need,
 {
 	*out = rest_text(p);
 	if (*out == NULL)
-		return need ? cmd_err(err, errlen, "%s needs %s: %s",
+		return need ? cmd_err(err, errlen, _("%s needs %s: %s"),
 		    infos[k].name, what, infos[k].usage) : 0;
 	if (strlen(*out) > COMMAND_TEXT_MAX)
-		return cmd_err(err, errlen, "%s: the text is too long (at most "
-		    "%d bytes)", infos[k].name, COMMAND_TEXT_MAX);
+		return cmd_err(err, errlen, _("%s: the text is too long (at most "
+		    "%d bytes)"), infos[k].name, COMMAND_TEXT_MAX);
 	return 0;
 }
 
@@ -480,7 +481,7 @@ need_game(const char **pp, struct command *c, char *err, size_t errlen)
 	int r = game_ref(pp, &c->game, err, errlen);
 
 	if (r == 0)
-		return cmd_err(err, errlen, "%s needs the game number: %s",
+		return cmd_err(err, errlen, _("%s needs the game number: %s"),
 		    infos[c->kind].name, infos[c->kind].usage);
 	return r == 1 ? 0 : -1;
 }
@@ -499,12 +500,12 @@ parse_moves(const char *p, struct command *c, char *err, size_t errlen)
 		return -1;
 	c->text = rest_text(p);
 	if (c->text == NULL)
-		return cmd_err(err, errlen, "%s needs the move: %s",
+		return cmd_err(err, errlen, _("%s needs the move: %s"),
 		    infos[c->kind].name, c->kind == CMD_MOVE ? "move 3" :
 		    "preview 3");
 	if (strlen(c->text) > COMMAND_TEXT_MAX)
-		return cmd_err(err, errlen, "the move line is too long (at most "
-		    "%d bytes)", COMMAND_TEXT_MAX);
+		return cmd_err(err, errlen, _("the move line is too long (at most "
+		    "%d bytes)"), COMMAND_TEXT_MAX);
 	return 0;
 }
 
@@ -555,48 +556,48 @@ new_option(struct command *c, const char *word, const char *eq, char *err,
 
 	util_lower(key);
 	if (*key == '\0' || *val == '\0') {
-		rc = cmd_err(err, errlen, "`%.60s` is not OPTION=VALUE",
+		rc = cmd_err(err, errlen, _("`%.60s` is not OPTION=VALUE"),
 		    word);
 	} else if (strcmp(key, "clock") == 0) {
 		struct config_clock ck;
 		char msg[GAME_ERRLEN];
 
 		if (c->clock != NULL)
-			rc = cmd_err(err, errlen, "clock= is given twice");
+			rc = cmd_err(err, errlen, _("clock= is given twice"));
 		else if (config_parse_clock(val, &ck, msg, sizeof(msg)) == -1)
-			rc = cmd_err(err, errlen, "clock=: %s", msg);
+			rc = cmd_err(err, errlen, _("clock=: %s"), msg);
 		else
 			c->clock = xstrdup(val);
 	} else if (strcmp(key, "first") == 0) {
 		if (c->first != CMD_FIRST_DEFAULT)
-			rc = cmd_err(err, errlen, "first= is given twice");
+			rc = cmd_err(err, errlen, _("first= is given twice"));
 		else if (util_strcaseeq(val, "random"))
 			c->first = CMD_FIRST_RANDOM;
 		else if (util_strcaseeq(val, "me")) {
 			if (c->kind == CMD_ADMIN_NEW)
-				rc = cmd_err(err, errlen, "first=me: in a game "
+				rc = cmd_err(err, errlen, _("first=me: in a game "
 				    "started by an admin name the first "
-				    "player's address");
+				    "player's address"));
 			c->first = CMD_FIRST_ME;
 		} else if ((c->first_addr = util_addr_canon(val)) != NULL)
 			c->first = CMD_FIRST_ADDRESS;
 		else
-			rc = cmd_err(err, errlen, "first= takes random, me or "
-			    "an address, not `%.60s`", val);
+			rc = cmd_err(err, errlen, _("first= takes random, me or "
+			    "an address, not `%.60s`"), val);
 	} else if (strcmp(key, "rated") == 0) {
 		if (c->rated != -1)
-			rc = cmd_err(err, errlen, "rated= is given twice");
+			rc = cmd_err(err, errlen, _("rated= is given twice"));
 		else if ((c->rated = yes_no(val)) == -1)
-			rc = cmd_err(err, errlen, "rated= takes yes or no, not "
-			    "`%.60s`", val);
+			rc = cmd_err(err, errlen, _("rated= takes yes or no, not "
+			    "`%.60s`"), val);
 	} else {
 		for (i = 0; i < c->nopts && rc == 0; i++)
 			if (util_strncaseeq(c->opts[i], word,
 			    (size_t)(eq - word) + 1))
-				rc = cmd_err(err, errlen, "%s= is given twice",
+				rc = cmd_err(err, errlen, _("%s= is given twice"),
 				    key);
 		if (rc == 0 && c->nopts == GAME_MAX_OPTS)
-			rc = cmd_err(err, errlen, "too many options");
+			rc = cmd_err(err, errlen, _("too many options"));
 		if (rc == 0) {
 			c->opts = xreallocarray(c->opts, (size_t)c->nopts + 1,
 			    sizeof(*c->opts));
@@ -615,14 +616,14 @@ new_seat(struct command *c, char *addr, int robot, char *err, size_t errlen)
 
 	if (c->nseats == max) {
 		free(addr);
-		return cmd_err(err, errlen, "too many players: a game has at "
-		    "most %d seats%s", GAME_MAX_SEATS, c->kind == CMD_NEW ?
+		return cmd_err(err, errlen, _("too many players: a game has at "
+		    "most %d seats%s"), GAME_MAX_SEATS, c->kind == CMD_NEW ?
 		    ", yours included" : "");
 	}
 	for (i = 0; addr != NULL && i < c->nseats; i++)
 		if (c->seats[i].addr != NULL &&
 		    strcmp(c->seats[i].addr, addr) == 0) {
-			cmd_err(err, errlen, "%s is named twice", addr);
+			cmd_err(err, errlen, _("%s is named twice"), addr);
 			free(addr);
 			return -1;
 		}
@@ -650,8 +651,8 @@ parse_new(const char *p, struct command *c, char *err, size_t errlen)
 	folded = w != NULL ? command_fold(w) : NULL;
 	if (w == NULL || strchr(w, '@') != NULL || strchr(w, '=') != NULL ||
 	    robot_word(folded) != 0) {
-		rc = cmd_err(err, errlen, "%s needs the game first: %s mancala "
-		    "bob@example.org", infos[c->kind].name,
+		rc = cmd_err(err, errlen, _("%s needs the game first: %s mancala "
+		    "bob@example.org"), infos[c->kind].name,
 		    infos[c->kind].name);
 		free(folded);
 		free(w);
@@ -666,29 +667,29 @@ parse_new(const char *p, struct command *c, char *err, size_t errlen)
 		if ((eq = strchr(w, '=')) != NULL)
 			rc = new_option(c, w, eq, err, errlen);
 		else if ((robot = robot_word(folded)) == -2)
-			rc = cmd_err(err, errlen, "`%.40s`: a robot's level is "
-			    "1 to %d: robot:2", w, COMMAND_ROBOT_MAX);
+			rc = cmd_err(err, errlen, _("`%.40s`: a robot's level is "
+			    "1 to %d: robot:2"), w, COMMAND_ROBOT_MAX);
 		else if (robot != 0)
 			rc = new_seat(c, NULL, robot, err, errlen);
 		else if (strchr(w, '@') != NULL) {
 			char *a = util_addr_canon(w);
 
 			if (a == NULL)
-				rc = cmd_err(err, errlen, "`%.80s` is not a "
-				    "mail address", w);
+				rc = cmd_err(err, errlen, _("`%.80s` is not a "
+				    "mail address"), w);
 			else
 				rc = new_seat(c, a, 0, err, errlen);
 		} else
-			rc = cmd_err(err, errlen, "`%.60s` is neither "
-			    "OPTION=VALUE, an address nor robot: %s", w,
+			rc = cmd_err(err, errlen, _("`%.60s` is neither "
+			    "OPTION=VALUE, an address nor robot: %s"), w,
 			    infos[c->kind].usage);
 		free(folded);
 		free(w);
 	}
 	free(copy);
 	if (rc == 0 && c->nseats == 0)
-		rc = cmd_err(err, errlen, "%s needs the %s' addresses (or "
-		    "robot): %s %s bob@example.org", infos[c->kind].name,
+		rc = cmd_err(err, errlen, _("%s needs the %s' addresses (or "
+		    "robot): %s %s bob@example.org"), infos[c->kind].name,
 		    c->kind == CMD_NEW ? "other players" : "players",
 		    infos[c->kind].name, c->gamename);
 	/* In `new` the proposer plays too, so first= may name them: only
@@ -700,8 +701,8 @@ parse_new(const char *p, struct command *c, char *err, size_t errlen)
 			    strcmp(c->seats[i].addr, c->first_addr) == 0)
 				break;
 		if (i == c->nseats)
-			rc = cmd_err(err, errlen, "first=%s is not one of the "
-			    "players", c->first_addr);
+			rc = cmd_err(err, errlen, _("first=%s is not one of the "
+			    "players"), c->first_addr);
 	}
 	return rc;
 }
@@ -718,8 +719,8 @@ parse_language(const char *p, struct command *c, char *err, size_t errlen)
 	int ok;
 
 	if (w == NULL)
-		return cmd_err(err, errlen, "set language needs a language "
-		    "code: set language ru");
+		return cmd_err(err, errlen, _("set language needs a language "
+		    "code: set language ru"));
 	if (no_more(p, CMD_SET_LANGUAGE, err, errlen) == -1) {
 		free(w);
 		return -1;
@@ -743,8 +744,8 @@ parse_language(const char *p, struct command *c, char *err, size_t errlen)
 	} else if (ok)
 		ok = f[n] == '\0';
 	if (!ok) {
-		cmd_err(err, errlen, "`%.40s` is not a language code: set "
-		    "language en, set language ru", f);
+		cmd_err(err, errlen, _("`%.40s` is not a language code: set "
+		    "language en, set language ru"), f);
 		free(f);
 		return -1;
 	}
@@ -760,8 +761,8 @@ parse_notify(const char *p, struct command *c, char *err, size_t errlen)
 
 	if (w == NULL || no_more(p, CMD_SET_NOTIFY, err, errlen) == -1) {
 		if (w == NULL)
-			cmd_err(err, errlen, "set notify needs turn, all or "
-			    "off: set notify turn");
+			cmd_err(err, errlen, _("set notify needs turn, all or "
+			    "off: set notify turn"));
 		free(w);
 		return -1;
 	}
@@ -772,8 +773,8 @@ parse_notify(const char *p, struct command *c, char *err, size_t errlen)
 	else if (util_strcaseeq(w, "off"))
 		c->notify = CMD_NOTIFY_OFF;
 	else
-		rc = cmd_err(err, errlen, "set notify takes turn, all or off, "
-		    "not `%.40s`", w);
+		rc = cmd_err(err, errlen, _("set notify takes turn, all or off, "
+		    "not `%.40s`"), w);
 	free(w);
 	return rc;
 }
@@ -785,15 +786,15 @@ parse_name(const char *p, struct command *c, char *err, size_t errlen)
 
 	c->text = rest_text(p);
 	if (c->text == NULL)
-		return cmd_err(err, errlen, "set name needs the name: set name "
-		    "Ada Lovelace");
+		return cmd_err(err, errlen, _("set name needs the name: set name "
+		    "Ada Lovelace"));
 	if (utf8_chars(c->text) > COMMAND_NAME_MAX)
-		return cmd_err(err, errlen, "the name is too long (at most %d "
-		    "characters)", COMMAND_NAME_MAX);
+		return cmd_err(err, errlen, _("the name is too long (at most %d "
+		    "characters)"), COMMAND_NAME_MAX);
 	for (s = (const unsigned char *)c->text; *s != '\0'; s++)
 		if (*s < 0x20 || *s == 0x7f || strchr("@<>\"\\", *s) != NULL)
-			return cmd_err(err, errlen, "a name may not contain @, "
-			    "<, >, \" or \\");
+			return cmd_err(err, errlen, _("a name may not contain @, "
+			    "<, >, \" or \\"));
 	return 0;
 }
 
@@ -811,8 +812,8 @@ parse_vacation(const char *p, struct command *c, char *err, size_t errlen)
 	size_t i, n;
 
 	if (w == NULL)
-		return cmd_err(err, errlen, "vacation needs a number of days or "
-		    "off: vacation 7");
+		return cmd_err(err, errlen, _("vacation needs a number of days or "
+		    "off: vacation 7"));
 	/* "vacation 7d" and "vacation 7 days" say the same. */
 	n = strlen(w);
 	if (n > 1 && isdigit((unsigned char)w[0]) && (w[n - 1] == 'd' ||
@@ -834,8 +835,8 @@ parse_vacation(const char *p, struct command *c, char *err, size_t errlen)
 	else if (util_parse_int(w, 1, COMMAND_DAYS_MAX, &days) == 0)
 		c->days = (int)days;
 	else
-		rc = cmd_err(err, errlen, "vacation takes days from 1 to %d, "
-		    "or off, not `%.40s`", COMMAND_DAYS_MAX, w);
+		rc = cmd_err(err, errlen, _("vacation takes days from 1 to %d, "
+		    "or off, not `%.40s`"), COMMAND_DAYS_MAX, w);
 	free(w);
 	return rc;
 }
@@ -846,8 +847,8 @@ parse_signal(const char *p, struct command *c, char *err, size_t errlen)
 	if (opt_game(&p, c, err, errlen) == -1)
 		return -1;
 	if ((c->text = next_word(&p)) == NULL)
-		return cmd_err(err, errlen, "signal needs the signal's name: "
-		    "signal madame");
+		return cmd_err(err, errlen, _("signal needs the signal's name: "
+		    "signal madame"));
 	return no_more(p, c->kind, err, errlen);
 }
 
@@ -857,14 +858,14 @@ parse_confirm(const char *p, struct command *c, char *err, size_t errlen)
 	const char *s;
 
 	if ((c->text = next_word(&p)) == NULL)
-		return cmd_err(err, errlen, "confirm needs the code from the "
-		    "referee's mail: confirm CODE");
+		return cmd_err(err, errlen, _("confirm needs the code from the "
+		    "referee's mail: confirm CODE"));
 	for (s = c->text; *s != '\0'; s++)
 		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_')
 			break;
 	if (*s != '\0' || s - c->text > MAX_COOKIE)
-		return cmd_err(err, errlen, "`%.40s` is not a confirmation code: "
-		    "copy it from the referee's mail", c->text);
+		return cmd_err(err, errlen, _("`%.40s` is not a confirmation code: "
+		    "copy it from the referee's mail"), c->text);
 	return no_more(p, c->kind, err, errlen);
 }
 
@@ -877,8 +878,8 @@ parse_adjudicate(const char *p, struct command *c, char *err, size_t errlen)
 	if (need_game(&p, c, err, errlen) == -1)
 		return -1;
 	if ((w = next_word(&p)) == NULL)
-		return cmd_err(err, errlen, "admin adjudicate needs the result: "
-		    "%s", infos[c->kind].usage);
+		return cmd_err(err, errlen, _("admin adjudicate needs the result: "
+		    "%s"), infos[c->kind].usage);
 	n = strlen(w);
 	if (util_strcaseeq(w, "draw") || strcmp(w, "1/2-1/2") == 0 ||
 	    strcmp(w, "\xc2\xbd-\xc2\xbd") == 0)
@@ -888,7 +889,7 @@ parse_adjudicate(const char *p, struct command *c, char *err, size_t errlen)
 		c->result_seat = w[0] == '1' ? 0 : 1;
 	} else if (strchr(w, '@') != NULL) {
 		if ((c->addr = util_addr_canon(w)) == NULL) {
-			cmd_err(err, errlen, "`%.80s` is not a mail address", w);
+			cmd_err(err, errlen, _("`%.80s` is not a mail address"), w);
 			free(w);
 			return -1;
 		}
@@ -897,8 +898,8 @@ parse_adjudicate(const char *p, struct command *c, char *err, size_t errlen)
 		c->result = CMD_RESULT_NAME;
 		c->result_name = xstrdup(w);
 	} else {
-		cmd_err(err, errlen, "`%.40s` is not a result: draw, 1-0, 0-1, "
-		    "the winner's address or seat", w);
+		cmd_err(err, errlen, _("`%.40s` is not a result: draw, 1-0, 0-1, "
+		    "the winner's address or seat"), w);
 		free(w);
 		return -1;
 	}
@@ -917,14 +918,14 @@ parse_extend(const char *p, struct command *c, char *err, size_t errlen)
 	if (need_game(&p, c, err, errlen) == -1)
 		return -1;
 	if ((w = next_word(&p)) == NULL)
-		return cmd_err(err, errlen, "admin extend needs the hours: "
-		    "admin extend #12 48");
+		return cmd_err(err, errlen, _("admin extend needs the hours: "
+		    "admin extend #12 48"));
 	n = strlen(w);
 	if (n > 1 && (w[n - 1] == 'h' || w[n - 1] == 'H'))
 		w[n - 1] = '\0';
 	if (util_parse_int(w, 1, COMMAND_HOURS_MAX, &h) == -1)
-		rc = cmd_err(err, errlen, "admin extend takes hours from 1 to "
-		    "%d, not `%.40s`", COMMAND_HOURS_MAX, w);
+		rc = cmd_err(err, errlen, _("admin extend takes hours from 1 to "
+		    "%d, not `%.40s`"), COMMAND_HOURS_MAX, w);
 	else
 		c->hours = (int)h;
 	free(w);
@@ -938,11 +939,11 @@ parse_ban(const char *p, struct command *c, char *err, size_t errlen)
 	char *w = next_word(&p);
 
 	if (w == NULL)
-		return cmd_err(err, errlen, "%s needs the address: %s",
+		return cmd_err(err, errlen, _("%s needs the address: %s"),
 		    infos[c->kind].name, infos[c->kind].usage);
 	c->addr = util_addr_canon(w);
 	if (c->addr == NULL) {
-		cmd_err(err, errlen, "`%.80s` is not a mail address", w);
+		cmd_err(err, errlen, _("`%.80s` is not a mail address"), w);
 		free(w);
 		return -1;
 	}
@@ -960,12 +961,12 @@ parse_resolve(const char *p, struct command *c, char *err, size_t errlen)
 	int rc;
 
 	if (w == NULL)
-		return cmd_err(err, errlen, "admin resolve needs the report's "
-		    "number and what was done: admin resolve 3 TEXT");
+		return cmd_err(err, errlen, _("admin resolve needs the report's "
+		    "number and what was done: admin resolve 3 TEXT"));
 	rc = util_parse_int(w[0] == '#' ? w + 1 : w, 1, 999999999999LL, &n);
 	if (rc == -1)
-		cmd_err(err, errlen, "`%.40s` is not a report number (see admin "
-		    "reports)", w);
+		cmd_err(err, errlen, _("`%.40s` is not a report number (see admin "
+		    "reports)"), w);
 	else
 		c->report = n;
 	free(w);
@@ -987,7 +988,7 @@ ladder_name(const char **pp, struct command *c, int need, char *err,
 	if ((w = next_word(pp)) == NULL) {
 		if (!need)
 			return 0;
-		return cmd_err(err, errlen, "%s needs the ladder's name: %s",
+		return cmd_err(err, errlen, _("%s needs the ladder's name: %s"),
 		    infos[c->kind].name, infos[c->kind].usage);
 	}
 	for (i = 0; w[i] != '\0'; i++) {
@@ -999,8 +1000,8 @@ ladder_name(const char **pp, struct command *c, int need, char *err,
 	}
 	if (w[i] != '\0' || i > COMMAND_LADDER_NAME_MAX ||
 	    strcmp(w, "join") == 0 || strcmp(w, "leave") == 0) {
-		cmd_err(err, errlen, "`%.60s` is no ladder name (letters, "
-		    "digits, - and _, at most %d)", w,
+		cmd_err(err, errlen, _("`%.60s` is no ladder name (letters, "
+		    "digits, - and _, at most %d)"), w,
 		    COMMAND_LADDER_NAME_MAX);
 		free(w);
 		return -1;
@@ -1015,10 +1016,10 @@ ladder_addr(const char **pp, struct command *c, char *err, size_t errlen)
 	char *w = next_word(pp);
 
 	if (w == NULL)
-		return cmd_err(err, errlen, "%s needs an address: %s",
+		return cmd_err(err, errlen, _("%s needs an address: %s"),
 		    infos[c->kind].name, infos[c->kind].usage);
 	if ((c->addr = util_addr_canon(w)) == NULL) {
-		cmd_err(err, errlen, "`%.80s` is not a mail address", w);
+		cmd_err(err, errlen, _("`%.80s` is not a mail address"), w);
 		free(w);
 		return -1;
 	}
@@ -1048,8 +1049,8 @@ parse_ladder(const char *p, struct command *c, char *err, size_t errlen)
 		    strcmp(w, "С") == 0;
 		free(w);
 		if (!rc)
-			return cmd_err(err, errlen, "after the ladder's name "
-			    "comes `with ADDRESS` or nothing: %s",
+			return cmd_err(err, errlen, _("after the ladder's name "
+			    "comes `with ADDRESS` or nothing: %s"),
 			    infos[c->kind].usage);
 		if (ladder_addr(&p, c, err, errlen) == -1)
 			return -1;
@@ -1058,14 +1059,14 @@ parse_ladder(const char *p, struct command *c, char *err, size_t errlen)
 		if (ladder_name(&p, c, 1, err, errlen) == -1)
 			return -1;
 		if ((w = next_word(&p)) == NULL)
-			return cmd_err(err, errlen, "admin ladder create needs "
-			    "the game: %s", infos[c->kind].usage);
+			return cmd_err(err, errlen, _("admin ladder create needs "
+			    "the game: %s"), infos[c->kind].usage);
 		c->gamename = command_fold(w);
 		free(w);
 		while ((w = next_word(&p)) != NULL) {
 			if (strchr(w, '=') == NULL || w[0] == '=') {
-				cmd_err(err, errlen, "`%.60s` is no OPT=VAL: "
-				    "%s", w, infos[c->kind].usage);
+				cmd_err(err, errlen, _("`%.60s` is no OPT=VAL: "
+				    "%s"), w, infos[c->kind].usage);
 				free(w);
 				return -1;
 			}
@@ -1082,12 +1083,12 @@ parse_ladder(const char *p, struct command *c, char *err, size_t errlen)
 		if (c->kind == CMD_ADMIN_LADDER_REMOVE)
 			return no_more(p, c->kind, err, errlen);
 		if ((w = next_word(&p)) == NULL)
-			return cmd_err(err, errlen, "admin ladder adjust needs "
-			    "the new position: %s", infos[c->kind].usage);
+			return cmd_err(err, errlen, _("admin ladder adjust needs "
+			    "the new position: %s"), infos[c->kind].usage);
 		rc = util_parse_int(w, 1, 100000, &n);
 		if (rc == -1)
-			cmd_err(err, errlen, "`%.40s` is no position (1 is the "
-			    "top)", w);
+			cmd_err(err, errlen, _("`%.40s` is no position (1 is the "
+			    "top)"), w);
 		free(w);
 		if (rc == -1)
 			return -1;
@@ -1108,8 +1109,8 @@ parse_args(const char *p, struct command *c, char *err, size_t errlen)
 		if (take_text(p, c->kind, "", 0, &c->text, err, errlen) == -1)
 			return -1;
 		if (c->text != NULL && strlen(c->text) > MAX_TOPIC)
-			return cmd_err(err, errlen, "help takes one game or "
-			    "topic: help mancala");
+			return cmd_err(err, errlen, _("help takes one game or "
+			    "topic: help mancala"));
 		/* Topics are names, compared as keywords are. */
 		if (c->text != NULL) {
 			char *f = command_fold(c->text);
@@ -1189,7 +1190,7 @@ parse_args(const char *p, struct command *c, char *err, size_t errlen)
 	case CMD_NKINDS:
 		break;
 	}
-	return cmd_err(err, errlen, "unknown command");
+	return cmd_err(err, errlen, _("unknown command"));
 }
 
 /* A line with no keyword: [#ID] [N.] MOVE in the tagged game. */
@@ -1206,12 +1207,12 @@ parse_implicit(const char *p, struct command *c, char *err, size_t errlen)
 		return -1;
 	c->text = rest_text(p);
 	if (c->text == NULL)
-		return cmd_err(err, errlen, "what to play in game #%lld? write "
-		    "the move after it: #%lld 3", (long long)c->game,
+		return cmd_err(err, errlen, _("what to play in game #%lld? write "
+		    "the move after it: #%lld 3"), (long long)c->game,
 		    (long long)c->game);
 	if (strlen(c->text) > COMMAND_TEXT_MAX)
-		return cmd_err(err, errlen, "the move line is too long (at most "
-		    "%d bytes)", COMMAND_TEXT_MAX);
+		return cmd_err(err, errlen, _("the move line is too long (at most "
+		    "%d bytes)"), COMMAND_TEXT_MAX);
 	return 0;
 }
 
@@ -1224,10 +1225,10 @@ command_parse(const struct command_aliases *al, const char *line,
 	memset(c, 0, sizeof(*c));
 	c->rated = -1;
 	if (strlen(line) > COMMAND_LINE_MAX)
-		return cmd_err(err, errlen, "the line is too long (at most %d "
-		    "bytes): one command per line", COMMAND_LINE_MAX);
+		return cmd_err(err, errlen, _("the line is too long (at most %d "
+		    "bytes): one command per line"), COMMAND_LINE_MAX);
 	if (at_end(line))
-		return cmd_err(err, errlen, "the line is empty");
+		return cmd_err(err, errlen, _("the line is empty"));
 	c->kind = keyword(al, line, &off);
 	if (c->kind == CMD_NONE) {
 		if (partial_keyword(al, line, err, errlen) == -1)

@@ -11,6 +11,7 @@
 #include <yaml.h>
 
 #include "gamedef.h"
+#include "i18n.h"
 
 #define GAMEDEF_MAX_DEPTH	8
 
@@ -128,8 +129,8 @@ opt_value(const struct gamedef_opt *o, const char *val, long long *ival,
 	switch (o->type) {
 	case GOPT_INT:
 		if (util_parse_int(val, o->min, o->max, ival) == -1) {
-			util_err(msg, msglen, "%s must be a whole number "
-			    "%lld-%lld, not `%s`", o->name, o->min, o->max,
+			util_err(msg, msglen, _("%s must be a whole number "
+			    "%lld-%lld, not `%s`"), o->name, o->min, o->max,
 			    val);
 			return -1;
 		}
@@ -137,8 +138,8 @@ opt_value(const struct gamedef_opt *o, const char *val, long long *ival,
 		return 0;
 	case GOPT_BOOL:
 		if (bool_text(val, ival) == -1) {
-			util_err(msg, msglen, "%s must be true or false, not "
-			    "`%s`", o->name, val);
+			util_err(msg, msglen, _("%s must be true or false, not "
+			    "`%s`"), o->name, val);
 			return -1;
 		}
 		util_strlcpy(sval, *ival ? "true" : "false", svallen);
@@ -156,19 +157,19 @@ opt_value(const struct gamedef_opt *o, const char *val, long long *ival,
 			for (i = 0; i < o->nvalues; i++)
 				buf_printf(&b, "%s%s", i ? ", " : "",
 				    o->values[i]);
-			util_err(msg, msglen, "%s must be one of %s, not `%s`",
+			util_err(msg, msglen, _("%s must be one of %s, not `%s`"),
 			    o->name, buf_str(&b), val);
 			buf_free(&b);
 		}
 		return -1;
 	case GOPT_STRING:
 		if (strpbrk(val, " \t\r\n") != NULL) {
-			util_err(msg, msglen, "%s may not contain spaces",
+			util_err(msg, msglen, _("%s may not contain spaces"),
 			    o->name);
 			return -1;
 		}
 		if (strlen(val) >= svallen) {
-			util_err(msg, msglen, "%s is too long", o->name);
+			util_err(msg, msglen, _("%s is too long"), o->name);
 			return -1;
 		}
 		util_strlcpy(sval, val, svallen);
@@ -274,7 +275,7 @@ walk_options(struct walk *w, yaml_node_t *n, struct gamedef *d)
 	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top;
 	    it++) {
 		if (d->nopts >= GAME_MAX_OPTS)
-			return fail(w, n, "too many options");
+			return fail(w, n, _("too many options"));
 		item = yaml_document_get_node(w->doc, *it);
 		d->opts = xreallocarray(d->opts, (size_t)d->nopts + 1,
 		    sizeof(*d->opts));
@@ -578,7 +579,7 @@ gamedef_resolve(const struct gamedef *d, char *const *words, int nwords,
 	}
 	for (i = 0; i < nwords; i++) {
 		if ((eq = strchr(words[i], '=')) == NULL) {
-			util_err(err, errlen, "`%s` is not OPTION=VALUE",
+			util_err(err, errlen, _("`%s` is not OPTION=VALUE"),
 			    words[i]);
 			return -1;
 		}
@@ -590,9 +591,9 @@ gamedef_resolve(const struct gamedef *d, char *const *words, int nwords,
 			for (j = 0; j < d->nopts; j++)
 				buf_printf(&b, "%s%s", j ? ", " : "",
 				    d->opts[j].name);
-			util_err(err, errlen, "%s has no option `%.*s` (options: "
-			    "%s)", d->name, (int)(eq - words[i]), words[i],
-			    b.len ? buf_str(&b) : "none");
+			util_err(err, errlen, _("%s has no option `%.*s` (options: "
+			    "%s)"), d->name, (int)(eq - words[i]), words[i],
+			    b.len ? buf_str(&b) : _("none"));
 			buf_free(&b);
 			return -1;
 		}
@@ -650,7 +651,7 @@ gamedef_opts_parse(const struct gamedef *d, const char *text,
 	for (p = copy; (tok = strtok_r(p, " ", &p)) != NULL;) {
 		if (n == GAME_MAX_OPTS) {
 			free(copy);
-			util_err(err, errlen, "too many options");
+			util_err(err, errlen, _("too many options"));
 			return -1;
 		}
 		words[n++] = tok;

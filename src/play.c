@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "play.h"
+#include "i18n.h"
 
 void
 play_free(struct play_game *g)
@@ -31,11 +32,17 @@ play_refresh(struct play_game *g)
 {
 	struct game_result r;
 	struct buf b = { 0 };
+	char lang[16];
 
 	free(g->row.state);
 	g->def->ops->serialise(g->st, &b);
 	g->row.state = buf_steal(&b);
+	/* Stored in English for the operator's tools; mails ask the engine
+	 * again in each reader's language (refview_result). */
+	util_strlcpy(lang, i18n_lang(), sizeof(lang));
+	i18n_set("en");
 	result_text(g, &r);
+	i18n_set(lang);
 	if (r.over) {
 		free(g->row.status);
 		g->row.status = xstrdup("finished");
@@ -75,19 +82,19 @@ play_create_with(struct store *s, const struct gamedef *def,
 			optwords[nopt++] = words[i];
 	}
 	if (naddresses != def->seats) {
-		util_err(err, errlen, "%s is for %d players; %d given",
+		util_err(err, errlen, _("%s is for %d players; %d given"),
 		    def->title, def->seats, naddresses);
 		goto out;
 	}
 	for (i = 0; i < naddresses; i++) {
 		if ((canon[i] = util_addr_canon(addresses[i])) == NULL) {
-			util_err(err, errlen, "`%s` is not a mail address",
+			util_err(err, errlen, _("`%s` is not a mail address"),
 			    addresses[i]);
 			goto out;
 		}
 		for (j = 0; j < i; j++)
 			if (strcmp(canon[i], canon[j]) == 0) {
-				util_err(err, errlen, "%s is named twice",
+				util_err(err, errlen, _("%s is named twice"),
 				    canon[i]);
 				goto out;
 			}
@@ -119,8 +126,8 @@ play_create_with(struct store *s, const struct gamedef *def,
 				break;
 		if (want == NULL || i == naddresses) {
 			free(want);
-			util_err(err, errlen, "first=%s: give random, me or "
-			    "the address of one of the players", first);
+			util_err(err, errlen, _("first=%s: give random, me or "
+			    "the address of one of the players"), first);
 			goto out;
 		}
 		free(want);
@@ -184,14 +191,14 @@ play_load(struct store *s, const struct gamedef *defs, int ndefs, int64_t id,
 	memset(g, 0, sizeof(*g));
 	if ((rc = store_game_load(s, id, &g->row)) != 0) {
 		if (rc == 1)
-			util_err(err, errlen, "no game #%lld", (long long)id);
+			util_err(err, errlen, _("no game #%lld"), (long long)id);
 		else
 			util_err(err, errlen, "%s", store_errmsg(s));
 		return rc;
 	}
 	if ((g->def = gamedef_find(defs, ndefs, g->row.kind)) == NULL) {
-		util_err(err, errlen, "game #%lld is %s, which this ludus does "
-		    "not know", (long long)id, g->row.kind);
+		util_err(err, errlen, _("game #%lld is %s, which this ludus does "
+		    "not know"), (long long)id, g->row.kind);
 		goto bad;
 	}
 	if (gamedef_opts_parse(g->def, g->row.options, &g->opts, err,
@@ -202,8 +209,8 @@ play_load(struct store *s, const struct gamedef *defs, int ndefs, int64_t id,
 		goto bad;
 	for (i = 0; i < g->row.nseats; i++) {
 		if (store_player_load(s, g->row.player[i], &p) != 0) {
-			util_err(err, errlen, "game #%lld: seat %d has no "
-			    "player", (long long)id, i);
+			util_err(err, errlen, _("game #%lld: seat %d has no "
+			    "player"), (long long)id, i);
 			goto bad;
 		}
 		g->address[i] = p.address;
@@ -240,7 +247,7 @@ play_line(struct store *s, struct play_game *g, int seat, const char *line,
 	int n, i, failed;
 
 	if (strcmp(g->row.status, "active") != 0) {
-		util_err(err, errlen, "game #%lld is %s", (long long)g->row.id,
+		util_err(err, errlen, _("game #%lld is %s"), (long long)g->row.id,
 		    g->row.status);
 		return -1;
 	}
@@ -250,8 +257,8 @@ play_line(struct store *s, struct play_game *g, int seat, const char *line,
 	    (int)nitems(moves), &failed, err, errlen);
 	if (n > (int)nitems(moves)) {
 		memcpy(g->st, before, ops->state_size);
-		util_err(err, errlen, "too many moves in one line (at most "
-		    "%d)", (int)nitems(moves));
+		util_err(err, errlen, _("too many moves in one line (at most "
+		    "%d)"), (int)nitems(moves));
 		n = -1;
 	}
 	if (n < 0) {
@@ -305,14 +312,14 @@ play_replay(struct store *s, const struct play_game *g, char **state,
 		goto out;
 	for (i = 0; i < n; i++) {
 		if (log[i].ply != i + 1) {
-			util_err(err, errlen, "move log has a gap at ply %d",
+			util_err(err, errlen, _("move log has a gap at ply %d"),
 			    i + 1);
 			goto out;
 		}
 		if (ops->parse_move(st, log[i].seat, log[i].notation, &m, merr,
 		    sizeof(merr)) == -1) {
-			util_err(err, errlen, "ply %d (`%s` by seat %d) does "
-			    "not replay: %s", log[i].ply, log[i].notation,
+			util_err(err, errlen, _("ply %d (`%s` by seat %d) does "
+			    "not replay: %s"), log[i].ply, log[i].notation,
 			    log[i].seat, merr);
 			goto out;
 		}

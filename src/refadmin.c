@@ -72,13 +72,13 @@ refadmin_confirm(struct ref_msg *x, const struct command *c,
 	    &line)) == -1)
 		return -1;
 	if (rc == 1)
-		return ref_fail(res, "`%s` is no confirmation waiting for you "
-		    "(unknown, used or expired)", c->text);
+		return ref_fail(res, _("`%s` is no confirmation waiting for you "
+		    "(unknown, used or expired)"), c->text);
 	x->confirmed = 1;
 	rc = ref_run_line(x, line, res);
 	x->confirmed = 0;
 	if (rc == REF_OK && res->note == NULL)
-		res->note = xasprintf("confirmed: %s", line);
+		res->note = xasprintf(_("confirmed: %s"), line);
 	free(line);
 	return rc;
 }
@@ -111,44 +111,48 @@ static int
 admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 {
 	struct play_game g;
-	char text[160];
+	char *text = NULL, *why = NULL, *seatname = NULL, hours[16];
 	unsigned winners = 0;
 	int rc, seat, i;
 
 	if (c->game == 0)
-		return ref_fail(res, "name the game: `%s`",
+		return ref_fail(res, _("name the game: `%s`"),
 		    command_usage(c->kind));
 	if ((rc = ref_load(x, c->game, &g, res)) != REF_OK)
 		return rc;
 	if (strcmp(g.row.status, "active") != 0 &&
 	    !(c->kind == CMD_ADMIN_ABORT &&
 	    strcmp(g.row.status, "invited") == 0)) {
-		rc = ref_fail(res, "game #%lld is %s", (long long)g.row.id,
-		    g.row.status);
+		rc = ref_fail(res, _("game #%lld is %s"), (long long)g.row.id,
+		    refview_status(g.row.status));
 		goto out;
 	}
+	/* The texts are kept for every reader's language (i18n_defer);
+	 * the admin's own words go in as they are. */
+	if (c->text != NULL)
+		why = xstrndup(c->text, 100);
 	switch (c->kind) {
 	case CMD_ADMIN_ABORT:
-		snprintf(text, sizeof(text), "aborted by the admins%s%.100s",
-		    c->text ? ": " : "", c->text ? c->text : "");
-		res->note = xasprintf("game #%lld aborted", (long long)g.row.id);
+		text = why ? i18n_defer(N_("aborted by the admins: %s"), why,
+		    (char *)NULL) : xstrdup(N_("aborted by the admins"));
+		res->note = xasprintf(_("game #%lld aborted"), (long long)g.row.id);
 		rc = refgame_finish(x, &g, 0, 0, "aborted", text, NULL);
 		break;
 	case CMD_ADMIN_ADJUDICATE:
 		if (c->result == CMD_RESULT_DRAW) {
-			res->note = xasprintf("game #%lld adjudicated a draw",
+			res->note = xasprintf(_("game #%lld adjudicated a draw"),
 			    (long long)g.row.id);
-			snprintf(text, sizeof(text), "a draw by adjudication"
-			    "%s%.100s", c->text ? ": " : "", c->text ?
-			    c->text : "");
+			text = why ? i18n_defer(N_("a draw by adjudication: "
+			    "%s"), why, (char *)NULL) :
+			    xstrdup(N_("a draw by adjudication"));
 			rc = refgame_finish(x, &g, 1, 0, "adjudicated", text,
 			    NULL);
 			break;
 		}
 		if ((seat = result_seat(x, &g, c)) < 0) {
-			rc = ref_fail(res, "game #%lld has no such seat or "
+			rc = ref_fail(res, _("game #%lld has no such seat or "
 			    "player; give draw, 1-0, 0-1, a seat name or an "
-			    "address", (long long)g.row.id);
+			    "address"), (long long)g.row.id);
 			break;
 		}
 		winners = 1u << seat;
@@ -157,11 +161,19 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 			if (i >= 0)
 				winners |= 1u << i;
 		}
-		snprintf(text, sizeof(text), "%s wins by adjudication%s%.100s",
-		    g.def->ops->seat_name(g.st, seat), c->text ? ": " : "",
-		    c->text ? c->text : "");
-		res->note = xasprintf("game #%lld %s", (long long)g.row.id,
-		    text);
+		seatname = xasprintf(I18N_TR "%s",
+		    g.def->ops->seat_name(g.st, seat));
+		text = why ? i18n_defer(N_("%s wins by adjudication: %s"),
+		    seatname, why, (char *)NULL) :
+		    i18n_defer(N_("%s wins by adjudication"), seatname,
+		    (char *)NULL);
+		{
+			char *shown = i18n_expand_str(text);
+
+			res->note = xasprintf(_("game #%lld: %s"),
+			    (long long)g.row.id, shown);
+			free(shown);
+		}
 		rc = refgame_finish(x, &g, 0, winners, "adjudicated", text,
 		    NULL);
 		break;
@@ -171,21 +183,31 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 			break;
 		}
 		g.row.updated = x->now;
-		snprintf(text, sizeof(text), "deadline extended by %d hour%s"
-		    "%s%.100s", c->hours, c->hours == 1 ? "" : "s",
-		    c->text ? ": " : "", c->text ? c->text : "");
+		snprintf(hours, sizeof(hours), "%d", c->hours);
+		text = why ? i18n_defer(N_("deadline extended by %s h: %s"),
+		    hours, why, (char *)NULL) :
+		    i18n_defer(N_("deadline extended by %s h"), hours,
+		    (char *)NULL);
 		if (store_game_update(x->r->store, &g.row) == -1 ||
 		    store_event_add(x->r->store, g.row.id, g.row.nmoves,
 		    x->me.id, "admin extend", text, x->now) == -1) {
 			rc = -1;
 			break;
 		}
-		res->note = xasprintf("game #%lld: %s", (long long)g.row.id,
-		    text);
+		{
+			char *shown = i18n_expand_str(text);
+
+			res->note = xasprintf(_("game #%lld: %s"),
+			    (long long)g.row.id, shown);
+			free(shown);
+		}
 		rc = refview_fanout(x, &g, "board", REFVIEW_SEATS, NULL, NULL);
 		break;
 	}
 out:
+	free(text);
+	free(why);
+	free(seatname);
 	play_free(&g);
 	return rc;
 }
@@ -197,7 +219,7 @@ report_data(struct tmpl_data *d, const struct store_report *rp,
 	tmpl_set_int(d, "report.id", rp->id);
 	tmpl_set(d, "report.text", rp->text);
 	tmpl_set_int(d, "game.id", rp->game);
-	tmpl_set(d, "game.title", title);
+	tmpl_set(d, "game.title", title ? _(title) : "");
 	if (reporter)
 		tmpl_set(d, "report.reporter", reporter);
 	if (rp->resolved) {
@@ -252,8 +274,8 @@ refadmin_report(struct ref_msg *x, const struct command *c,
 	int n, i, rc, ok = 0;
 
 	if (c->game == 0)
-		return ref_fail(res, "which game? Write `report #ID TEXT`, or "
-		    "reply to a mail of the game");
+		return ref_fail(res, _("which game? Write `report #ID TEXT`, or "
+		    "reply to a mail of the game"));
 	if ((rc = ref_load(x, c->game, &g, res)) != REF_OK)
 		return rc;
 	ok = play_seat(&g, x->me.address) >= 0;
@@ -264,15 +286,15 @@ refadmin_report(struct ref_msg *x, const struct command *c,
 	}
 	if (!ok) {
 		play_free(&g);
-		return ref_fail(res, "only the players and observers of game "
-		    "#%lld may report it", (long long)c->game);
+		return ref_fail(res, _("only the players and observers of game "
+		    "#%lld may report it"), (long long)c->game);
 	}
 	if (store_action_count(x->r->store, x->me.id, "report", x->now - 3600,
 	    &n) == -1)
 		goto fail;
 	if (n >= REF_REPORT_PER_HOUR) {
 		play_free(&g);
-		return ref_fail(res, "at most %d reports an hour",
+		return ref_fail(res, _("at most %d reports an hour"),
 		    REF_REPORT_PER_HOUR);
 	}
 	if (store_action_add(x->r->store, x->me.id, "report", x->now) == -1 ||
@@ -348,7 +370,7 @@ admin_resolve(struct ref_msg *x, const struct command *c,
 	    x->now)) == -1)
 		return -1;
 	if (rc == 1)
-		return ref_fail(res, "there is no open report #%lld",
+		return ref_fail(res, _("there is no open report #%lld"),
 		    (long long)c->report);
 	if (store_report_load(x->r->store, c->report, &rp) != 0)
 		return -1;
@@ -367,7 +389,7 @@ admin_resolve(struct ref_msg *x, const struct command *c,
 		log_info("report #%lld resolved by %s", (long long)rp.id,
 		    x->me.address);
 	if (rc == 0)
-		res->note = xasprintf("report #%lld closed; its author is told",
+		res->note = xasprintf(_("report #%lld closed; its author is told"),
 		    (long long)rp.id);
 	store_game_free(&g);
 	store_player_free(&rep);
@@ -382,8 +404,8 @@ refadmin_run(struct ref_msg *x, const struct command *c, const char *line,
 	int rc;
 
 	if (!ref_is_admin(x->r, x->me.address))
-		return ref_fail(res, "admin commands are for the admins of "
-		    "this referee");
+		return ref_fail(res, _("admin commands are for the admins of "
+		    "this referee"));
 	if (!x->dmarc && !x->confirmed)
 		return ask_confirmation(x, line, res);
 	switch (c->kind) {
@@ -396,16 +418,16 @@ refadmin_run(struct ref_msg *x, const struct command *c, const char *line,
 	case CMD_ADMIN_BAN:
 	case CMD_ADMIN_UNBAN:
 		if (ref_is_admin(x->r, c->addr))
-			return ref_fail(res, "%s is an admin", c->addr);
+			return ref_fail(res, _("%s is an admin"), c->addr);
 		if ((rc = store_player_ban(x->r->store, c->addr,
 		    c->kind == CMD_ADMIN_BAN, x->now)) == -1)
 			return -1;
 		log_info("%s by %s: %s%s%s", command_name(c->kind),
 		    x->me.address, c->addr, c->text ? ": " : "",
 		    c->text ? c->text : "");
-		res->note = xasprintf("%s %s", c->addr, c->kind ==
-		    CMD_ADMIN_BAN ? "is no longer answered" :
-		    "is answered again");
+		res->note = c->kind == CMD_ADMIN_BAN ?
+		    xasprintf(_("%s is no longer answered"), c->addr) :
+		    xasprintf(_("%s is answered again"), c->addr);
 		return REF_OK;
 	case CMD_ADMIN_REPORTS:
 		return admin_reports(x);
@@ -417,7 +439,7 @@ refadmin_run(struct ref_msg *x, const struct command *c, const char *line,
 	case CMD_ADMIN_LADDER_ADJUST:
 		return refladder_admin(x, c, res);
 	default:
-		return ref_fail(res, "`%s` is not an admin command",
+		return ref_fail(res, _("`%s` is not an admin command"),
 		    command_name(c->kind));
 	}
 }

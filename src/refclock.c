@@ -270,6 +270,7 @@ send_reminder(struct ref_msg *x, const struct store_player *p,
 	int i, k, s, count = 0, rc = 0;
 	unsigned bits = (2u << tier) - 1;
 
+	ref_lang(p);
 	for (i = 0; i < n && rc == 0; i++) {
 		struct play_game *g = &games[i];
 		int64_t left = g->row.deadline - x->now;
@@ -286,7 +287,7 @@ send_reminder(struct ref_msg *x, const struct store_player *p,
 		s = waits_on(g, p->id);
 		it = tmpl_list_add(l);
 		tmpl_set_int(it, "id", g->row.id);
-		tmpl_set(it, "title", g->def->title);
+		tmpl_set(it, "title", _(g->def->title));
 		for (k = 0; k < rs.n; k++)
 			if (k != s)
 				buf_printf(&opp, "%s%s", opp.len ? ", " : "",
@@ -319,6 +320,7 @@ send_reminder(struct ref_msg *x, const struct store_player *p,
 		rc = ref_send(x, p, "reminder", d, 0, -1, "auto-generated");
 	}
 	tmpl_data_free(d);
+	ref_lang(x->me.id != 0 ? &x->me : NULL);
 	return rc;
 }
 
@@ -373,7 +375,7 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 	struct ref_seats rs;
 	struct timeout_info ti;
 	struct buf late = { 0 };
-	char text[200];
+	char *text = NULL;
 	uint32_t tm;
 	unsigned losers = 0, winners = 0;
 	int s, action, rc = 0, i;
@@ -398,7 +400,7 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 		losers |= 1u << s;
 		if (ops->partner != NULL && (i = ops->partner(g.st, s)) >= 0)
 			losers |= 1u << i;
-		buf_printf(&late, "%s%s", late.len ? " and " : "",
+		buf_printf(&late, "%s%s", late.len ? ", " : "",
 		    ref_name(&rs.p[s]));
 	}
 	for (s = 0; s < g.row.nseats; s++)
@@ -409,14 +411,15 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 	    GAMEDEF_TIMEOUT_NOTIFY : GAMEDEF_TIMEOUT_FORFEIT;
 	ti.name = buf_str(&late);
 	if (action == GAMEDEF_TIMEOUT_FORFEIT) {
-		snprintf(text, sizeof(text), "%s ran out of time", ti.name);
+		text = i18n_defer(N_("%s ran out of time"), ti.name,
+		    (char *)NULL);
 		rc = refgame_finish(x, &g, winners == 0, winners, "timeout",
 		    text, ti.name);
 	} else {
 		const struct config_list *admins = &x->r->cfg->referee.admins;
 
-		snprintf(text, sizeof(text), "%s ran out of time; the admins "
-		    "decide", ti.name);
+		text = i18n_defer(N_("%s ran out of time; the admins decide"),
+		    ti.name, (char *)NULL);
 		if (refclock_stop(x, &g) == -1 ||
 		    store_game_update(x->r->store, &g.row) == -1 ||
 		    store_event_add(x->r->store, g.row.id, g.row.nmoves, 0,
@@ -436,6 +439,7 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 		}
 	}
 	buf_free(&late);
+	free(text);
 	refview_seats_free(&rs);
 	play_free(&g);
 	return rc;
@@ -509,6 +513,7 @@ shift_games(struct ref_msg *x, const struct store_player *p, int64_t delta,
 				rc = -1;
 				break;
 			}
+			ref_lang(&o);
 			d = tmpl_data_new();
 			tmpl_set(d, "vacation.name", ref_name(p));
 			ref_utc(p->vacation_until, when, sizeof(when));
@@ -526,7 +531,7 @@ shift_games(struct ref_msg *x, const struct store_player *p, int64_t delta,
 					continue;
 				it = tmpl_list_add(tmpl_list(d, "games"));
 				tmpl_set_int(it, "id", h->row.id);
-				tmpl_set(it, "title", h->def->title);
+				tmpl_set(it, "title", _(h->def->title));
 			}
 			rc = ref_send(x, &o, "vacation-notice", d, 0, -1,
 			    "auto-generated");
@@ -534,6 +539,7 @@ shift_games(struct ref_msg *x, const struct store_player *p, int64_t delta,
 			store_player_free(&o);
 		}
 	}
+	ref_lang(&x->me);
 	for (i = 0; i < n; i++)
 		if (games[i].st != NULL)
 			play_free(&games[i]);
@@ -566,14 +572,15 @@ refclock_vacation(struct ref_msg *x, int days, struct ref_result *res,
 			return -1;
 		p->vacation_until = 0;
 	} else if (days == 0)
-		return ref_fail(res, "you are not on vacation");
+		return ref_fail(res, _("you are not on vacation"));
 	if (days > 0) {
 		if (p->vacation_used + (int64_t)days * 86400 > allowance)
-			return ref_fail(res, "you have %lld vacation day%s "
-			    "left this year; %d asked for",
+			return ref_fail(res, P_("you have %lld vacation day "
+			    "left this year; %d asked for", "you have %lld "
+			    "vacation days left this year; %d asked for",
+			    (allowance - p->vacation_used) / 86400),
 			    (long long)((allowance - p->vacation_used) / 86400),
-			    (allowance - p->vacation_used) / 86400 == 1 ? "" :
-			    "s", days);
+			    days);
 		p->vacation_start = x->now;
 		p->vacation_until = x->now + (int64_t)days * 86400;
 		p->vacation_used += (int64_t)days * 86400;

@@ -307,18 +307,31 @@ render_send(struct ref_msg *x, const char *to, const char *lang,
 	return rc;
 }
 
+void
+ref_lang(const struct store_player *p)
+{
+	i18n_set(p != NULL && p->language != NULL ? p->language : "en");
+}
+
 int
 ref_send(struct ref_msg *x, const struct store_player *to,
     const char *tmplname, struct tmpl_data *d, int64_t game, int seat,
     const char *auto_submitted)
 {
+	char was[16];
+	int rc;
+
 	/* A banned address and a robot get nothing from the referee. */
 	if (to->banned || refrobot_level(to->address))
 		return 0;
 	tmpl_set(d, "player.name", ref_name(to));
-	return render_send(x, to->address, to->language ? to->language : "en",
+	util_strlcpy(was, i18n_lang(), sizeof(was));
+	ref_lang(to);
+	rc = render_send(x, to->address, to->language ? to->language : "en",
 	    x->me.id != 0 && to->id == x->me.id, tmplname, d, game, seat,
 	    auto_submitted);
+	i18n_set(was);
+	return rc;
 }
 
 int
@@ -334,8 +347,8 @@ ref_send_addr(struct ref_msg *x, const char *addr, const char *tmplname,
 		return rc;
 	}
 	tmpl_set(d, "player.name", addr);
-	return render_send(x, addr, x->r->cfg->referee.language ==
-	    CONFIG_LANG_RU ? "ru" : "en", 0, tmplname, d, game, -1, NULL);
+	return render_send(x, addr, i18n_lang(), 0, tmplname, d, game, -1,
+	    NULL);
 }
 
 int
@@ -349,12 +362,12 @@ ref_load(struct ref_msg *x, int64_t id, struct play_game *g,
 	rc = play_load(x->r->store, x->r->defs, x->r->ndefs, id, g, err,
 	    sizeof(err));
 	if (rc == 1)
-		return ref_fail(res, "there is no game #%lld", (long long)id);
+		return ref_fail(res, _("there is no game #%lld"), (long long)id);
 	if (rc == -1) {
 		/* A game this ludus cannot read is not the sender's fault. */
 		log_err("game #%lld: %s", (long long)id, err);
-		return ref_fail(res, "game #%lld cannot be read by this "
-		    "referee; the admins have been told", (long long)id);
+		return ref_fail(res, _("game #%lld cannot be read by this "
+		    "referee; the admins have been told"), (long long)id);
 	}
 	return REF_OK;
 }
@@ -383,7 +396,7 @@ ref_seat_auth(struct ref_msg *x, const struct play_game *g,
 	int seat = play_seat(g, x->me.address);
 
 	if (seat < 0)
-		return ref_fail(res, "you have no seat in game #%lld",
+		return ref_fail(res, _("you have no seat in game #%lld"),
 		    (long long)g->row.id), -1;
 	if (x->dmarc)
 		return seat;
@@ -392,11 +405,11 @@ ref_seat_auth(struct ref_msg *x, const struct play_game *g,
 	    seat, m->tag_token))
 		return seat;
 	res->auth = 1;
-	ref_fail(res, "this needs your seat's reply token for game #%lld, "
-	    "and this mail has %s", (long long)g->row.id,
-	    m == NULL || m->tag_token[0] == '\0' ? "none" :
-	    m->tag_game != g->row.id ? "the token of another game" :
-	    "a token that is not yours");
+	ref_fail(res, _("this needs your seat's reply token for game #%lld, "
+	    "and this mail has %s"), (long long)g->row.id,
+	    m == NULL || m->tag_token[0] == '\0' ? _("none") :
+	    m->tag_game != g->row.id ? _("the token of another game") :
+	    _("a token that is not yours"));
 	return -1;
 }
 
@@ -415,7 +428,7 @@ option_list(struct tmpl_list *l, const struct gamedef *def)
 		gamedef_opt_values(&def->opts[i], &v);
 		tmpl_set(it, "values", buf_str(&v));
 		tmpl_set(it, "default", def->opts[i].def);
-		tmpl_set(it, "help", def->opts[i].help);
+		tmpl_set(it, "help", _(def->opts[i].help));
 		buf_free(&v);
 	}
 }
@@ -447,25 +460,25 @@ cmd_help(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		for (i = 0; i < x->r->ndefs; i++)
 			buf_printf(&names, "%s%s", i ? ", " : "",
 			    x->r->defs[i].name);
-		ref_fail(res, "there is no help on `%s`; ask for one of the "
-		    "games (%s), for robots, or send `help` alone", c->text,
+		ref_fail(res, _("there is no help on `%s`; ask for one of the "
+		    "games (%s), for robots, or send `help` alone"), c->text,
 		    buf_str(&names));
 		buf_free(&names);
 		tmpl_data_free(d);
 		return REF_FAIL;
 	}
 	if (def != NULL) {
-		tmpl_set(d, "topic.title", def->title);
+		tmpl_set(d, "topic.title", _(def->title));
 		tmpl_set(d, "topic.name", def->name);
-		tmpl_set(d, "topic.summary", def->summary);
-		tmpl_set(d, "topic.notation", def->notation);
+		tmpl_set(d, "topic.summary", _(def->summary));
+		tmpl_set(d, "topic.notation", _(def->notation));
 		option_list(tmpl_list(d, "topic.options"), def);
 	}
 	l = tmpl_list(d, "games");
 	for (i = 0; i < x->r->ndefs; i++) {
 		it = tmpl_list_add(l);
 		tmpl_set(it, "name", x->r->defs[i].name);
-		tmpl_set(it, "title", x->r->defs[i].title);
+		tmpl_set(it, "title", _(x->r->defs[i].title));
 	}
 	rc = ref_send(x, &x->me, "help", d, 0, -1, NULL);
 	tmpl_data_free(d);
@@ -487,9 +500,9 @@ cmd_games(struct ref_msg *x, struct ref_result *res)
 
 		it = tmpl_list_add(l);
 		tmpl_set(it, "name", def->name);
-		tmpl_set(it, "title", def->title);
+		tmpl_set(it, "title", _(def->title));
 		tmpl_set_int(it, "seats", def->seats);
-		tmpl_set(it, "summary", def->summary);
+		tmpl_set(it, "summary", _(def->summary));
 		for (j = 0; j < def->naliases; j++)
 			buf_printf(&a, "%s%s", j ? ", " : "", def->aliases[j]);
 		tmpl_set(it, "aliases", buf_str(&a));
@@ -523,6 +536,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	struct tmpl_list *you, *others, *inv, *fin;
 	struct play_game g;
 	struct ref_seats rs;
+	struct buf rb = { 0 };
 	int64_t *ids = NULL;
 	char when[40], err[300];
 	int n, i, seat, nfin = 0, nbumped = 0, authority, rc = REF_OK;
@@ -579,7 +593,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 				    ref_name(&rs.p[t]) : "?");
 			}
 			tmpl_set_int(it, "id", g.row.id);
-			tmpl_set(it, "title", g.def->title);
+			tmpl_set(it, "title", _(g.def->title));
 			tmpl_set(it, "opponents", buf_str(&opp));
 			buf_free(&opp);
 		} else if (strcmp(g.row.status, "invited") == 0) {
@@ -587,7 +601,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 
 			it = tmpl_list_add(inv);
 			tmpl_set_int(it, "id", g.row.id);
-			tmpl_set(it, "title", g.def->title);
+			tmpl_set(it, "title", _(g.def->title));
 			ref_utc(g.row.expires, when, sizeof(when));
 			tmpl_set(it, "expires", when);
 			if (g.row.inviter != 0 && store_player_load(
@@ -595,25 +609,28 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 				tmpl_set(it, "inviter", ref_name(&inviter));
 				store_player_free(&inviter);
 			} else
-				tmpl_set(it, "inviter", "the admins");
+				tmpl_set(it, "inviter", _("the admins"));
 		} else if (nfin < LIST_FINISHED) {
 			it = tmpl_list_add(fin);
 			tmpl_set_int(it, "id", g.row.id);
-			tmpl_set(it, "title", g.def->title);
-			tmpl_set(it, "result", g.row.result ? g.row.result :
-			    g.row.status);
+			tmpl_set(it, "title", _(g.def->title));
+			refview_result(&g, &rb);
+			tmpl_set(it, "result", rb.len ? buf_str(&rb) :
+			    refview_status(g.row.status));
+			buf_reset(&rb);
 			nfin++;
 		}
 		refview_seats_free(&rs);
 		play_free(&g);
 	}
 	free(ids);
+	buf_free(&rb);
 	if (rc == REF_OK && !bump)
 		rc = ref_send(x, &x->me, "list", d, 0, -1, NULL);
 	if (rc == REF_OK && bump)
-		res->note = nbumped ? xasprintf("%d board%s sent again",
-		    nbumped, nbumped == 1 ? "" : "s") :
-		    xstrdup("no game waits on you");
+		res->note = nbumped ? xasprintf(P_("%d board sent again",
+		    "%d boards sent again", nbumped), nbumped) :
+		    xstrdup(_("no game waits on you"));
 	tmpl_data_free(d);
 	return rc;
 }
@@ -626,8 +643,10 @@ language_known(const struct referee *r, const char *lang)
 	char *path;
 	int ok;
 
-	if (strcmp(lang, "en") == 0 || strcmp(lang, "ru") == 0)
+	if (strcmp(lang, "en") == 0)
 		return 1;
+	if (!i18n_known(lang))
+		return 0;
 	if (tdir == NULL || *tdir == '\0')
 		tdir = r->cfg->templates_dir ? r->cfg->templates_dir :
 		    LUDUS_TEMPLATES_DIR;
@@ -647,24 +666,27 @@ cmd_set(struct ref_msg *x, const struct command *c, struct ref_result *res)
 	switch (c->kind) {
 	case CMD_SET_LANGUAGE:
 		if (!language_known(x->r, c->lang))
-			return ref_fail(res, "the referee does not write in "
-			    "`%s`; it knows en and ru", c->lang);
+			return ref_fail(res, _("the referee does not write in "
+			    "`%s`; it knows en, ru and ar"), c->lang);
 		free(p->language);
 		p->language = xstrdup(c->lang);
-		res->note = xasprintf("mails to you are now in %s", c->lang);
+		ref_lang(p);
+		res->note = xasprintf(_("mails to you are now in %s"), c->lang);
 		break;
 	case CMD_SET_NOTIFY:
 		free(p->notify);
 		p->notify = xstrdup(notify[c->notify]);
-		res->note = xstrdup(c->notify == CMD_NOTIFY_TURN ? "you get a "
-		    "mail when it is your turn" : c->notify == CMD_NOTIFY_ALL ?
-		    "you get a mail after every move" : "you get no move mails; "
-		    "send `list` or `bump` to see your games");
+		res->note = xstrdup(c->notify == CMD_NOTIFY_TURN ?
+		    _("you get a mail when it is your turn") :
+		    c->notify == CMD_NOTIFY_ALL ?
+		    _("you get a mail after every move") :
+		    _("you get no move mails; send `list` or `bump` to see "
+		    "your games"));
 		break;
 	default:
 		free(p->name);
 		p->name = xstrdup(c->text);
-		res->note = xasprintf("others now see you as %s", c->text);
+		res->note = xasprintf(_("others now see you as %s"), c->text);
 		break;
 	}
 	return store_player_update(x->r->store, p) == -1 ? -1 : REF_OK;
@@ -701,9 +723,9 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 
 	if (command_parse(x->r->aliases, line, &c, err, sizeof(err)) == -1) {
 		if (c.kind == CMD_NONE)
-			ref_fail(res, "%s; send `help` for the commands", err);
+			ref_fail(res, _("%s; send `help` for the commands"), err);
 		else
-			ref_fail(res, "%s (write it as `%s`)", err,
+			ref_fail(res, _("%s (write it as `%s`)"), err,
 			    command_usage(c.kind));
 		command_free(&c);
 		return REF_FAIL;
@@ -762,11 +784,11 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 		break;
 	default:
 		if (c.implicit && c.game == 0)
-			rc = ref_fail(res, "`%.60s` is not a command; send "
-			    "`help` for the commands", line);
+			rc = ref_fail(res, _("`%.60s` is not a command; send "
+			    "`help` for the commands"), line);
 		else if (c.game == 0)
-			rc = ref_fail(res, "which game? Write #ID after `%s`, "
-			    "or reply to a mail of the game", command_name(
+			rc = ref_fail(res, _("which game? Write #ID after `%s`, "
+			    "or reply to a mail of the game"), command_name(
 			    c.kind));
 		else
 			rc = refgame_run(x, &c, res);
@@ -814,7 +836,7 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 	for (i = 0; i < failed; i++)
 		tmpl_list_add_str(l, lines->v[i]);
 	if (parse_error) {
-		tmpl_set(d, "error.line", "(your message)");
+		tmpl_set(d, "error.line", _("(your message)"));
 		tmpl_set(d, "error.why", parse_error);
 	} else {
 		tmpl_set(d, "error.line", lines->v[failed]);
@@ -830,7 +852,7 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 	if (res != NULL && res->game != 0 && play_load(x->r->store,
 	    x->r->defs, x->r->ndefs, res->game, &g, err, sizeof(err)) == 0) {
 		tmpl_setf(d, "game.id", "%lld", (long long)g.row.id);
-		tmpl_set(d, "game.title", g.def->title);
+		tmpl_set(d, "game.title", _(g.def->title));
 		if (res->legal_seat >= 0 &&
 		    strcmp(g.row.status, "active") == 0)
 			refview_legal(d, &g, res->legal_seat);
@@ -905,6 +927,9 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	if (ref_player_make(&x, m->from, &pid) == -1 ||
 	    store_player_load(r->store, pid, &x.me) != 0)
 		return -1;
+	/* Everything said to the sender (errors, notes) is in their
+	 * language; mails to others switch for each reader. */
+	ref_lang(&x.me);
 	x.dmarc = dmarc_pass(r, m);
 	/* What fell due before this message happens before it: a move that
 	 * comes after the deadline finds the game lost on time. */
@@ -914,8 +939,8 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		goto out;
 	rc = -1;
 	if (parse_error != NULL || lines->n == 0) {
-		if (error_reply(&x, NULL, 0, NULL, parse_error ? parse_error :
-		    "the message holds no command", &sent) == -1)
+		if (error_reply(&x, NULL, 0, NULL, parse_error ? _(parse_error) :
+		    _("the message holds no command"), &sent) == -1)
 			goto out;
 		*outcome = xasprintf("unreadable; %s", sent ? "error reply "
 		    "queued" : "error reply rate-limited");
@@ -952,7 +977,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 			res.note = NULL;
 		} else {
 			if (res.note == NULL)
-				res.note = xstrdup("done");
+				res.note = xstrdup(_("done"));
 			unanswered++;
 			if (res.game != 0)
 				done_game = res.game;
@@ -974,6 +999,7 @@ out:
 		free(notes[i]);
 	free(notes);
 	store_player_free(&x.me);
+	i18n_set("en");
 	if (rc == -1) {
 		free(*outcome);
 		*outcome = NULL;
@@ -1000,6 +1026,7 @@ fire_one(struct referee *r, int64_t now)
 	memset(&x, 0, sizeof(x));
 	x.r = r;
 	x.now = now;
+	i18n_set("en");
 	x.key = xasprintf("timer:%lld:%lld", (long long)t[0].id,
 	    (long long)t[0].due);
 	rc = refadmin_timer(&x, &t[0]);

@@ -96,19 +96,19 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 
 	if ((def = gamedef_find(x->r->defs, x->r->ndefs, c->gamename)) ==
 	    NULL)
-		return ref_fail(res, "there is no game `%s`; send `games` for "
-		    "the list", c->gamename);
+		return ref_fail(res, _("there is no game `%s`; send `games` for "
+		    "the list"), c->gamename);
 	if (!admin) {
 		if (store_action_count(x->r->store, x->me.id, "new",
 		    x->now - 86400, &count) == -1)
 			return -1;
 		if (count >= REF_NEW_PER_DAY)
-			return ref_fail(res, "you have proposed %d games in "
-			    "the last day; wait before proposing more", count);
+			return ref_fail(res, _("you have proposed %d games in "
+			    "the last day; wait before proposing more"), count);
 		addrs[n++] = x->me.address;
 	} else if (c->first == CMD_FIRST_ME)
-		return ref_fail(res, "first=me: you do not play in a game "
-		    "you start with `admin new`");
+		return ref_fail(res, _("first=me: you do not play in a game "
+		    "you start with `admin new`"));
 	for (i = 0; i < c->nseats && n <= STORE_MAX_SEATS; i++) {
 		if (c->seats[i].addr == NULL)
 			robotaddr[n] = refrobot_address(c->seats[i].robot, n);
@@ -116,9 +116,12 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		n++;
 	}
 	if (n != def->seats) {
-		rc = ref_fail(res, "%s is for %d players; %s%d named",
-		    def->title, def->seats, admin ? "" : "you and ",
-		    admin ? n : n - 1);
+		if (admin)
+			rc = ref_fail(res, _("%s is for %d players; %d named"),
+			    _(def->title), def->seats, n);
+		else
+			rc = ref_fail(res, _("%s is for %d players; you and "
+			    "%d named"), _(def->title), def->seats, n - 1);
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -131,8 +134,8 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		if (rc == 0)
 			store_player_free(&p);
 		if (banned) {
-			rc = ref_fail(res, "%s does not take part in games "
-			    "on this referee", addrs[i]);
+			rc = ref_fail(res, _("%s does not take part in games "
+			    "on this referee"), addrs[i]);
 			goto out;
 		}
 	}
@@ -141,7 +144,7 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		struct config_clock ck;
 
 		if (config_parse_clock(c->clock, &ck, err, sizeof(err)) == -1) {
-			rc = ref_fail(res, "clock=%s: %s", c->clock, err);
+			rc = ref_fail(res, _("clock=%s: %s"), c->clock, err);
 			goto out;
 		}
 		config_format_clock(&ck, &clock);
@@ -212,13 +215,16 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 			goto free;
 	}
 	for (i = 0; i < g.row.nseats; i++)
-		if (refrobot_level(g.address[i]))
-			buf_printf(&who, "%sa robot (level %d)", i ? ", " : "",
+		if (refrobot_level(g.address[i])) {
+			buf_adds(&who, i ? ", " : "");
+			buf_printf(&who, _("a robot (level %d)"),
 			    refrobot_level(g.address[i]));
-		else
+		} else
 			buf_printf(&who, "%s%s", i ? ", " : "", g.address[i]);
-	res->note = xasprintf("game #%lld, %s, %s %s", (long long)g.row.id,
-	    def->title, active ? "started for" : "proposed to", buf_str(&who));
+	res->note = active ? xasprintf(_("game #%lld, %s, started for %s"),
+	    (long long)g.row.id, _(def->title), buf_str(&who)) :
+	    xasprintf(_("game #%lld, %s, proposed to %s"), (long long)g.row.id,
+	    _(def->title), buf_str(&who));
 	rc = REF_OK;
 free:
 	play_free(&g);
@@ -267,13 +273,14 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 	int i, all = 1, rc;
 
 	if (strcmp(g->row.status, "invited") != 0)
-		return ref_fail(res, "game #%lld is not waiting for answers "
-		    "(it is %s)", (long long)g->row.id, g->row.status);
+		return ref_fail(res, _("game #%lld is not waiting for answers "
+		    "(it is %s)"), (long long)g->row.id,
+		    refview_status(g->row.status));
 	if (g->row.expires != 0 && x->now >= g->row.expires)
-		return ref_fail(res, "the invitation to game #%lld has "
-		    "expired", (long long)g->row.id);
+		return ref_fail(res, _("the invitation to game #%lld has "
+		    "expired"), (long long)g->row.id);
 	if (accept && g->row.accepted[seat])
-		return ref_fail(res, "you have already accepted game #%lld",
+		return ref_fail(res, _("you have already accepted game #%lld"),
 		    (long long)g->row.id);
 	if (!accept) {
 		if (store_timer_cancel(x->r->store, "invitation", g->row.id,
@@ -288,7 +295,7 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 		    store_event_add(x->r->store, g->row.id, 0, x->me.id,
 		    "decline", NULL, x->now) == -1)
 			return -1;
-		res->note = xasprintf("game #%lld is cancelled",
+		res->note = xasprintf(_("game #%lld is cancelled"),
 		    (long long)g->row.id);
 		if (refladder_unplayed(x, g, x->me.id) == -1)
 			return -1;
@@ -315,7 +322,7 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 	    NULL, x->now) == -1)
 		return -1;
 	if (all) {
-		res->note = xasprintf("game #%lld begins",
+		res->note = xasprintf(_("game #%lld begins"),
 		    (long long)g->row.id);
 		return refview_fanout(x, g, "game-start", REFVIEW_SEATS, NULL,
 		    NULL);
@@ -328,7 +335,7 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 		if (!g->row.accepted[i])
 			buf_printf(&a.waiting, "%s\n", ref_name(&rs.p[i]));
 	refview_seats_free(&rs);
-	res->note = xasprintf("accepted game #%lld", (long long)g->row.id);
+	res->note = xasprintf(_("accepted game #%lld"), (long long)g->row.id);
 	rc = refview_fanout(x, g, "accepted", REFVIEW_SEATS, accept_extra, &a);
 	buf_free(&a.waiting);
 	return rc;
@@ -340,10 +347,17 @@ need_active(const struct play_game *g, struct ref_result *res)
 	if (strcmp(g->row.status, "active") == 0)
 		return REF_OK;
 	if (strcmp(g->row.status, "invited") == 0)
-		return ref_fail(res, "game #%lld has not begun: not every "
-		    "player has accepted", (long long)g->row.id);
-	return ref_fail(res, "game #%lld is over (%s)", (long long)g->row.id,
-	    g->row.result ? g->row.result : g->row.status);
+		return ref_fail(res, _("game #%lld has not begun: not every "
+		    "player has accepted"), (long long)g->row.id);
+	{
+		struct buf b = { 0 };
+
+		refview_result(g, &b);
+		ref_fail(res, _("game #%lld is over (%s)"), (long long)g->row.id,
+		    b.len ? buf_str(&b) : refview_status(g->row.status));
+		buf_free(&b);
+		return REF_FAIL;
+	}
 }
 
 /* After a change of state: the clock, then the end mails or the move
@@ -385,8 +399,8 @@ check_guard(struct ref_msg *x, const struct play_game *g,
 	if ((number = refview_move_number(x, g)) == -1)
 		return -1;
 	if (c->guard != number)
-		return ref_fail(res, "move number %d is stale: game #%lld is "
-		    "at move %d", c->guard, (long long)g->row.id, number);
+		return ref_fail(res, _("move number %d is stale: game #%lld is "
+		    "at move %d"), c->guard, (long long)g->row.id, number);
 	return REF_OK;
 }
 
@@ -424,11 +438,13 @@ signal_fanout(struct ref_msg *x, struct play_game *g, int seat,
 	for (i = 0; i < rs.n && rc == 0; i++) {
 		if (i == seat || !refview_move_visible(g, seat, notation, i))
 			continue;
+		ref_lang(&rs.p[i]);
 		d = refview_game(x, g, &rs, i);
 		rc = ref_send(x, &rs.p[i], "move", d, g->row.id, i, NULL);
 		tmpl_data_free(d);
 	}
 	refview_seats_free(&rs);
+	ref_lang(&x->me);
 	return rc;
 }
 
@@ -449,8 +465,8 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 	if ((n = play_line(x->r->store, g, seat, c->text, x->now, err,
 	    sizeof(err))) == -1)
 		return ref_fail(res, "%s", err);
-	res->note = xasprintf("%d move%s played in game #%lld", n,
-	    n == 1 ? "" : "s", (long long)g->row.id);
+	res->note = xasprintf(P_("%d move played in game #%lld",
+	    "%d moves played in game #%lld", n), n, (long long)g->row.id);
 	if ((rc = events_only(x, g, n, last, sizeof(last))) == -1)
 		return -1;
 	if (rc == 1)
@@ -465,14 +481,14 @@ cmd_signal(struct ref_msg *x, struct play_game *g, int seat,
 	char line[200], err[GAME_ERRLEN + 100];
 
 	if (g->def->ops->partner == NULL)
-		return ref_fail(res, "%s has no signals", g->def->title);
+		return ref_fail(res, _("%s has no signals"), _(g->def->title));
 	if (need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	snprintf(line, sizeof(line), "signal %s", c->text);
 	if (play_line(x->r->store, g, seat, line, x->now, err,
 	    sizeof(err)) == -1)
 		return ref_fail(res, "%s", err);
-	res->note = xasprintf("signal passed in game #%lld",
+	res->note = xasprintf(_("signal passed in game #%lld"),
 	    (long long)g->row.id);
 	return signal_fanout(x, g, seat, line);
 }
@@ -533,8 +549,8 @@ seat_or_observer(struct ref_msg *x, const struct play_game *g, int *viewer,
 		found |= obs[i] == x->me.id;
 	free(obs);
 	if (!found)
-		return ref_fail(res, "you neither play nor observe game #%lld; "
-		    "send `observe #%lld` to follow it", (long long)g->row.id,
+		return ref_fail(res, _("you neither play nor observe game #%lld; "
+		    "send `observe #%lld` to follow it"), (long long)g->row.id,
 		    (long long)g->row.id);
 	return REF_OK;
 }
@@ -556,6 +572,22 @@ cmd_board(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 	tmpl_data_free(d);
 	refview_seats_free(&rs);
 	return rc;
+}
+
+/* An event of the history (store_event_add's kind) for people. */
+static const char *
+event_word(const char *kind)
+{
+	static const char *const words[] = { N_("new"), N_("admin new"),
+	    N_("accept"), N_("decline"), N_("draw offered"), N_("resigned"),
+	    N_("agreed"), N_("adjudicated"), N_("aborted"), N_("timeout"),
+	    N_("admin extend"), N_("invitation expired") };
+	size_t i;
+
+	for (i = 0; i < nitems(words); i++)
+		if (strcmp(kind, words[i]) == 0)
+			return _(words[i]);
+	return kind;
 }
 
 static int
@@ -582,8 +614,13 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 		return -1;
 	}
 	d = refview_game(x, g, &rs, viewer);
-	if (g->row.result)
-		tmpl_set(d, "result.text", g->row.result);
+	if (g->row.result) {
+		struct buf b = { 0 };
+
+		refview_result(g, &b);
+		tmpl_set(d, "result.text", buf_str(&b));
+		buf_free(&b);
+	}
 	l = tmpl_list(d, "moves");
 	for (i = 0; i <= n; i++) {
 		/* Events after ply i come before move i + 1. */
@@ -597,10 +634,15 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 				tmpl_set(it, "name", ref_name(&p));
 				store_player_free(&p);
 			} else
-				tmpl_set(it, "name", "referee");
+				tmpl_set(it, "name", _("referee"));
 			tmpl_set(it, "seat", "");
-			tmpl_set(it, "text", ev[e].text ? ev[e].text :
-			    ev[e].kind);
+			if (ev[e].text != NULL) {
+				char *t = i18n_expand_str(ev[e].text);
+
+				tmpl_set(it, "text", t);
+				free(t);
+			} else
+				tmpl_set(it, "text", event_word(ev[e].kind));
 			ref_utc(ev[e].created, when, sizeof(when));
 			tmpl_set(it, "time", when);
 		}
@@ -617,7 +659,7 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 		if (shown == GAME_SHOWN_EVENT)
 			tmpl_set(it, "event", "1");
 		tmpl_set_int(it, "number", ply);
-		tmpl_set(it, "seat", ops->seat_name(g->st, log[i].seat));
+		tmpl_set(it, "seat", _(ops->seat_name(g->st, log[i].seat)));
 		tmpl_set(it, "name", ref_name(&rs.p[log[i].seat]));
 		tmpl_set(it, "text", text);
 		ref_utc(log[i].created, when, sizeof(when));
@@ -667,18 +709,22 @@ cmd_resign(struct ref_msg *x, struct play_game *g, int seat,
     struct ref_result *res)
 {
 	unsigned winners = 0;
-	char text[160];
-	int i;
+	char *text, *seatname;
+	int i, rc;
 
 	if (need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	for (i = 0; i < g->row.nseats; i++)
 		if (side_of(g, i) != side_of(g, seat))
 			winners |= 1u << i;
-	snprintf(text, sizeof(text), "%s resigned",
-	    g->def->ops->seat_name(g->st, seat));
-	res->note = xasprintf("you resigned game #%lld", (long long)g->row.id);
-	return refgame_finish(x, g, 0, winners, "resigned", text, NULL);
+	seatname = xasprintf(I18N_TR "%s", g->def->ops->seat_name(g->st,
+	    seat));
+	text = i18n_defer(N_("%s resigned"), seatname, (char *)NULL);
+	res->note = xasprintf(_("you resigned game #%lld"), (long long)g->row.id);
+	rc = refgame_finish(x, g, 0, winners, "resigned", text, NULL);
+	free(seatname);
+	free(text);
+	return rc;
 }
 
 struct draw_info {
@@ -706,8 +752,8 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 	if (need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	if (g->row.draw_offer & (1u << seat))
-		return ref_fail(res, "you have already offered a draw in game "
-		    "#%lld", (long long)g->row.id);
+		return ref_fail(res, _("you have already offered a draw in game "
+		    "#%lld"), (long long)g->row.id);
 	g->row.draw_offer |= 1u << seat;
 	for (i = 0; i < g->row.nseats; i++) {
 		sides |= 1u << side_of(g, i);
@@ -727,17 +773,17 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 			offered = sides;
 	}
 	if (offered == sides) {
-		res->note = xasprintf("game #%lld is drawn by agreement",
+		res->note = xasprintf(_("game #%lld is drawn by agreement"),
 		    (long long)g->row.id);
 		return refgame_finish(x, g, 1, 0, "agreed",
-		    "draw by agreement", NULL);
+		    N_("draw by agreement"), NULL);
 	}
 	g->row.updated = x->now;
 	if (store_game_update(x->r->store, &g->row) == -1 ||
 	    store_event_add(x->r->store, g->row.id, g->row.nmoves, x->me.id,
 	    "draw offered", NULL, x->now) == -1)
 		return -1;
-	res->note = xasprintf("draw offered in game #%lld",
+	res->note = xasprintf(_("draw offered in game #%lld"),
 	    (long long)g->row.id);
 	di.name = ref_name(&x->me);
 	di.seat = seat;
@@ -753,17 +799,18 @@ cmd_observe(struct ref_msg *x, struct play_game *g, int on,
 	int rc;
 
 	if (play_seat(g, x->me.address) >= 0)
-		return ref_fail(res, "you play in game #%lld; its mails come "
-		    "to you anyway", (long long)g->row.id);
+		return ref_fail(res, _("you play in game #%lld; its mails come "
+		    "to you anyway"), (long long)g->row.id);
 	if (on && strcmp(g->row.status, "invited") == 0)
-		return ref_fail(res, "game #%lld has not begun",
+		return ref_fail(res, _("game #%lld has not begun"),
 		    (long long)g->row.id);
 	if ((rc = store_observer_set(x->r->store, g->row.id, x->me.id, on)) ==
 	    -1)
 		return -1;
 	if (rc == 1)
-		return ref_fail(res, "you %s observing game #%lld",
-		    on ? "are already" : "were not", (long long)g->row.id);
+		return on ? ref_fail(res, _("you are already observing game "
+		    "#%lld"), (long long)g->row.id) : ref_fail(res, _("you were "
+		    "not observing game #%lld"), (long long)g->row.id);
 	if (refview_seats(x, g, &rs) == -1)
 		return -1;
 	d = refview_game(x, g, &rs, GAME_PUBLIC);
@@ -783,36 +830,38 @@ cmd_say(struct ref_msg *x, struct play_game *g, int seat,
 	int i, n, rc = 0, sent = 0;
 
 	if (strcmp(g->row.status, "invited") == 0)
-		return ref_fail(res, "game #%lld has not begun",
+		return ref_fail(res, _("game #%lld has not begun"),
 		    (long long)g->row.id);
 	if (g->def->ops->partner != NULL &&
 	    strcmp(g->row.status, "active") == 0)
-		return ref_fail(res, "no table talk while %s is played; `say` "
-		    "works again when the game is over", g->def->title);
+		return ref_fail(res, _("no table talk while %s is played; `say` "
+		    "works again when the game is over"), _(g->def->title));
 	if (store_action_count(x->r->store, x->me.id, "say", x->now - 3600,
 	    &n) == -1)
 		return -1;
 	if (n >= REF_SAY_PER_HOUR)
-		return ref_fail(res, "at most %d messages an hour; wait a "
-		    "little", REF_SAY_PER_HOUR);
+		return ref_fail(res, _("at most %d messages an hour; wait a "
+		    "little"), REF_SAY_PER_HOUR);
 	if (store_action_add(x->r->store, x->me.id, "say", x->now) == -1 ||
 	    refview_seats(x, g, &rs) == -1)
 		return -1;
 	for (i = 0; i < rs.n && rc == 0; i++) {
 		if (i == seat || rs.p[i].banned)
 			continue;
+		ref_lang(&rs.p[i]);
 		d = refview_game(x, g, &rs, i);
 		tmpl_set(d, "say.name", ref_name(&x->me));
-		tmpl_set(d, "say.seat", g->def->ops->seat_name(g->st, seat));
+		tmpl_set(d, "say.seat", _(g->def->ops->seat_name(g->st, seat)));
 		tmpl_set(d, "say.text", c->text);
 		rc = ref_send(x, &rs.p[i], "say", d, g->row.id, i, NULL);
 		tmpl_data_free(d);
 		sent++;
 	}
 	refview_seats_free(&rs);
+	ref_lang(&x->me);
 	if (rc == 0)
-		res->note = xasprintf("passed on to %d player%s", sent,
-		    sent == 1 ? "" : "s");
+		res->note = xasprintf(P_("passed on to %d player",
+		    "passed on to %d players", sent), sent);
 	return rc;
 }
 
@@ -825,9 +874,9 @@ cmd_thanks(struct ref_msg *x, struct play_game *g, int seat,
 	int i, rc, added = 0;
 
 	if (strcmp(g->row.status, "finished") != 0)
-		return ref_fail(res, "thanks come after the end of a game; "
-		    "game #%lld is %s", (long long)g->row.id,
-		    g->row.status);
+		return ref_fail(res, _("thanks come after the end of a game; "
+		    "game #%lld is %s"), (long long)g->row.id,
+		    refview_status(g->row.status));
 	if (refview_seats(x, g, &rs) == -1)
 		return -1;
 	for (i = 0; i < rs.n; i++) {
@@ -847,10 +896,10 @@ cmd_thanks(struct ref_msg *x, struct play_game *g, int seat,
 	}
 	refview_seats_free(&rs);
 	if (added == 0)
-		rc = ref_fail(res, "you have already thanked your opponents "
-		    "of game #%lld", (long long)g->row.id);
+		rc = ref_fail(res, _("you have already thanked your opponents "
+		    "of game #%lld"), (long long)g->row.id);
 	else {
-		res->note = xasprintf("thanked %s", buf_str(&who));
+		res->note = xasprintf(_("thanked %s"), buf_str(&who));
 		rc = REF_OK;
 	}
 	buf_free(&who);
@@ -921,7 +970,7 @@ refgame_run(struct ref_msg *x, const struct command *c,
 		rc = cmd_thanks(x, &g, seat, res);
 		break;
 	default:
-		rc = ref_fail(res, "`%s` is not a game command",
+		rc = ref_fail(res, _("`%s` is not a game command"),
 		    command_name(c->kind));
 		break;
 	}

@@ -19,6 +19,7 @@
 #include "play.h"
 #include "referee.h"
 #include "template.h"
+#include "i18n.h"
 
 #define REF_OK		0
 #define REF_FAIL	1
@@ -72,6 +73,9 @@ int	ref_send(struct ref_msg *, const struct store_player *to,
 /* The same to an address that need not be a player (admins). */
 int	ref_send_addr(struct ref_msg *, const char *addr, const char *tmplname,
 	    struct tmpl_data *, int64_t game);
+/* Switch the catalogue to the player's language (English for NULL):
+ * before building any text a reader will read. */
+void	ref_lang(const struct store_player *);
 /* A player's name as others see it (don't free; valid while p is). */
 const char *ref_name(const struct store_player *);
 /* Seat token check: the sender's seat in the game, or -1 with res filled. */
@@ -130,6 +134,12 @@ int	refview_fanout(struct ref_msg *, const struct play_game *,
 int	refview_end(struct ref_msg *, const struct play_game *);
 int	refview_end_by(struct ref_msg *, const struct play_game *,
 	    const char *by, const struct game_result *res);
+/* The result of an ended game in the language in effect (nothing while
+ * it goes on): the engine's own words for a game the rules ended, else
+ * the deferred text the referee stored (i18n_defer). */
+void	refview_result(const struct play_game *, struct buf *);
+/* A game's status word for people, translated (don't free). */
+const char *refview_status(const char *status);
 /* A logged move as viewer may read it, by the engine's shown_move:
  * GAME_SHOWN_* with the text in out. */
 int	refview_shown(const struct play_game *, int seat, const char *notation,

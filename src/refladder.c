@@ -165,7 +165,7 @@ refladder_list(struct ref_msg *x, struct tmpl_data *d)
 		if (games <= 0)
 			continue;
 		it = tmpl_list_add(l);
-		tmpl_set(it, "title", x->r->defs[i].title);
+		tmpl_set(it, "title", _(x->r->defs[i].title));
 		tmpl_set(it, "rating", buf_str(&b));
 		tmpl_set_int(it, "games", games);
 	}
@@ -201,7 +201,7 @@ ladder_get(struct ref_msg *x, const char *name, int64_t id, struct ladder *l,
 	    store_ladder_load(x->r->store, id, &l->row);
 	if (rc == 1) {
 		if (res)
-			ref_fail(res, "there is no ladder `%s`", name ? name :
+			ref_fail(res, _("there is no ladder `%s`"), name ? name :
 			    "?");
 		return 1;
 	}
@@ -280,7 +280,7 @@ standings_data(struct ref_msg *x, const struct ladder *l,
 
 	def = gamedef_find(x->r->defs, x->r->ndefs, l->row.kind);
 	tmpl_set(d, "ladder.name", l->row.name);
-	tmpl_set(d, "ladder.game", def ? def->title : l->row.kind);
+	tmpl_set(d, "ladder.game", def ? _(def->title) : l->row.kind);
 	tmpl_set(d, "ladder.options", l->row.options);
 	tmpl_set(d, "ladder.closed", l->row.closed ? "1" : "");
 	tmpl_set_int(d, "ladder.reach", l->row.reach);
@@ -383,7 +383,7 @@ challenge_decide(struct ref_msg *x, struct store_challenge *c,
 	tmpl_set_int(d, "challenged.position", i + 1);
 	tmpl_setf(d, "game.id", "%lld", (long long)c->game);
 	if (g != NULL) {
-		tmpl_set(d, "game.title", g->def->title);
+		tmpl_set(d, "game.title", _(g->def->title));
 		tmpl_set(d, "game.result", g->row.result ? g->row.result : "");
 	}
 	pl = tmpl_list(d, "changes");
@@ -493,35 +493,35 @@ ladder_join(struct ref_msg *x, const struct command *c,
 		return rc == 1 ? REF_FAIL : -1;
 	rc = REF_FAIL;
 	if (l.row.closed) {
-		ref_fail(res, "ladder %s is closed", l.row.name);
+		ref_fail(res, _("ladder %s is closed"), l.row.name);
 		goto out;
 	}
 	if (l.row.pairs && c->addr == NULL) {
-		ref_fail(res, "ladder %s ranks partnerships: write `ladder join "
-		    "%s with ADDRESS` naming your partner", l.row.name,
+		ref_fail(res, _("ladder %s ranks partnerships: write `ladder join "
+		    "%s with ADDRESS` naming your partner"), l.row.name,
 		    l.row.name);
 		goto out;
 	}
 	if (!l.row.pairs && c->addr != NULL) {
-		ref_fail(res, "ladder %s ranks single players: write `ladder "
-		    "join %s`", l.row.name, l.row.name);
+		ref_fail(res, _("ladder %s ranks single players: write `ladder "
+		    "join %s`"), l.row.name, l.row.name);
 		goto out;
 	}
 	if (rung_of(&l, x->me.id) >= 0) {
-		ref_fail(res, "you are already on ladder %s", l.row.name);
+		ref_fail(res, _("you are already on ladder %s"), l.row.name);
 		goto out;
 	}
 	if (c->addr != NULL) {
 		if (strcmp(c->addr, x->me.address) == 0) {
-			ref_fail(res, "name your partner, not yourself");
+			ref_fail(res, _("name your partner, not yourself"));
 			goto out;
 		}
 		if ((rc = store_player_find(x->r->store, c->addr, &p)) == -1)
 			goto out;
 		if (rc == 0 && p.banned) {
 			store_player_free(&p);
-			rc = ref_fail(res, "%s does not take part in games on "
-			    "this referee", c->addr);
+			rc = ref_fail(res, _("%s does not take part in games on "
+			    "this referee"), c->addr);
 			goto out;
 		}
 		if (rc == 0)
@@ -531,7 +531,7 @@ ladder_join(struct ref_msg *x, const struct command *c,
 			goto out;
 		rc = REF_FAIL;
 		if (rung_of(&l, partner) >= 0) {
-			ref_fail(res, "%s is already on ladder %s", c->addr,
+			ref_fail(res, _("%s is already on ladder %s"), c->addr,
 			    l.row.name);
 			goto out;
 		}
@@ -545,7 +545,7 @@ ladder_join(struct ref_msg *x, const struct command *c,
 	rc = -1;
 	if (store_rungs_set(x->r->store, l.row.id, l.rungs, l.n) == -1)
 		goto out;
-	res->note = xasprintf("you are on ladder %s at place %d", l.row.name,
+	res->note = xasprintf(_("you are on ladder %s at place %d"), l.row.name,
 	    l.n);
 	rc = REF_OK;
 out:
@@ -599,7 +599,7 @@ ladder_leave(struct ref_msg *x, const struct command *c,
 	if ((rc = ladder_get(x, c->ladder, 0, &l, res)) != 0)
 		return rc == 1 ? REF_FAIL : -1;
 	if ((i = rung_of(&l, x->me.id)) < 0) {
-		ref_fail(res, "you are not on ladder %s", l.row.name);
+		ref_fail(res, _("you are not on ladder %s"), l.row.name);
 		ladder_free(&l);
 		return REF_FAIL;
 	}
@@ -608,15 +608,15 @@ ladder_leave(struct ref_msg *x, const struct command *c,
 		return -1;
 	}
 	if (n > 0) {
-		ref_fail(res, "you have %d open challenge%s on ladder %s: "
-		    "play %s first", n, n == 1 ? "" : "s", l.row.name,
-		    n == 1 ? "it" : "them");
+		ref_fail(res, P_("you have %d open challenge on ladder %s: "
+		    "play it first", "you have %d open challenges on ladder "
+		    "%s: play them first", n), n, l.row.name);
 		ladder_free(&l);
 		return REF_FAIL;
 	}
 	rc = rung_remove(x, &l, i);
 	if (rc == 0)
-		res->note = xasprintf("you have left ladder %s", l.row.name);
+		res->note = xasprintf(_("you have left ladder %s"), l.row.name);
 	ladder_free(&l);
 	return rc == 0 ? REF_OK : -1;
 }
@@ -664,9 +664,9 @@ common_ladder(struct ref_msg *x, int64_t a, int64_t b, struct ladder *out,
 				ladder_free(out);
 				ladder_free(&l);
 				free(ids);
-				return ref_fail(res, "you are both on several "
+				return ref_fail(res, _("you are both on several "
 				    "ladders: name one (challenge ADDRESS "
-				    "LADDER)");
+				    "LADDER)"));
 			}
 			*out = l;
 		} else
@@ -674,7 +674,7 @@ common_ladder(struct ref_msg *x, int64_t a, int64_t b, struct ladder *out,
 	}
 	free(ids);
 	if (!found)
-		return ref_fail(res, "you are not both on a ladder");
+		return ref_fail(res, _("you are not both on a ladder"));
 	return 0;
 }
 
@@ -694,7 +694,7 @@ challenge(struct ref_msg *x, const struct command *c,
 	if ((rc = store_player_find(x->r->store, c->addr, &them)) == -1)
 		return -1;
 	if (rc == 1)
-		return ref_fail(res, "%s is on no ladder", c->addr);
+		return ref_fail(res, _("%s is on no ladder"), c->addr);
 	them_id = them.id;
 	if (c->ladder != NULL)
 		rc = ladder_get(x, c->ladder, 0, &l, res);
@@ -707,27 +707,27 @@ challenge(struct ref_msg *x, const struct command *c,
 	a = rung_of(&l, x->me.id);
 	t = rung_of(&l, them_id);
 	if (l.row.closed) {
-		ref_fail(res, "ladder %s is closed", l.row.name);
+		ref_fail(res, _("ladder %s is closed"), l.row.name);
 		goto out;
 	}
 	if (a < 0 || t < 0) {
-		ref_fail(res, "%s is not on ladder %s", a < 0 ? "you are" :
+		ref_fail(res, _("%s is not on ladder %s"), a < 0 ? "you are" :
 		    c->addr, l.row.name);
 		goto out;
 	}
 	if (a == t) {
-		ref_fail(res, "you cannot challenge your own rung");
+		ref_fail(res, _("you cannot challenge your own rung"));
 		goto out;
 	}
 	if (t > a) {
-		ref_fail(res, "%s stands below you on ladder %s (place %d; "
-		    "you are at %d): challenge upwards", c->addr, l.row.name,
+		ref_fail(res, _("%s stands below you on ladder %s (place %d; "
+		    "you are at %d): challenge upwards"), c->addr, l.row.name,
 		    t + 1, a + 1);
 		goto out;
 	}
 	if (a - t > l.row.reach) {
-		ref_fail(res, "%s is %d places above you on ladder %s; you "
-		    "may challenge up to %d places up", c->addr, a - t,
+		ref_fail(res, _("%s is %d places above you on ladder %s; you "
+		    "may challenge up to %d places up"), c->addr, a - t,
 		    l.row.name, l.row.reach);
 		goto out;
 	}
@@ -742,13 +742,14 @@ challenge(struct ref_msg *x, const struct command *c,
 	store_challenges_free(past, np);
 	rc = REF_FAIL;
 	if (i < np) {
-		ref_fail(res, "there is already an open challenge between you "
-		    "on ladder %s", l.row.name);
+		ref_fail(res, _("there is already an open challenge between you "
+		    "on ladder %s"), l.row.name);
 		goto out;
 	}
 	if (np >= l.row.open_cap) {
-		ref_fail(res, "you have %d open challenge%s on ladder %s, the "
-		    "most allowed", np, np == 1 ? "" : "s", l.row.name);
+		ref_fail(res, P_("you have %d open challenge on ladder %s, the "
+		    "most allowed", "you have %d open challenges on ladder %s, "
+		    "the most allowed", np), np, l.row.name);
 		goto out;
 	}
 	rc = -1;
@@ -756,8 +757,8 @@ challenge(struct ref_msg *x, const struct command *c,
 		goto out;
 	rc = REF_FAIL;
 	if (n >= l.row.open_cap) {
-		ref_fail(res, "%s has %d open challenges on ladder %s, the most "
-		    "allowed; try later", c->addr, n, l.row.name);
+		ref_fail(res, _("%s has %d open challenges on ladder %s, the most "
+		    "allowed; try later"), c->addr, n, l.row.name);
 		goto out;
 	}
 	rc = -1;
@@ -773,8 +774,8 @@ challenge(struct ref_msg *x, const struct command *c,
 	store_challenges_free(past, np);
 	rc = REF_FAIL;
 	if (i < np && l.row.cooldown > 0) {
-		ref_fail(res, "you met %s on ladder %s less than %lld days "
-		    "ago; a rematch must wait", c->addr, l.row.name,
+		ref_fail(res, _("you met %s on ladder %s less than %lld days "
+		    "ago; a rematch must wait"), c->addr, l.row.name,
 		    (long long)(l.row.cooldown / 86400));
 		goto out;
 	}
@@ -856,8 +857,8 @@ challenge(struct ref_msg *x, const struct command *c,
 	if (store_challenge_add(x->r->store, &ch) == -1)
 		goto out;
 	free(res->note);
-	res->note = xasprintf("challenge on ladder %s: game #%lld proposed "
-	    "to %s", l.row.name, (long long)res->game, c->addr);
+	res->note = xasprintf(_("challenge on ladder %s: game #%lld proposed "
+	    "to %s"), l.row.name, (long long)res->game, c->addr);
 	rc = REF_OK;
 out:
 	free(opts);
@@ -880,7 +881,7 @@ dur_opt(const char *val, int64_t *out, struct ref_result *res,
 	}
 	if (config_parse_duration(val, &ms, err, sizeof(err)) == -1 ||
 	    ms < 1000)
-		return ref_fail(res, "%s=%s: a time such as 3d or 12h", name,
+		return ref_fail(res, _("%s=%s: a time such as 3d or 12h"), name,
 		    val);
 	*out = ms / 1000;
 	return 0;
@@ -899,13 +900,13 @@ admin_create(struct ref_msg *x, const struct command *c,
 	long long v;
 
 	if ((def = gamedef_find(x->r->defs, x->r->ndefs, c->gamename)) == NULL)
-		return ref_fail(res, "there is no game `%s`; send `games` for "
-		    "the list", c->gamename);
+		return ref_fail(res, _("there is no game `%s`; send `games` for "
+		    "the list"), c->gamename);
 	if ((rc = store_ladder_find(x->r->store, c->ladder, &old)) == -1)
 		return -1;
 	if (rc == 0) {
 		store_ladder_free(&old);
-		return ref_fail(res, "there is already a ladder %s", c->ladder);
+		return ref_fail(res, _("there is already a ladder %s"), c->ladder);
 	}
 	memset(&row, 0, sizeof(row));
 	row.name = c->ladder;
@@ -919,8 +920,8 @@ admin_create(struct ref_msg *x, const struct command *c,
 	if (def->seats == 4 && def->ops->partner != NULL)
 		row.pairs = 1;
 	else if (def->seats != 2)
-		return ref_fail(res, "ladders are for games of two players or "
-		    "two partnerships; %s is for %d", def->title, def->seats);
+		return ref_fail(res, _("ladders are for games of two players or "
+		    "two partnerships; %s is for %d"), _(def->title), def->seats);
 	words = xcalloc((size_t)c->nopts + 2, sizeof(*words));
 	rc = REF_FAIL;
 	for (i = 0; i < c->nopts; i++) {
@@ -930,7 +931,7 @@ admin_create(struct ref_msg *x, const struct command *c,
 #define KEY(k)	(kl == strlen(k) && strncmp(c->opts[i], k, kl) == 0)
 		if (KEY("reach") || KEY("cap")) {
 			if (util_parse_int(val, 1, 1000, &v) == -1) {
-				ref_fail(res, "%s: a number from 1 to 1000",
+				ref_fail(res, _("%s: a number from 1 to 1000"),
 				    c->opts[i]);
 				goto out;
 			}
@@ -942,7 +943,7 @@ admin_create(struct ref_msg *x, const struct command *c,
 			if (dur_opt(val, &row.accept, res, "accept") != 0)
 				goto out;
 			if (row.accept == 0) {
-				ref_fail(res, "accept= needs a time");
+				ref_fail(res, _("accept= needs a time"));
 				goto out;
 			}
 		} else if (KEY("cooldown")) {
@@ -954,7 +955,7 @@ admin_create(struct ref_msg *x, const struct command *c,
 		} else if (KEY("list")) {
 			free(row.list);
 			if ((row.list = util_addr_canon(val)) == NULL) {
-				ref_fail(res, "list=%s is not a mail address",
+				ref_fail(res, _("list=%s is not a mail address"),
 				    val);
 				goto out;
 			}
@@ -963,7 +964,7 @@ admin_create(struct ref_msg *x, const struct command *c,
 
 			if (config_parse_clock(val, &cc, err, sizeof(err)) ==
 			    -1) {
-				ref_fail(res, "clock=%s: %s", val, err);
+				ref_fail(res, _("clock=%s: %s"), val, err);
 				goto out;
 			}
 			buf_reset(&ck);
@@ -983,7 +984,7 @@ admin_create(struct ref_msg *x, const struct command *c,
 	}
 	row.options = gamedef_opts_text(&go);
 	if (row.pairs && strstr(row.options, "teams=fixed") == NULL) {
-		ref_fail(res, "a ladder of partnerships plays with teams=fixed");
+		ref_fail(res, _("a ladder of partnerships plays with teams=fixed"));
 		goto out;
 	}
 	row.clock = ck.len ? buf_steal(&ck) : NULL;
@@ -1002,9 +1003,9 @@ admin_create(struct ref_msg *x, const struct command *c,
 		if (rc == -1)
 			goto out;
 	}
-	res->note = xasprintf("ladder %s of %s created%s%s", row.name,
-	    def->title, row.list ? "; results go to " : "", row.list ?
-	    row.list : "");
+	res->note = row.list ? xasprintf(_("ladder %s of %s created; results "
+	    "go to %s"), row.name, _(def->title), row.list) :
+	    xasprintf(_("ladder %s of %s created"), row.name, _(def->title));
 	rc = REF_OK;
 out:
 	free(row.options);
@@ -1067,13 +1068,13 @@ refladder_admin(struct ref_msg *x, const struct command *c,
 	switch (c->kind) {
 	case CMD_ADMIN_LADDER_CLOSE:
 		if (l.row.closed)
-			rc = ref_fail(res, "ladder %s is already closed",
+			rc = ref_fail(res, _("ladder %s is already closed"),
 			    l.row.name);
 		else if (store_ladder_close(x->r->store, l.row.id, x->now) ==
 		    -1)
 			rc = -1;
 		else
-			res->note = xasprintf("ladder %s is closed",
+			res->note = xasprintf(_("ladder %s is closed"),
 			    l.row.name);
 		break;
 	case CMD_ADMIN_LADDER_REMOVE:
@@ -1089,7 +1090,7 @@ refladder_admin(struct ref_msg *x, const struct command *c,
 		}
 		rc = REF_OK;
 		if (i < 0) {
-			rc = ref_fail(res, "%s is not on ladder %s", c->addr,
+			rc = ref_fail(res, _("%s is not on ladder %s"), c->addr,
 			    l.row.name);
 			break;
 		}
@@ -1097,7 +1098,7 @@ refladder_admin(struct ref_msg *x, const struct command *c,
 			if (rung_remove(x, &l, i) == -1)
 				rc = -1;
 			else
-				res->note = xasprintf("%s is off ladder %s",
+				res->note = xasprintf(_("%s is off ladder %s"),
 				    c->addr, l.row.name);
 			break;
 		}
@@ -1106,13 +1107,13 @@ refladder_admin(struct ref_msg *x, const struct command *c,
 		if (store_rungs_set(x->r->store, l.row.id, l.rungs, l.n) == -1)
 			rc = -1;
 		else
-			res->note = xasprintf("%s is at place %d on ladder %s",
+			res->note = xasprintf(_("%s is at place %d on ladder %s"),
 			    c->addr, c->position > l.n ? l.n : c->position,
 			    l.row.name);
 		break;
 	}
 	default:
-		rc = ref_fail(res, "`%s` is not a ladder command",
+		rc = ref_fail(res, _("`%s` is not a ladder command"),
 		    command_name(c->kind));
 		break;
 	}
@@ -1134,7 +1135,7 @@ refladder_run(struct ref_msg *x, const struct command *c,
 	case CMD_CHALLENGE:
 		return challenge(x, c, res);
 	default:
-		return ref_fail(res, "`%s` is not a ladder command",
+		return ref_fail(res, _("`%s` is not a ladder command"),
 		    command_name(c->kind));
 	}
 }

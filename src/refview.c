@@ -202,7 +202,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	int i, n = 0, turn = -1;
 
 	tmpl_setf(d, "game.id", "%lld", (long long)g->row.id);
-	tmpl_set(d, "game.title", g->def->title);
+	tmpl_set(d, "game.title", _(g->def->title));
 	tmpl_set(d, "game.name", g->def->name);
 	variant = variant_text(g);
 	tmpl_set(d, "game.variant", variant);
@@ -221,7 +221,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	l = tmpl_list(d, "game.players");
 	for (i = 0; i < rs->n; i++) {
 		it = tmpl_list_add(l);
-		tmpl_set(it, "seat", ops->seat_name(g->st, i));
+		tmpl_set(it, "seat", _(ops->seat_name(g->st, i)));
 		tmpl_set(it, "name", ref_name(&rs->p[i]));
 		tmpl_set_int(it, "score", res.score[i]);
 		tmpl_set(it, "you", i == viewer ? "1" : "");
@@ -230,7 +230,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 		    (res.winners & (1u << i)) ? "1" : "");
 	}
 	if (viewer >= 0)
-		tmpl_set(d, "you.seat", ops->seat_name(g->st, viewer));
+		tmpl_set(d, "you.seat", _(ops->seat_name(g->st, viewer)));
 	else
 		tmpl_set(d, "you.observer", "1");
 
@@ -250,8 +250,8 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 		tmpl_set_int(d, "game.move_number", move_number(g, log, n));
 		last_run(g, log, n, viewer, &last, &b);
 		if (last >= 0 && last < rs->n) {
-			tmpl_set(d, "last_move.seat", ops->seat_name(g->st,
-			    last));
+			tmpl_set(d, "last_move.seat", _(ops->seat_name(g->st,
+			    last)));
 			tmpl_set(d, "last_move.name", ref_name(&rs->p[last]));
 			tmpl_set(d, "last_move.text", buf_str(&b));
 		}
@@ -266,7 +266,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 			break;
 		}
 	if (turn >= 0) {
-		tmpl_set(d, "turn.seat", ops->seat_name(g->st, turn));
+		tmpl_set(d, "turn.seat", _(ops->seat_name(g->st, turn)));
 		tmpl_set(d, "turn.name", ref_name(&rs->p[turn]));
 	}
 	if (viewer >= 0 && (tm & (1u << viewer))) {
@@ -275,7 +275,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	}
 	for (i = 0; i < rs->n; i++)
 		if (g->row.draw_offer & (1u << i))
-			buf_printf(&b, "%s%s", b.len ? " and " : "",
+			buf_printf(&b, "%s%s", b.len ? ", " : "",
 			    ref_name(&rs->p[i]));
 	tmpl_set(d, "draw_offer.name", buf_str(&b));
 	buf_free(&b);
@@ -326,6 +326,8 @@ refview_fanout(struct ref_msg *x, const struct play_game *g,
 	for (i = 0; (flags & REFVIEW_SEATS) && i < rs.n && rc == 0; i++) {
 		if ((flags & REFVIEW_NOTIFY) && !seat_wants(g, &rs.p[i], i))
 			continue;
+		/* The reader's language before anything is written. */
+		ref_lang(&rs.p[i]);
 		d = refview_game(x, g, &rs, i);
 		if (extra)
 			extra(d, arg, i);
@@ -339,6 +341,7 @@ refview_fanout(struct ref_msg *x, const struct play_game *g,
 				rc = -1;
 				break;
 			}
+			ref_lang(&p);
 			d = refview_game(x, g, &rs, GAME_PUBLIC);
 			if (extra)
 				extra(d, arg, GAME_PUBLIC);
@@ -350,6 +353,7 @@ refview_fanout(struct ref_msg *x, const struct play_game *g,
 		free(obs);
 	}
 	refview_seats_free(&rs);
+	ref_lang(x->me.id != 0 ? &x->me : NULL);
 	return rc;
 }
 
@@ -387,11 +391,13 @@ end_extra(struct tmpl_data *d, void *arg, int viewer)
 {
 	struct end_info *e = arg;
 	const char *ended = e->g->row.ended;
+	struct buf b = { 0 };
 
 	(void)viewer;
 
-	tmpl_set(d, "result.text", e->g->row.result ? e->g->row.result :
-	    e->res.text);
+	refview_result(e->g, &b);
+	tmpl_set(d, "result.text", b.len ? buf_str(&b) : e->res.text);
+	buf_free(&b);
 	tmpl_set(d, "result.draw", e->res.draw ? "1" : "");
 	tmpl_set(d, "result.winners", buf_str(&e->winners));
 	if (ended != NULL) {
@@ -413,6 +419,40 @@ end_extra(struct tmpl_data *d, void *arg, int viewer)
 	tmpl_set_int(d, "game.move_number", e->plies);
 }
 
+void
+refview_result(const struct play_game *g, struct buf *b)
+{
+	struct game_result r;
+
+	if (g->row.result != NULL && strchr(g->row.result, I18N_SEP) != NULL) {
+		i18n_expand(g->row.result, b);
+		return;
+	}
+	if (g->row.ended == NULL) {
+		g->def->ops->result(g->st, &r);
+		if (r.over) {
+			buf_adds(b, r.text);
+			return;
+		}
+	}
+	if (g->row.result != NULL)
+		i18n_expand(g->row.result, b);
+}
+
+/* A game's status word (invited, active, finished, aborted) for people. */
+const char *
+refview_status(const char *status)
+{
+	static const char *const words[] = { N_("invited"), N_("active"),
+	    N_("finished"), N_("aborted") };
+	size_t i;
+
+	for (i = 0; i < nitems(words); i++)
+		if (strcmp(status, words[i]) == 0)
+			return _(words[i]);
+	return status;
+}
+
 int
 refview_end_by(struct ref_msg *x, const struct play_game *g, const char *by,
     const struct game_result *res)
@@ -431,7 +471,7 @@ refview_end_by(struct ref_msg *x, const struct play_game *g, const char *by,
 		return -1;
 	for (i = 0; i < rs.n; i++)
 		if (!res->draw && (res->winners & (1u << i)))
-			buf_printf(&e.winners, "%s%s", e.winners.len ? " and " :
+			buf_printf(&e.winners, "%s%s", e.winners.len ? ", " :
 			    "", ref_name(&rs.p[i]));
 	refview_seats_free(&rs);
 	util_hex(g->row.seed, RNG_SEED_LEN, e.seed);

@@ -586,9 +586,8 @@ START_TEST(alquerque_errors_name_the_fix)
 	    "a chain takes at most 12 stones");
 	assert_error(st, 0, "b2-c3xd4", "`b2-c3xd4` is not a move: write a "
 	    "step as b2-c3, a jump as b2xd4, a chain as b2xd4xb4");
-	assert_error(st, 0, "c3-c4", "there is no White stone on c3");
-	assert_error(st, 0, "b4-c3", "there is no White stone on b4 (it is "
-	    "your opponent's)");
+	assert_error(st, 0, "c3-c4", "you have no stone on c3");
+	assert_error(st, 0, "b4-c3", "the stone on b4 is your opponent's");
 	assert_error(st, 0, "b1-b2", "b2 is occupied");
 	assert_error(st, 0, "c2-c4", "c4 is not next to c2, and a jump is "
 	    "written c2xc4");

@@ -21,7 +21,7 @@ static const char *const names[] = {
 	"timeout", "timeout-admin", "vacation-notice", "ladder",
 	"ladder-result", "ladder-standings",
 };
-static const char *const langs[] = { "en", "ru" };
+static const char *const langs[] = { "en", "ru", "ar" };
 
 /* Render text with data under flags; the body (owned), or NULL with the
  * error copied into err. */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "../i18n.h"
 
 #define ALM_MAXCARDS	16
 #define ALM_NAMELEN	16
@@ -70,7 +71,7 @@ struct almakleh {
 	struct alm_side side[ALM_MAXCARDS][2];
 };
 
-static const char *const seat_names[] = { "South", "North" };
+static const char *const seat_names[] = { N_("South"), N_("North") };
 static const char piece_chars[] = ".PMpm";
 
 static int
@@ -372,19 +373,19 @@ deal_fixed(struct almakleh *a, const char *text, char *err, size_t errlen)
 				struct buf b = { 0 };
 
 				deck_names(a, &b);
-				util_err(err, errlen, "deal: no card side "
-				    "called `%s` (the sides: %s)", name,
+				util_err(err, errlen, _("deal: no card side "
+				    "called `%s` (the sides: %s)"), name,
 				    buf_str(&b));
 				buf_free(&b);
 				goto out;
 			}
 			if (used[c]) {
 				if (a->face[c] == f)
-					util_err(err, errlen, "deal: %s is "
-					    "named twice", a->side[c][f].name);
+					util_err(err, errlen, _("deal: %s is "
+					    "named twice"), a->side[c][f].name);
 				else
-					util_err(err, errlen, "deal: %s and %s "
-					    "are the two sides of one card",
+					util_err(err, errlen, _("deal: %s and %s "
+					    "are the two sides of one card"),
 					    a->side[c][!f].name,
 					    a->side[c][f].name);
 				goto out;
@@ -417,8 +418,8 @@ deal_fixed(struct almakleh *a, const char *text, char *err, size_t errlen)
 	rc = 0;
 	goto out;
 shape:
-	util_err(err, errlen, "deal must name %d cards for the first player "
-	    "and %d for the second: NAME,NAME,NAME/NAME,NAME%s", want[0],
+	util_err(err, errlen, _("deal must name %d cards for the first player "
+	    "and %d for the second: NAME,NAME,NAME/NAME,NAME%s"), want[0],
 	    want[1], a->discard ? ",NAME" : "");
 out:
 	free(copy);
@@ -462,13 +463,13 @@ almakleh_create(void *st, const struct game_opts *o,
 
 	memset(a, 0, sizeof(*a));
 	if (nseats != 2) {
-		util_err(err, errlen, "Almakleh is for 2 players, not %d",
+		util_err(err, errlen, _("Almakleh is for 2 players, not %d"),
 		    nseats);
 		return -1;
 	}
 	if (o->data == NULL) {
-		util_err(err, errlen, "the Almakleh definition has no deck "
-		    "(its data block is missing)");
+		util_err(err, errlen, _("the Almakleh definition has no deck "
+		    "(its data block is missing)"));
 		return -1;
 	}
 	if (deck_parse(a, o->data, err, errlen) == -1)
@@ -477,13 +478,13 @@ almakleh_create(void *st, const struct game_opts *o,
 	a->centre = game_opt_int(o, "centre") != 0;
 	a->classic = strcmp(game_opt_str(o, "opening"), "classic") == 0;
 	if (redeals < 0 || redeals > 9) {
-		util_err(err, errlen, "redeals must be 0-9");
+		util_err(err, errlen, _("redeals must be 0-9"));
 		return -1;
 	}
 	a->redeals = (uint8_t)redeals;
 	if (a->discard && a->ncards < 6) {
-		util_err(err, errlen, "cards=discard needs a deck of at least "
-		    "6 cards");
+		util_err(err, errlen, _("cards=discard needs a deck of at least "
+		    "6 cards"));
 		return -1;
 	}
 	setup_board(a);
@@ -709,39 +710,38 @@ almakleh_result(const void *st, struct game_result *r)
 	r->winners = 1u << a->winner;
 	switch (a->how) {
 	case WIN_PORTAL:
-		snprintf(r->text, sizeof(r->text), "%s wins: master on %s's "
-		    "portal", seat_names[a->winner], seat_names[!a->winner]);
+		snprintf(r->text, sizeof(r->text), _("%s wins: master on %s's "
+		    "portal"), _(seat_names[a->winner]),
+		    _(seat_names[!a->winner]));
 		break;
 	case WIN_CAPTURE:
-		snprintf(r->text, sizeof(r->text), "%s wins: %s's master "
-		    "captured", seat_names[a->winner], seat_names[!a->winner]);
+		snprintf(r->text, sizeof(r->text), _("%s wins: %s's master "
+		    "captured"), _(seat_names[a->winner]),
+		    _(seat_names[!a->winner]));
 		break;
 	default:
-		snprintf(r->text, sizeof(r->text), "%s wins: held the centre",
-		    seat_names[a->winner]);
+		snprintf(r->text, sizeof(r->text), _("%s wins: held the centre"),
+		    _(seat_names[a->winner]));
 	}
 }
 
-/* "heron goes to a2, c2" for the piece on from; "heron has no move". */
-static void
+/* "a2, c2": where the card takes the piece on from; the count. */
+static int
 dest_list(const struct almakleh *a, int seat, uint8_t card, int from,
-    struct buf *b, int with_name)
+    struct buf *b)
 {
 	const struct alm_side *s = face_of(a, card);
 	char sq[3];
 	int k, to, n = 0;
 
-	if (with_name)
-		buf_printf(b, "%s ", s->name);
 	for (k = 0; k < s->n; k++) {
 		to = target(s, k, seat, from);
 		if (to < 0 || owner(a->board[to]) == seat)
 			continue;
 		sq_name(to, sq);
-		buf_printf(b, "%s%s", n++ ? ", " : "goes to ", sq);
+		buf_printf(b, "%s%s", n++ ? ", " : "", sq);
 	}
-	if (n == 0)
-		buf_adds(b, "has no move from there");
+	return n;
 }
 
 static void
@@ -778,22 +778,22 @@ parse_card(const struct almakleh *a, int seat, const char *name, char *err,
 		return c;
 	hand_list(a, seat, 1, &b);
 	if (c == -1)
-		util_err(err, errlen, "there is no card called %s (your usable "
-		    "cards: %s)", name, buf_str(&b));
+		util_err(err, errlen, _("there is no card called %s (your usable "
+		    "cards: %s)"), name, buf_str(&b));
 	else if (a->face[c] != f && (in_hand(a, seat, (uint8_t)c) ||
 	    in_hand(a, !seat, (uint8_t)c)))
-		util_err(err, errlen, "%s is not in play: its card shows %s "
-		    "(your usable cards: %s)", a->side[c][f].name,
+		util_err(err, errlen, _("%s is not in play: its card shows %s "
+		    "(your usable cards: %s)"), a->side[c][f].name,
 		    a->side[c][!f].name, buf_str(&b));
 	else if (in_hand(a, seat, (uint8_t)c))
-		util_err(err, errlen, "%s is not usable this turn: you just "
-		    "received it", a->side[c][f].name);
+		util_err(err, errlen, _("%s is not usable this turn: you just "
+		    "received it"), a->side[c][f].name);
 	else if (in_hand(a, !seat, (uint8_t)c))
-		util_err(err, errlen, "%s is %s's card (your usable cards: %s)",
-		    a->side[c][f].name, seat_names[!seat], buf_str(&b));
+		util_err(err, errlen, _("%s is %s's card (your usable cards: %s)"),
+		    a->side[c][f].name, _(seat_names[!seat]), buf_str(&b));
 	else
-		util_err(err, errlen, "%s is not in your hand (your usable "
-		    "cards: %s)", a->side[c][f].name, buf_str(&b));
+		util_err(err, errlen, _("%s is not in your hand (your usable "
+		    "cards: %s)"), a->side[c][f].name, buf_str(&b));
 	buf_free(&b);
 	return -1;
 }
@@ -803,17 +803,17 @@ parse_redeal(const struct almakleh *a, int seat, struct game_move *m,
     char *err, size_t errlen)
 {
 	if (a->ply > 0) {
-		util_err(err, errlen, "a redeal is only possible before the "
-		    "first move");
+		util_err(err, errlen, _("a redeal is only possible before the "
+		    "first move"));
 		return -1;
 	}
 	if (a->redeals == 0) {
-		util_err(err, errlen, "no redeal is left in this game");
+		util_err(err, errlen, _("no redeal is left in this game"));
 		return -1;
 	}
 	if (a->asked & (1u << seat)) {
-		util_err(err, errlen, "you have already asked for a redeal: "
-		    "it happens when %s asks too", seat_names[!seat]);
+		util_err(err, errlen, _("you have already asked for a redeal: "
+		    "it happens when %s asks too"), _(seat_names[!seat]));
 		return -1;
 	}
 	set_move(m, MV_REDEAL, 0, 0, 0);
@@ -833,8 +833,8 @@ parse_pass(const struct almakleh *a, int seat, const char *name,
 	if (almakleh_legal(a, seat, moves, GAME_MAX_MOVES) > 0 &&
 	    moves[0].d[0] == MV_MOVE) {
 		almakleh_format_move(a, seat, &moves[0], text, sizeof(text));
-		util_err(err, errlen, "you may only pass when no card gives a "
-		    "move, and you have one (e.g. `%s`)", text);
+		util_err(err, errlen, _("you may only pass when no card gives a "
+		    "move, and you have one (e.g. `%s`)"), text);
 		return -1;
 	}
 	set_move(m, MV_PASS, c, 0, 0);
@@ -855,11 +855,11 @@ parse_step(const struct almakleh *a, int seat, int c, int from, int to,
 	sq_name(from, fs);
 	sq_name(to, ts);
 	if (owner(a->board[from]) != seat) {
-		util_err(err, errlen, "there is no piece of yours on %s", fs);
+		util_err(err, errlen, _("there is no piece of yours on %s"), fs);
 		return -1;
 	}
 	if (owner(a->board[to]) == seat) {
-		util_err(err, errlen, "%s is taken by a piece of yours", ts);
+		util_err(err, errlen, _("%s is taken by a piece of yours"), ts);
 		return -1;
 	}
 	for (i = 0; i < a->nhand[seat]; i++) {
@@ -878,27 +878,40 @@ parse_step(const struct almakleh *a, int seat, int c, int from, int to,
 	if (nfound > 1) {
 		for (i = 0; i < nfound; i++)
 			buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 < nfound ?
-			    ", " : " and ", card_name(a, cards[i]));
-		util_err(err, errlen, "%s-%s is possible with %s: say which, "
-		    "e.g. `%s %s-%s`", fs, ts, buf_str(&b),
+			    ", " : _(" and "), card_name(a, cards[i]));
+		util_err(err, errlen, _("%s-%s is possible with %s: say which, "
+		    "e.g. `%s %s-%s`"), fs, ts, buf_str(&b),
 		    card_name(a, cards[0]), fs, ts);
 		goto out;
 	}
 	if (c >= 0) {
-		dest_list(a, seat, (uint8_t)c, from, &b, 0);
-		util_err(err, errlen, "%s does not move %s to %s: from %s it %s",
-		    card_name(a, (uint8_t)c), fs, ts, fs, buf_str(&b));
+		if (dest_list(a, seat, (uint8_t)c, from, &b) > 0)
+			util_err(err, errlen, _("%s does not move %s to %s: "
+			    "from %s it goes to %s"), card_name(a, (uint8_t)c),
+			    fs, ts, fs, buf_str(&b));
+		else
+			util_err(err, errlen, _("%s does not move %s to %s: "
+			    "it has no move from %s"), card_name(a, (uint8_t)c),
+			    fs, ts, fs);
 		goto out;
 	}
 	for (i = 0, k = 0; i < a->nhand[seat]; i++) {
 		card = a->hand[seat][i];
 		if (!usable(a, seat, card))
 			continue;
+		struct buf d = { 0 };
+
 		if (k++)
 			buf_adds(&b, ", ");
-		dest_list(a, seat, card, from, &b, 1);
+		if (dest_list(a, seat, card, from, &d) > 0)
+			buf_printf(&b, _("%s goes to %s"), card_name(a, card),
+			    buf_str(&d));
+		else
+			buf_printf(&b, _("%s has no move from there"),
+			    card_name(a, card));
+		buf_free(&d);
 	}
-	util_err(err, errlen, "no usable card moves %s to %s: %s", fs, ts,
+	util_err(err, errlen, _("no usable card moves %s to %s: %s"), fs, ts,
 	    buf_str(&b));
 out:
 	buf_free(&b);
@@ -916,11 +929,11 @@ almakleh_parse_move(const void *st, int seat, const char *text,
 	int c = -1, from, to;
 
 	if (seat < 0 || seat > 1) {
-		util_err(err, errlen, "no such seat");
+		util_err(err, errlen, _("no such seat"));
 		return -1;
 	}
 	if (a->over) {
-		util_err(err, errlen, "the game is over");
+		util_err(err, errlen, _("the game is over"));
 		return -1;
 	}
 	while (isspace((unsigned char)*p))
@@ -945,8 +958,8 @@ almakleh_parse_move(const void *st, int seat, const char *text,
 	if (strcmp(word, "redeal") == 0 && sl == 0)
 		return parse_redeal(a, seat, m, err, errlen);
 	if (seat != a->turn) {
-		util_err(err, errlen, "it is %s's turn, not %s's",
-		    seat_names[a->turn], seat_names[seat]);
+		util_err(err, errlen, _("it is %s's turn, not %s's"),
+		    _(seat_names[a->turn]), _(seat_names[seat]));
 		return -1;
 	}
 	if (strcmp(word, "pass") == 0) {
@@ -954,7 +967,7 @@ almakleh_parse_move(const void *st, int seat, const char *text,
 
 		util_strlcpy(name, sqs, sizeof(name));
 		if (*name == '\0') {
-			util_err(err, errlen, "pass which card? `pass NAME`");
+			util_err(err, errlen, _("pass which card? `pass NAME`"));
 			return -1;
 		}
 		return parse_pass(a, seat, name, m, err, errlen);
@@ -965,8 +978,8 @@ almakleh_parse_move(const void *st, int seat, const char *text,
 	    (sl == 4 ? (to = parse_square(sqs + 2)) :
 	    sl == 5 && strchr("-x:", sqs[2]) != NULL ?
 	    (to = parse_square(sqs + 3)) : (to = -1)) == -1) {
-		util_err(err, errlen, "`%s` is not a move: write CARD FROM-TO "
-		    "(`%s b1-b2`), FROM-TO, or `pass CARD`", text,
+		util_err(err, errlen, _("`%s` is not a move: write CARD FROM-TO "
+		    "(`%s b1-b2`), FROM-TO, or `pass CARD`"), text,
 		    card_name(a, a->hand[seat][0] == a->fresh ?
 		    a->hand[seat][1] : a->hand[seat][0]));
 		return -1;
@@ -979,8 +992,8 @@ static const char *
 view_name(const struct game_view *v, int seat, char *out, size_t len)
 {
 	if (v->names[seat] == NULL)
-		return seat_names[seat];
-	snprintf(out, len, "%s (%s)", v->names[seat], seat_names[seat]);
+		return _(seat_names[seat]);
+	snprintf(out, len, "%s (%s)", v->names[seat], _(seat_names[seat]));
 	return out;
 }
 
@@ -1011,7 +1024,7 @@ render_cards(struct buf *b, const struct almakleh *a, const uint8_t *cards,
 		len = snprintf(cell, sizeof(cell), "%s%s",
 		    card_name(a, cards[i]),
 		    holder == a->turn && cards[i] == a->fresh && !a->over ?
-		    " (new)" : "");
+		    _(" (new)") : "");
 		buf_printf(b, "%-*s", i + 1 < n ? CARD_COL : len, cell);
 	}
 	buf_addc(b, '\n');
@@ -1065,7 +1078,8 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 
 	for (seat = 0; seat < 2; seat++)
 		name[seat] = view_name(v, seat, nbuf[seat], sizeof(nbuf[seat]));
-	buf_printf(b, "        %s: master %c, pawns %c\n", name[them],
+	buf_adds(b, "        ");
+	buf_printf(b, _("%s: master %c, pawns %c\n"), name[them],
 	    them == SOUTH ? 'M' : 'm', them == SOUTH ? 'P' : 'p');
 	buf_printf(b, "     %s\n", files);
 	for (row = 0; row < 5; row++) {
@@ -1080,75 +1094,92 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 	}
 	buf_adds(b, "   +---+---+---+---+---+\n");
 	buf_printf(b, "     %s\n", files);
-	buf_printf(b, "        %s: master %c, pawns %c\n\n", name[me],
+	buf_adds(b, "        ");
+	buf_printf(b, _("%s: master %c, pawns %c\n"), name[me],
 	    me == SOUTH ? 'M' : 'm', me == SOUTH ? 'P' : 'p');
-	buf_adds(b, "Portals: [c1] South's, [c5] North's.\n"
-	    "Cards: o is the piece, x where it may go.\n");
+	buf_addc(b, '\n');
+	buf_adds(b, _("Portals: [c1] South's, [c5] North's.\n"
+	    "Cards: o is the piece, x where it may go.\n"));
 
 	if (a->last_kind == MV_MOVE) {
 		char fs[3], ts[3];
 
 		sq_name(a->last_from, fs);
 		sq_name(a->last_to, ts);
-		buf_printf(b, "Last move: %s %s %s-%s%s, marked ( ).\n",
-		    name[a->last_seat], card_name(a, a->last_card), fs, ts,
-		    a->last_took == EMPTY ? "" : is_master(a->last_took) ?
-		    ", taking the master" : ", taking a pawn");
+		if (a->last_took == EMPTY)
+			buf_printf(b, _("Last move: %s %s %s-%s, marked ( ).\n"),
+			    name[a->last_seat], card_name(a, a->last_card),
+			    fs, ts);
+		else if (is_master(a->last_took))
+			buf_printf(b, _("Last move: %s %s %s-%s, taking the "
+			    "master, marked ( ).\n"), name[a->last_seat],
+			    card_name(a, a->last_card), fs, ts);
+		else
+			buf_printf(b, _("Last move: %s %s %s-%s, taking a "
+			    "pawn, marked ( ).\n"), name[a->last_seat],
+			    card_name(a, a->last_card), fs, ts);
 	} else if (a->last_kind == MV_PASS)
-		buf_printf(b, "Last move: %s passed %s.\n", name[a->last_seat],
-		    card_name(a, a->last_card));
+		buf_printf(b, _("Last move: %s passed %s.\n"),
+		    name[a->last_seat], card_name(a, a->last_card));
 	else if (a->last_kind == MV_REDEAL)
-		buf_adds(b, "The cards were dealt again; no move yet.\n");
+		buf_adds(b, _("The cards were dealt again; no move yet.\n"));
 	else
-		buf_adds(b, "No move yet.\n");
+		buf_printf(b, "%s\n", _("No move yet."));
 
 	for (i = 0; i < 2; i++) {
 		seat = i == 0 ? a->turn : !a->turn;
-		buf_printf(b, "\n%s holds%s:\n", name[seat],
-		    seat == a->turn && !a->over ? ", to move" : "");
+		buf_addc(b, '\n');
+		if (seat == a->turn && !a->over)
+			buf_printf(b, _("%s holds, to move:\n"), name[seat]);
+		else
+			buf_printf(b, _("%s holds:\n"), name[seat]);
 		render_cards(b, a, a->hand[seat], a->nhand[seat], seat, me);
 	}
 	buf_addc(b, '\n');
 	if (a->fresh != ALM_NONE && !a->over) {
 		if (a->ply == 0)
-			buf_printf(b, "%s may not use %s on the first move "
-			    "(the classic opening).\n", seat_names[a->turn],
+			buf_printf(b, _("%s may not use %s on the first move "
+			    "(the classic opening).\n"), _(seat_names[a->turn]),
 			    card_name(a, a->fresh));
 		else
-			buf_printf(b, "In transit: %s, passed by %s; %s may "
-			    "use it from its next turn.\n",
-			    card_name(a, a->fresh), seat_names[!a->turn],
-			    seat_names[a->turn]);
+			buf_printf(b, _("In transit: %s, passed by %s; %s may "
+			    "use it from its next turn.\n"),
+			    card_name(a, a->fresh), _(seat_names[!a->turn]),
+			    _(seat_names[a->turn]));
 	}
 	if (a->discard) {
-		buf_printf(b, "Draw pile: %d card%s.  Discards: ", a->npile,
-		    a->npile == 1 ? "" : "s");
+		buf_printf(b, P_("Draw pile: %d card.", "Draw pile: %d cards.",
+		    a->npile), a->npile);
+		buf_adds(b, "  ");
+		buf_adds(b, _("Discards:"));
+		buf_addc(b, ' ');
 		if (a->ndisc == 0)
-			buf_adds(b, "none");
+			buf_adds(b, _("none"));
 		for (i = 0; i < a->ndisc; i++)
 			buf_printf(b, "%s%s", i ? ", " : "",
 			    card_name(a, a->disc[i]));
 		buf_adds(b, ".\n");
 	}
 	if (a->centre && a->hold_seat != ALM_NONE && !a->over)
-		buf_printf(b, "%s holds c3 (through %d opponent move%s).\n",
-		    seat_names[a->hold_seat], a->hold_count,
-		    a->hold_count == 1 ? "" : "s");
+		buf_printf(b, P_("%s holds c3 (through %d opponent move).\n",
+		    "%s holds c3 (through %d opponent moves).\n",
+		    a->hold_count), _(seat_names[a->hold_seat]),
+		    a->hold_count);
 	if (a->ply == 0 && a->redeals > 0 && !a->over) {
-		buf_printf(b, "Before the first move, if both players send "
-		    "`redeal`, the cards are dealt again (%d left).\n",
+		buf_printf(b, _("Before the first move, if both players send "
+		    "`redeal`, the cards are dealt again (%d left).\n"),
 		    a->redeals);
 		if (a->asked)
-			buf_printf(b, "%s has asked for a redeal.\n",
-			    seat_names[a->asked & 1 ? SOUTH : NORTH]);
+			buf_printf(b, _("%s has asked for a redeal.\n"),
+			    _(seat_names[a->asked & 1 ? SOUTH : NORTH]));
 	}
 	if (a->over) {
 		struct game_result r;
 
 		almakleh_result(st, &r);
-		buf_printf(b, "Game over: %s.\n", r.text);
+		buf_printf(b, _("Game over: %s.\n"), r.text);
 	} else
-		buf_printf(b, "%s to move.\n", name[a->turn]);
+		buf_printf(b, _("%s to move.\n"), name[a->turn]);
 }
 
 static void

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "../i18n.h"
 
 #define ALQ_POINTS	25
 #define ALQ_STONES	12
@@ -63,7 +64,7 @@ struct alquerque {
 	uint64_t hist[ALQ_HIST]; /* key after quiet move k at [k % ALQ_HIST] */
 };
 
-static const char *const seat_names[] = { "White", "Black" };
+static const char *const seat_names[] = { N_("White"), N_("Black") };
 static const int dfile[8] = { 1, -1, 0, 0, 1, -1, 1, -1 };
 static const int drank[8] = { 0, 0, 1, -1, 1, 1, -1, -1 };
 
@@ -306,10 +307,11 @@ list_moves(const struct game_move *m, int n, char *out, size_t len)
 		format_path(m[i].d[0], m[i].d + 1, m[i].len - 1, text,
 		    sizeof(text));
 		used += (size_t)snprintf(out + used, len - used, "%s%s",
-		    i == 0 ? "" : i == n - 1 ? " or " : ", ", text);
+		    i == 0 ? "" : i == n - 1 ? _(" or ") : ", ", text);
 	}
 	if (n > shown && used < len)
-		snprintf(out + used, len - used, " (and %d more)", n - shown);
+		snprintf(out + used, len - used, P_(" (and %d more)",
+		    " (and %d more)", n - shown), n - shown);
 }
 
 /* The quiet-move number of the oldest position the window holds. */
@@ -377,12 +379,12 @@ alquerque_create(void *st, const struct game_opts *o,
 
 	(void)seed;
 	if (nseats != 2) {
-		util_err(err, errlen, "Alquerque is for 2 players, not %d",
+		util_err(err, errlen, _("Alquerque is for 2 players, not %d"),
 		    nseats);
 		return -1;
 	}
 	if (quiet_limit < 0 || quiet_limit > 1000) {
-		util_err(err, errlen, "quiet_limit must be 0-1000");
+		util_err(err, errlen, _("quiet_limit must be 0-1000"));
 		return -1;
 	}
 	memset(a, 0, sizeof(*a));
@@ -438,8 +440,8 @@ read_path(const char *text, uint8_t *path, int *n, int *kind, char *err,
 		if (*text == ' ' || *text == '\t')
 			continue;
 		if (len + 1 >= sizeof(s)) {
-			util_err(err, errlen, "that move is too long: a chain "
-			    "names at most %d points", ALQ_MAXPATH);
+			util_err(err, errlen, _("that move is too long: a chain "
+			    "names at most %d points"), ALQ_MAXPATH);
 			return -1;
 		}
 		s[len++] = (char)(*text >= 'A' && *text <= 'Z' ?
@@ -447,8 +449,8 @@ read_path(const char *text, uint8_t *path, int *n, int *kind, char *err,
 	}
 	s[len] = '\0';
 	if (len == 0) {
-		util_err(err, errlen, "no move given: write a step as b2-c3, "
-		    "a jump as b2xd4");
+		util_err(err, errlen, _("no move given: write a step as b2-c3, "
+		    "a jump as b2xd4"));
 		return -1;
 	}
 	*n = 0;
@@ -458,15 +460,15 @@ read_path(const char *text, uint8_t *path, int *n, int *kind, char *err,
 		    s[i + 1] > '5') {
 			if (s[i] >= 'a' && s[i] <= 'z' && s[i + 1] >= '0' &&
 			    s[i + 1] <= '9') {
-				util_err(err, errlen, "`%c%c` is not a point: "
-				    "points run from a1 to e5", s[i], s[i + 1]);
+				util_err(err, errlen, _("`%c%c` is not a point: "
+				    "points run from a1 to e5"), s[i], s[i + 1]);
 				return -1;
 			}
 			goto syntax;
 		}
 		if (*n >= ALQ_MAXPATH) {
-			util_err(err, errlen, "a chain takes at most %d "
-			    "stones", ALQ_STONES);
+			util_err(err, errlen, _("a chain takes at most %d "
+			    "stones"), ALQ_STONES);
 			return -1;
 		}
 		path[(*n)++] = (uint8_t)((s[i + 1] - '1') * 5 + s[i] - 'a');
@@ -484,14 +486,14 @@ read_path(const char *text, uint8_t *path, int *n, int *kind, char *err,
 	if (sep != '-')
 		*kind = MOVE_JUMP;
 	else if (*n > 2) {
-		util_err(err, errlen, "a step goes to a neighbouring point "
-		    "only: write one step as b2-c3");
+		util_err(err, errlen, _("a step goes to a neighbouring point "
+		    "only: write one step as b2-c3"));
 		return -1;
 	}
 	return 0;
 syntax:
-	util_err(err, errlen, "`%s` is not a move: write a step as b2-c3, "
-	    "a jump as b2xd4, a chain as b2xd4xb4", s);
+	util_err(err, errlen, _("`%s` is not a move: write a step as b2-c3, "
+	    "a jump as b2xd4, a chain as b2xd4xb4"), s);
 	return -1;
 }
 
@@ -521,25 +523,25 @@ parse_step(const struct alquerque *a, int seat, const uint8_t *path,
 	point_name(path[1], t);
 	if ((n = gen_captures(a, seat, caps, GAME_MAX_MOVES)) > 0) {
 		list_moves(caps, n, list, sizeof(list));
-		util_err(err, errlen, "a capture is compulsory: %s", list);
+		util_err(err, errlen, _("a capture is compulsory: %s"), list);
 		return -1;
 	}
 	if ((dir = raw_direction(path[0], path[1], 1)) < 0) {
 		if (raw_direction(path[0], path[1], 2) >= 0)
-			util_err(err, errlen, "%s is not next to %s, and a "
-			    "jump is written %sx%s", t, f, f, t);
+			util_err(err, errlen, _("%s is not next to %s, and a "
+			    "jump is written %sx%s"), t, f, f, t);
 		else
-			util_err(err, errlen, "%s is not next to %s: a step "
-			    "goes to a neighbouring point along a line", t, f);
+			util_err(err, errlen, _("%s is not next to %s: a step "
+			    "goes to a neighbouring point along a line"), t, f);
 		return -1;
 	}
 	if (point_next(path[0], dir) != path[1]) {
-		util_err(err, errlen, "%s is not reachable diagonally from %s "
-		    "(a weak point)", t, f);
+		util_err(err, errlen, _("%s is not reachable diagonally from %s "
+		    "(a weak point)"), t, f);
 		return -1;
 	}
 	if (occ & BIT(path[1])) {
-		util_err(err, errlen, "%s is occupied", t);
+		util_err(err, errlen, _("%s is occupied"), t);
 		return -1;
 	}
 	move_from_path(mv, MOVE_STEP, path, 2);
@@ -566,40 +568,40 @@ follow_chain(const struct alquerque *a, int seat, const uint8_t *path,
 		point_name(to, t);
 		if ((dir = raw_direction(at, to, 2)) < 0) {
 			if (raw_direction(at, to, 1) >= 0)
-				util_err(err, errlen, "%s to %s is a step, not "
+				util_err(err, errlen, _("%s to %s is a step, not "
 				    "a jump: a jump lands right behind the "
-				    "stone it takes", f, t);
+				    "stone it takes"), f, t);
 			else
-				util_err(err, errlen, "%s cannot be reached by "
+				util_err(err, errlen, _("%s cannot be reached by "
 				    "a jump from %s: a jump goes over a "
 				    "neighbouring stone to the point right "
-				    "behind it", t, f);
+				    "behind it"), t, f);
 			return -1;
 		}
 		if ((mid = point_next(at, dir)) < 0) {
-			util_err(err, errlen, "%s is not reachable diagonally "
-			    "from %s (a weak point)", t, f);
+			util_err(err, errlen, _("%s is not reachable diagonally "
+			    "from %s (a weak point)"), t, f);
 			return -1;
 		}
 		point_name(mid, m);
 		if (taken & BIT(mid)) {
-			util_err(err, errlen, "the stone on %s was taken "
+			util_err(err, errlen, _("the stone on %s was taken "
 			    "earlier in this chain and cannot be jumped "
-			    "again", m);
+			    "again"), m);
 			return -1;
 		}
 		if (!(c->opp & BIT(mid))) {
 			if (c->own & BIT(mid))
-				util_err(err, errlen, "%s to %s would jump your "
-				    "own stone on %s", f, t, m);
+				util_err(err, errlen, _("%s to %s would jump your "
+				    "own stone on %s"), f, t, m);
 			else
-				util_err(err, errlen, "there is no %s stone "
-				    "on %s to jump from %s to %s",
-				    seat_names[!seat], m, f, t);
+				util_err(err, errlen, _("there is no "
+				    "opponent's stone on %s to jump from %s "
+				    "to %s"), m, f, t);
 			return -1;
 		}
 		if ((c->own | c->opp) & BIT(to)) {
-			util_err(err, errlen, "%s is occupied", t);
+			util_err(err, errlen, _("%s is occupied"), t);
 			return -1;
 		}
 		c->opp &= ~BIT(mid);
@@ -636,8 +638,8 @@ parse_jump(const struct alquerque *a, int seat, const uint8_t *path, int n,
 		}
 		if (s.n > 1) {
 			list_moves(found, s.n, list, sizeof(list));
-			util_err(err, errlen, "more than one chain leads from "
-			    "there: name every landing point: %s", list);
+			util_err(err, errlen, _("more than one chain leads from "
+			    "there: name every landing point: %s"), list);
 			return -1;
 		}
 	}
@@ -653,7 +655,7 @@ parse_jump(const struct alquerque *a, int seat, const uint8_t *path, int n,
 	chain_search(&c);
 	list_moves(found, c.n, list, sizeof(list));
 	point_name(path[n - 1], last);
-	util_err(err, errlen, "the chain must go on from %s: %s", last, list);
+	util_err(err, errlen, _("the chain must go on from %s: %s"), last, list);
 	return -1;
 }
 
@@ -667,21 +669,23 @@ alquerque_parse_move(const void *st, int seat, const char *text,
 	int n, kind;
 
 	if (a->end != END_NONE) {
-		util_err(err, errlen, "the game is over");
+		util_err(err, errlen, _("the game is over"));
 		return -1;
 	}
 	if (seat != a->turn) {
-		util_err(err, errlen, "it is %s's turn, not %s's",
-		    seat_names[a->turn], alquerque_seat_name(st, seat));
+		util_err(err, errlen, _("it is %s's turn, not %s's"),
+		    _(seat_names[a->turn]), _(alquerque_seat_name(st, seat)));
 		return -1;
 	}
 	if (read_path(text, path, &n, &kind, err, errlen) == -1)
 		return -1;
 	point_name(path[0], f);
 	if (!(a->stones[seat] & BIT(path[0]))) {
-		util_err(err, errlen, "there is no %s stone on %s%s",
-		    seat_names[seat], f, (a->stones[!seat] & BIT(path[0])) ?
-		    " (it is your opponent's)" : "");
+		if (a->stones[!seat] & BIT(path[0]))
+			util_err(err, errlen, _("the stone on %s is your "
+			    "opponent's"), f);
+		else
+			util_err(err, errlen, _("you have no stone on %s"), f);
 		return -1;
 	}
 	if (kind == MOVE_STEP)
@@ -731,20 +735,24 @@ alquerque_result(const void *st, struct game_result *r)
 	case END_NO_STONES:
 	case END_NO_MOVES:
 		r->winners = 1u << winner;
-		snprintf(r->text, sizeof(r->text), "%s wins: %s has %s",
-		    seat_names[winner], seat_names[a->turn],
-		    a->end == END_NO_STONES ? "no stones left" :
-		    "no legal move");
+		if (a->end == END_NO_STONES)
+			snprintf(r->text, sizeof(r->text), _("%s wins: %s has "
+			    "no stones left"), _(seat_names[winner]),
+			    _(seat_names[a->turn]));
+		else
+			snprintf(r->text, sizeof(r->text), _("%s wins: %s has "
+			    "no legal move"), _(seat_names[winner]),
+			    _(seat_names[a->turn]));
 		break;
 	case END_REPETITION:
 		r->draw = 1;
-		snprintf(r->text, sizeof(r->text), "draw by threefold "
-		    "repetition");
+		snprintf(r->text, sizeof(r->text), _("draw by threefold "
+		    "repetition"));
 		break;
 	default:
 		r->draw = 1;
-		snprintf(r->text, sizeof(r->text), "draw: %u moves in a row "
-		    "without a capture", (unsigned)a->quiet);
+		snprintf(r->text, sizeof(r->text), _("draw: %u moves in a row "
+		    "without a capture"), (unsigned)a->quiet);
 		break;
 	}
 }
@@ -752,7 +760,7 @@ alquerque_result(const void *st, struct game_result *r)
 static const char *
 view_name(const struct game_view *v, int seat)
 {
-	return v->names[seat] ? v->names[seat] : seat_names[seat];
+	return v->names[seat] ? v->names[seat] : _(seat_names[seat]);
 }
 
 /* What the point shows: stones, and the trace of the last move. */
@@ -790,9 +798,11 @@ alquerque_render(const void *st, const struct game_view *v, struct buf *b)
 			taken |= BIT((a->last_path[i - 1] +
 			    a->last_path[i]) / 2);
 	}
-	buf_printf(b, "    %s (Black): %d stone%s\n", view_name(v, BLACK),
-	    popcount(a->stones[BLACK]),
-	    popcount(a->stones[BLACK]) == 1 ? "" : "s");
+	buf_adds(b, "    ");
+	buf_printf(b, P_("%s (%s): %d stone", "%s (%s): %d stones",
+	    popcount(a->stones[BLACK])), view_name(v, BLACK),
+	    _(seat_names[BLACK]), popcount(a->stones[BLACK]));
+	buf_addc(b, '\n');
 	buf_adds(b, "    a   b   c   d   e\n");
 	for (r = 4; r >= 0; r--) {
 		buf_printf(b, "%d   ", r + 1);
@@ -811,39 +821,58 @@ alquerque_render(const void *st, const struct game_view *v, struct buf *b)
 		buf_addc(b, '\n');
 	}
 	buf_adds(b, "    a   b   c   d   e\n");
-	buf_printf(b, "    %s (White): %d stone%s\n\n", view_name(v, WHITE),
-	    popcount(a->stones[WHITE]),
-	    popcount(a->stones[WHITE]) == 1 ? "" : "s");
+	buf_adds(b, "    ");
+	buf_printf(b, P_("%s (%s): %d stone", "%s (%s): %d stones",
+	    popcount(a->stones[WHITE])), view_name(v, WHITE),
+	    _(seat_names[WHITE]), popcount(a->stones[WHITE]));
+	buf_adds(b, "\n\n");
 	if (a->last_n == 0)
-		buf_adds(b, "No move yet.\n");
+		buf_printf(b, "%s\n", _("No move yet."));
 	else {
 		format_path(a->last_jump, a->last_path, a->last_n, text,
 		    sizeof(text));
-		buf_printf(b, "Last move: %s (%s) %s", view_name(v, !a->turn),
-		    seat_names[!a->turn], text);
 		if (a->last_jump)
-			buf_printf(b, ", took %d", a->last_n - 1);
-		buf_printf(b, ".\n(%c: the stone that moved, *: the points it "
-		    "left%s)\n", a->turn == BLACK ? 'w' : 'b',
-		    a->last_jump ? ", x: the stones it took" : "");
+			buf_printf(b, P_("Last move: %s (%s) %s, took %d.",
+			    "Last move: %s (%s) %s, took %d.", a->last_n - 1),
+			    view_name(v, !a->turn), _(seat_names[!a->turn]),
+			    text, a->last_n - 1);
+		else
+			buf_printf(b, _("Last move: %s (%s) %s."),
+			    view_name(v, !a->turn), _(seat_names[!a->turn]),
+			    text);
+		buf_addc(b, '\n');
+		if (a->last_jump)
+			buf_printf(b, _("(%c: the stone that moved, *: the "
+			    "points it left, x: the stones it took)"),
+			    a->turn == BLACK ? 'w' : 'b');
+		else
+			buf_printf(b, _("(%c: the stone that moved, *: the "
+			    "points it left)"), a->turn == BLACK ? 'w' : 'b');
+		buf_addc(b, '\n');
 	}
 	if (a->end != END_NONE) {
 		struct game_result res;
 
 		alquerque_result(st, &res);
-		buf_printf(b, "Game over: %s.\n", res.text);
+		buf_printf(b, _("Game over: %s."), res.text);
+		buf_addc(b, '\n');
 	} else {
-		buf_printf(b, "%s (%s) to move", view_name(v, a->turn),
-		    seat_names[a->turn]);
 		if (side_can_capture(a, a->turn))
-			buf_adds(b, "; a capture is compulsory");
-		buf_adds(b, ".\n");
+			buf_printf(b, _("%s (%s) to move; a capture is "
+			    "compulsory."), view_name(v, a->turn),
+			    _(seat_names[a->turn]));
+		else
+			buf_printf(b, _("%s (%s) to move."),
+			    view_name(v, a->turn), _(seat_names[a->turn]));
+		buf_addc(b, '\n');
 		if (occurrences(a) == 2)
-			buf_adds(b, "This position has occurred twice: the "
-			    "third time is a draw.\n");
-		if (a->quiet_limit > 0 && a->quiet > 0)
-			buf_printf(b, "Moves without a capture: %u of %d.\n",
+			buf_printf(b, "%s\n", _("This position has occurred "
+			    "twice: the third time is a draw."));
+		if (a->quiet_limit > 0 && a->quiet > 0) {
+			buf_printf(b, _("Moves without a capture: %u of %d."),
 			    (unsigned)a->quiet, a->quiet_limit);
+			buf_addc(b, '\n');
+		}
 	}
 }
 

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "../i18n.h"
 
 #define NCARDS		48
 #define NSEATS		4
@@ -87,8 +88,9 @@ struct aluette {
 	struct aluette_sig sig[NSEATS * ALUETTE_MAXSIG];
 };
 
-static const char *const seat_names[] = { "South", "West", "North", "East" };
-static const char *const team_names[] = { "North-South", "East-West" };
+static const char *const seat_names[] = { N_("South"), N_("West"), N_("North"),
+	N_("East") };
+static const char *const team_names[] = { N_("North-South"), N_("East-West") };
 static const char *const suit_text[] = { "co", "cu", "sw", "cl" };
 static const char rank_text[] = "123456789JCK";
 static const char *const phase_names[] = { "ask", "discard", "play", "over" };
@@ -476,14 +478,14 @@ aluette_create(void *st, const struct game_opts *o,
 	uint8_t deck[NCARDS];
 
 	if (nseats != NSEATS) {
-		util_err(err, errlen, "Aluette is for 4 players, not %d",
+		util_err(err, errlen, _("Aluette is for 4 players, not %d"),
 		    nseats);
 		return -1;
 	}
 	if (sig == -1 || (!util_strcaseeq(teams, "faceup") &&
 	    !util_strcaseeq(teams, "fixed"))) {
-		util_err(err, errlen, "teams must be faceup or fixed and "
-		    "signals partner, table or off");
+		util_err(err, errlen, _("teams must be faceup or fixed and "
+		    "signals partner, table or off"));
 		return -1;
 	}
 	memset(a, 0, sizeof(*a));
@@ -616,8 +618,8 @@ parse_signal(const struct aluette *a, int seat, const char *name,
 	int i;
 
 	if (a->signals == SIG_OFF) {
-		util_err(err, errlen, "signals are off in this game "
-		    "(signals=off)");
+		util_err(err, errlen, _("signals are off in this game "
+		    "(signals=off)"));
 		return -1;
 	}
 	squash(name, sq, sizeof(sq));
@@ -627,15 +629,15 @@ parse_signal(const struct aluette *a, int seat, const char *name,
 			break;
 	}
 	if (i == NSIGNALS) {
-		util_err(err, errlen, "`%s` is not a signal: give one of "
+		util_err(err, errlen, _("`%s` is not a signal: give one of "
 		    "monsieur, madame, borgne, vache, grand-neuf, petit-neuf, "
 		    "deux-de-chene, deux-decrit, aces-1 to aces-4, useless, "
-		    "mordienne", name);
+		    "mordienne"), name);
 		return -1;
 	}
 	if (signals_made(a, seat) >= ALUETTE_MAXSIG) {
-		util_err(err, errlen, "you have made %d signals this hand, "
-		    "the most there may be", ALUETTE_MAXSIG);
+		util_err(err, errlen, _("you have made %d signals this hand, "
+		    "the most there may be"), ALUETTE_MAXSIG);
 		return -1;
 	}
 	set_move(m, MV_SIGNAL, i);
@@ -669,11 +671,11 @@ aluette_parse_move(const void *st, int seat, const char *text,
 	int card, kind, answer;
 
 	if (a->phase == PH_OVER) {
-		util_err(err, errlen, "the game is over");
+		util_err(err, errlen, _("the game is over"));
 		return -1;
 	}
 	if (seat < 0 || seat >= NSEATS) {
-		util_err(err, errlen, "no such seat");
+		util_err(err, errlen, _("no such seat"));
 		return -1;
 	}
 	util_strlcpy(buf, text, sizeof(buf));
@@ -695,54 +697,54 @@ aluette_parse_move(const void *st, int seat, const char *text,
 		answer = MV_NOCHANGE;
 	if (answer) {
 		if (a->phase != PH_ASK) {
-			util_err(err, errlen, "nobody is asked to change now");
+			util_err(err, errlen, _("nobody is asked to change now"));
 			return -1;
 		}
 		if (seat != asked_seat(a)) {
-			util_err(err, errlen, "it is %s's turn to answer "
-			    "change or nochange, not %s's",
-			    aluette_seat_name(a, asked_seat(a)),
-			    aluette_seat_name(a, seat));
+			util_err(err, errlen, _("it is %s's turn to answer "
+			    "change or nochange, not %s's"),
+			    _(aluette_seat_name(a, asked_seat(a))),
+			    _(aluette_seat_name(a, seat)));
 			return -1;
 		}
 		set_move(m, answer, 0);
 		return 0;
 	}
 	if (a->phase == PH_ASK) {
-		util_err(err, errlen, "first the changer round: %s answers "
-		    "`change` or `nochange`", aluette_seat_name(a,
-		    asked_seat(a)));
+		util_err(err, errlen, _("first the changer round: %s answers "
+		    "`change` or `nochange`"), _(aluette_seat_name(a,
+		    asked_seat(a))));
 		return -1;
 	}
 	kind = a->phase == PH_PLAY ? MV_PLAY : MV_DISCARD;
 	if (util_strcaseeq(word, "play") || util_strcaseeq(word, "discard")) {
 		if (util_strcaseeq(word, "play") != (kind == MV_PLAY)) {
-			util_err(err, errlen, kind == MV_PLAY ? "the changer "
-			    "is over: play a card" : "first the discards: "
-			    "`discard CARD`");
+			util_err(err, errlen, "%s", kind == MV_PLAY ?
+			    _("the changer is over: play a card") :
+			    _("first the discards: `discard CARD`"));
 			return -1;
 		}
 		if (*rest == '\0') {
-			util_err(err, errlen, "which card? e.g. `%s 3co`",
+			util_err(err, errlen, _("which card? e.g. `%s 3co`"),
 			    word);
 			return -1;
 		}
 	} else
 		rest = util_trim(whole);	/* a bare card, or a name */
 	if ((card = card_parse(rest)) == -1) {
-		util_err(err, errlen, "`%s` is not a card: write rank and suit "
+		util_err(err, errlen, _("`%s` is not a card: write rank and suit "
 		    "(3co, Kcl, Jsw, 1cu; suits co cu sw cl) or a name "
 		    "(monsieur, madame, borgne, vache, grand-neuf, petit-neuf, "
-		    "deux-de-chene, deux-decrit)", rest);
+		    "deux-de-chene, deux-decrit)"), rest);
 		return -1;
 	}
 	if (!(aluette_to_move(a) & (1u << seat))) {
 		if (kind == MV_PLAY)
-			util_err(err, errlen, "it is %s's turn, not %s's",
-			    aluette_seat_name(a, trick_seat(a, a->ntrick)),
-			    aluette_seat_name(a, seat));
+			util_err(err, errlen, _("it is %s's turn, not %s's"),
+			    _(aluette_seat_name(a, trick_seat(a, a->ntrick))),
+			    _(aluette_seat_name(a, seat)));
 		else
-			util_err(err, errlen, "you have nothing to discard");
+			util_err(err, errlen, _("you have nothing to discard"));
 		return -1;
 	}
 	if (a->loc[card] != LOC_HAND + seat) {
@@ -750,7 +752,7 @@ aluette_parse_move(const void *st, int seat, const char *text,
 
 		card_text(card, c);
 		hand_list(a, seat, hand, sizeof(hand));
-		util_err(err, errlen, "you do not hold %s (your hand: %s)", c,
+		util_err(err, errlen, _("you do not hold %s (your hand: %s)"), c,
 		    hand);
 		return -1;
 	}
@@ -864,12 +866,12 @@ aluette_result(const void *st, struct game_result *r)
 	r->over = 1;
 	if (ns == ew) {
 		r->draw = 1;
-		snprintf(r->text, sizeof(r->text), "draw, %d-%d", ns, ew);
+		snprintf(r->text, sizeof(r->text), _("draw, %d-%d"), ns, ew);
 		return;
 	}
 	win = ns > ew ? 0 : 1;
 	r->winners = (1u << a->table[win]) | (1u << a->table[win + 2]);
-	snprintf(r->text, sizeof(r->text), "%s win %d-%d", team_names[win],
+	snprintf(r->text, sizeof(r->text), _("%s win %d-%d"), _(team_names[win]),
 	    win ? ew : ns, win ? ns : ew);
 }
 
@@ -878,7 +880,7 @@ aluette_result(const void *st, struct game_result *r)
 static const char *
 view_name(const struct aluette *a, const struct game_view *v, int seat)
 {
-	return v->names[seat] ? v->names[seat] : seat_names[pos_of(a, seat)];
+	return v->names[seat] ? v->names[seat] : _(seat_names[pos_of(a, seat)]);
 }
 
 static void
@@ -887,9 +889,9 @@ who(struct buf *b, const struct aluette *a, const struct game_view *v,
 {
 	if (v->names[seat])
 		buf_printf(b, "%s (%s)", v->names[seat],
-		    seat_names[pos_of(a, seat)]);
+		    _(seat_names[pos_of(a, seat)]));
 	else
-		buf_adds(b, seat_names[pos_of(a, seat)]);
+		buf_adds(b, _(seat_names[pos_of(a, seat)]));
 }
 
 static void

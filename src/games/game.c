@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "../i18n.h"
 
 extern const struct game_ops mancala_ops;
 extern const struct game_ops almakleh_ops;
@@ -109,8 +110,8 @@ game_apply_line(const struct game_ops *ops, void *st, int seat,
 				if (n == 0 && last)
 					util_err(err, errlen, "%s", merr);
 				else
-					util_err(err, errlen, "move %d (`%s`): "
-					    "%s", idx + 1, piece, merr);
+					util_err(err, errlen, _("move %d (`%s`): "
+					    "%s"), idx + 1, piece, merr);
 				goto out;
 			}
 			ops->apply(work, seat, &m);
@@ -124,7 +125,7 @@ game_apply_line(const struct game_ops *ops, void *st, int seat,
 		p += len + 1;
 	}
 	if (n == 0) {
-		util_err(err, errlen, "no move given");
+		util_err(err, errlen, _("no move given"));
 		goto out;
 	}
 	memcpy(st, work, ops->state_size);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "../i18n.h"
 
 #define MANCALA_MAXPITS	8
 #define RING		(2 * MANCALA_MAXPITS + 2)
@@ -32,7 +33,7 @@ struct mancala {
 	uint16_t ply;
 };
 
-static const char *const seat_names[] = { "South", "North" };
+static const char *const seat_names[] = { N_("South"), N_("North") };
 
 static int
 pit_at(const struct mancala *m, int side, int pit)
@@ -83,12 +84,12 @@ mancala_create(void *st, const struct game_opts *o,
 
 	(void)seed;
 	if (nseats != 2) {
-		util_err(err, errlen, "Mancala is for 2 players, not %d",
+		util_err(err, errlen, _("Mancala is for 2 players, not %d"),
 		    nseats);
 		return -1;
 	}
 	if (pits < 3 || pits > MANCALA_MAXPITS || seeds < 1 || seeds > 10) {
-		util_err(err, errlen, "pits must be 3-%d and seeds 1-10",
+		util_err(err, errlen, _("pits must be 3-%d and seeds 1-10"),
 		    MANCALA_MAXPITS);
 		return -1;
 	}
@@ -163,22 +164,22 @@ mancala_parse_move(const void *st, int seat, const char *text,
 	long long pit;
 
 	if (m->over) {
-		util_err(err, errlen, "the game is over");
+		util_err(err, errlen, "%s", _("the game is over"));
 		return -1;
 	}
 	if (seat != m->turn) {
-		util_err(err, errlen, "it is %s's turn, not %s's",
-		    seat_names[m->turn], mancala_seat_name(st, seat));
+		util_err(err, errlen, _("it is %s's turn, not %s's"),
+		    _(seat_names[m->turn]), _(mancala_seat_name(st, seat)));
 		return -1;
 	}
 	legal_list(m, seat, legal, sizeof(legal));
 	if (util_parse_int(text, 1, m->pits, &pit) == -1) {
-		util_err(err, errlen, "`%s` is not a pit: give a pit number "
-		    "1-%d (legal now: %s)", text, m->pits, legal);
+		util_err(err, errlen, _("`%s` is not a pit: give a pit number "
+		    "1-%d (legal now: %s)"), text, m->pits, legal);
 		return -1;
 	}
 	if (m->ring[pit_at(m, seat, (int)pit)] == 0) {
-		util_err(err, errlen, "pit %lld is empty (legal now: %s)", pit,
+		util_err(err, errlen, _("pit %lld is empty (legal now: %s)"), pit,
 		    legal);
 		return -1;
 	}
@@ -250,11 +251,11 @@ mancala_result(const void *st, struct game_result *r)
 	r->over = 1;
 	if (s == n) {
 		r->draw = 1;
-		snprintf(r->text, sizeof(r->text), "draw, %d-%d", s, n);
+		snprintf(r->text, sizeof(r->text), _("draw, %d-%d"), s, n);
 	} else {
 		r->winners = 1u << (s > n ? SOUTH : NORTH);
-		snprintf(r->text, sizeof(r->text), "%s wins %d-%d",
-		    seat_names[s > n ? SOUTH : NORTH], s > n ? s : n,
+		snprintf(r->text, sizeof(r->text), _("%s wins %d-%d"),
+		    _(seat_names[s > n ? SOUTH : NORTH]), s > n ? s : n,
 		    s > n ? n : s);
 	}
 }
@@ -262,7 +263,7 @@ mancala_result(const void *st, struct game_result *r)
 static const char *
 view_name(const struct game_view *v, int seat)
 {
-	return v->names[seat] ? v->names[seat] : seat_names[seat];
+	return v->names[seat] ? v->names[seat] : _(seat_names[seat]);
 }
 
 static void
@@ -287,8 +288,10 @@ mancala_render(const void *st, const struct game_view *v, struct buf *b)
 	const struct mancala *m = st;
 	int me = v->viewer == NORTH ? NORTH : SOUTH, them = !me, i;
 
-	buf_printf(b, "        %s (%s), store on the left\n",
-	    view_name(v, them), seat_names[them]);
+	buf_adds(b, "        ");
+	buf_printf(b, _("%s (%s), store on the left"), view_name(v, them),
+	    _(seat_names[them]));
+	buf_addc(b, '\n');
 	buf_adds(b, "      ");
 	for (i = m->pits; i >= 1; i--)
 		buf_printf(b, "  %d  ", i);
@@ -311,26 +314,34 @@ mancala_render(const void *st, const struct game_view *v, struct buf *b)
 	for (i = 1; i <= m->pits; i++)
 		buf_printf(b, "  %d  ", i);
 	buf_addc(b, '\n');
-	buf_printf(b, "        %s (%s), store on the right\n\n",
-	    view_name(v, me), seat_names[me]);
+	buf_adds(b, "        ");
+	buf_printf(b, _("%s (%s), store on the right"), view_name(v, me),
+	    _(seat_names[me]));
+	buf_adds(b, "\n\n");
 
-	buf_printf(b, "Stores: %s %d, %s %d.\n", seat_names[SOUTH],
-	    m->ring[store_at(m, SOUTH)], seat_names[NORTH],
+	buf_printf(b, _("Stores: %s %d, %s %d."), _(seat_names[SOUTH]),
+	    m->ring[store_at(m, SOUTH)], _(seat_names[NORTH]),
 	    m->ring[store_at(m, NORTH)]);
+	buf_addc(b, '\n');
 	if (m->ply == 0)
-		buf_adds(b, "No move yet.\n");
-	else
-		buf_printf(b, "Last move: %s (%s) sowed pit %d.\n",
-		    view_name(v, m->last_seat), seat_names[m->last_seat],
+		buf_printf(b, "%s\n", _("No move yet."));
+	else {
+		buf_printf(b, _("Last move: %s (%s) sowed pit %d."),
+		    view_name(v, m->last_seat), _(seat_names[m->last_seat]),
 		    m->last_pit);
+		buf_addc(b, '\n');
+	}
 	if (m->over) {
 		struct game_result r;
 
 		mancala_result(st, &r);
-		buf_printf(b, "Game over: %s.\n", r.text);
-	} else
-		buf_printf(b, "%s (%s) to move.\n", view_name(v, m->turn),
-		    seat_names[m->turn]);
+		buf_printf(b, _("Game over: %s."), r.text);
+		buf_addc(b, '\n');
+	} else {
+		buf_printf(b, _("%s (%s) to move."), view_name(v, m->turn),
+		    _(seat_names[m->turn]));
+		buf_addc(b, '\n');
+	}
 }
 
 static void
@@ -479,7 +490,7 @@ mancala_evaluate(const void *st, int seat)
 
 const struct game_ops mancala_ops = {
 	.name = "mancala",
-	.title = "Mancala (Kalah)",
+	.title = N_("Mancala (Kalah)"),
 	.state_size = sizeof(struct mancala),
 	.create = mancala_create,
 	.seats = mancala_seats,

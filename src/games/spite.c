@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "../i18n.h"
 
 #define SPITE_RANKS	13
 #define SPITE_COPIES	8
@@ -75,7 +76,7 @@ struct spite {
 	struct rng rng;
 };
 
-static const char *const seat_names[] = { "South", "North" };
+static const char *const seat_names[] = { N_("South"), N_("North") };
 static const char *const seat_keys[] = { "south", "north" };
 static const char *const rank_names[] = { "?", "A", "2", "3", "4", "5", "6",
 	"7", "8", "9", "10", "J", "Q", "K" };
@@ -259,7 +260,7 @@ spite_create(void *st, const struct game_opts *o,
 	int a, b;
 
 	if (nseats != 2) {
-		util_err(err, errlen, "Spite & Malice is for 2 players, not %d",
+		util_err(err, errlen, _("Spite & Malice is for 2 players, not %d"),
 		    nseats);
 		return -1;
 	}
@@ -267,8 +268,8 @@ spite_create(void *st, const struct game_opts *o,
 	    hand > SPITE_MAXHAND || centre < 1 || centre > SPITE_MAXCENTRE ||
 	    target < 1 || target > SPITE_MAXTARGET || dry < 0 ||
 	    dry > SPITE_MAXDRY) {
-		util_err(err, errlen, "payoff must be 1-%d, hand 1-%d, "
-		    "centre 1-%d, target 1-%d and dry_rounds 0-%d",
+		util_err(err, errlen, _("payoff must be 1-%d, hand 1-%d, "
+		    "centre 1-%d, target 1-%d and dry_rounds 0-%d"),
 		    SPITE_MAXPAYOFF, SPITE_MAXHAND, SPITE_MAXCENTRE,
 		    SPITE_MAXTARGET, SPITE_MAXDRY);
 		return -1;
@@ -424,10 +425,10 @@ static void
 spite_needs_text(const struct spite *s, int c, char *out, size_t len)
 {
 	if (s->ncentre[c] == 0)
-		snprintf(out, len, "c%d is empty and takes only an Ace (or a "
-		    "King as Ace)", c + 1);
+		snprintf(out, len, _("c%d is empty and takes only an Ace (or a "
+		    "King as Ace)"), c + 1);
 	else
-		snprintf(out, len, "c%d needs a %s (or a King)", c + 1,
+		snprintf(out, len, _("c%d needs a %s (or a King)"), c + 1,
 		    spite_rank(s->ncentre[c] + 1));
 }
 
@@ -442,12 +443,12 @@ spite_parse_move(const void *st, int seat, const char *text,
 	int ntok = 0, src, si = 0, dst, di, card;
 
 	if (s->over) {
-		util_err(err, errlen, "the match is over");
+		util_err(err, errlen, _("the match is over"));
 		return -1;
 	}
 	if (seat != s->turn) {
-		util_err(err, errlen, "it is %s's turn, not %s's",
-		    seat_names[s->turn], spite_seat_name(st, seat));
+		util_err(err, errlen, _("it is %s's turn, not %s's"),
+		    _(seat_names[s->turn]), _(spite_seat_name(st, seat)));
 		return -1;
 	}
 	p = &s->p[seat];
@@ -460,18 +461,20 @@ spite_parse_move(const void *st, int seat, const char *text,
 	}
 	if (ntok == 1 && util_strcaseeq(tok[0], "end")) {
 		if (p->nhand > 0) {
-			util_err(err, errlen, "you still hold %d card%s: a "
+			util_err(err, errlen, P_("you still hold %d card: a "
 			    "turn ends by placing a hand card on one of your "
-			    "side stacks (e.g. `%s s1`)", p->nhand,
-			    p->nhand == 1 ? "" : "s", spite_rank(p->hand[0]));
+			    "side stacks (e.g. `%s s1`)", "you still hold %d "
+			    "cards: a turn ends by placing a hand card on one "
+			    "of your side stacks (e.g. `%s s1`)", p->nhand),
+			    p->nhand, spite_rank(p->hand[0]));
 			return -1;
 		}
 		spite_move_set(m, SRC_END, 0, 0, 0);
 		return 0;
 	}
 	if (ntok != 2) {
-		util_err(err, errlen, "`%s` is not an action: give SOURCE "
-		    "TARGET (e.g. `p c1`, `7 c2`, `s3 c1`, `9 s4`) or `end`",
+		util_err(err, errlen, _("`%s` is not an action: give SOURCE "
+		    "TARGET (e.g. `p c1`, `7 c2`, `s3 c1`, `9 s4`) or `end`"),
 		    text);
 		return -1;
 	}
@@ -483,7 +486,7 @@ spite_parse_move(const void *st, int seat, const char *text,
 	} else if ((si = spite_parse_stack(tok[0], 's', SPITE_SIDES)) >= 0) {
 		src = SRC_SIDE;
 		if (p->nside[si] == 0) {
-			util_err(err, errlen, "your side stack s%d is empty",
+			util_err(err, errlen, _("your side stack s%d is empty"),
 			    si + 1);
 			return -1;
 		}
@@ -493,14 +496,14 @@ spite_parse_move(const void *st, int seat, const char *text,
 		si = card;
 		if (spite_hand_find(p, card) == -1) {
 			spite_hand_text(p, hand, sizeof(hand));
-			util_err(err, errlen, "you hold no %s (your hand: %s)",
+			util_err(err, errlen, _("you hold no %s (your hand: %s)"),
 			    spite_rank(card), hand);
 			return -1;
 		}
 	} else {
-		util_err(err, errlen, "`%s` is not a source: give p (payoff), "
+		util_err(err, errlen, _("`%s` is not a source: give p (payoff), "
 		    "s1-s4 (side stack) or a rank from your hand (A 2 ... 10 "
-		    "J Q K)", tok[0]);
+		    "J Q K)"), tok[0]);
 		return -1;
 	}
 
@@ -509,21 +512,21 @@ spite_parse_move(const void *st, int seat, const char *text,
 		dst = DST_CENTRE;
 		if (!spite_centre_takes(s, di, card)) {
 			spite_needs_text(s, di, needs, sizeof(needs));
-			util_err(err, errlen, "%s, not a %s", needs,
+			util_err(err, errlen, _("%s, not a %s"), needs,
 			    spite_rank(card));
 			return -1;
 		}
 	} else if ((di = spite_parse_stack(tok[1], 's', SPITE_SIDES)) >= 0) {
 		dst = DST_SIDE;
 		if (src != SRC_HAND) {
-			util_err(err, errlen, "only a card from your hand goes "
+			util_err(err, errlen, _("only a card from your hand goes "
 			    "to a side stack; payoff and side-stack cards go to "
-			    "the centre");
+			    "the centre"));
 			return -1;
 		}
 	} else {
-		util_err(err, errlen, "`%s` is not a target: give c1-c%d "
-		    "(centre) or s1-s4 (your side stacks)", tok[1],
+		util_err(err, errlen, _("`%s` is not a target: give c1-c%d "
+		    "(centre) or s1-s4 (your side stacks)"), tok[1],
 		    s->opt_centre);
 		return -1;
 	}
@@ -592,15 +595,16 @@ spite_result(const void *st, struct game_result *r)
 	r->over = 1;
 	if (s->winner < 0) {
 		r->draw = 1;
-		snprintf(r->text, sizeof(r->text), "draw after %d rounds in a "
-		    "row without a score, %d-%d", s->dry, s->score[0],
+		snprintf(r->text, sizeof(r->text), P_("draw after %d round "
+		    "without a score, %d-%d", "draw after %d rounds in a row "
+		    "without a score, %d-%d", s->dry), s->dry, s->score[0],
 		    s->score[1]);
 	} else {
 		int w = s->winner;
 
 		r->winners = 1u << w;
-		snprintf(r->text, sizeof(r->text), "%s wins %d-%d",
-		    seat_names[w], s->score[w], s->score[!w]);
+		snprintf(r->text, sizeof(r->text), _("%s wins %d-%d"),
+		    _(seat_names[w]), s->score[w], s->score[!w]);
 	}
 }
 

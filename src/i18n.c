@@ -1,0 +1,240 @@
+/*
+ * i18n: per-mail language switching over glibc's gettext.
+ *
+ * How glibc (2.36, Debian 12) picks a catalogue for dgettext(domain, id),
+ * and what we do with each rule:
+ *
+ * 1. The category is LC_MESSAGES; its locale name is the calling thread's
+ *    (uselocale), else the global one (setlocale).  A daemon that never
+ *    calls setlocale runs in "C".
+ * 2. The C locale exception: when that name is "C" (or "POSIX"), gettext
+ *    returns the msgid and ignores $LANGUAGE altogether.  So a name other
+ *    than "C" is needed, but a real one such as ru_RU.UTF-8 exists only
+ *    where an admin generated it (locale-gen), which we must not require.
+ *    C.UTF-8 is built into glibc since 2.35: newlocale() finds it on every
+ *    Debian 12 system with no locale files at all, and it is not "C".
+ * 3. With a name other than "C", a non-empty $LANGUAGE (a colon-separated
+ *    list of language codes) overrides the locale's own name in choosing
+ *    DIR/LANG/LC_MESSAGES/DOMAIN.mo.  $LANGUAGE is read with getenv() on
+ *    every lookup, so setenv() switches the language at once; the locale
+ *    never has to name the language, and one thread locale serves all.
+ * 4. Translations once found are cached, keyed by domain, category,
+ *    locale name and msgid: not by $LANGUAGE.  Incrementing the exported
+ *    counter _nl_msg_cat_cntr invalidates that cache (it is what glibc's
+ *    own textdomain() and bindtextdomain() do), so after switching
+ *    $LANGUAGE the next lookup reads the new catalogue instead of
+ *    returning the previous language's string.
+ * 5. Output is converted to the locale's codeset unless the domain's
+ *    codeset is bound: bind_textdomain_codeset(domain, "UTF-8") makes it
+ *    UTF-8 whatever LC_CTYPE is, so only LC_MESSAGES is changed and the
+ *    rest of the program keeps the C locale (ctype, number formats).
+ *
+ * So: one locale_t with LC_MESSAGES from C.UTF-8 (the other categories
+ * "C") installed with uselocale() for the calling thread, and i18n_set()
+ * = setenv("LANGUAGE") plus ++_nl_msg_cat_cntr.  English needs no
+ * catalogue: "en" has no .mo, so the msgid itself is returned.  The
+ * referee is one thread; the environment is process-wide, so a threaded
+ * caller would have to serialise i18n_set with its lookups.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "i18n.h"
+#include "log.h"
+#include "util.h"
+
+#ifndef LUDUS_LOCALEDIR
+#define LUDUS_LOCALEDIR "/usr/share/locale"
+#endif
+
+extern int _nl_msg_cat_cntr;	/* glibc's catalogue generation */
+
+static int	 bound;
+static char	 cur[16] = "en";
+static char	*dir;
+static locale_t	 msgloc;
+
+static void
+i18n_bind(void)
+{
+	const char *env = getenv("LUDUS_LOCALE_DIR");
+
+	if (bound)
+		return;
+	bound = 1;
+	dir = xstrdup(env && *env ? env : LUDUS_LOCALEDIR);
+	bindtextdomain(I18N_DOMAIN, dir);
+	bind_textdomain_codeset(I18N_DOMAIN, "UTF-8");
+	msgloc = newlocale(LC_MESSAGES_MASK, "C.UTF-8", (locale_t)0);
+	if (msgloc == (locale_t)0) {
+		/* glibc before 2.35 without a generated C.UTF-8: any
+		 * installed UTF-8 locale will do, since $LANGUAGE decides. */
+		msgloc = newlocale(LC_MESSAGES_MASK, "en_US.UTF-8",
+		    (locale_t)0);
+	}
+	if (msgloc == (locale_t)0)
+		log_warn("no C.UTF-8 locale: mails stay in English");
+	else
+		uselocale(msgloc);
+}
+
+const char *
+i18n_dir(void)
+{
+	i18n_bind();
+	return dir;
+}
+
+void
+i18n_set(const char *lang)
+{
+	if (lang == NULL || *lang == '\0')
+		lang = "en";
+	i18n_bind();
+	if (strcmp(cur, lang) == 0)
+		return;
+	util_strlcpy(cur, lang, sizeof(cur));
+	setenv("LANGUAGE", cur, 1);
+	++_nl_msg_cat_cntr;
+}
+
+const char *
+i18n_lang(void)
+{
+	return cur;
+}
+
+int
+i18n_known(const char *lang)
+{
+	struct stat sb;
+	char *path;
+	int ok;
+
+	if (strcmp(lang, "en") == 0)
+		return 1;
+	path = xasprintf("%s/%s/LC_MESSAGES/%s.mo", i18n_dir(), lang,
+	    I18N_DOMAIN);
+	ok = stat(path, &sb) == 0;
+	free(path);
+	return ok;
+}
+
+int
+i18n_rtl(const char *lang)
+{
+	static const char *const rtl[] = { "ar", "fa", "he", "ur", NULL };
+	int i;
+
+	for (i = 0; rtl[i] != NULL; i++)
+		if (strncmp(lang, rtl[i], 2) == 0 &&
+		    (lang[2] == '\0' || lang[2] == '-'))
+			return 1;
+	return 0;
+}
+
+char *
+i18n_defer(const char *msgid, ...)
+{
+	struct buf b = { 0 };
+	const char *a;
+	va_list ap;
+
+	buf_adds(&b, msgid);
+	va_start(ap, msgid);
+	while ((a = va_arg(ap, const char *)) != NULL) {
+		buf_addc(&b, I18N_SEP);
+		buf_adds(&b, a);
+	}
+	va_end(ap);
+	return buf_steal(&b);
+}
+
+/* Argument i (0-based) of a deferred text into b, translated when marked. */
+static void
+defer_arg(const char *stored, int i, struct buf *b)
+{
+	const char *p = strchr(stored, I18N_SEP), *e;
+	char *s;
+
+	while (p != NULL && i-- > 0)
+		p = strchr(p + 1, I18N_SEP);
+	if (p == NULL)
+		return;
+	p++;
+	e = strchr(p, I18N_SEP);
+	s = e ? xstrndup(p, (size_t)(e - p)) : xstrdup(p);
+	if (s[0] == I18N_TR[0])
+		buf_adds(b, _(s + 1));
+	else
+		buf_adds(b, s);
+	free(s);
+}
+
+void
+i18n_expand(const char *stored, struct buf *b)
+{
+	const char *sep = strchr(stored, I18N_SEP), *p;
+	char *id;
+	int arg = 0;
+
+	if (sep == NULL) {
+		/* Stored before texts were deferred, or with no arguments. */
+		buf_adds(b, *stored ? _(stored) : stored);
+		return;
+	}
+	id = xstrndup(stored, (size_t)(sep - stored));
+	/* Only %s (%1$s in translations) and %% occur in deferred
+	 * msgids; msgfmt -c checks translations against them. */
+	for (p = _(id); *p; p++) {
+		if (p[0] == '%' && p[1] == 's') {
+			defer_arg(stored, arg++, b);
+			p++;
+		} else if (p[0] == '%' && p[1] >= '1' && p[1] <= '9' &&
+		    p[2] == '$' && p[3] == 's') {
+			defer_arg(stored, p[1] - '1', b);
+			p += 3;
+		} else if (p[0] == '%' && p[1] == '%') {
+			buf_addc(b, '%');
+			p++;
+		} else
+			buf_addc(b, *p);
+	}
+	free(id);
+}
+
+char *
+i18n_expand_str(const char *stored)
+{
+	struct buf b = { 0 };
+
+	i18n_expand(stored, &b);
+	buf_adds(&b, "");
+	return buf_steal(&b);
+}
+
+const char *
+i18n_lri(void)
+{
+	return i18n_rtl(cur) ? "\xe2\x81\xa6" : "";
+}
+
+const char *
+i18n_pdi(void)
+{
+	return i18n_rtl(cur) ? "\xe2\x81\xa9" : "";
+}
+
+void
+i18n_ltr(struct buf *b, const char *text)
+{
+	buf_adds(b, i18n_lri());
+	buf_adds(b, text);
+	buf_adds(b, i18n_pdi());
+}
