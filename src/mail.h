@@ -53,6 +53,11 @@ enum mail_body_source {
 	MAIL_BODY_HTML
 };
 
+/* Header fields of automatic mail (bits of mail_msg.autoresponder_header). */
+#define MAIL_AUTO_HEADER	0x1	/* X-Autoreply and friends */
+#define MAIL_AUTO_CHALLENGE	0x2	/* a challenge-response system's */
+#define MAIL_AUTO_SUPPRESS	0x4	/* X-Auto-Response-Suppress, not None */
+
 /* A parsed message.  Every pointer is owned by the struct and released by
  * mail_msg_free; strings are UTF-8 (invalid bytes replaced by U+FFFD) or NULL
  * when the header is absent.  Addresses are canonical: lower-cased as a
@@ -74,7 +79,7 @@ struct mail_msg {
 	char		*list_id;
 	struct mail_strv x_loop;	/* every X-Loop value, in order */
 	char		*x_failed_recipients;
-	int		 autoresponder_header;	/* X-Autoreply and friends */
+	int		 autoresponder_header;	/* MAIL_AUTO_* bits */
 	char		*auth_results;	/* the topmost Authentication-Results */
 	char		*auth_serv_id;	/* its authserv-id */
 	char		*dmarc;		/* its dmarc= result, lower-cased */
