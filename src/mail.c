@@ -305,7 +305,6 @@ static const struct {
 	{ "X-Apple-Action", "VACATION", MAIL_AUTO_HEADER },
 	{ "X-POST-MessageClass", "9; Autoresponder", MAIL_AUTO_HEADER },
 	{ "X-Precedence", "auto_reply", MAIL_AUTO_HEADER },
-	{ "Precedence", "auto_reply", MAIL_AUTO_HEADER },
 	{ "X-FC-MachineGenerated", "true", MAIL_AUTO_HEADER },
 	/* TMDA and other challenge-response systems. */
 	{ "X-Delivery-Agent", "TMDA", MAIL_AUTO_CHALLENGE },
@@ -1225,6 +1224,9 @@ mail_guard(const struct mail_msg *m, const struct mail_guard_cfg *cfg)
 	if (m->list_id != NULL)
 		for (i = 0; i < cfg->nclub_lists && !club; i++)
 			club = mail_list_matches(m->list_id, cfg->club_lists[i]);
+	if (m->precedence != NULL && util_strncaseeq(m->precedence,
+	    "auto_reply", 10))
+		return "auto-reply: Precedence";
 	if (!club && m->precedence != NULL) {
 		size_t n = strcspn(m->precedence, " \t;");
 

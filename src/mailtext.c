@@ -264,7 +264,7 @@ mailtext_is_mobile_sig(struct line t)
 			return 1;
 	for (i = 0; i < nitems(mailtext_mobile_ends); i++)
 		if (mailtext_ends_ci(t, mailtext_mobile_ends[i]) &&
-		    mailtext_words(t) >= 2)
+		    t.len > strlen(mailtext_mobile_ends[i]))
 			return 1;
 	return 0;
 }
@@ -476,7 +476,7 @@ static const char *const mailtext_attr_ends[] = {
 	"wrote", "writes",					/* English */
 	"написал(а)", "написал", "написала", "пишет",		/* Russian */
 	"написав(ла)", "написав", "пише",			/* Ukrainian */
-	"napisał(a)", "napisał", "napisała",			/* Polish */
+	"napisał(a)", "napisał", "napisała", "pisze",		/* Polish */
 	"napsal(a)", "napsal", "napsala",			/* Czech */
 	"ha scritto", "scrisse",				/* Italian */
 	"escreveu",						/* Portuguese */
@@ -518,10 +518,14 @@ mailtext_attribution_text(struct line t, int bare)
 
 	if (t.len > 400)
 		return 0;
-	if (!mailtext_colon(t, &core))
+	if (!mailtext_colon(t, &core)) {
 		/* "On Mon, 2 Mar 2026 at 10:00, Name <addr> wrote" */
-		return (bare || mailtext_starts(t, "On ")) &&
-		    mailtext_has_digit(t) && mailtext_ends_ci(t, " wrote");
+		if (!bare)
+			return mailtext_starts(t, "On ") &&
+			    mailtext_has_digit(t) && mailtext_ends_ci(t, " wrote");
+		if (!mailtext_has_digit(t))
+			return 0;
+	}
 	for (i = 0; i < nitems(mailtext_attr_ends); i++)
 		if (mailtext_ends_ci(core, mailtext_attr_ends[i]))
 			return 1;

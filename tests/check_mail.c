@@ -826,16 +826,19 @@ corpus_result(const char *raw, size_t len)
 	return buf_steal(&b);
 }
 
-START_TEST(mail_corpus_files)
+/* Every .eml of tests/mail/SUB (listed in its files.am) against its
+ * .expect; returns how many there are. */
+static int
+corpus_dir(const char *sub, int *bad)
 {
 	const char *src = getenv("LUDUS_SRCDIR");
 	char dir[1024], path[1200];
 	struct dirent *de;
 	char **names = NULL;
-	int n = 0, i, bad = 0;
+	int n = 0, i;
 	DIR *d;
 
-	snprintf(dir, sizeof(dir), "%s/tests/mail", src ? src : ".");
+	snprintf(dir, sizeof(dir), "%s/tests/mail%s", src ? src : ".", sub);
 	ck_assert_msg((d = opendir(dir)) != NULL, "cannot open %s", dir);
 	while ((de = readdir(d)) != NULL) {
 		size_t l = strlen(de->d_name);
@@ -847,7 +850,6 @@ START_TEST(mail_corpus_files)
 		}
 	}
 	closedir(d);
-	ck_assert_msg(n >= 40, "only %d messages in %s", n, dir);
 	qsort(names, (size_t)n, sizeof(*names), cmp_names);
 	snprintf(path, sizeof(path), "%s/files.am", dir);
 	{
@@ -856,9 +858,10 @@ START_TEST(mail_corpus_files)
 
 		ck_assert_msg(list != NULL, "missing %s", path);
 		for (i = 0; i < n; i++) {
-			snprintf(word, sizeof(word), "tests/mail/%s ", names[i]);
+			snprintf(word, sizeof(word), "tests/mail%s/%s ", sub,
+			    names[i]);
 			ck_assert_msg(strstr(list, word) != NULL, "%s is not "
-			    "listed in tests/mail/files.am", names[i]);
+			    "listed in tests/mail%s/files.am", names[i], sub);
 		}
 		free(list);
 	}
@@ -874,9 +877,10 @@ START_TEST(mail_corpus_files)
 		ck_assert_msg(want != NULL, "missing %s", path);
 		got = corpus_result(raw, rl);
 		if (strcmp(got, want) != 0) {
-			fprintf(stderr, "--- %s: expected\n%s+++ got\n%s",
-			    names[i], want, got);
-			bad++;
+			fprintf(stderr, "--- %s%s%s: expected\n%s+++ got\n%s",
+			    sub + (*sub == '/'), *sub ? "/" : "", names[i], want,
+			    got);
+			(*bad)++;
 		}
 		free(raw);
 		free(want);
@@ -884,8 +888,29 @@ START_TEST(mail_corpus_files)
 		free(names[i]);
 	}
 	free(names);
+	return n;
+}
+
+START_TEST(mail_corpus_files)
+{
+	int bad = 0, n;
+
+	n = corpus_dir("", &bad);
+	ck_assert_msg(n >= 40, "only %d messages in tests/mail", n);
 	ck_assert_msg(bad == 0, "%d of %d messages in tests/mail differ (diffs "
 	    "on stderr)", bad, n);
+}
+END_TEST
+
+/* tests/mail/kinds: the table of reply forms by kind and language. */
+START_TEST(mail_kinds_files)
+{
+	int bad = 0, n;
+
+	n = corpus_dir("/kinds", &bad);
+	ck_assert_msg(n >= 100, "only %d messages in tests/mail/kinds", n);
+	ck_assert_msg(bad == 0, "%d of %d messages in tests/mail/kinds differ "
+	    "(diffs on stderr)", bad, n);
 }
 END_TEST
 
@@ -924,6 +949,7 @@ mail_suite(void)
 	tcase_add_test(tc, mail_plus_address_token);
 	tcase_add_test(tc, mail_describe_format);
 	tcase_add_test(tc, mail_corpus_files);
+	tcase_add_test(tc, mail_kinds_files);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tg, mail_guard_plain_mail_answered);
 	tcase_add_test(tg, mail_guard_bounce_null_sender);
