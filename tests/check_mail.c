@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mail.h"
 
@@ -201,6 +202,106 @@ START_TEST(mail_forwarded_marker)
 	    "message ---------\nFrom: x\n", "new mancala bob@example.org");
 	assert_body("list\n-------- Пересылаемое сообщение --------\nboard\n",
 	    "list");
+}
+END_TEST
+
+/* Lines that look a little like attributions, headers, separators or
+ * sign-offs but are the sender's own: every one is read. */
+START_TEST(mail_lookalikes_kept)
+{
+	static const struct {
+		const char *body, *want;
+	} cases[] = {
+		{ "thanks\n", "thanks" },
+		{ "Thanks!\n", "Thanks!" },
+		{ "resign\nthanks\n", "resign|thanks" },
+		{ "move 3\nCheers\n", "move 3|Cheers" },
+		{ "board\nBest\nmove 2\n", "board|Best|move 2" },
+		{ "move 3\nAlice\n", "move 3|Alice" },
+		{ "Da: 3\n", "Da: 3" },
+		{ "Date: tomorrow\nmove 2\n", "Date: tomorrow|move 2" },
+		{ "On second thought\nresign\n", "On second thought|resign" },
+		{ "new mancala bob@example.org\n3\n",
+		    "new mancala bob@example.org|3" },
+		{ "say I wrote it at 10:30\nboard\n",
+		    "say I wrote it at 10:30|board" },
+		{ "say -- well played\n", "say -- well played" },
+		{ "say Sent from my desk, as usual\n",
+		    "say Sent from my desk, as usual" },
+		{ "_\nboard\n", "_|board" },
+	};
+	size_t i;
+
+	for (i = 0; i < nitems(cases); i++)
+		assert_body(cases[i].body, cases[i].want);
+}
+END_TEST
+
+/* The rules of issue-15 kinds in one line each (the fixtures of
+ * tests/mail/kinds hold them as whole messages). */
+START_TEST(mail_reply_forms)
+{
+	static const struct {
+		const char *body, *want;
+	} cases[] = {
+		/* Mobile: the attribution first, the reply below it. */
+		{ "On Mon, 2 Mar 2026 at 10:00, Referee <r@ludus.example> "
+		    "wrote:\nmove 3\n", "move 3" },
+		/* A verb-less attribution with the original not quoted. */
+		{ "ход 2\n30.09.2025, 18.30, \"Ludus - Referee\" "
+		    "<r@ludus.example>:\nYour legal moves: 1, 2\n3\n", "ход 2" },
+		{ "move 1\nOn Mon, 2 Mar 2026 at 10:00, Referee "
+		    "<r@ludus.example> wrote\n\n> 3\n", "move 1" },
+		{ "move 1\nLudus Referee كتب:\n3\n", "move 1" },
+		{ "move 1\nLudus Referee <r@ludus.example> 于2026年3月2日周一 "
+		    "10:00写道：\n3\n", "move 1" },
+		{ "move 1\nLe 2 mars 2026 à 10:00, Referee a écrit\xe2\x80\xaf:"
+		    "\n3\n", "move 1" },
+		{ "move 1\nDe : Referee\nEnvoyé : lundi\n3\n", "move 1" },
+		{ "move 1\n-------- Oprindelig besked --------\n3\n", "move 1" },
+		{ "move 1\n---- On Mon, 02 Mar 2026 10:00:00 +0100 Referee "
+		    "wrote ----\n3\n", "move 1" },
+		{ "move 1\n__\nhelp\n", "move 1" },
+		{ "move 1\n\xe1\x90\xa7\n", "move 1" },
+		{ "move 1\n\nBest regards,\nAlice Liddell\n", "move 1" },
+		{ "move 1\n\nViele Grüße\nJürgen\n", "move 1" },
+		{ "move 1\n\nCheers,\n", "move 1" },
+		{ "move 1\n\nThanks,\nAlice\n", "move 1" },
+	};
+	size_t i;
+
+	for (i = 0; i < nitems(cases); i++)
+		assert_body(cases[i].body, cases[i].want);
+}
+END_TEST
+
+/* Hostile bodies stay linear: long lines, many attribution-like and
+ * header-like lines, a header line followed by a sea of blank lines. */
+START_TEST(mail_hostile_bodies_fast)
+{
+	struct mail_strv sv = { 0 };
+	struct buf b = { 0 };
+	int i, lt, ct;
+
+	time_t t0 = time(NULL);
+
+	buf_adds(&b, "move 1\n");
+	for (i = 0; i < 20000; i++)
+		buf_adds(&b, "On 10:00 <a@b.example wrote\n\n\n> q\n"
+		    "Regards,\n");
+	buf_adds(&b, "From: x\n");
+	for (i = 0; i < 200000; i++)
+		buf_adds(&b, "\n");
+	for (i = 0; i < 100000; i++)
+		buf_addc(&b, i % 2 ? '<' : '@');
+	buf_adds(&b, ":\n");
+	mailtext_commands(b.s, b.len, 0, 0, &sv, &lt, &ct);
+	ck_assert_int_gt(sv.n, 20000);
+	ck_assert_str_eq(sv.v[0], "move 1");
+	ck_assert_msg(time(NULL) - t0 < 5, "took %lld s",
+	    (long long)(time(NULL) - t0));
+	mail_strv_free(&sv);
+	buf_free(&b);
 }
 END_TEST
 
@@ -791,6 +892,90 @@ START_TEST(mail_describe_format)
 }
 END_TEST
 
+START_TEST(mail_describe_failed_recipients)
+{
+	struct mail_guard_cfg g = guard_cfg();
+	struct mail_msg m;
+	struct buf b = { 0 };
+	const char *s;
+
+	parse_ok("From: MAILER-DAEMON@mx.example.org\nReturn-Path: <>\n"
+	    "Subject: Undelivered Mail\nContent-Type: multipart/report; "
+	    "report-type=delivery-status; boundary=B\n\n--B\n"
+	    "Content-Type: text/plain\n\nfailed\n--B\n"
+	    "Content-Type: message/delivery-status\n\nReporting-MTA: dns; mx\n"
+	    "\nFinal-Recipient: rfc822; Bob@Example.org\nAction: failed\n\n"
+	    "Final-Recipient: rfc822; carol@example.org\nAction: failed\n"
+	    "--B--\n", &m);
+	mail_describe(&m, mail_guard(&m, &g), &b);
+	s = buf_str(&b);
+	ck_assert_msg(strstr(s, "\nguard:           drop (bounce: null "
+	    "Return-Path)\nfailed:          bob@example.org\nfailed:          "
+	    "carol@example.org\n== commands ==\n") != NULL, "%s", s);
+	buf_free(&b);
+	mail_msg_free(&m);
+	/* A bounce that names nobody says so; other mail has no such line. */
+	parse_ok("From: MAILER-DAEMON@mx.example.org\nSubject: failure\n\n"
+	    "Sorry.\n", &m);
+	mail_describe(&m, mail_guard(&m, &g), &b);
+	assert_line(buf_str(&b), "failed:", "(none found)");
+	buf_free(&b);
+	mail_msg_free(&m);
+	parse_ok("From: a@example.org\nSubject: s\n\n<x@example.org>:\n", &m);
+	mail_describe(&m, mail_guard(&m, &g), &b);
+	ck_assert_ptr_null(strstr(buf_str(&b), "failed:  "));
+	buf_free(&b);
+	mail_msg_free(&m);
+}
+END_TEST
+
+/* Auto-replies that carry none of the standard headers. */
+START_TEST(mail_guard_autoreply_forms)
+{
+	static const struct {
+		const char *headers, *body, *want;
+	} cases[] = {
+		{ "Subject: AUTO: Bob is out of the office\n", "x\n",
+		    "auto-reply: subject" },
+		{ "Subject: Automatisch antwoord: [ludus #1] x\n", "x\n",
+		    "auto-reply: subject" },
+		{ "Subject: Re: x\nX-Autorespond: yes\n", "x\n",
+		    "auto-reply: autoresponder header" },
+		{ "Subject: Re: x\nX-POST-MessageClass: 9; Autoresponder\n",
+		    "x\n", "auto-reply: autoresponder header" },
+		{ "Subject: Re: x\nX-Auto-Response-Suppress: OOF, DR\n",
+		    "x\n", "auto-reply: X-Auto-Response-Suppress" },
+		{ "Subject: Re: x\nPrecedence: auto_reply\n", "x\n",
+		    "auto-reply: Precedence" },
+		{ "Subject: Re: x\n", "Please confirm you are a human:\n"
+		    "https://example.net/c\n", "auto-reply: challenge-response" },
+		{ "Subject: Re: x\nX-Delivery-Agent: TMDA/1.1\n", "x\n",
+		    "auto-reply: challenge-response" },
+		{ "Subject: Undeliverable: x\n", "x\n", "bounce: subject" },
+	};
+	struct buf raw = { 0 };
+	size_t i;
+	const char *r;
+
+	for (i = 0; i < nitems(cases); i++) {
+		buf_reset(&raw);
+		buf_printf(&raw, "From: bob@example.org\n%s\n%s",
+		    cases[i].headers, cases[i].body);
+		r = guard_of(buf_str(&raw));
+		ck_assert_msg(r != NULL && strcmp(r, cases[i].want) == 0,
+		    "%s: got %s", cases[i].headers, r ? r : "answered");
+	}
+	/* A player quoting such a request, and the referee's own confirm
+	 * round trip, are answered. */
+	ck_assert_ptr_null(guard_of("From: bob@example.org\nSubject: Re: "
+	    "Please confirm: admin abort #3\n\nconfirm abc\n\n> confirm you "
+	    "are a human\n"));
+	ck_assert_ptr_null(guard_of("From: bob@example.org\nSubject: s\n"
+	    "X-Auto-Response-Suppress: None\n\n3\n"));
+	buf_free(&raw);
+}
+END_TEST
+
 /* tests/mail: every .eml against its .expect. */
 
 static int
@@ -931,6 +1116,9 @@ mail_suite(void)
 	tcase_add_test(tc, mail_outlook_blocks);
 	tcase_add_test(tc, mail_mobile_signature);
 	tcase_add_test(tc, mail_forwarded_marker);
+	tcase_add_test(tc, mail_lookalikes_kept);
+	tcase_add_test(tc, mail_reply_forms);
+	tcase_add_test(tc, mail_hostile_bodies_fast);
 	tcase_add_test(tc, mail_lines_trimmed_blank_skipped);
 	tcase_add_test(tc, mail_subject_fallback_strips_prefixes_and_tag);
 	tcase_add_test(tc, mail_windows1251_converted);
@@ -960,6 +1148,8 @@ mail_suite(void)
 	tcase_add_test(tg, mail_guard_banned);
 	tcase_add_test(tg, mail_bounce_recipients_dsn);
 	tcase_add_test(tg, mail_bounce_recipients_prose);
+	tcase_add_test(tg, mail_describe_failed_recipients);
+	tcase_add_test(tg, mail_guard_autoreply_forms);
 	suite_add_tcase(s, tg);
 	return s;
 }
