@@ -342,12 +342,17 @@ mailtext_is_original_marker(struct line t)
 	    !(mailtext_starts(t, "--") || mailtext_starts(t, "==") ||
 	    mailtext_starts(t, "*-")))
 		return 0;
-	while (m.len > 0 && mailtext_is_marker_char(m.s[0])) {
-		m.s++;
-		m.len--;
+	/* Dashes, stars and spaces, no-break ones too, off both ends. */
+	for (n = 0; n != m.len;) {
+		n = m.len;
+		m = mailtext_trim(m);
+		while (m.len > 0 && mailtext_is_marker_char(m.s[0])) {
+			m.s++;
+			m.len--;
+		}
+		while (m.len > 0 && mailtext_is_marker_char(m.s[m.len - 1]))
+			m.len--;
 	}
-	while (m.len > 0 && mailtext_is_marker_char(m.s[m.len - 1]))
-		m.len--;
 	if (mailtext_colon(m, &core))
 		m = core;
 	for (i = 0; i < nitems(mailtext_markers); i++)
@@ -492,6 +497,7 @@ static const char *const mailtext_attr_ends[] = {
 	"のメッセージ", "書きました",				/* Japanese */
 	"작성",							/* Korean */
 	"írta", "έγραψε", "כתב", "a scris",	/* Hungarian, Greek, Hebrew, Romanian */
+	"menulis", "đã viết",			/* Indonesian, Vietnamese */
 };
 
 /* Verbs that come before the writer's name, the line still ending in a
@@ -499,7 +505,8 @@ static const char *const mailtext_attr_ends[] = {
  * schrieb am Fr., 28. Feb. 2026, 10:00:", "Op … schreef Name <addr>:",
  * "Den … skrev Name <addr>:", "… كتب Name <addr>:". */
 static const char *const mailtext_attr_verbs[] = {
-	" schrieb ", " schreef ", " skrev ", "كتب ",
+	" schrieb ", " schreef ", " skrev ", "كتب ", " kirjoitti ",
+	" napsal(a) ", " napsal ", " ezt írta ",
 };
 
 /* Openings of attribution lines that clients wrap onto the next line. */
@@ -725,8 +732,8 @@ mailtext_is_signoff(const char *s, int *command, int *punct)
 	return 0;
 }
 
-/* A name under a sign-off: up to three words, no digits nor the signs of
- * an address, a command or a move. */
+/* A name under a sign-off, or the title and company after it: up to four
+ * words, no digits nor the signs of an address, a command or a move. */
 static int
 mailtext_is_name(const char *s)
 {
@@ -735,7 +742,7 @@ mailtext_is_name(const char *s)
 
 	t.s = s;
 	t.len = strlen(s);
-	if (t.len == 0 || t.len > 40 || mailtext_words(t) > 3)
+	if (t.len == 0 || t.len > 40 || mailtext_words(t) > 4)
 		return 0;
 	for (i = 0; i < t.len; i++)
 		if (isdigit((unsigned char)s[i]) || strchr("#@:<>/=", s[i]))
@@ -743,32 +750,71 @@ mailtext_is_name(const char *s)
 	return 1;
 }
 
-/* Drop a sign-off block that ends what was read: "-Name", or "Regards,"
- * (or "Viele Grüße", "С уважением", …) with up to two name lines below it.
- * Whatever stands alone is kept: it may be the one command. */
+/* The other lines of a signature under a sign-off and a name: an address
+ * or a web address alone, a telephone number ("+44 20 7946 0000"). */
+static int
+mailtext_is_sig_detail(const char *s)
+{
+	if (strchr(s, ' ') == NULL && (strchr(s, '@') != NULL ||
+	    strncmp(s, "http", 4) == 0 || strncmp(s, "www.", 4) == 0))
+		return 1;
+	return s[0] == '+' && strlen(s) >= 8 &&
+	    strspn(s, "+0123456789 -()./") == strlen(s);
+}
+
+/* "Cheers, Bob": a sign-off and a name on one line. */
+static int
+mailtext_is_signoff_name(const char *s)
+{
+	const char *comma = strchr(s, ',');
+	char *head;
+	int command, punct, r;
+
+	if (comma == NULL || comma - s > 40 || !mailtext_is_name(comma + 1 +
+	    strspn(comma + 1, " ")))
+		return 0;
+	head = xstrndup(s, (size_t)(comma - s));
+	r = mailtext_is_signoff(head, &command, &punct) && !command;
+	free(head);
+	return r;
+}
+
+/* Drop a sign-off block that ends what was read: "-Name"; "Cheers, Bob";
+ * "Regards," (or "Viele Grüße", "С уважением", …) with up to three lines of
+ * name, title and company below it, and after them the signature's address,
+ * web address and telephone lines.  Whatever stands alone is kept: it may
+ * be the one command. */
 static void
 mailtext_drop_signoff(struct mail_strv *out, int first)
 {
-	int s, k, command, punct, names;
+	int s, k, command, punct, names, cut = -1;
 
 	if (out->n > first && mailtext_is_dash_name(out->v[out->n - 1])) {
 		free(out->v[--out->n]);
 		out->v[out->n] = NULL;
 	}
-	for (s = out->n - 1; s >= first + 1 && s >= out->n - 3; s--) {
+	for (s = out->n - 1; s >= first + 1 && s >= out->n - 7; s--) {
+		if (s == out->n - 1 && mailtext_is_signoff_name(out->v[s])) {
+			cut = s;
+			break;
+		}
 		if (!mailtext_is_signoff(out->v[s], &command, &punct))
 			continue;
-		names = out->n - 1 - s;
-		for (k = s + 1; k < out->n; k++)
-			if (!mailtext_is_name(out->v[k]))
-				return;
-		if (names == 0 && (command || !punct))
+		names = 0;
+		for (k = s + 1; k < out->n && names < 3 &&
+		    mailtext_is_name(out->v[k]); k++)
+			names++;
+		while (k < out->n && names > 0 &&
+		    mailtext_is_sig_detail(out->v[k]))
+			k++;
+		if (k < out->n || (names == 0 && (command || !punct)))
 			return;
-		while (out->n > s) {
-			free(out->v[--out->n]);
-			out->v[out->n] = NULL;
-		}
-		return;
+		cut = s;
+		break;
+	}
+	while (cut >= 0 && out->n > cut) {
+		free(out->v[--out->n]);
+		out->v[out->n] = NULL;
 	}
 }
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A short libFuzzer run over the mail read path (tests/fuzz_mail.c), seeded
-# with tests/mail/*.eml and tests/mail/kinds/*.eml.  Needs clang with -fsanitize=fuzzer: without one it
-# reports a skip (77).  LUDUS_FUZZ_SECONDS sets the run time (default 20).
+# with tests/mail/*.eml and tests/mail/kinds/*.eml.  Needs clang with
+# -fsanitize=fuzzer: without one it reports a skip (77).  LUDUS_FUZZ_SECONDS sets the run time (default 20).
 # Run from the build directory (config.h lives there), as `make check` does.
 secs=20
 . "$(dirname "$0")/fuzzlib.sh"
