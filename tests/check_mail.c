@@ -984,7 +984,8 @@ cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* What the corpus checks: "guard: REASON" when a guard drops the message,
+/* What the corpus checks: "guard: REASON" when a guard drops the message
+ * (and for a bounce a "failed: ADDRESS" line for each failed recipient),
  * "error: TEXT" when it cannot be read, else the command lines. */
 static char *
 corpus_result(const char *raw, size_t len)
@@ -999,9 +1000,16 @@ corpus_result(const char *raw, size_t len)
 
 	r = mail_parse(raw, len, &l, &m, err, sizeof(err));
 	why = mail_guard(&m, &g);
-	if (why != NULL)
+	if (why != NULL) {
+		struct mail_strv f = { 0 };
+
 		buf_printf(&b, "guard: %s\n", why);
-	else if (r == -1)
+		if (strncmp(why, "bounce:", 7) == 0)
+			mail_bounce_recipients(&m, &f);
+		for (i = 0; i < f.n; i++)
+			buf_printf(&b, "failed: %s\n", f.v[i]);
+		mail_strv_free(&f);
+	} else if (r == -1)
 		buf_printf(&b, "error: %s\n", err);
 	else
 		for (i = 0; i < m.commands.n; i++)
