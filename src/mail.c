@@ -1063,7 +1063,8 @@ static const char *const mail_bounce_subject_starts[] = {
 	"failure notice", "Returned mail:", "Nondeliverable",
 	"Non remis", "Unzustellbar", "Nicht zustellbar", "No se puede entregar",
 	"Non recapitabile", "Onbestelbaar", "Kan inte levereras",
-	"Не доставлено", "Недоставленное сообщение", "Ваше сообщение не доставлено",
+	"Не доставлено", "Недоставленное сообщение",
+	"Ваше сообщение не доставлено",
 	"メールエラー通知", "未送達", "退信", "邮件退回",
 };
 
@@ -1364,15 +1365,16 @@ mail_prose_scan(const char *body, struct mail_strv *out)
 			e++;
 		else if (open)
 			k = 0;
-		if (open == '<' && k > 0 && k < sizeof(a) && memchr(q, '@', k) &&
+		if (open == '<' && k > 0 && k < sizeof(a) &&
+		    memchr(q, '@', k) != NULL &&
 		    (e == p + n || (*e == '\r' && e + 1 == p + n))) {
 			/* "<user@example.org>" alone on its line (ezweb). */
 			memcpy(a, q, k);
 			a[k] = '\0';
 			mail_addr_canon(a);
 			mail_bounce_add(out, a);
-		} else if (k > 0 && k < sizeof(a) && memchr(q, '@', k) != NULL &&
-		    e < p + n && *e == ':') {
+		} else if (k > 0 && k < sizeof(a) &&
+		    memchr(q, '@', k) != NULL && e < p + n && *e == ':') {
 			const char *after = e + 1;
 
 			while (after < p + n && (*after == ' ' || *after == '\r'))

@@ -230,9 +230,10 @@ static const char *const mailtext_mobile_starts[] = {
 	"Gesendet vom ", "Von Outlook ",			/* German */
 	"Envoyé de mon ", "Envoyé depuis ", "Envoyé à partir de ",
 	"Envoyé avec ", "Obtenir Outlook pour ",		/* French */
+	/* Spanish, Portuguese */
 	"Enviado desde ", "Enviado con ", "Obtener Outlook para ",
 	"Enviado do ", "Enviado de ", "Enviado a partir d",
-	"Enviado com ", "Obter o Outlook para ",		/* Spanish, Portuguese */
+	"Enviado com ", "Obter o Outlook para ",
 	"Inviato da ", "Inviato dal ", "Inviato con ",
 	"Scarica Outlook per ",				/* Italian */
 	"Verstuurd vanaf ", "Verzonden vanaf ", "Verzonden met ",
@@ -246,7 +247,7 @@ static const char *const mailtext_mobile_starts[] = {
 	"发自我的", "从我的", "從我的",			/* Chinese */
 };
 static const char *const mailtext_mobile_ends[] = {
-	"gesendet",				/* "Von meinem iPhone gesendet" */
+	"gesendet",			/* "Von meinem iPhone gesendet" */
 	"gönderildi",				/* "iPhone'umdan gönderildi" */
 	"から送信",				/* "iPhoneから送信" */
 	"에서 보냄",				/* Korean */
@@ -374,13 +375,15 @@ static const struct {
 } mailtext_fields[] = {
 	/* English, French, German, Dutch, Italian, Spanish/Portuguese */
 	{ "From", FIELD_FROM }, { "Sent", FIELD_DATE }, { "Date", FIELD_DATE },
-	{ "To", FIELD_OTHER }, { "Cc", FIELD_OTHER }, { "Subject", FIELD_OTHER },
+	{ "To", FIELD_OTHER }, { "Cc", FIELD_OTHER },
+	{ "Subject", FIELD_OTHER },
 	{ "De", FIELD_FROM }, { "Envoyé", FIELD_DATE }, { "À", FIELD_OTHER },
 	{ "Objet", FIELD_OTHER },
-	{ "Von", FIELD_FROM }, { "Gesendet", FIELD_DATE }, { "Datum", FIELD_DATE },
-	{ "An", FIELD_OTHER }, { "Betreff", FIELD_OTHER },
-	{ "Van", FIELD_FROM }, { "Verzonden", FIELD_DATE }, { "Aan", FIELD_OTHER },
-	{ "Onderwerp", FIELD_OTHER },
+	{ "Von", FIELD_FROM }, { "Gesendet", FIELD_DATE },
+	{ "Datum", FIELD_DATE }, { "An", FIELD_OTHER },
+	{ "Betreff", FIELD_OTHER },
+	{ "Van", FIELD_FROM }, { "Verzonden", FIELD_DATE },
+	{ "Aan", FIELD_OTHER }, { "Onderwerp", FIELD_OTHER },
 	{ "Da", FIELD_FROM }, { "Inviato", FIELD_DATE }, { "Data", FIELD_DATE },
 	{ "A", FIELD_OTHER }, { "Oggetto", FIELD_OTHER },
 	{ "Enviado el", FIELD_DATE }, { "Enviada em", FIELD_DATE },
@@ -388,36 +391,39 @@ static const struct {
 	{ "Fecha", FIELD_DATE }, { "Para", FIELD_OTHER },
 	{ "Asunto", FIELD_OTHER }, { "Assunto", FIELD_OTHER },
 	/* Swedish, Danish/Norwegian, Finnish */
-	{ "Från", FIELD_FROM }, { "Skickat", FIELD_DATE }, { "Till", FIELD_OTHER },
-	{ "Ämne", FIELD_OTHER }, { "Kopia", FIELD_OTHER },
+	{ "Från", FIELD_FROM }, { "Skickat", FIELD_DATE },
+	{ "Till", FIELD_OTHER }, { "Ämne", FIELD_OTHER },
+	{ "Kopia", FIELD_OTHER },
 	{ "Fra", FIELD_FROM }, { "Sendt", FIELD_DATE }, { "Dato", FIELD_DATE },
 	{ "Til", FIELD_OTHER }, { "Emne", FIELD_OTHER },
 	{ "Lähettäjä", FIELD_FROM }, { "Lähetetty", FIELD_DATE },
 	{ "Päivämäärä", FIELD_DATE }, { "Vastaanottaja", FIELD_OTHER },
 	{ "Aihe", FIELD_OTHER },
 	/* Polish, Czech, Russian, Ukrainian */
-	{ "Od", FIELD_FROM }, { "Wysłano", FIELD_DATE }, { "Wysłane", FIELD_DATE },
-	{ "Do", FIELD_OTHER }, { "Temat", FIELD_OTHER },
-	{ "Odesláno", FIELD_DATE }, { "Komu", FIELD_OTHER },
-	{ "Předmět", FIELD_OTHER },
-	{ "От", FIELD_FROM }, { "Отправлено", FIELD_DATE }, { "Дата", FIELD_DATE },
-	{ "Кому", FIELD_OTHER }, { "Копия", FIELD_OTHER }, { "Тема", FIELD_OTHER },
+	{ "Od", FIELD_FROM }, { "Wysłano", FIELD_DATE },
+	{ "Wysłane", FIELD_DATE }, { "Do", FIELD_OTHER },
+	{ "Temat", FIELD_OTHER }, { "Odesláno", FIELD_DATE },
+	{ "Komu", FIELD_OTHER }, { "Předmět", FIELD_OTHER },
+	{ "От", FIELD_FROM }, { "Отправлено", FIELD_DATE },
+	{ "Дата", FIELD_DATE }, { "Кому", FIELD_OTHER },
+	{ "Копия", FIELD_OTHER }, { "Тема", FIELD_OTHER },
 	{ "Від", FIELD_FROM }, { "Надіслано", FIELD_DATE },
 	{ "Копія", FIELD_OTHER },
 	/* Turkish, Hungarian */
 	{ "Kimden", FIELD_FROM }, { "Gönderildi", FIELD_DATE },
-	{ "Tarih", FIELD_DATE }, { "Kime", FIELD_OTHER }, { "Konu", FIELD_OTHER },
+	{ "Tarih", FIELD_DATE }, { "Kime", FIELD_OTHER },
+	{ "Konu", FIELD_OTHER },
 	{ "Feladó", FIELD_FROM }, { "Elküldve", FIELD_DATE },
 	{ "Címzett", FIELD_OTHER }, { "Tárgy", FIELD_OTHER },
 	/* Arabic, Chinese, Japanese, Korean */
 	{ "من", FIELD_FROM }, { "تاريخ الإرسال", FIELD_DATE },
 	{ "إلى", FIELD_OTHER }, { "الموضوع", FIELD_OTHER },
-	{ "发件人", FIELD_FROM }, { "发送时间", FIELD_DATE },
-	{ "收件人", FIELD_OTHER }, { "主题", FIELD_OTHER }, { "抄送", FIELD_OTHER },
-	{ "寄件者", FIELD_FROM }, { "寄件日期", FIELD_DATE },
-	{ "收件者", FIELD_OTHER }, { "主旨", FIELD_OTHER },
-	{ "差出人", FIELD_FROM }, { "送信日時", FIELD_DATE },
-	{ "宛先", FIELD_OTHER }, { "件名", FIELD_OTHER },
+	{ "发件人", FIELD_FROM }, { "发送时间", FIELD_DATE }, { "收件人", FIELD_OTHER },
+	{ "主题", FIELD_OTHER }, { "抄送", FIELD_OTHER },
+	{ "寄件者", FIELD_FROM }, { "寄件日期", FIELD_DATE }, { "收件者", FIELD_OTHER },
+	{ "主旨", FIELD_OTHER },
+	{ "差出人", FIELD_FROM }, { "送信日時", FIELD_DATE }, { "宛先", FIELD_OTHER },
+	{ "件名", FIELD_OTHER },
 	{ "보낸 사람", FIELD_FROM }, { "보낸 날짜", FIELD_DATE },
 	{ "받는 사람", FIELD_OTHER }, { "제목", FIELD_OTHER },
 };
@@ -443,7 +449,8 @@ mailtext_outlook_field(struct line t)
 			continue;
 		rest.s = c.s + k;
 		rest.len = c.len - k;
-		while (rest.len > 0 && mailtext_space_at(rest.s, rest.len, &w)) {
+		while (rest.len > 0 &&
+		    mailtext_space_at(rest.s, rest.len, &w)) {
 			rest.s += w;
 			rest.len -= w;
 		}
@@ -496,7 +503,8 @@ static const char *const mailtext_attr_ends[] = {
 	"写道", "寫道",						/* Chinese */
 	"のメッセージ", "書きました",				/* Japanese */
 	"작성",							/* Korean */
-	"írta", "έγραψε", "כתב", "a scris",	/* Hungarian, Greek, Hebrew, Romanian */
+	/* Hungarian, Greek, Hebrew, Romanian */
+	"írta", "έγραψε", "כתב", "a scris",
 	"menulis", "đã viết",			/* Indonesian, Vietnamese */
 };
 
@@ -529,7 +537,8 @@ mailtext_attribution_text(struct line t, int bare)
 		/* "On Mon, 2 Mar 2026 at 10:00, Name <addr> wrote" */
 		if (!bare)
 			return mailtext_starts(t, "On ") &&
-			    mailtext_has_digit(t) && mailtext_ends_ci(t, " wrote");
+			    mailtext_has_digit(t) &&
+			    mailtext_ends_ci(t, " wrote");
 		if (!mailtext_has_digit(t))
 			return 0;
 	}

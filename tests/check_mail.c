@@ -249,7 +249,8 @@ START_TEST(mail_reply_forms)
 		    "wrote:\nmove 3\n", "move 3" },
 		/* A verb-less attribution with the original not quoted. */
 		{ "ход 2\n30.09.2025, 18.30, \"Ludus - Referee\" "
-		    "<r@ludus.example>:\nYour legal moves: 1, 2\n3\n", "ход 2" },
+		    "<r@ludus.example>:\nYour legal moves: 1, 2\n3\n",
+		    "ход 2" },
 		{ "move 1\nOn Mon, 2 Mar 2026 at 10:00, Referee "
 		    "<r@ludus.example> wrote\n\n> 3\n", "move 1" },
 		{ "move 1\nLudus Referee كتب:\n3\n", "move 1" },
@@ -258,7 +259,8 @@ START_TEST(mail_reply_forms)
 		{ "move 1\nLe 2 mars 2026 à 10:00, Referee a écrit\xe2\x80\xaf:"
 		    "\n3\n", "move 1" },
 		{ "move 1\nDe : Referee\nEnvoyé : lundi\n3\n", "move 1" },
-		{ "move 1\n-------- Oprindelig besked --------\n3\n", "move 1" },
+		{ "move 1\n-------- Oprindelig besked --------\n3\n",
+		    "move 1" },
 		{ "move 1\n---- On Mon, 02 Mar 2026 10:00:00 +0100 Referee "
 		    "wrote ----\n3\n", "move 1" },
 		{ "move 1\n__\nhelp\n", "move 1" },
@@ -948,7 +950,8 @@ START_TEST(mail_guard_autoreply_forms)
 		{ "Subject: Re: x\nPrecedence: auto_reply\n", "x\n",
 		    "auto-reply: Precedence" },
 		{ "Subject: Re: x\n", "Please confirm you are a human:\n"
-		    "https://example.net/c\n", "auto-reply: challenge-response" },
+		    "https://example.net/c\n",
+		    "auto-reply: challenge-response" },
 		{ "Subject: Re: x\nX-Delivery-Agent: TMDA/1.1\n", "x\n",
 		    "auto-reply: challenge-response" },
 		{ "Subject: Undeliverable: x\n", "x\n", "bounce: subject" },
@@ -1071,8 +1074,8 @@ corpus_dir(const char *sub, int *bad)
 		got = corpus_result(raw, rl);
 		if (strcmp(got, want) != 0) {
 			fprintf(stderr, "--- %s%s%s: expected\n%s+++ got\n%s",
-			    sub + (*sub == '/'), *sub ? "/" : "", names[i], want,
-			    got);
+			    sub + (*sub == '/'), *sub ? "/" : "", names[i],
+			    want, got);
 			(*bad)++;
 		}
 		free(raw);

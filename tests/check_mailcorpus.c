@@ -558,34 +558,45 @@ static const struct {
 	const char	*rcpt[3];
 } bounce_rcpts[] = {
 	{ "bsd/lhost-mailru-01.eml", 0, { "kijitora@example.jp" } },
-	{ "bsd/lhost-mailru-03.eml", 0, { "mikeneko@example.jp", "sabineko@example.jp" } },
+	{ "bsd/lhost-mailru-03.eml", 0,
+	    { "mikeneko@example.jp", "sabineko@example.jp" } },
 	{ "bsd/lhost-mailru-05.eml", 0, { "neko@libsisimai.org" } },
-	{ "bsd/lhost-mailru-07.eml", 0, { "otsu-sakaba-hunter-neko-nyaaaaaaan@ezweb.ne.jp" } },
+	{ "bsd/lhost-mailru-07.eml", 0,
+	    { "otsu-sakaba-hunter-neko-nyaaaaaaan@ezweb.ne.jp" } },
 	{ "bsd/lhost-mailru-10.eml", 0, { "neko@sijo.example.jp" } },
 	{ "bsd/lhost-yandex-01.eml", 0, { "kijitora@example.jp" } },
-	{ "bsd/lhost-yandex-02.eml", 0, { "mikeneko@example.jp", "sabineko@example.jp" } },
+	{ "bsd/lhost-yandex-02.eml", 0,
+	    { "mikeneko@example.jp", "sabineko@example.jp" } },
 	{ "bsd/lhost-yandex-03.eml", 0, { "kijitora@6jo.example.jp" } },
 	{ "bsd/rhost-iua-01.eml", 0, { "neko@email.example.ua" } },
-	{ "bsd/lhost-sendmail-41.eml", 0, { "this-local-part-does-not-exist@yahoo.com" } },
-	{ "bsd/rhost-yahooinc-03.eml", 0, { "this-local-part-does-not-exist@yahoo.com" } },
+	{ "bsd/lhost-sendmail-41.eml", 0,
+	    { "this-local-part-does-not-exist@yahoo.com" } },
+	{ "bsd/rhost-yahooinc-03.eml", 0,
+	    { "this-local-part-does-not-exist@yahoo.com" } },
 	{ "bsd/rfc3464-01.eml", 0, { "userunknown@bouncehammer.jp" } },
 	{ "bsd/rfc3464-07.eml", 1, { NULL } },
-	{ "bsd/rfc3464-35.eml", 1, { "kijitora@nyaan.example.com", "mikeneko@neko.example.or.jp" } },
+	{ "bsd/rfc3464-35.eml", 1,
+	    { "kijitora@nyaan.example.com", "mikeneko@neko.example.or.jp" } },
 	{ "bsd/lhost-postfix-01.eml", 0, { "kijitora@example.org" } },
-	{ "bsd/lhost-postfix-02.eml", 0, { "filtered@example.co.jp", "userunknown@example.co.jp" } },
+	{ "bsd/lhost-postfix-02.eml", 0,
+	    { "filtered@example.co.jp", "userunknown@example.co.jp" } },
 	{ "bsd/lhost-postfix-03.eml", 0, { "kijitora@example.net" } },
 	{ "bsd/lhost-postfix-17.eml", 0, { "kijitora@example.org" } },
 	{ "bsd/lhost-postfix-40.eml", 0, { "kijitora@example.com" } },
 	{ "bsd/lhost-exim-01.eml", 0, { "kijitora@example.ed.jp" } },
-	{ "bsd/lhost-exim-02.eml", 0, { "kijitora@example.jp", "sabatora@example.jp" } },
+	{ "bsd/lhost-exim-02.eml", 0,
+	    { "kijitora@example.jp", "sabatora@example.jp" } },
 	{ "bsd/lhost-exim-03.eml", 0, { "kijitora@example.jp" } },
 	{ "bsd/lhost-exim-30.eml", 0, { "kijitora@exmaple.ch" } },
 	{ "bsd/lhost-sendmail-01.eml", 0, { "userunknown@bouncehammer.jp" } },
-	{ "bsd/lhost-sendmail-02.eml", 0, { "userunknown@example.org", "filtered@example.com" } },
+	{ "bsd/lhost-sendmail-02.eml", 0,
+	    { "userunknown@example.org", "filtered@example.com" } },
 	{ "bsd/lhost-sendmail-03.eml", 0, { "bounce0@example.org" } },
 	{ "bsd/lhost-qmail-01.eml", 0, { "kijitora@example.ne.jp" } },
-	{ "bsd/lhost-qmail-17.eml", 0, { "userunknown@libsisimai.net", "mailboxfull@libsisimai.net" } },
-	{ "bsd/lhost-qmail-25.eml", 0, { "mailboxfull@libsisimai.net", "userunknown@libsisimai.net" } },
+	{ "bsd/lhost-qmail-17.eml", 0,
+	    { "userunknown@libsisimai.net", "mailboxfull@libsisimai.net" } },
+	{ "bsd/lhost-qmail-25.eml", 0,
+	    { "mailboxfull@libsisimai.net", "userunknown@libsisimai.net" } },
 	{ "bsd/lhost-gmail-01.eml", 0, { "userunknown@example.jp" } },
 	{ "bsd/lhost-gmail-04.eml", 0, { "kijitora@example.com" } },
 	{ "bsd/lhost-gmail-03.eml", 0, { "kijitora@example.co.jp" } },
@@ -597,18 +608,24 @@ static const struct {
 	{ "bsd/lhost-yahoo-01.eml", 0, { "kijitora@example.org" } },
 	{ "bsd/lhost-yahoo-02.eml", 0, { "kijitora@example.ed.jp" } },
 	{ "bsd/lhost-amazonses-01.eml", 0, { "shironeko@example.co.jp" } },
-	{ "bsd/lhost-amazonses-02.eml", 0, { "this-local-part-does-not-exist-on-the-server@docomo.ne.jp" } },
-	{ "bsd/lhost-googlegroups-01.eml", 0, { "libsisimai@googlegroups.com" } },
-	{ "bsd/lhost-opensmtpd-01.eml", 0, { "apdugoaidugoaidugoaeiudggadi@gmail.com" } },
-	{ "bsd/lhost-opensmtpd-02.eml", 0, { "mailboxfull@example.jp", "userunknown@example.jp" } },
+	{ "bsd/lhost-amazonses-02.eml", 0,
+	    { "this-local-part-does-not-exist-on-the-server@docomo.ne.jp" } },
+	{ "bsd/lhost-googlegroups-01.eml", 0,
+	    { "libsisimai@googlegroups.com" } },
+	{ "bsd/lhost-opensmtpd-01.eml", 0,
+	    { "apdugoaidugoaidugoaeiudggadi@gmail.com" } },
+	{ "bsd/lhost-opensmtpd-02.eml", 0,
+	    { "mailboxfull@example.jp", "userunknown@example.jp" } },
 	{ "bsd/lhost-courier-01.eml", 0, { "kijitora@example.co.jp" } },
 	{ "bsd/lhost-domino-01.eml", 0, { "kijitora@example.jp" } },
 	{ "bsd/lhost-notes-01.eml", 0, { "kijitora@u1.example.co.jp" } },
 	{ "bsd/rhost-google-01.eml", 0, { "shironeko@example.ne.jp" } },
 	{ "bsd/rhost-microsoft-01.eml", 0, { "kijitora@example.com" } },
-	{ "bsd/rhost-franceptt-01.eml", 0, { "pseudo-local-part-kijitora-nyaaan@orange.fr" } },
+	{ "bsd/rhost-franceptt-01.eml", 0,
+	    { "pseudo-local-part-kijitora-nyaaan@orange.fr" } },
 	{ "bsd/lhost-gmx-01.eml", 0, { "shironeko@example.jp" } },
-	{ "bsd/lhost-ezweb-01.eml", 0, { "this-message-rejected-by-the-domain-filter@ezweb.ne.jp" } },
+	{ "bsd/lhost-ezweb-01.eml", 0,
+	    { "this-message-rejected-by-the-domain-filter@ezweb.ne.jp" } },
 	{ "bsd/lhost-kddi-01.eml", 0, { "kijitora@ezweb.ne.jp" } },
 	{ "dos/lhost-postfix-01.eml", 0, { "kijitora@example.org" } },
 	{ "mac/lhost-exim-01.eml", 0, { "kijitora@example.ed.jp" } },
@@ -665,8 +682,8 @@ START_TEST(mail_sisimai_bounce_recipients)
 			if (strncmp(key, "maildir/", 8) == 0 && strcmp(key + 8,
 			    bounce_rcpts[t].file) == 0)
 				break;
-		ck_assert_msg(t < nitems(bounce_rcpts), "%s: not in the table of "
-		    "failed recipients", key);
+		ck_assert_msg(t < nitems(bounce_rcpts), "%s: not in the table "
+		    "of failed recipients", key);
 		snprintf(path, sizeof(path), "%s/sisimai-set-of-emails/%s",
 		    corpus, key);
 		raw = util_read_file(path, SIZE_MAX, &len);
@@ -674,7 +691,8 @@ START_TEST(mail_sisimai_bounce_recipients)
 		mail_parse(raw, len, &l, &m, err, sizeof(err));
 		why = mail_guard(&m, &g);
 		ck_assert_msg(why != NULL && strncmp(why, "bounce:", 7) == 0,
-		    "%s: not read as a bounce (%s)", key, why ? why : "answered");
+		    "%s: not read as a bounce (%s)", key,
+		    why ? why : "answered");
 		mail_describe(&m, why, &b);
 		described_failed(buf_str(&b), &got);
 		for (want = 0; want < 3 && bounce_rcpts[t].rcpt[want]; want++)
@@ -688,8 +706,8 @@ START_TEST(mail_sisimai_bounce_recipients)
 		for (j = 0; k && j < want; j++)
 			k = strcmp(got.v[j], bounce_rcpts[t].rcpt[j]) == 0;
 		if (!k) {
-			fprintf(stderr, "%s: failed recipients differ:\n%s", key,
-			    buf_str(&b));
+			fprintf(stderr, "%s: failed recipients differ:\n%s",
+			    key, buf_str(&b));
 			bad++;
 		}
 		checked++;
