@@ -256,9 +256,16 @@ static const char *const mailtext_mobile_ends[] = {
 static int
 mailtext_is_mobile_sig(struct line t)
 {
+	struct line e = t;
 	size_t i;
 
-	if (mailtext_has(t, ',') || mailtext_words(t) > 8 || t.len > 100)
+	/* A comma makes it a sentence ("Sent from my desk, as usual"), but
+	 * for the carriers' "Sent via the Samsung Galaxy S7, an AT&T 4G LTE
+	 * smartphone". */
+	if (mailtext_ends(e, "."))
+		e.len--;
+	if ((mailtext_has(t, ',') && !mailtext_ends_ci(e, " smartphone")) ||
+	    mailtext_words(t) > 14 || t.len > 120)
 		return 0;
 	for (i = 0; i < nitems(mailtext_mobile_starts); i++)
 		if (mailtext_starts(t, mailtext_mobile_starts[i]))
@@ -537,8 +544,9 @@ mailtext_attribution_text(struct line t, int bare)
 		/* "On Mon, 2 Mar 2026 at 10:00, Name <addr> wrote" */
 		if (!bare)
 			return mailtext_starts(t, "On ") &&
-			    mailtext_has_digit(t) &&
-			    mailtext_ends_ci(t, " wrote");
+			    mailtext_has_digit(t) && t.len > 6 &&
+			    mailtext_ends_ci(t, "wrote") &&
+			    (t.s[t.len - 6] == ' ' || t.s[t.len - 6] == '>');
 		if (!mailtext_has_digit(t))
 			return 0;
 	}

@@ -253,6 +253,12 @@ START_TEST(mail_reply_forms)
 		    "ход 2" },
 		{ "move 1\nOn Mon, 2 Mar 2026 at 10:00, Referee "
 		    "<r@ludus.example> wrote\n\n> 3\n", "move 1" },
+		{ "move 1\nOn Mon, 2 Mar 2026 at 10:00, Referee "
+		    "<r@ludus.example>wrote\n3\n", "move 1" },
+		{ "move 1\nSent via the Samsung Galaxy S7, an AT&T 4G LTE "
+		    "smartphone\n3\n", "move 1" },
+		{ "move 1\nSent from my BlackBerry 10 smartphone on the Verizon "
+		    "Wireless 4G LTE network.\n3\n", "move 1" },
 		{ "move 1\nLudus Referee كتب:\n3\n", "move 1" },
 		{ "move 1\nLudus Referee <r@ludus.example> 于2026年3月2日周一 "
 		    "10:00写道：\n3\n", "move 1" },
