@@ -1089,6 +1089,8 @@ static const char *const mail_challenge_subject_starts[] = {
 	"Verify your message", "Sender verification", "Verification required",
 	"Your message requires", "Your message is awaiting", "Message held",
 	"[SpamArrest]", "Spam Arrest", "Boxbe", "Request to join my",
+	"Confirm you are", "Confirm you're", "Verify you are", "Are you human",
+	"Human verification", "Please confirm that you",
 	"Bitte bestätigen Sie", "Absenderbestätigung",
 	"Merci de confirmer", "Veuillez confirmer", "Confirmez votre",
 	"Por favor confirme", "Confirme su", "Si prega di confermare",
@@ -1101,9 +1103,12 @@ static const char *const mail_challenge_body_has[] = {
 	"approved senders list", "I only accept mail from",
 	"to release your message", "held pending verification",
 	"challenge-response", "confirm that you sent",
+	"you're human", "prove that you are human",
 	"Sie ein Mensch sind", "kein Roboter", "vous êtes un humain",
 	"vous êtes bien un humain", "une personne réelle", "eres humano",
-	"eres una persona", "sei una persona", "вы не робот", "вы человек",
+	"eres una persona", "sei una persona", "sei un essere umano",
+	"você é humano", "een mens bent", "jesteś człowiekiem",
+	"вы не робот", "вы человек",
 };
 
 /* Does hay contain needle, ASCII letters in either case?  For short
