@@ -78,6 +78,11 @@ sed -n '/^== commands ==$/,$p' "$tmp/parse" >"$tmp/cmds"
 printf '== commands ==\nmove 3\nboard\n' | cmp -s - "$tmp/cmds" && ok ||
 	bad "parse commands: $(cat "$tmp/cmds")"
 
+# `ludus parse` names the failed recipients of a bounce.
+ludus parse <"${LUDUS_SRCDIR:-..}/tests/mail/dsn-postfix.eml" >"$tmp/parse" || true
+grep -qx 'failed:          bob@example.org' "$tmp/parse" && ok ||
+	bad "parse of a bounce: $(cat "$tmp/parse")"
+
 # No answer to a bounce, an auto-reply, a list, our own loop.
 msg b1@x.org MAILER-DAEMON@example.net "Undelivered Mail Returned to Sender" "gone" "Return-Path: <>" >"$tmp/b1"
 msg a1@x.org carol@example.org "Out of office" "away" "Auto-Submitted: auto-replied" >"$tmp/a1"
