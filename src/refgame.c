@@ -866,6 +866,13 @@ refgame_run(struct ref_msg *x, const struct command *c,
 
 	if ((rc = ref_load(x, c->game, &g, res)) != REF_OK)
 		return rc;
+	/* A line without a keyword that looks like no move of this game is
+	 * a remark ("Hi Dave,"): set aside, whoever wrote it. */
+	if (c->kind == CMD_MOVE && c->implicit &&
+	    !game_looks_like_move(g.def->ops, g.st, c->text)) {
+		play_free(&g);
+		return REF_ASIDE;
+	}
 	switch (c->kind) {
 	case CMD_MOVE:
 	case CMD_PREVIEW:

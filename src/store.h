@@ -221,6 +221,9 @@ int	 store_player_bounces(struct store *, const char *address, int *);
 int	 store_reply_count(struct store *, const char *sender, int64_t since,
 	    int *n);
 int	 store_reply_add(struct store *, const char *sender, int64_t now);
+/* The time of the oldest of those replies; 0 when there is none. */
+int	 store_reply_oldest(struct store *, const char *sender, int64_t since,
+	    int64_t *at);
 
 /* The outbox.  A row is a whole RFC 5322 message with a stable Message-ID. */
 struct store_mail {
