@@ -1075,13 +1075,15 @@ part_rank(const struct ref_out *o)
 	return o->game != 0 && o->seat >= 0;
 }
 
-/* A part's body without the greeting line the answer already has. */
+/* A part's body without the greeting the answer already has: a first
+ * paragraph of one line, the same in both. */
 static const char *
 without_greeting(const char *body, const char *head)
 {
 	size_t len = strcspn(head, "\n");
 
-	if (head[len] != '\n' || strncmp(body, head, len + 1) != 0)
+	if (strncmp(head + len, "\n\n", 2) != 0 ||
+	    strncmp(body, head, len + 2) != 0)
 		return body;
 	body += len + 1;
 	while (*body == '\n')
