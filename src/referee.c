@@ -1021,6 +1021,7 @@ done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes,
 	aside_list(d, lines, aside);
 	if (x->m != NULL && x->m->commands_truncated)
 		tmpl_set_int(d, "truncated", x->r->cfg->limits.commands);
+	tmpl_set(d, "info_quiet_until", "");
 	/* When the commands were about a game the sender plays, the answer
 	 * carries its tag, so a reply to it goes on in that game. */
 	seat = sender_seat(x, game);
@@ -1065,6 +1066,25 @@ aside_reply(struct ref_msg *x, const struct mail_strv *lines,
 	return rc;
 }
 
+/* The last answer to help, games and list for the hour says until when
+ * they go unanswered: a part of its own. */
+static int
+info_notice(struct ref_msg *x, int64_t until)
+{
+	struct tmpl_data *d = tmpl_data_new();
+	char when[40];
+	int rc;
+
+	tmpl_list(d, "done");
+	tmpl_list(d, "aside");
+	tmpl_set(d, "aside_more", "");
+	ref_utc(until, when, sizeof(when));
+	tmpl_set(d, "info_quiet_until", when);
+	rc = ref_send(x, &x->me, "done", d, 0, -1, NULL);
+	tmpl_data_free(d);
+	return rc;
+}
+
 /* Which part of an answer gives it its subject and tag: an error, else
  * a mail that carries a seat's tag, else the first. */
 static int
@@ -1105,13 +1125,15 @@ answer_queue(struct ref_msg *x)
 	struct ref_out *o, *head = NULL;
 	int i, j, first = -1, info = 0, info_ok = 1, dup, rc = 0;
 	char *in;
-	int64_t until;
+	int64_t until = 0;
 
 	for (i = 0; i < x->nouts; i++)
 		info |= x->outs[i].to_sender &&
 		    x->outs[i].part == REF_PART_INFO;
 	if (info && reply_allowed(x, "info:", REF_INFO_PER_HOUR, &info_ok,
 	    &until) == -1)
+		return -1;
+	if (until != 0 && info_notice(x, until) == -1)
 		return -1;
 	/* in[i]: the i-th held mail is a part of the answer. */
 	in = xcalloc((size_t)x->nouts + 1, 1);

@@ -1573,6 +1573,13 @@ START_TEST(thousand_helps_one_answer)
 		free(w_send(&w, players[1], "list", "list\r\n"));
 	w_take(&w, &o);
 	ck_assert_int_eq(outs_count_to(&o, players[1]), REF_INFO_PER_HOUR);
+	ck_assert_int_eq(outs_count_body(&o, "are not answered again until"),
+	    1);
+	outs_free(&o);
+	/* Errors are answered all the same. */
+	free(w_send(&w, players[1], "oops", "frobnicate\r\n"));
+	w_take(&w, &o);
+	ck_assert_int_eq(outs_count_to(&o, players[1]), 1);
 	outs_free(&o);
 	buf_free(&body);
 	w_close(&w);

@@ -639,6 +639,7 @@ sample(int full)
 	tmpl_set(d, "aside_more", full ? "3" : "");
 	tmpl_set(d, "error.quiet_until", full ? "2026-12-02 19:05 UTC" : "");
 	tmpl_set(d, "game.name", "mancala");
+	tmpl_set(d, "info_quiet_until", full ? "2026-12-02 19:05 UTC" : "");
 	l = tmpl_list(d, "reports");
 	if (full) {
 		r = tmpl_list_add(l);
