@@ -336,14 +336,13 @@ tmpl_part(const char *tmplname)
 	return REF_PART_PLAIN;
 }
 
+/* Render LANG/NAME: subject and body (owned). */
 static int
-render_send(struct ref_msg *x, const char *to, const char *lang,
-    int to_sender, const char *tmplname, struct tmpl_data *d, int64_t game,
-    int seat, const char *auto_submitted)
+render(struct ref_msg *x, const char *lang, const char *tmplname,
+    struct tmpl_data *d, char **subject, char **body)
 {
 	const struct tmpl *t;
-	char err[512], *subject, *body;
-	int rc;
+	char err[512];
 
 	tmpl_set(d, "referee.address", x->r->cfg->referee.address);
 	if ((t = tmpl_cache_get(x->r->tmpl, lang, tmplname, err,
@@ -353,10 +352,23 @@ render_send(struct ref_msg *x, const char *to, const char *lang,
 		log_err("template %s/%s: %s", lang, tmplname, err);
 		return -1;
 	}
-	if (tmpl_render(t, d, 0, &subject, &body, err, sizeof(err)) == -1) {
+	if (tmpl_render(t, d, 0, subject, body, err, sizeof(err)) == -1) {
 		log_err("%s", err);
 		return -1;
 	}
+	return 0;
+}
+
+static int
+render_send(struct ref_msg *x, const char *to, const char *lang,
+    int to_sender, const char *tmplname, struct tmpl_data *d, int64_t game,
+    int seat, const char *auto_submitted)
+{
+	char *subject, *body;
+	int rc;
+
+	if (render(x, lang, tmplname, d, &subject, &body) == -1)
+		return -1;
 	rc = queue_mail(x, to, to_sender, tmpl_part(tmplname), subject, body,
 	    game, seat, strcmp(tmplname, "move") == 0, auto_submitted);
 	free(subject);
@@ -1085,6 +1097,34 @@ info_notice(struct ref_msg *x, int64_t until)
 	return rc;
 }
 
+/* Before a part for a seat of another game than the answer's tag: a
+ * reply to the answer plays in the tag's game, not in that one. */
+static int
+elsewhere_note(struct ref_msg *x, const struct ref_out *o,
+    const struct ref_out *head, struct buf *b)
+{
+	struct tmpl_data *d;
+	char *subject, *body;
+	int rc;
+
+	if (o->game == 0 || o->seat < 0 || head->game == 0 || head->seat < 0 ||
+	    o->game == head->game)
+		return 0;
+	d = tmpl_data_new();
+	tmpl_setf(d, "game.id", "%lld", (long long)o->game);
+	tmpl_setf(d, "answer.game", "%lld", (long long)head->game);
+	rc = render(x, x->me.language ? x->me.language : "en", "elsewhere",
+	    d, &subject, &body);
+	tmpl_data_free(d);
+	if (rc == -1)
+		return -1;
+	buf_adds(b, body);
+	buf_adds(b, "\n");
+	free(subject);
+	free(body);
+	return 0;
+}
+
 /* Which part of an answer gives it its subject and tag: an error, else
  * a mail that carries a seat's tag, else the first. */
 static int
@@ -1161,6 +1201,10 @@ answer_queue(struct ref_msg *x)
 		if (body.len > 0 && buf_str(&body)[body.len - 1] != '\n')
 			buf_adds(&body, "\n");
 		buf_adds(&body, "\n* * *\n\n");
+		if (elsewhere_note(x, o, head, &body) == -1) {
+			rc = -1;
+			break;
+		}
 		buf_adds(&body, without_greeting(o->body, head->body));
 	}
 	for (i = 0; i < x->nouts && rc == 0; i++) {

@@ -19,7 +19,7 @@ static const char *const names[] = {
 	"accepted", "declined", "observe", "report-ack", "say", "vacation",
 	"bounce-notice", "done", "draw", "report-admin", "admin-reports",
 	"timeout", "timeout-admin", "vacation-notice", "ladder",
-	"ladder-result", "ladder-standings", "aside",
+	"ladder-result", "ladder-standings", "aside", "elsewhere",
 };
 static const char *const langs[] = { "en", "ru" };
 
@@ -639,6 +639,7 @@ sample(int full)
 	tmpl_set(d, "aside_more", full ? "3" : "");
 	tmpl_set(d, "error.quiet_until", full ? "2026-12-02 19:05 UTC" : "");
 	tmpl_set(d, "game.name", "mancala");
+	tmpl_set(d, "answer.game", "41");
 	tmpl_set(d, "info_quiet_until", full ? "2026-12-02 19:05 UTC" : "");
 	l = tmpl_list(d, "reports");
 	if (full) {
