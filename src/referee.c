@@ -868,6 +868,21 @@ sender_proven(struct ref_msg *x)
 	return ok;
 }
 
+/* The DMARC result our own MTA gave the mail: pass, fail or none.  Only
+ * these three, so that a sender cannot make up new ones. */
+static const char *
+dmarc_result(const struct referee *r, const struct mail_msg *m)
+{
+	const char *id = r->cfg->auth.trust_authserv_id;
+
+	if (id == NULL || m->auth_serv_id == NULL || m->dmarc == NULL ||
+	    !util_strcaseeq(m->auth_serv_id, id))
+		return "none";
+	if (strcmp(m->dmarc, "pass") == 0 || strcmp(m->dmarc, "fail") == 0)
+		return m->dmarc;
+	return "none";
+}
+
 /* The name the replies table counts the sender's answers of a kind under
  * (owned).  Mail that does not prove its sender is counted apart, by its
  * DMARC result: forged mail in someone's name cannot use up the
@@ -878,7 +893,7 @@ reply_key(const struct ref_msg *x, const char *kind)
 	if (x->proven)
 		return xasprintf("%s%s", kind, x->me.address);
 	return xasprintf("%s%s dmarc=%s", kind, x->me.address,
-	    x->m->dmarc != NULL ? x->m->dmarc : "none");
+	    dmarc_result(x->r, x->m));
 }
 
 /* May one more answer of a kind (limit an hour) go to the sender now?

@@ -1634,6 +1634,41 @@ START_TEST(forged_mail_spares_real_allowance)
 }
 END_TEST
 
+/* 11. A sender cannot make up DMARC results to be counted anew: only
+ * pass, fail and none of our own MTA count apart. */
+START_TEST(made_up_dmarc_results_share_a_count)
+{
+	struct world w;
+	struct outs o;
+	char *raw, *hdr;
+	int i;
+
+	w_open(&w, "dmarcs", "auth:\n  trust_authserv_id: mx.club.example\n");
+	for (i = 0; i < 20; i++) {
+		raw = w_raw(&w, STRANGER, "hi", NULL, "frobnicate\r\n");
+		hdr = xasprintf("Authentication-Results: mx.club.example; "
+		    "dmarc=made-up-%d header.from=evil.example\r\n%s", i, raw);
+		free(w_deliver(&w, hdr));
+		free(hdr);
+		free(raw);
+	}
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, (int)w.cfg.limits.error_replies);
+	outs_free(&o);
+	/* A failed DMARC check is counted apart from no check. */
+	raw = w_raw(&w, STRANGER, "hi", NULL, "frobnicate\r\n");
+	hdr = xasprintf("Authentication-Results: mx.club.example; dmarc=fail "
+	    "header.from=evil.example\r\n%s", raw);
+	free(w_deliver(&w, hdr));
+	free(hdr);
+	free(raw);
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 1);
+	outs_free(&o);
+	w_close(&w);
+}
+END_TEST
+
 static Suite *
 referee_suite(void)
 {
@@ -1664,6 +1699,7 @@ referee_suite(void)
 	tcase_add_test(tc, flood_is_rate_limited);
 	tcase_add_test(tc, replay_not_applied);
 	tcase_add_test(tc, forged_mail_spares_real_allowance);
+	tcase_add_test(tc, made_up_dmarc_results_share_a_count);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("answers");
 	tcase_set_timeout(tc, 120);
