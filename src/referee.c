@@ -766,7 +766,7 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 {
 	struct command c;
 	char err[600];
-	int rc;
+	int rc, from_tag = 0;
 
 	if (command_parse(x->r->aliases, line, &c, err, sizeof(err)) == -1) {
 		if (c.kind == CMD_NONE)
@@ -777,8 +777,10 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 		command_free(&c);
 		return REF_FAIL;
 	}
-	if (command_game_scoped(c.kind) && c.game == 0 && x->m != NULL)
+	if (command_game_scoped(c.kind) && c.game == 0 && x->m != NULL) {
 		c.game = x->m->tag_game;
+		from_tag = 1;
+	}
 	switch (c.kind) {
 	case CMD_HELP:
 		rc = cmd_help(x, &c, res);
@@ -838,7 +840,7 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 			    "or reply to a mail of the game", command_name(
 			    c.kind));
 		else
-			rc = refgame_run(x, &c, res);
+			rc = refgame_run(x, &c, from_tag, res);
 		break;
 	}
 	command_free(&c);

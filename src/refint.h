@@ -170,8 +170,9 @@ int	refview_shown(const struct play_game *, int seat, const char *notation,
 int	refview_move_visible(const struct play_game *, int seat,
 	    const char *notation, int viewer);
 
-/* refgame.c: commands on games and on the sender's own settings. */
-int	refgame_run(struct ref_msg *, const struct command *,
+/* refgame.c: commands on games and on the sender's own settings.
+ * from_tag: the game is the subject tag's, not written in the line. */
+int	refgame_run(struct ref_msg *, const struct command *, int from_tag,
 	    struct ref_result *);
 /* End a game other than by the rules (resign, agreement, admin).
  * winners: bit per seat; how: the `ended` word. */

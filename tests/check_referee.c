@@ -1527,6 +1527,23 @@ START_TEST(remarks_set_aside_moves_fail)
 	    strstr(m->body, cc->aside[1]) != NULL, "%s", m->body);
 	outs_free(&o);
 	free(before);
+
+	/* "Thanks!" under a move, before the end, is a sign-off. */
+	w_load(&w, id, &g);
+	seat = seat_to_move(&g);
+	free(who);
+	who = xstrdup(g.address[seat]);
+	legal_text(&g, seat, 0, move, sizeof(move));
+	play_free(&g);
+	body = xasprintf("%s\r\nThanks!\r\n", move);
+	out = w_send_seat(&w, id, seat, who, body);
+	ck_assert_msg(strstr(out, ": 1 applied, 1 set aside") != NULL, "%s",
+	    out);
+	free(out);
+	free(body);
+	w_take(&w, &o);
+	ck_assert_int_eq(outs_count_to(&o, who), 1);
+	outs_free(&o);
 	free(after);
 	free(who);
 	w_close(&w);
