@@ -300,8 +300,11 @@ static const struct setting settings[] = {
 	    "Commands carried out from one message." },
 	{ "limits.error_replies", T_INT, O(limits.error_replies), 0, 1000,
 	    NULL, "5", NULL, NULL, 0, NULL,
-	    "Error replies sent to one address per hour; further errors are "
-	    "only logged." },
+	    "Error replies sent to one address per hour, the last saying "
+	    "when errors are answered again; further errors are only "
+	    "logged.  Mail that proves nothing of its sender (no seat "
+	    "token, no trusted DMARC pass) is counted apart, by its DMARC "
+	    "result." },
 
 	{ "logging.to", T_ENUM, O(logging.to), 0, 0, v_log_to, "stderr", NULL,
 	    NULL, 0, NULL,

@@ -858,7 +858,7 @@ cmd_thanks(struct ref_msg *x, struct play_game *g, int seat,
 }
 
 int
-refgame_run(struct ref_msg *x, const struct command *c,
+refgame_run(struct ref_msg *x, const struct command *c, int from_tag,
     struct ref_result *res)
 {
 	struct play_game g;
@@ -866,6 +866,17 @@ refgame_run(struct ref_msg *x, const struct command *c,
 
 	if ((rc = ref_load(x, c->game, &g, res)) != REF_OK)
 		return rc;
+	/* A line without a keyword that looks like no move of this game is
+	 * a remark ("Hi Dave,"): set aside, whoever wrote it.  So is a
+	 * "Thanks!" among other lines of a reply before the game has ended:
+	 * a sign-off, not the command. */
+	if ((c->kind == CMD_MOVE && c->implicit &&
+	    !game_looks_like_move(g.def->ops, g.st, c->text)) ||
+	    (c->kind == CMD_THANKS && from_tag && x->m->commands.n > 1 &&
+	    strcmp(g.row.status, "finished") != 0)) {
+		play_free(&g);
+		return REF_ASIDE;
+	}
 	switch (c->kind) {
 	case CMD_MOVE:
 	case CMD_PREVIEW:

@@ -7,8 +7,13 @@
  * commands run in order, each inside a savepoint of the caller's
  * transaction: a command either completes, outgoing mail included, or
  * leaves nothing behind.  A command returns REF_OK, REF_FAIL (res->why says
- * why; nothing changed) or -1 (the store failed: the whole message is
- * rolled back and tried again later).
+ * why; nothing changed), REF_ASIDE (a remark, not a command: nothing to
+ * do) or -1 (the store failed: the whole message is rolled back and tried
+ * again later).
+ *
+ * While a message is handled, its mails are held in the ref_msg and
+ * queued when it is done: those to the sender become one answer (see
+ * answer_queue in referee.c), the others go as they are, in order.
  */
 #ifndef LUDUS_REFINT_H
 #define LUDUS_REFINT_H
@@ -22,6 +27,12 @@
 
 #define REF_OK		0
 #define REF_FAIL	1
+#define REF_ASIDE	2
+
+/* Answers to `help`, `games`, `list` and to a mail of remarks only, per
+ * address per hour: they are never errors, and a forged From must not
+ * turn them into a flood. */
+#define REF_INFO_PER_HOUR	30
 
 /* Lines of `say` and reports per player per hour; invitations per day. */
 #define REF_SAY_PER_HOUR	20
@@ -29,6 +40,23 @@
 #define REF_NEW_PER_DAY		30
 /* A report still open after this long is mailed to the admins again. */
 #define REF_REPORT_RESEND	(4 * 3600)
+
+/* A mail made while a message is handled, held until the end. */
+struct ref_out {
+	char	*to;		/* owned */
+	int	 to_sender;
+	int	 part;		/* REF_PART_*, for the sender's answer */
+	char	*subject;	/* owned, without the tag */
+	char	*body;		/* owned */
+	int64_t	 game;
+	int	 seat;
+	int	 notification;	/* a move notification (List-Unsubscribe) */
+	const char *auto_submitted;	/* static, or NULL */
+	int	 n;		/* its number among the message's mails */
+};
+#define REF_PART_PLAIN	0
+#define REF_PART_INFO	1	/* help, games, list, remarks only */
+#define REF_PART_ERROR	2
 
 struct ref_msg {
 	struct referee	*r;
@@ -40,6 +68,10 @@ struct ref_msg {
 	int		 confirmed;	/* running a confirmed admin command */
 	int		 nout;		/* mails queued so far */
 	int		 answered;	/* the sender got a mail from this message */
+	int		 holding;	/* hold mails in outs until the end */
+	struct ref_out	*outs;		/* owned */
+	int		 nouts;
+	int		 proven;	/* the sender shown to be who From says */
 	int		 nseeds;	/* games created so far */
 	/* While the end of a game is mailed: the result the referee
 	 * decided (a resignation, an agreed draw), which the engine's own
@@ -138,8 +170,9 @@ int	refview_shown(const struct play_game *, int seat, const char *notation,
 int	refview_move_visible(const struct play_game *, int seat,
 	    const char *notation, int viewer);
 
-/* refgame.c: commands on games and on the sender's own settings. */
-int	refgame_run(struct ref_msg *, const struct command *,
+/* refgame.c: commands on games and on the sender's own settings.
+ * from_tag: the game is the subject tag's, not written in the line. */
+int	refgame_run(struct ref_msg *, const struct command *, int from_tag,
 	    struct ref_result *);
 /* End a game other than by the rules (resign, agreement, admin).
  * winners: bit per seat; how: the `ended` word. */

@@ -1306,6 +1306,23 @@ store_reply_count(struct store *s, const char *sender, int64_t since, int *n)
 }
 
 int
+store_reply_oldest(struct store *s, const char *sender, int64_t since,
+    int64_t *at)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = query(s, "SELECT coalesce(min(at), 0) FROM replies WHERE "
+	    "sender = ? AND at >= ?", "ti", sender, since)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*at = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : store_fail(s, "replies");
+}
+
+int
 store_reply_add(struct store *s, const char *sender, int64_t now)
 {
 	/* Rows older than a day are never counted again. */

@@ -221,9 +221,13 @@ int	 store_bounce_add(struct store *, const char *address, int64_t now,
 	    const char *reason);
 int	 store_player_bounces(struct store *, const char *address, int *);
 
-/* Replies sent to a sender since a time (the error-reply rate limit). */
+/* Replies sent to a sender since a time (the reply rate limits; sender
+ * is the key the referee counts under), and the time of the oldest of
+ * them (0 when there is none). */
 int	 store_reply_count(struct store *, const char *sender, int64_t since,
 	    int *n);
+int	 store_reply_oldest(struct store *, const char *sender, int64_t since,
+	    int64_t *at);
 int	 store_reply_add(struct store *, const char *sender, int64_t now);
 
 /* The outbox.  A row is a whole RFC 5322 message with a stable Message-ID. */

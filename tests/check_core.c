@@ -284,6 +284,36 @@ START_TEST(gamedef_every_engine_has_a_definition)
 }
 END_TEST
 
+/* How a line is told from a remark: half of its words or more must be
+ * words of the notation (Mancala's are numbers), punctuation around a
+ * word aside. */
+START_TEST(game_looks_like_move_counts_notation_words)
+{
+	static const struct { const char *line; int move; } cases[] = {
+		{ "3", 1 }, { "3, 6", 1 }, { "(3)", 1 }, { "3.", 1 },
+		{ "3 please", 1 }, { "pit 9!", 1 }, { "- 4 -", 1 },
+		{ "Hi Dave,", 0 }, { "I play 3", 0 }, { "", 0 },
+		{ "What a game, 2 captures already!", 0 }, { "...", 0 },
+	};
+	const struct game_ops *ops = game_find("mancala");
+	size_t i;
+
+	for (i = 0; i < nitems(cases); i++)
+		ck_assert_msg(game_looks_like_move(ops, NULL, cases[i].line) ==
+		    cases[i].move, "`%s`", cases[i].line);
+	ck_assert(game_word_is_points("b2"));
+	ck_assert(game_word_is_points("b2-c3"));
+	ck_assert(game_word_is_points("b2xd4:b4"));
+	ck_assert(game_word_is_points("b2c3"));
+	ck_assert(game_word_is_points("f10-f11"));
+	ck_assert(!game_word_is_points("mp3"));
+	ck_assert(!game_word_is_points("b"));
+	ck_assert(!game_word_is_points("2b"));
+	ck_assert(!game_word_is_points("b2-c"));
+	ck_assert(!game_word_is_points("b222"));
+}
+END_TEST
+
 START_TEST(token_secret_file_and_tokens)
 {
 	char *path = xasprintf("%s/secret", tu_tmpdir()), err[256];
@@ -368,6 +398,7 @@ core_suite(void)
 	tcase_add_test(tc, gamedef_timeout_and_first);
 	tcase_add_test(tc, gamedef_resolve_fills_defaults_and_checks_values);
 	tcase_add_test(tc, gamedef_every_engine_has_a_definition);
+	tcase_add_test(tc, game_looks_like_move_counts_notation_words);
 	tcase_add_test(tc, token_secret_file_and_tokens);
 	tcase_add_test(tc, token_hmac_matches_the_published_construction);
 	suite_add_tcase(s, tc);

@@ -19,7 +19,7 @@ static const char *const names[] = {
 	"accepted", "declined", "observe", "report-ack", "say", "vacation",
 	"bounce-notice", "done", "draw", "report-admin", "admin-reports",
 	"timeout", "timeout-admin", "vacation-notice", "ladder",
-	"ladder-result", "ladder-standings",
+	"ladder-result", "ladder-standings", "aside", "elsewhere",
 };
 static const char *const langs[] = { "en", "ru" };
 
@@ -631,6 +631,16 @@ sample(int full)
 		tmpl_set(r, "line", "set name Анна");
 		tmpl_set(r, "note", "others now see you as Анна");
 	}
+	l = tmpl_list(d, "aside");
+	if (full) {
+		tmpl_list_add_str(l, "Hi Bob,");
+		tmpl_list_add_str(l, "Good game so far.");
+	}
+	tmpl_set(d, "aside_more", full ? "3" : "");
+	tmpl_set(d, "error.quiet_until", full ? "2026-12-02 19:05 UTC" : "");
+	tmpl_set(d, "game.name", "mancala");
+	tmpl_set(d, "answer.game", "41");
+	tmpl_set(d, "info_quiet_until", full ? "2026-12-02 19:05 UTC" : "");
 	l = tmpl_list(d, "reports");
 	if (full) {
 		r = tmpl_list_add(l);

@@ -1520,6 +1520,16 @@ almakleh_evaluate(const void *st, int seat)
 	return almakleh_side_value(a, seat) - almakleh_side_value(a, !seat);
 }
 
+/* Squares, the cards of this game's deck (either side), pass, redeal. */
+static int
+almakleh_move_word(const void *st, const char *w)
+{
+	int face;
+
+	return game_word_is_points(w) || strcmp(w, "pass") == 0 ||
+	    strcmp(w, "redeal") == 0 || find_side(st, w, &face) != -1;
+}
+
 const struct game_ops almakleh_ops = {
 	.name = "almakleh",
 	.title = "Almakleh",
@@ -1538,4 +1548,5 @@ const struct game_ops almakleh_ops = {
 	.parse_state = almakleh_parse_state,
 	.export_json = almakleh_export_json,
 	.evaluate = almakleh_evaluate,
+	.move_word = almakleh_move_word,
 };

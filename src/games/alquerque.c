@@ -1111,6 +1111,13 @@ alquerque_evaluate(const void *st, int seat)
 	    6 * (mine - theirs) * (2 * ALQ_STONES - mine - theirs);
 }
 
+static int
+alquerque_move_word(const void *st, const char *w)
+{
+	(void)st;
+	return game_word_is_points(w);
+}
+
 const struct game_ops alquerque_ops = {
 	.name = "alquerque",
 	.title = "Alquerque",
@@ -1129,4 +1136,5 @@ const struct game_ops alquerque_ops = {
 	.parse_state = alquerque_parse_state,
 	.export_json = alquerque_export_json,
 	.evaluate = alquerque_evaluate,
+	.move_word = alquerque_move_word,
 };

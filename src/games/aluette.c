@@ -1898,6 +1898,39 @@ aluette_shown_move(const void *st, int seat, const char *notation,
 	return GAME_SHOWN_PLY;
 }
 
+/* A card as rank and suit, even a wrong one (`3co`, `Kcl`, `3cp`, `10co`:
+ * a rank, then two letters of which the first is a suit's c or s), a
+ * bare rank, a card's or a signal's name, and the words of the
+ * notation. */
+static int
+aluette_move_word(const void *st, const char *w)
+{
+	static const char *const words[] = { "play", "discard", "signal",
+	    "change", "nochange", "no-change" };
+	char sq[48], want[32];
+	size_t i, n = strspn(w, "0123456789");
+
+	(void)st;
+	for (i = 0; i < nitems(words); i++)
+		if (strcmp(w, words[i]) == 0)
+			return 1;
+	if (card_parse(w) != -1)
+		return 1;
+	squash(w, sq, sizeof(sq));
+	for (i = 0; i < (size_t)NSIGNALS; i++) {
+		squash(signal_names[i], want, sizeof(want));
+		if (strcmp(sq, want) == 0)
+			return 1;
+	}
+	if (n == 0 && w[0] != '\0' && strchr("jck", w[0]) != NULL)
+		n = 1;
+	if (n > 2)
+		return 0;
+	if (n > 0 && w[n] == '\0')
+		return 1;
+	return n > 0 && strlen(w + n) == 2 && (w[n] == 'c' || w[n] == 's');
+}
+
 const struct game_ops aluette_ops = {
 	.name = "aluette",
 	.title = "Aluette",
@@ -1918,4 +1951,5 @@ const struct game_ops aluette_ops = {
 	.determinize = aluette_determinize,
 	.partner = aluette_partner,
 	.shown_move = aluette_shown_move,
+	.move_word = aluette_move_word,
 };

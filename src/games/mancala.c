@@ -477,6 +477,14 @@ mancala_evaluate(const void *st, int seat)
 	return mancala_side_value(m, seat) - mancala_side_value(m, !seat);
 }
 
+/* A pit is a number; any number is an attempt at one. */
+static int
+mancala_move_word(const void *st, const char *w)
+{
+	(void)st;
+	return strspn(w, "0123456789") == strlen(w);
+}
+
 const struct game_ops mancala_ops = {
 	.name = "mancala",
 	.title = "Mancala (Kalah)",
@@ -495,4 +503,5 @@ const struct game_ops mancala_ops = {
 	.parse_state = mancala_parse_state,
 	.export_json = mancala_export_json,
 	.evaluate = mancala_evaluate,
+	.move_word = mancala_move_word,
 };

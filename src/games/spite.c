@@ -1039,6 +1039,23 @@ spite_determinize(void *st, int seat, struct rng *rng)
 	rng_init_from(&s->rng, rng);
 }
 
+/* p, s1-s4 and c1-c3 (any number: `s5` is a mistyped stack), a rank,
+ * end. */
+static int
+spite_move_word(const void *st, const char *w)
+{
+	size_t n = strlen(w);
+
+	(void)st;
+	if (strcmp(w, "p") == 0 || strcmp(w, "end") == 0 ||
+	    spite_parse_rank(w) != 0)
+		return 1;
+	if (n > 0 && n <= 3 && strspn(w, "0123456789") == n)
+		return 1;
+	return n >= 2 && (w[0] == 's' || w[0] == 'c') &&
+	    strspn(w + 1, "0123456789") == n - 1;
+}
+
 const struct game_ops spite_ops = {
 	.name = "spite",
 	.title = "Spite & Malice",
@@ -1057,4 +1074,5 @@ const struct game_ops spite_ops = {
 	.parse_state = spite_parse_state,
 	.export_json = spite_export_json,
 	.determinize = spite_determinize,
+	.move_word = spite_move_word,
 };
