@@ -106,9 +106,17 @@ struct tmpl_data *refview_game(struct ref_msg *, const struct play_game *,
 	    const struct ref_seats *, int viewer);
 /* Is a logged move a ply (an Aluette signal is not)? */
 int	refview_is_ply(const struct play_game *, int seat, const char *notation);
-/* The number of the next move: plies so far plus one (Aluette signals
- * are no plies); -1 when the store fails. */
+/* The number of the next move: turns so far plus one, or the number of
+ * the turn that goes on (Aluette signals are no plies; a Spite & Malice
+ * turn is several); -1 when the store fails. */
 int	refview_move_number(struct ref_msg *, const struct play_game *);
+/* The same over a log: num[i] (when not NULL) gets the turn of log[i], 0
+ * for an entry that is no ply. */
+int	refview_turns(const struct play_game *, const struct store_move *,
+	    int n, int *num);
+/* Has seat made the last ply, and does its turn go on (by the engine's
+ * ends_turn)?  -1 when the store fails. */
+int	refview_turn_open(struct ref_msg *, const struct play_game *, int seat);
 /* The last moves as viewer sees them ("2, 1": one seat's run). */
 int	refview_last_move(struct ref_msg *, const struct play_game *,
 	    int viewer, struct buf *);
@@ -146,6 +154,11 @@ int	refgame_run(struct ref_msg *, const struct command *,
 int	refgame_finish(struct ref_msg *, struct play_game *, int draw,
 	    unsigned winners, const char *how, const char *text,
 	    const char *by);
+/* An invitation declined (decliner: who) or lapsed (NULL): the mail to
+ * the proposer, or with none (admin new) to the seats that had accepted;
+ * never to the sender, whose own answer says it. */
+int	refgame_unplayed_mail(struct ref_msg *, const struct play_game *,
+	    const char *decliner);
 /* Create a game from `new`/`admin new`; proposer 0 for admin new. */
 int	refgame_new(struct ref_msg *, const struct command *, int admin,
 	    struct ref_result *);

@@ -16,7 +16,7 @@
 static const char *const names[] = {
 	"invitation", "game-start", "move", "error", "reminder", "end",
 	"help", "games", "list", "history", "board", "preview", "confirm",
-	"accepted", "declined", "observe", "report-ack", "say", "vacation",
+	"declined", "observe", "report-ack", "say", "vacation",
 	"bounce-notice", "done", "draw", "report-admin", "admin-reports",
 	"timeout", "timeout-admin", "vacation-notice", "ladder",
 	"ladder-result", "ladder-standings",
@@ -579,6 +579,7 @@ player(struct tmpl_list *l, const char *seat, const char *name, int you,
 	tmpl_set(r, "name", name);
 	tmpl_set(r, "score", you ? "27" : "21");
 	tmpl_set(r, "you", you ? "1" : "0");
+	tmpl_set(r, "partner", full && !you ? "1" : "0");
 	tmpl_set(r, "accepted", full && you ? "1" : "0");
 	tmpl_set(r, "winner", full && you ? "1" : "0");
 	tmpl_set(r, "rating_old", "1500");
@@ -641,6 +642,7 @@ sample(int full)
 		tmpl_set(r, "text", "Bob stalls every game.");
 	}
 	tmpl_set(d, "invitation.expires", "2026-12-01 12:00 UTC");
+	tmpl_set(d, "invitation.accepted", on);
 
 	tmpl_set(d, "game.id", full ? "42" : "");
 	tmpl_set(d, "game.title", "Mancala (Kalah)");
@@ -649,6 +651,8 @@ sample(int full)
 	tmpl_set(d, "game.rated", on);
 	tmpl_set(d, "game.over", on);
 	tmpl_set(d, "game.move_number", "12");
+	tmpl_set(d, "game.name", "mancala");
+	tmpl_set(d, "game.chance", on);
 	l = tmpl_list(d, "game.players");
 	player(l, "South", "Анна Smith", 1, full);
 	player(l, "North", "Bob", 0, full);
@@ -663,6 +667,8 @@ sample(int full)
 	tmpl_set(d, "turn.seat", "South");
 	tmpl_set(d, "turn.name", "Анна Smith");
 	tmpl_set(d, "turn.you", on);
+	tmpl_set(d, "turn.again", full ? "Your last seed landed in your "
+	    "store: move again." : "");
 	l = tmpl_list(d, "legal");
 	if (full)
 		for (i = 1; i <= 6; i++)
@@ -673,6 +679,9 @@ sample(int full)
 	tmpl_set(d, "last_move.name", "Bob");
 	tmpl_set(d, "last_move.text", full ? "5" : "");
 	tmpl_set(d, "draw_offer.name", full ? "Bob" : "");
+	tmpl_set(d, "draw_offer.you", on);
+	tmpl_set(d, "deadline.local", full ? "2026-12-02 21:00 MSK "
+	    "(Europe/Moscow)" : "");
 	tmpl_set(d, "deadline.utc", "2026-12-02 18:00 UTC");
 	tmpl_set(d, "deadline.days", "2");
 	tmpl_set(d, "deadline.hours", "5");
@@ -1040,7 +1049,8 @@ START_TEST(tmpl_board_mails_stand_alone)
 		    err, sizeof(err)), 0);
 		ck_assert_ptr_nonnull(strstr(body, "000102030405060708090a0b"
 		    "0c0d0e0f101112131415161718191a1b1c1d1e1f"));
-		ck_assert_ptr_nonnull(strstr(body, "ludus verify 42"));
+		ck_assert_ptr_nonnull(strstr(body, "ludus deal mancala SEED "
+		    "pits=4 seeds=3"));
 		ck_assert_ptr_nonnull(strstr(body, "1500 -> 1512 (+12)"));
 		free(subj);
 		free(body);

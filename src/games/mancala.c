@@ -328,7 +328,7 @@ mancala_render(const void *st, const struct game_view *v, struct buf *b)
 
 		mancala_result(st, &r);
 		buf_printf(b, "Game over: %s.\n", r.text);
-	} else
+	} else if (!v->no_turn)
 		buf_printf(b, "%s (%s) to move.\n", view_name(v, m->turn),
 		    seat_names[m->turn]);
 }
