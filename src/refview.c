@@ -300,6 +300,9 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	for (i = 0; i < rs->n; i++)
 		v.names[i] = ref_name(&rs->p[i]);
 	ops->render(g->st, &v, &b);
+	/* The templates put the blank lines around the board. */
+	while (b.len > 0 && b.s[b.len - 1] == '\n')
+		b.s[--b.len] = '\0';
 	tmpl_set(d, "board", buf_str(&b));
 	buf_reset(&b);
 

@@ -1056,7 +1056,7 @@ render_board(const struct aluette *a, const struct game_view *v,
 		    team_names[team_of(a, w)]);
 	}
 
-	if (a->ndone > 0 || a->phase == PH_PLAY) {
+	if (a->ndone > 0) {
 		buf_adds(b, "Tricks this hand: ");
 		for (i = 0, n = 0; i < NSEATS; i++) {
 			s = a->table[i];
