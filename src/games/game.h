@@ -178,10 +178,11 @@ struct game_ops {
 	 * Optional (NULL: every ply is a turn of its own): does a ply seat
 	 * logged in notation end that seat's turn?  A game whose turn is
 	 * several plies (Spite & Malice: any number of plays, then the
-	 * discard) says which ply closes it.  Move numbers count turns, and
-	 * the other seats hear of a turn once, when it ends.  A turn also
-	 * ends when the seat is no longer to move (a round won by the last
-	 * payoff card).
+	 * discard; Mancala: the sowings of an extra turn) says which ply
+	 * closes it.  Move numbers count turns, and the other seats hear of
+	 * a turn once, when it ends.  A turn also ends when the seat is no
+	 * longer to move (a round won by the last payoff card, a sowing
+	 * that did not reach the store).
 	 */
 	int	(*ends_turn)(int seat, const char *notation);
 	/* Nonzero when the seed deals or draws anything (cards); zero when

@@ -477,6 +477,17 @@ mancala_evaluate(const void *st, int seat)
 	return mancala_side_value(m, seat) - mancala_side_value(m, !seat);
 }
 
+/* An extra turn goes on with the same player's turn: no sowing closes it
+ * while its player is still to move, so the opponent hears of the whole
+ * run (`3, 6`) once. */
+static int
+mancala_ends_turn(int seat, const char *notation)
+{
+	(void)seat;
+	(void)notation;
+	return 0;
+}
+
 const struct game_ops mancala_ops = {
 	.name = "mancala",
 	.title = "Mancala (Kalah)",
@@ -495,4 +506,5 @@ const struct game_ops mancala_ops = {
 	.parse_state = mancala_parse_state,
 	.export_json = mancala_export_json,
 	.evaluate = mancala_evaluate,
+	.ends_turn = mancala_ends_turn,
 };
