@@ -156,8 +156,8 @@ static void
 last_run(const struct play_game *g, const struct store_move *log, int n,
     int viewer, int *last, struct buf *b)
 {
-	char text[GAME_MOVE_TEXT];
-	int i, first;
+	char text[GAME_MOVE_TEXT], prev[GAME_MOVE_TEXT];
+	int i, first, repeat = 0;
 
 	*last = -1;
 	for (i = n - 1; i >= 0; i--)
@@ -169,10 +169,25 @@ last_run(const struct play_game *g, const struct store_move *log, int n,
 	*last = log[i].seat;
 	for (first = i; first > 0 && log[first - 1].seat == *last; first--)
 		;
-	for (; first <= i; first++)
+	/* The same text over and over (face-down discards) is said once,
+	 * with how many times. */
+	prev[0] = '\0';
+	for (; first <= i; first++) {
 		if (refview_shown(g, log[first].seat, log[first].notation,
-		    viewer, text, sizeof(text)) != GAME_SHOWN_NONE)
-			buf_printf(b, "%s%s", b->len ? ", " : "", text);
+		    viewer, text, sizeof(text)) == GAME_SHOWN_NONE)
+			continue;
+		if (strcmp(text, prev) == 0) {
+			repeat++;
+			continue;
+		}
+		if (repeat > 1)
+			buf_printf(b, " (%d times)", repeat);
+		buf_printf(b, "%s%s", b->len ? ", " : "", text);
+		util_strlcpy(prev, text, sizeof(prev));
+		repeat = 1;
+	}
+	if (repeat > 1)
+		buf_printf(b, " (%d times)", repeat);
 }
 
 int

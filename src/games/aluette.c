@@ -1042,19 +1042,20 @@ render_board(const struct aluette *a, const struct game_view *v,
 	buf_adds(b, ".\n");
 	if (a->handno == 1 && a->ndone == 0 && a->ntrick == 0)
 		render_faceup(a, v, b);
+	/* The hands played, in one paragraph. */
 	for (h = 0; h < NHANDS && h < a->handno - (a->phase != PH_OVER);
 	    h++) {
-		buf_printf(b, "Hand %d: ", h + 1);
+		buf_printf(b, "%s %d: ", h ? "; hand" : "Hand", h + 1);
 		if ((w = a->hist_winner[h]) == NOBODY) {
-			buf_adds(b, "all nine tricks spoiled, no point.\n");
+			buf_adds(b, "all nine tricks spoiled, no point");
 			continue;
 		}
-		buf_printf(b, "%s won with %d trick%s, %d point%s to %s.\n",
-		    view_name(a, v, w), a->hist_tricks[h],
-		    a->hist_tricks[h] == 1 ? "" : "s", a->hist_points[h],
-		    a->hist_points[h] == 1 ? "" : "s",
-		    team_names[team_of(a, w)]);
+		buf_printf(b, "%s, %d trick%s, +%d %s", view_name(a, v, w),
+		    a->hist_tricks[h], a->hist_tricks[h] == 1 ? "" : "s",
+		    a->hist_points[h], team_names[team_of(a, w)]);
 	}
+	if (h > 0)
+		buf_adds(b, ".\n");
 
 	if (a->ndone > 0) {
 		buf_adds(b, "Tricks this hand: ");
