@@ -87,6 +87,10 @@ int	ref_load(struct ref_msg *, int64_t id, struct play_game *,
 	    struct ref_result *);
 /* "2026-11-30 20:32 UTC" */
 void	ref_utc(int64_t t, char *out, size_t len);
+/* "2026-11-30 23:32 MSK (Europe/Moscow)": t in the player's time zone;
+ * "" when the player reads UTC. */
+void	ref_local(const struct store_player *, int64_t t, char *out,
+	    size_t len);
 /* A new game seed, reproducible in test builds (see rng_seed_new). */
 void	ref_seed(struct ref_msg *, unsigned char seed[RNG_SEED_LEN]);
 

@@ -262,7 +262,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	struct game_view v;
 	struct store_move *log = NULL;
 	struct buf b = { 0 }, b2 = { 0 };
-	char commit[65], when[40], *variant;
+	char commit[65], when[120], *variant;
 	const char *again;
 	uint32_t tm;
 	int i, n = 0, turn = -1, last = -1;
@@ -386,6 +386,12 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 			left = 0;
 		ref_utc(g->row.deadline, when, sizeof(when));
 		tmpl_set(d, "deadline.utc", when);
+		if (viewer >= 0 && viewer < rs->n)
+			ref_local(&rs->p[viewer], g->row.deadline, when,
+			    sizeof(when));
+		else
+			when[0] = '\0';
+		tmpl_set(d, "deadline.local", when);
 		tmpl_set_int(d, "deadline.days", left / 86400);
 		tmpl_set_int(d, "deadline.hours", left % 86400 / 3600);
 		tmpl_set_int(d, "deadline.minutes", left % 3600 / 60);

@@ -726,6 +726,8 @@ sample(int full)
 		tmpl_set(r, "move_number", "12");
 		tmpl_set(r, "last_move", i ? "" : "5");
 		tmpl_set(r, "deadline_utc", "2026-12-02 18:00 UTC");
+		tmpl_set(r, "deadline_local", i ? "" : "2026-12-02 21:00 MSK "
+		    "(Europe/Moscow)");
 		tmpl_set(r, "days", "2");
 		tmpl_set(r, "hours", "5");
 		tmpl_set(r, "minutes", "7");
