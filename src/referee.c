@@ -591,7 +591,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	struct play_game g;
 	struct ref_seats rs;
 	int64_t *ids = NULL;
-	char when[40], err[300];
+	char when[120], err[300];
 	int n, i, seat, nfin = 0, nbumped = 0, authority, rc = REF_OK;
 
 	if (store_game_ids(x->r->store, x->me.id, &ids, &n) == -1 ||
@@ -626,6 +626,10 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 				ref_utc(g.row.deadline, when, sizeof(when));
 				tmpl_set(it, "deadline_utc", g.row.deadline ?
 				    when : "none");
+				ref_local(&x->me, g.row.deadline, when,
+				    sizeof(when));
+				tmpl_set(it, "deadline_local", g.row.deadline ?
+				    when : "");
 				if (bump) {
 					struct tmpl_data *bd = refview_game(x,
 					    &g, &rs, seat);

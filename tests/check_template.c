@@ -751,6 +751,8 @@ sample(int full)
 		tmpl_set(r, "title", "Mancala (Kalah)");
 		tmpl_set(r, "opponents", "Bob");
 		tmpl_set(r, "deadline_utc", "2026-12-02 18:00 UTC");
+		tmpl_set(r, "deadline_local", "2026-12-02 21:00 MSK "
+		    "(Europe/Moscow)");
 		r = tmpl_list_add(tmpl_list(d, "waiting_on_others"));
 		tmpl_set(r, "id", "43");
 		tmpl_set(r, "title", "Alquerque");
