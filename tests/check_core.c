@@ -246,6 +246,30 @@ START_TEST(gamedef_timeout_and_first)
 }
 END_TEST
 
+/* texts: KEY: LANGUAGE: TEXT, English the fallback. */
+START_TEST(gamedef_texts_by_language)
+{
+	struct gamedef d;
+	char err[512];
+	const char *path = write_tmp("ok.yaml", "name: mancala\ntitle: x\n"
+	    "seats: 2\ntexts:\n  again:\n    en: Move again.\n"
+	    "    ru: Ходите ещё раз.\n");
+
+	ck_assert_msg(gamedef_load_file(path, &d, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_str_eq(gamedef_text(&d, "again", "ru"), "Ходите ещё раз.");
+	ck_assert_str_eq(gamedef_text(&d, "again", "en"), "Move again.");
+	ck_assert_str_eq(gamedef_text(&d, "again", "ar"), "Move again.");
+	ck_assert_str_eq(gamedef_text(&d, "again", NULL), "Move again.");
+	ck_assert_ptr_null(gamedef_text(&d, "legend", "en"));
+	gamedef_free(&d);
+	def_error("name: mancala\ntitle: x\nseats: 2\ntexts: hello\n",
+	    ":4: texts must be a mapping");
+	def_error("name: mancala\ntitle: x\nseats: 2\ntexts:\n  again:\n"
+	    "    en: [a, b]\n", "texts: again: each language needs one text");
+}
+END_TEST
+
 START_TEST(gamedef_resolve_fills_defaults_and_checks_values)
 {
 	const struct gamedef *d = tu_def("mancala");
@@ -462,6 +486,7 @@ core_suite(void)
 	tcase_add_test(tc, rng_seed_new_random_unless_test_seed);
 	tcase_add_test(tc, gamedef_errors_name_file_and_line);
 	tcase_add_test(tc, gamedef_timeout_and_first);
+	tcase_add_test(tc, gamedef_texts_by_language);
 	tcase_add_test(tc, gamedef_resolve_fills_defaults_and_checks_values);
 	tcase_add_test(tc, gamedef_every_engine_has_a_definition);
 	tcase_add_test(tc, token_secret_file_and_tokens);
