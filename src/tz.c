@@ -33,7 +33,9 @@ struct tz_type {
 
 /* One end of a POSIX rule: a day of the year and a time of that day. */
 struct tz_rule {
-	int	 kind;			/* 'J' (1-365, no Feb 29), 'D' (0-365), 'M' */
+	/* 'J': day 1-365, Feb 29 never counted; 'D': day 0-365; 'M':
+	 * Mm.w.d, day d of week w of month m. */
+	int	 kind;
 	int	 m, w, d;		/* Mm.w.d, or the day number in d */
 	long	 time;			/* seconds after local midnight */
 };

@@ -705,8 +705,8 @@ spite_render(const void *st, const struct game_view *v, struct buf *b)
 		spite_result(st, &r);
 		buf_printf(b, "\nMatch over: %s.\n", r.text);
 	} else if (!v->no_turn)
-		buf_printf(b, "\n%s (%s) to play.\n", spite_view_name(v, s->turn),
-		    seat_names[s->turn]);
+		buf_printf(b, "\n%s (%s) to play.\n",
+		    spite_view_name(v, s->turn), seat_names[s->turn]);
 }
 
 static void
