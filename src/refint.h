@@ -103,9 +103,13 @@ struct ref_seats {
 int	refview_seats(struct ref_msg *, const struct play_game *,
 	    struct ref_seats *);
 void	refview_seats_free(struct ref_seats *);
-/* The game record as viewer (a seat or GAME_PUBLIC) sees it: game.*,
- * game.players[], board, turn.*, legal[], example_move, deadline.*,
- * last_move.*, draw_offer.name, you.*, seed.hash; a new data tree. */
+/* The game record as viewer (a seat or GAME_PUBLIC) sees it: game.*
+ * (game.chance when the seed deals), game.players[] (partner marks the
+ * reader's), board (without the engine's turn line), turn.* (turn.again:
+ * the game's reason the reader moves again), legal[], example_move,
+ * deadline.* (deadline.local in the reader's zone), last_move.*,
+ * draw_offer.name and .you, you.* (you.partner.*), seed.hash; a new data
+ * tree. */
 struct tmpl_data *refview_game(struct ref_msg *, const struct play_game *,
 	    const struct ref_seats *, int viewer);
 /* Is a logged move a ply (an Aluette signal is not)? */
