@@ -23,6 +23,7 @@
 #include "compose.h"
 #include "log.h"
 #include "refint.h"
+#include "tz.h"
 
 #ifndef LUDUS_TEMPLATES_DIR
 #define LUDUS_TEMPLATES_DIR "templates"
@@ -139,6 +140,72 @@ ref_utc(int64_t t, char *out, size_t len)
 
 	gmtime_r(&tt, &tm);
 	strftime(out, len, "%Y-%m-%d %H:%M UTC", &tm);
+}
+
+void
+ref_local(const struct store_player *p, int64_t t, char *out, size_t len)
+{
+	struct tz *z;
+	char err[200], when[64];
+
+	*out = '\0';
+	if (p->timezone == NULL || tz_load(p->timezone, &z, err,
+	    sizeof(err)) == -1)
+		return;
+	tz_format(z, t, when, sizeof(when));
+	tz_free(z);
+	snprintf(out, len, "%s (%s)", when, p->timezone);
+}
+
+/* A zone name as the database spells it: "europe/moscow" is
+ * Europe/Moscow, "america/new_york" America/New_York (owned). */
+static char *
+zone_spelling(const char *name)
+{
+	char *s = xstrdup(name), *c;
+	int start = 1;
+
+	for (c = s; *c != '\0'; c++) {
+		if (start && *c >= 'a' && *c <= 'z')
+			*c = (char)(*c - 'a' + 'A');
+		else if (!start && *c >= 'A' && *c <= 'Z')
+			*c = (char)(*c - 'A' + 'a');
+		start = *c == '/' || *c == '_' || *c == '-';
+	}
+	return s;
+}
+
+static int
+set_timezone(struct ref_msg *x, const char *name, struct ref_result *res)
+{
+	struct store_player *p = &x->me;
+	struct tz *z;
+	char err[200], now[64], *spelt = NULL;
+
+	if (util_strcaseeq(name, "utc") || util_strcaseeq(name, "gmt") ||
+	    util_strcaseeq(name, "etc/utc")) {
+		free(p->timezone);
+		p->timezone = NULL;
+		res->note = xstrdup("times in your mails are in UTC");
+		return REF_OK;
+	}
+	if (tz_load(name, &z, err, sizeof(err)) == -1) {
+		spelt = zone_spelling(name);
+		if (strcmp(spelt, name) == 0 || tz_load(spelt, &z, err,
+		    sizeof(err)) == -1) {
+			free(spelt);
+			return ref_fail(res, "%s", err);
+		}
+		name = spelt;
+	}
+	tz_format(z, x->now, now, sizeof(now));
+	tz_free(z);
+	free(p->timezone);
+	p->timezone = xstrdup(name);
+	res->note = xasprintf("deadlines in your mails are now in %s, UTC "
+	    "beside them (it is %s there now)", name, now);
+	free(spelt);
+	return REF_OK;
 }
 
 const char *
@@ -593,7 +660,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	struct play_game g;
 	struct ref_seats rs;
 	int64_t *ids = NULL;
-	char when[40], err[300];
+	char when[120], err[300];
 	int n, i, seat, nfin = 0, nbumped = 0, authority, rc = REF_OK;
 
 	if (store_game_ids(x->r->store, x->me.id, &ids, &n) == -1 ||
@@ -628,6 +695,10 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 				ref_utc(g.row.deadline, when, sizeof(when));
 				tmpl_set(it, "deadline_utc", g.row.deadline ?
 				    when : "none");
+				ref_local(&x->me, g.row.deadline, when,
+				    sizeof(when));
+				tmpl_set(it, "deadline_local", g.row.deadline ?
+				    when : "");
 				if (bump) {
 					struct tmpl_data *bd = refview_game(x,
 					    &g, &rs, seat);
@@ -730,6 +801,10 @@ cmd_set(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		    "you get a mail after every move" : "you get no move mails; "
 		    "send `list` or `bump` to see your games");
 		break;
+	case CMD_SET_TIMEZONE:
+		if (set_timezone(x, c->text, res) != REF_OK)
+			return REF_FAIL;
+		break;
 	default:
 		free(p->name);
 		p->name = xstrdup(c->text);
@@ -797,6 +872,7 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 	case CMD_SET_LANGUAGE:
 	case CMD_SET_NOTIFY:
 	case CMD_SET_NAME:
+	case CMD_SET_TIMEZONE:
 		rc = cmd_set(x, &c, res);
 		break;
 	case CMD_VACATION:

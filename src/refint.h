@@ -119,6 +119,10 @@ int	ref_load(struct ref_msg *, int64_t id, struct play_game *,
 	    struct ref_result *);
 /* "2026-11-30 20:32 UTC" */
 void	ref_utc(int64_t t, char *out, size_t len);
+/* "2026-11-30 23:32 MSK (Europe/Moscow)": t in the player's time zone;
+ * "" when the player reads UTC. */
+void	ref_local(const struct store_player *, int64_t t, char *out,
+	    size_t len);
 /* A new game seed, reproducible in test builds (see rng_seed_new). */
 void	ref_seed(struct ref_msg *, unsigned char seed[RNG_SEED_LEN]);
 
@@ -131,16 +135,28 @@ struct ref_seats {
 int	refview_seats(struct ref_msg *, const struct play_game *,
 	    struct ref_seats *);
 void	refview_seats_free(struct ref_seats *);
-/* The game record as viewer (a seat or GAME_PUBLIC) sees it: game.*,
- * game.players[], board, turn.*, legal[], example_move, deadline.*,
- * last_move.*, draw_offer.name, you.*, seed.hash; a new data tree. */
+/* The game record as viewer (a seat or GAME_PUBLIC) sees it: game.*
+ * (game.chance when the seed deals), game.players[] (partner marks the
+ * reader's), board (without the engine's turn line), turn.* (turn.again:
+ * the game's reason the reader moves again), legal[], example_move,
+ * deadline.* (deadline.local in the reader's zone), last_move.*,
+ * draw_offer.name and .you, you.* (you.partner.*), seed.hash; a new data
+ * tree. */
 struct tmpl_data *refview_game(struct ref_msg *, const struct play_game *,
 	    const struct ref_seats *, int viewer);
 /* Is a logged move a ply (an Aluette signal is not)? */
 int	refview_is_ply(const struct play_game *, int seat, const char *notation);
-/* The number of the next move: plies so far plus one (Aluette signals
- * are no plies); -1 when the store fails. */
+/* The number of the next move: turns so far plus one, or the number of
+ * the turn that goes on (Aluette signals are no plies; a Spite & Malice
+ * turn is several); -1 when the store fails. */
 int	refview_move_number(struct ref_msg *, const struct play_game *);
+/* The same over a log: num[i] (when not NULL) gets the turn of log[i], 0
+ * for an entry that is no ply. */
+int	refview_turns(const struct play_game *, const struct store_move *,
+	    int n, int *num);
+/* Has seat made the last ply, and does its turn go on (by the engine's
+ * ends_turn)?  -1 when the store fails. */
+int	refview_turn_open(struct ref_msg *, const struct play_game *, int seat);
 /* The last moves as viewer sees them ("2, 1": one seat's run). */
 int	refview_last_move(struct ref_msg *, const struct play_game *,
 	    int viewer, struct buf *);
@@ -179,6 +195,11 @@ int	refgame_run(struct ref_msg *, const struct command *, int from_tag,
 int	refgame_finish(struct ref_msg *, struct play_game *, int draw,
 	    unsigned winners, const char *how, const char *text,
 	    const char *by);
+/* An invitation declined (decliner: who) or lapsed (NULL): the mail to
+ * the proposer, or with none (admin new) to the seats that had accepted;
+ * never to the sender, whose own answer says it. */
+int	refgame_unplayed_mail(struct ref_msg *, const struct play_game *,
+	    const char *decliner);
 /* Create a game from `new`/`admin new`; proposer 0 for admin new. */
 int	refgame_new(struct ref_msg *, const struct command *, int admin,
 	    struct ref_result *);

@@ -386,7 +386,7 @@ assert_auth_refusal(const struct outs *o, const char *to)
 
 	ck_assert_int_eq(o->n, 1);
 	ck_assert_ptr_nonnull(m = outs_find(o, to));
-	ck_assert_msg(strstr(m->subject, "Not done:") != NULL, "%s",
+	ck_assert_msg(strstr(m->subject, "Not done") != NULL, "%s",
 	    m->subject);
 	ck_assert_msg(strstr(m->body, "this needs your seat's reply token") !=
 	    NULL, "%s", m->body);
@@ -632,31 +632,12 @@ struct hidden {
 	long		 hidden_moves;	/* hidden logged moves looked for */
 	long		 observed;	/* observers' mails checked */
 	const char	*invite_name;	/* the inviter, for invitation mails */
-	const char	*accepter;	/* who accepted, for accepted mails */
+	/* Of the last play_by_mail: the mails to seats other than the
+	 * mover, and the longest body of a move mail. */
+	int		 to_others;
+	size_t		 longest;
+	char		 longest_body[4096];
 };
-
-static void
-accepted_extra(struct tmpl_data *d, void *arg, int viewer)
-{
-	struct hidden *h = arg;
-	struct play_game g;
-	struct ref_seats rs;
-	struct ref_msg x;
-	struct tmpl_list *l = tmpl_list(d, "waiting");
-	int i;
-
-	(void)viewer;
-	memset(&x, 0, sizeof(x));
-	x.r = &h->w->r;
-	w_load(h->w, h->id, &g);
-	ck_assert_int_eq(refview_seats(&x, &g, &rs), 0);
-	tmpl_set(d, "accepter.name", h->accepter);
-	for (i = 0; i < rs.n; i++)
-		if (!g.row.accepted[i])
-			tmpl_list_add_str(l, ref_name(&rs.p[i]));
-	refview_seats_free(&rs);
-	play_free(&g);
-}
 
 static void
 invitation_extra(struct tmpl_data *d, void *arg, int viewer)
@@ -710,9 +691,6 @@ regenerate(struct hidden *h, const char *tmplname, const void *st,
 	else if (strcmp(tmplname, "invitation") == 0)
 		rc = refview_fanout(&x, &copy, tmplname, REFVIEW_SEATS,
 		    invitation_extra, h);
-	else if (strcmp(tmplname, "accepted") == 0)
-		rc = refview_fanout(&x, &copy, tmplname, REFVIEW_SEATS,
-		    accepted_extra, h);
 	else if (strcmp(tmplname, "observe") == 0)
 		rc = refview_fanout(&x, &copy, tmplname, REFVIEW_OBSERVERS,
 		    observe_extra, NULL);
@@ -847,7 +825,8 @@ hidden_check(struct hidden *h, const char *tmplname, const struct outs *o)
 
 		/* The sender's own "Done:" answer shows no game view, only
 		 * the lines they sent. */
-		if (m->game != h->id || strstr(m->subject, "] Done: ") != NULL)
+		if (m->game != h->id || (strlen(m->subject) > 6 &&
+		    strcmp(m->subject + strlen(m->subject) - 6, "] Done") == 0))
 			continue;
 		reader = play_seat(&g, m->to);
 		r = outs_find(&base, m->to);
@@ -885,6 +864,7 @@ play_by_mail(struct hidden *h, int seat, const char *cmd, const char *text)
 	struct outs o;
 	char *body, *outcome;
 	const char *tmplname;
+	int i, k, reader;
 
 	body = xasprintf("%s #%lld %s", cmd, (long long)h->id, text);
 	outcome = w_send_seat(w, h->id, seat, players[seat], body);
@@ -898,6 +878,21 @@ play_by_mail(struct hidden *h, int seat, const char *cmd, const char *text)
 	w_take(w, &o);
 	ck_assert_int_gt(o.n, 0);
 	hidden_check(h, tmplname, &o);
+	h->to_others = 0;
+	h->longest = 0;
+	for (i = 0; i < o.n; i++) {
+		reader = -1;
+		for (k = 0; k < GAME_MAX_SEATS; k++)
+			if (strcmp(o.v[i].to, players[k]) == 0)
+				reader = k;
+		h->to_others += reader >= 0 && reader != seat;
+		if (strcmp(tmplname, "move") == 0 &&
+		    strlen(o.v[i].body) > h->longest) {
+			h->longest = strlen(o.v[i].body);
+			util_strlcpy(h->longest_body, o.v[i].body,
+			    sizeof(h->longest_body));
+		}
+	}
 	outs_free(&o);
 }
 
@@ -925,11 +920,16 @@ start_game(struct hidden *h, const char *newline, int nseats)
 		    outcome);
 		free(outcome);
 		free(body);
-		h->accepter = players[i];
 		w_take(w, &o);
-		ck_assert_int_eq(o.n, nseats);
-		hidden_check(h, i == nseats - 1 ? "game-start" : "accepted",
-		    &o);
+		/* Nobody hears of another seat's acceptance: the accepter
+		 * gets its answer, the seats hear when the game begins. */
+		if (i < nseats - 1) {
+			ck_assert_int_eq(o.n, 1);
+			ck_assert_str_eq(o.v[0].to, players[i]);
+		} else {
+			ck_assert_int_eq(o.n, nseats);
+			hidden_check(h, "game-start", &o);
+		}
 		outs_free(&o);
 	}
 	w_load(w, h->id, &g);
@@ -1018,6 +1018,9 @@ START_TEST(hidden_cards_aluette)
 		}
 		ndiscards += strncmp(move, "discard ", 8) == 0;
 		play_by_mail(&h, seat, "move", move);
+		/* A move mail stays short: at most 1,600 bytes of text. */
+		ck_assert_msg(h.longest <= 1600, "a move mail of %zu bytes "
+		    "after `%s`:\n%s", h.longest, move, h.longest_body);
 		nmoves++;
 		ck_assert_int_lt(nmoves, 1000);
 	}
@@ -1131,7 +1134,7 @@ START_TEST(hidden_cards_spite)
 	const char *json, *p;
 	struct game_move mv[GAME_MAX_MOVES];
 	struct buf b = { 0 };
-	int seat, n, k, nmoves = 0;
+	int seat, n, k, nmoves = 0, turns = 0, ends;
 	struct rng pick;
 
 	w_open(&w, "spite", NULL);
@@ -1156,6 +1159,16 @@ START_TEST(hidden_cards_spite)
 		    sizeof(move));
 		play_free(&g);
 		play_by_mail(&h, seat, "move", move);
+		/* The opponent hears of a turn once, when it ends with the
+		 * discard (or `end`), or the round or match is over. */
+		w_load(&w, h.id, &g);
+		ends = strcmp(g.row.status, "active") != 0 ||
+		    !(g.def->ops->to_move(g.st) & (1u << seat)) ||
+		    strcmp(move, "end") == 0 || strstr(move, " s") != NULL;
+		play_free(&g);
+		ck_assert_msg(h.to_others == (ends ? 1 : 0), "`%s`: %d mails "
+		    "to the opponent", move, h.to_others);
+		turns += ends;
 		nmoves++;
 		ck_assert_int_lt(nmoves, 3000);
 	}
@@ -1168,6 +1181,8 @@ START_TEST(hidden_cards_spite)
 	play_free(&g);
 	ck_assert_int_gt(h.differed, 0);
 	ck_assert_int_gt(h.observed, 0);
+	/* Several actions made most turns. */
+	ck_assert_int_lt(turns, nmoves);
 	history_check(&h, 2);
 	w_close(&w);
 }
@@ -1496,7 +1511,7 @@ START_TEST(remarks_set_aside_moves_fail)
 		w_take(&w, &o);
 		ck_assert_int_eq(o.n, 1);
 		m = &o.v[0];
-		ck_assert_msg(strstr(m->subject, "Not done:") != NULL, "%s",
+		ck_assert_msg(strstr(m->subject, "Not done") != NULL, "%s",
 		    m->subject);
 		ck_assert_msg(strstr(m->body, "Legal moves now:") != NULL,
 		    "`%s`: %s", cc->fail[k], m->body);

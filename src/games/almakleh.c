@@ -995,7 +995,7 @@ side_has(const struct alm_side *s, int dx, int dy)
 	return 0;
 }
 
-#define CARD_COL	18
+#define CARD_COL	20
 
 /* A row of 5x5 card diagrams, as their holder's moves look on a board
  * drawn with `bottom` at the bottom: rotated for the other seat. */
@@ -1011,7 +1011,7 @@ render_cards(struct buf *b, const struct almakleh *a, const uint8_t *cards,
 		len = snprintf(cell, sizeof(cell), "%s%s",
 		    card_name(a, cards[i]),
 		    holder == a->turn && cards[i] == a->fresh && !a->over ?
-		    " (new)" : "");
+		    " (not now)" : "");
 		buf_printf(b, "%-*s", i + 1 < n ? CARD_COL : len, cell);
 	}
 	buf_addc(b, '\n');
@@ -1147,7 +1147,7 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 
 		almakleh_result(st, &r);
 		buf_printf(b, "Game over: %s.\n", r.text);
-	} else
+	} else if (!v->no_turn)
 		buf_printf(b, "%s to move.\n", name[a->turn]);
 }
 
@@ -1549,4 +1549,5 @@ const struct game_ops almakleh_ops = {
 	.export_json = almakleh_export_json,
 	.evaluate = almakleh_evaluate,
 	.move_word = almakleh_move_word,
+	.chance = 1,
 };

@@ -833,11 +833,14 @@ alquerque_render(const void *st, const struct game_view *v, struct buf *b)
 		alquerque_result(st, &res);
 		buf_printf(b, "Game over: %s.\n", res.text);
 	} else {
-		buf_printf(b, "%s (%s) to move", view_name(v, a->turn),
-		    seat_names[a->turn]);
-		if (side_can_capture(a, a->turn))
-			buf_adds(b, "; a capture is compulsory");
-		buf_adds(b, ".\n");
+		if (!v->no_turn) {
+			buf_printf(b, "%s (%s) to move", view_name(v, a->turn),
+			    seat_names[a->turn]);
+			if (side_can_capture(a, a->turn))
+				buf_adds(b, "; a capture is compulsory");
+			buf_adds(b, ".\n");
+		} else if (side_can_capture(a, a->turn))
+			buf_adds(b, "A capture is compulsory.\n");
 		if (occurrences(a) == 2)
 			buf_adds(b, "This position has occurred twice: the "
 			    "third time is a draw.\n");

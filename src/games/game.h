@@ -82,6 +82,10 @@ struct game_result {
 struct game_view {
 	int	viewer;		/* a seat, or GAME_PUBLIC */
 	const char *names[GAME_MAX_SEATS]; /* NULL: the engine's seat names */
+	/* Leave out the line saying who is to move: the caller says it
+	 * itself (the referee's mails), or the game was ended outside the
+	 * rules (a resignation, an agreed draw, time). */
+	int	no_turn;
 };
 
 struct game_ops {
@@ -178,6 +182,20 @@ struct game_ops {
 	 * game_looks_like_move decides a line by it.
 	 */
 	int	(*move_word)(const void *st, const char *word);
+	/*
+	 * Optional (NULL: every ply is a turn of its own): does a ply seat
+	 * logged in notation end that seat's turn?  A game whose turn is
+	 * several plies (Spite & Malice: any number of plays, then the
+	 * discard; Mancala: the sowings of an extra turn) says which ply
+	 * closes it.  Move numbers count turns, and the other seats hear of
+	 * a turn once, when it ends.  A turn also ends when the seat is no
+	 * longer to move (a round won by the last payoff card, a sowing
+	 * that did not reach the store).
+	 */
+	int	(*ends_turn)(int seat, const char *notation);
+	/* Nonzero when the seed deals or draws anything (cards); zero when
+	 * the game is without chance and the seed decides nothing. */
+	int	chance;
 };
 #define GAME_SHOWN_NONE		0
 #define GAME_SHOWN_PLY		1

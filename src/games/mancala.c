@@ -328,7 +328,7 @@ mancala_render(const void *st, const struct game_view *v, struct buf *b)
 
 		mancala_result(st, &r);
 		buf_printf(b, "Game over: %s.\n", r.text);
-	} else
+	} else if (!v->no_turn)
 		buf_printf(b, "%s (%s) to move.\n", view_name(v, m->turn),
 		    seat_names[m->turn]);
 }
@@ -485,6 +485,17 @@ mancala_move_word(const void *st, const char *w)
 	return strspn(w, "0123456789") == strlen(w);
 }
 
+/* An extra turn goes on with the same player's turn: no sowing closes it
+ * while its player is still to move, so the opponent hears of the whole
+ * run (`3, 6`) once. */
+static int
+mancala_ends_turn(int seat, const char *notation)
+{
+	(void)seat;
+	(void)notation;
+	return 0;
+}
+
 const struct game_ops mancala_ops = {
 	.name = "mancala",
 	.title = "Mancala (Kalah)",
@@ -504,4 +515,5 @@ const struct game_ops mancala_ops = {
 	.export_json = mancala_export_json,
 	.evaluate = mancala_evaluate,
 	.move_word = mancala_move_word,
+	.ends_turn = mancala_ends_turn,
 };
