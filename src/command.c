@@ -47,6 +47,7 @@ static const struct command_info infos[CMD_NKINDS] = {
 	[CMD_SET_LANGUAGE] = { "set language", "set language CODE", 0 },
 	[CMD_SET_NOTIFY] = { "set notify", "set notify turn|all|off", 0 },
 	[CMD_SET_NAME] = { "set name", "set name TEXT", 0 },
+	[CMD_SET_TIMEZONE] = { "set timezone", "set timezone ZONE", 0 },
 	[CMD_VACATION] = { "vacation", "vacation DAYS|off", 0 },
 	[CMD_SAY] = { "say", "say [#ID] TEXT", 1 },
 	[CMD_THANKS] = { "thanks", "thanks [#ID] [TEXT]", 1 },
@@ -779,6 +780,24 @@ parse_notify(const char *p, struct command *c, char *err, size_t errlen)
 	return rc;
 }
 
+/* set timezone ZONE: one word, checked against the system's zones when
+ * the command runs (c->text). */
+static int
+parse_timezone(const char *p, struct command *c, char *err, size_t errlen)
+{
+	char *w = next_word(&p);
+
+	if (w == NULL)
+		return cmd_err(err, errlen, "set timezone needs a zone name: "
+		    "set timezone Europe/Moscow");
+	if (no_more(p, CMD_SET_TIMEZONE, err, errlen) == -1) {
+		free(w);
+		return -1;
+	}
+	c->text = w;
+	return 0;
+}
+
 static int
 parse_name(const char *p, struct command *c, char *err, size_t errlen)
 {
@@ -1154,6 +1173,8 @@ parse_args(const char *p, struct command *c, char *err, size_t errlen)
 		return parse_notify(p, c, err, errlen);
 	case CMD_SET_NAME:
 		return parse_name(p, c, err, errlen);
+	case CMD_SET_TIMEZONE:
+		return parse_timezone(p, c, err, errlen);
 	case CMD_VACATION:
 		return parse_vacation(p, c, err, errlen);
 	case CMD_SAY:

@@ -184,15 +184,18 @@ static const struct setting settings[] = {
 	    "referee", F_REQUIRED, check_text,
 	    "The login name." },
 	{ "in.imap.password_file", T_PATH, O(imap.cred.password_file), 0, 0,
-	    NULL, NULL, NULL, "/etc/ludus/imap.password", F_EMPTY, NULL,
+	    NULL, NULL, NULL, "/usr/local/etc/ludus/imap.password", F_EMPTY | F_SAMPLE,
+	    NULL,
 	    "A file whose first line is the password; refused when others "
-	    "may read or write it.  Give this or password_env." },
+	    "may read or write it.  Under systemd a credential of the same "
+	    "name (LoadCredential=imap.password:/usr/local/etc/ludus/imap.password) is "
+	    "read instead.  Give this or password_env." },
 	{ "in.imap.password_env", T_STRING, O(imap.cred.password_env), 0, 0,
-	    NULL, NULL, NULL, "LUDUS_IMAP_PASSWORD", F_EMPTY | F_SAMPLE,
+	    NULL, NULL, NULL, "LUDUS_IMAP_PASSWORD", F_EMPTY,
 	    check_env,
 	    "The environment variable holding the password." },
 	{ "in.imap.ca_file", T_PATH, O(imap.ca_file), 0, 0, NULL, NULL,
-	    "the system's CA certificates", "/etc/ludus/ca.pem", F_EMPTY,
+	    "the system's CA certificates", "/usr/local/etc/ludus/ca.pem", F_EMPTY,
 	    NULL, "CA certificates (PEM) to verify the server with." },
 	{ "in.imap.tls_verify", T_BOOL, O(imap.tls_verify), 0, 0, NULL, "true",
 	    NULL, NULL, 0, NULL,
@@ -242,13 +245,13 @@ static const struct setting settings[] = {
 	    NULL, "referee", F_EMPTY | F_SAMPLE, check_text,
 	    "The login name for SMTP AUTH; without it no AUTH is done." },
 	{ "out.smtp.password_file", T_PATH, O(smtp.cred.password_file), 0, 0,
-	    NULL, NULL, NULL, "/etc/ludus/smtp.password", F_EMPTY, NULL,
-	    "As in.imap.password_file." },
+	    NULL, NULL, NULL, "/usr/local/etc/ludus/smtp.password", F_EMPTY | F_SAMPLE,
+	    NULL, "As in.imap.password_file." },
 	{ "out.smtp.password_env", T_STRING, O(smtp.cred.password_env), 0, 0,
-	    NULL, NULL, NULL, "LUDUS_SMTP_PASSWORD", F_EMPTY | F_SAMPLE,
+	    NULL, NULL, NULL, "LUDUS_SMTP_PASSWORD", F_EMPTY,
 	    check_env, "As in.imap.password_env." },
 	{ "out.smtp.ca_file", T_PATH, O(smtp.ca_file), 0, 0, NULL, NULL,
-	    "the system's CA certificates", "/etc/ludus/ca.pem", F_EMPTY,
+	    "the system's CA certificates", "/usr/local/etc/ludus/ca.pem", F_EMPTY,
 	    NULL, "As in.imap.ca_file." },
 	{ "out.smtp.tls_verify", T_BOOL, O(smtp.tls_verify), 0, 0, NULL,
 	    "true", NULL, NULL, 0, NULL, "As in.imap.tls_verify." },
@@ -297,8 +300,11 @@ static const struct setting settings[] = {
 	    "Commands carried out from one message." },
 	{ "limits.error_replies", T_INT, O(limits.error_replies), 0, 1000,
 	    NULL, "5", NULL, NULL, 0, NULL,
-	    "Error replies sent to one address per hour; further errors are "
-	    "only logged." },
+	    "Error replies sent to one address per hour, the last saying "
+	    "when errors are answered again; further errors are only "
+	    "logged.  Mail that proves nothing of its sender (no seat "
+	    "token, no trusted DMARC pass) is counted apart, by its DMARC "
+	    "result." },
 
 	{ "logging.to", T_ENUM, O(logging.to), 0, 0, v_log_to, "stderr", NULL,
 	    NULL, 0, NULL,
@@ -1754,7 +1760,7 @@ config_password(const struct config_cred *cr, char **out, char *err,
     size_t errlen)
 {
 	struct stat st;
-	char *pw, *nl;
+	char *pw, *nl, path[4096];
 	const char *env;
 	ssize_t n;
 	size_t got = 0;
@@ -1777,14 +1783,27 @@ config_password(const struct config_cred *cr, char **out, char *err,
 		    cr->setting);
 		return -1;
 	}
-	if ((fd = open(cr->password_file, O_RDONLY | O_CLOEXEC)) == -1) {
+	util_strlcpy(path, cr->password_file, sizeof(path));
+	/* Under systemd, LoadCredential=NAME:PATH hands the file to the
+	 * service as $CREDENTIALS_DIRECTORY/NAME: a credential named like
+	 * the file is used instead of the file itself. */
+	if ((env = getenv("CREDENTIALS_DIRECTORY")) != NULL && *env != '\0') {
+		const char *base = strrchr(cr->password_file, '/');
+		char *cred = xasprintf("%s/%s", env, base ? base + 1 :
+		    cr->password_file);
+
+		if (access(cred, F_OK) == 0)
+			util_strlcpy(path, cred, sizeof(path));
+		free(cred);
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
 		util_err(err, errlen, "%s.password_file: %s: %s", cr->setting,
-		    cr->password_file, strerror(errno));
+		    path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
 		util_err(err, errlen, "%s.password_file: %s: not a regular "
-		    "file", cr->setting, cr->password_file);
+		    "file", cr->setting, path);
 		close(fd);
 		return -1;
 	}
@@ -1793,7 +1812,7 @@ config_password(const struct config_cred *cr, char **out, char *err,
 	if (st.st_mode & (S_IROTH | S_IWOTH)) {
 		util_err(err, errlen, "%s.password_file: %s: others may %s it "
 		    "(mode %04o); chmod o-rwx it", cr->setting,
-		    cr->password_file, st.st_mode & S_IROTH ? "read" : "write",
+		    path, st.st_mode & S_IROTH ? "read" : "write",
 		    (unsigned)(st.st_mode & 07777));
 		close(fd);
 		return -1;
@@ -1805,7 +1824,7 @@ config_password(const struct config_cred *cr, char **out, char *err,
 			if (errno == EINTR)
 				continue;
 			util_err(err, errlen, "%s.password_file: %s: %s",
-			    cr->setting, cr->password_file, strerror(errno));
+			    cr->setting, path, strerror(errno));
 			close(fd);
 			config_password_free(pw);
 			return -1;
@@ -1818,13 +1837,13 @@ config_password(const struct config_cred *cr, char **out, char *err,
 		*nl = '\0';
 	else if (got == PASSWORD_MAX) {
 		util_err(err, errlen, "%s.password_file: %s: longer than %d "
-		    "bytes", cr->setting, cr->password_file, PASSWORD_MAX);
+		    "bytes", cr->setting, path, PASSWORD_MAX);
 		config_password_free(pw);
 		return -1;
 	}
 	if (pw[0] == '\0') {
 		util_err(err, errlen, "%s.password_file: %s: the first line is "
-		    "empty", cr->setting, cr->password_file);
+		    "empty", cr->setting, path);
 		config_password_free(pw);
 		return -1;
 	}

@@ -103,6 +103,61 @@ get_list(struct walk *w, yaml_node_t *n, const char *key, char ***out,
 	return 0;
 }
 
+/* texts: KEY: LANGUAGE: TEXT. */
+static int
+get_texts(struct gamedef *d, struct walk *w, yaml_node_t *n)
+{
+	yaml_node_pair_t *p, *q;
+	yaml_node_t *k, *v, *lk, *lv;
+
+	if (n->type != YAML_MAPPING_NODE)
+		return fail(w, n, "texts must be a mapping of KEY: LANGUAGE: "
+		    "TEXT");
+	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	    p++) {
+		k = yaml_document_get_node(w->doc, p->key);
+		v = yaml_document_get_node(w->doc, p->value);
+		if (k == NULL || v == NULL || scalar(k) == NULL ||
+		    v->type != YAML_MAPPING_NODE)
+			return fail(w, n, "texts must be a mapping of KEY: "
+			    "LANGUAGE: TEXT");
+		for (q = v->data.mapping.pairs.start;
+		    q < v->data.mapping.pairs.top; q++) {
+			lk = yaml_document_get_node(w->doc, q->key);
+			lv = yaml_document_get_node(w->doc, q->value);
+			if (lk == NULL || lv == NULL || scalar(lk) == NULL ||
+			    scalar(lv) == NULL)
+				return fail(w, v, "texts: %s: each language "
+				    "needs one text", scalar(k));
+			d->texts = xreallocarray(d->texts,
+			    (size_t)d->ntexts + 3, sizeof(char *));
+			d->texts[d->ntexts++] = xstrdup(scalar(k));
+			d->texts[d->ntexts++] = xstrdup(scalar(lk));
+			d->texts[d->ntexts++] = xstrdup(scalar(lv));
+		}
+	}
+	return 0;
+}
+
+const char *
+gamedef_text(const struct gamedef *d, const char *key, const char *lang)
+{
+	const char *en = NULL;
+	int i;
+
+	for (i = 0; i + 2 < d->ntexts; i += 3) {
+		if (strcmp(d->texts[i], key) != 0)
+			continue;
+		if (lang != NULL && strcmp(d->texts[i + 1], lang) == 0)
+			return d->texts[i + 2];
+		if (strcmp(d->texts[i + 1], "en") == 0)
+			en = d->texts[i + 2];
+	}
+	/* A language the definition does not name reads the catalogue's
+	 * translation of the English text (in the language in effect). */
+	return en != NULL ? _(en) : NULL;
+}
+
 static int
 bool_text(const char *s, long long *v)
 {
@@ -359,10 +414,13 @@ walk_root(struct walk *w, yaml_node_t *root, struct gamedef *d)
 		} else if (strcmp(key, "options") == 0) {
 			if (walk_options(w, v, d) == -1)
 				return -1;
+		} else if (strcmp(key, "texts") == 0) {
+			if (get_texts(d, w, v) == -1)
+				return -1;
 		} else
 			return fail(w, k, "unknown key `%s` (name, title, "
 			    "seats, first, aliases, summary, notation, options, "
-			    "data)",
+			    "texts, data)",
 			    key);
 	}
 	if (d->name == NULL || d->title == NULL || d->seats == 0)
@@ -458,6 +516,9 @@ gamedef_free(struct gamedef *d)
 		free(d->opts[i].help);
 	}
 	free(d->opts);
+	for (i = 0; i < d->ntexts; i++)
+		free(d->texts[i]);
+	free(d->texts);
 	memset(d, 0, sizeof(*d));
 }
 

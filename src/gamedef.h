@@ -46,6 +46,11 @@ struct gamedef {
 	struct gamedef_opt *opts;
 	int		 nopts;
 	char		*data;		/* engine data block (e.g. a deck), or NULL */
+	/* `texts:` KEY: LANGUAGE: TEXT, sentences the referee puts into
+	 * its mails for this game (`again`: to a player who moves again);
+	 * ntexts triples key, language, text, all owned. */
+	char		**texts;
+	int		 ntexts;
 	const struct game_ops *ops;	/* foreign: the engine it names */
 };
 
@@ -60,6 +65,11 @@ void	gamedef_free_all(struct gamedef *, int);
 
 /* Definition by name or alias, case-insensitive; NULL if none. */
 const struct gamedef *gamedef_find(const struct gamedef *, int, const char *);
+
+/* The definition's text KEY in language lang, else in English; NULL when
+ * the definition has none (don't free). */
+const char *gamedef_text(const struct gamedef *, const char *key,
+	    const char *lang);
 
 /* Resolve OPT=VAL words against the definition into engine options (every
  * option present, defaults filled).  -1 with a message naming the option,

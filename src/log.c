@@ -3,6 +3,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <time.h>
 
@@ -11,12 +13,31 @@
 static const char *log_ident = "ludus";
 static int log_syslog;
 static enum log_level log_max = LOG_LEVEL_INFO;
+static int log_journal;		/* stderr is systemd's journal stream */
+
+/* Is stderr the journal's stream?  systemd says so in $JOURNAL_STREAM
+ * ("DEVICE:INODE" of the stream it connected; see systemd.exec(5)); a
+ * program it started may have redirected stderr since, hence the check. */
+static int
+log_to_journal(void)
+{
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat sb;
+
+	if (js == NULL || sscanf(js, "%llu:%llu", &dev, &ino) != 2 ||
+	    fstat(2, &sb) == -1)
+		return 0;
+	return (unsigned long long)sb.st_dev == dev &&
+	    (unsigned long long)sb.st_ino == ino;
+}
 
 void
 log_init(const char *ident, int to_syslog, int facility, enum log_level max)
 {
 	log_ident = ident;
 	log_max = max;
+	log_journal = log_to_journal();
 	if (log_syslog)
 		closelog();
 	log_syslog = to_syslog;
@@ -41,9 +62,16 @@ log_vemit(enum log_level level, const char *fmt, va_list ap)
 		vsyslog(prio[level], fmt, ap);
 		return;
 	}
-	t = time(NULL);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
-	fprintf(stderr, "%s %s: %s: ", when, log_ident, name[level]);
+	if (log_journal)
+		/* The journal keeps the level from the "<N>" prefix
+		 * (sd-daemon(3)) and stamps the time itself. */
+		fprintf(stderr, "<%d>%s: ", prio[level], name[level]);
+	else {
+		t = time(NULL);
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
+		    gmtime_r(&t, &tm));
+		fprintf(stderr, "%s %s: %s: ", when, log_ident, name[level]);
+	}
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }

@@ -736,6 +736,53 @@ cmd_perft(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * deal GAME SEED [OPT=VAL ...]: the start of a game from a revealed seed,
+ * each seat's view in turn, so a player can check offline, from the
+ * mails alone, that the deal they were given is the one the seed makes.
+ */
+static int
+cmd_deal(struct ctx *c, int argc, char **argv)
+{
+	const struct gamedef *d;
+	struct game_opts o;
+	struct game_view v;
+	struct buf b = { 0 };
+	unsigned char seed[RNG_SEED_LEN];
+	char err[GAME_ERRLEN], commit[65];
+	void *st;
+	int seat;
+
+	if (argc < 2)
+		return usage_of("deal");
+	if ((d = gamedef_find(c->defs, c->ndefs, argv[0])) == NULL)
+		return err_out("no game called `%s` (see `ludus games`)",
+		    argv[0]);
+	if (strlen(argv[1]) != 2 * RNG_SEED_LEN ||
+	    util_unhex(argv[1], seed, RNG_SEED_LEN) == -1)
+		return err_out("the seed is %d hex digits", 2 * RNG_SEED_LEN);
+	if (gamedef_resolve(d, argv + 2, argc - 2, &o, err, sizeof(err)) == -1)
+		return err_out("%s", err);
+	st = xcalloc(1, d->ops->state_size);
+	if (d->ops->create(st, &o, seed, d->seats, err, sizeof(err)) == -1) {
+		free(st);
+		return err_out("%s", err);
+	}
+	rng_commitment(seed, commit);
+	printf("%s, seed SHA-256 %s\n", d->title, commit);
+	memset(&v, 0, sizeof(v));
+	for (seat = 0; seat < d->seats; seat++) {
+		v.viewer = seat;
+		buf_reset(&b);
+		d->ops->render(st, &v, &b);
+		printf("\n== seat %d, %s ==\n%s", seat + 1,
+		    d->ops->seat_name(st, seat), buf_str(&b));
+	}
+	buf_free(&b);
+	free(st);
+	return 0;
+}
+
 static size_t
 stdin_cap(const struct config *cfg)
 {
@@ -1156,6 +1203,9 @@ static const struct cmd cmds[] = {
 	    cmd_replay, 1 },
 	{ "perft", "GAME DEPTH [--seed N] [OPT=VAL ...]",
 	    "count the leaves of the move tree to each depth", cmd_perft, 0 },
+	{ "deal", "GAME SEED [OPT=VAL ...]",
+	    "the start of a game from a revealed seed, as each seat saw it",
+	    cmd_deal, 0 },
 	{ "deliver", "< MESSAGE",
 	    "take one message from standard input through the referee",
 	    cmd_deliver, 1 },

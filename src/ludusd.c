@@ -21,6 +21,9 @@
 #include <unistd.h>
 
 #include <openssl/crypto.h>
+#ifdef HAVE_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
 
 #include "backoff.h"
 #include "clock.h"
@@ -311,6 +314,20 @@ cycle_maildir(struct daemon *d)
 	}
 	maildir_names_free(names, n);
 	return 0;
+}
+
+/* Tell systemd (Type=notify) how the daemon stands; nothing elsewhere. */
+static void
+notify(const char *state)
+{
+#ifdef HAVE_SYSTEMD
+	int rc;
+
+	if ((rc = sd_notify(0, state)) < 0)
+		log_warn("sd_notify: %s", strerror(-rc));
+#else
+	(void)state;
+#endif
 }
 
 /* The store failed: no timers and no sending for a while. */
@@ -722,11 +739,14 @@ main(int argc, char **argv)
 	    CONFIG_IN_MAILDIR ? "maildir" : "stdin only",
 	    d.cfg.out == CONFIG_OUT_SMTP ? "smtp" : "sendmail");
 
+	notify("READY=1\nSTATUS=watching for mail");
 	while (!want_quit) {
 		if (want_reload) {
 			want_reload = 0;
+			notify("RELOADING=1");
 			reload(&d);
 			apply_logging(&d.cfg, foreground);
+			notify("READY=1\nSTATUS=watching for mail");
 		}
 		want_poll = 0;
 		d.trouble = 0;
@@ -743,6 +763,7 @@ main(int argc, char **argv)
 			break;
 		sleep_until_news(&d);
 	}
+	notify("STOPPING=1");
 	log_info("stopping");
 	referee_close(&d.ref);
 	imap_drop(&d);

@@ -53,6 +53,11 @@ enum mail_body_source {
 	MAIL_BODY_HTML
 };
 
+/* Header fields of automatic mail (bits of mail_msg.autoresponder_header). */
+#define MAIL_AUTO_HEADER	0x1	/* X-Autoreply and friends */
+#define MAIL_AUTO_CHALLENGE	0x2	/* a challenge-response system's */
+#define MAIL_AUTO_SUPPRESS	0x4	/* X-Auto-Response-Suppress, not None */
+
 /* A parsed message.  Every pointer is owned by the struct and released by
  * mail_msg_free; strings are UTF-8 (invalid bytes replaced by U+FFFD) or NULL
  * when the header is absent.  Addresses are canonical: lower-cased as a
@@ -74,7 +79,7 @@ struct mail_msg {
 	char		*list_id;
 	struct mail_strv x_loop;	/* every X-Loop value, in order */
 	char		*x_failed_recipients;
-	int		 autoresponder_header;	/* X-Autoreply and friends */
+	int		 autoresponder_header;	/* MAIL_AUTO_* bits */
 	char		*auth_results;	/* the topmost Authentication-Results */
 	char		*auth_serv_id;	/* its authserv-id */
 	char		*dmarc;		/* its dmarc= result, lower-cased */
@@ -145,13 +150,18 @@ const char *mail_guard(const struct mail_msg *, const struct mail_guard_cfg *);
 
 /* The failed recipients a bounce reports: from the delivery-status part
  * (Original-Recipient, else Final-Recipient, of each block whose Action is
- * failed), else X-Failed-Recipients, else the `<address>:` lines qmail and
- * Postfix write in prose bounces.  Canonical, each once, appended to out. */
+ * failed; a returned message that is itself a bounce is not looked into),
+ * else X-Failed-Recipients, else the `<address>:` lines qmail and Postfix
+ * write in prose bounces, the addresses listed below Exchange's, Domino's
+ * and Notes' sentences, else the To of the returned message.  Canonical,
+ * each once, appended to out. */
 int	 mail_bounce_recipients(const struct mail_msg *, struct mail_strv *out);
 
 /* What `ludus parse` prints: sender, reply-to, authentication facts, the game
  * tag and its source, the guard verdict (guard_reason from mail_guard, or
- * NULL), then "== commands ==" and the command lines, one per line. */
+ * NULL) and, for a bounce, a "failed:" line per failed recipient
+ * (mail_bounce_recipients) or "failed: (none found)", then "== commands =="
+ * and the command lines, one per line. */
 void	 mail_describe(const struct mail_msg *, const char *guard_reason,
 	    struct buf *);
 
@@ -160,12 +170,16 @@ void	 mail_describe(const struct mail_msg *, const char *guard_reason,
 /* The command lines of a decoded UTF-8 body (commands.md step 2-3 without
  * the subject fallback): `>` quotes dropped, everything from an
  * attribution line, forwarded/original-message marker, Outlook header block,
- * horizontal rule, mobile "Sent from my …" line or signature separator on
- * dropped, each other non-blank line trimmed.  Reads at most max_lines lines
- * (every line counts, quoted and blank ones too) and keeps at most
- * max_commands (0: no limit), setting the flags when it had to stop.  A
- * closing "-Name" line (a dash glued to a word) is a sign-off, not a
- * command. */
+ * horizontal rule, mailing-list footer, mobile "Sent from my …" line or
+ * signature separator on dropped (the phrases of each in the languages
+ * clients write them, from the tables in mailtext.c), each other non-blank
+ * line trimmed.  An attribution with quoted lines below it, or one that
+ * opens the body, goes alone: what follows is read.  Reads at most
+ * max_lines lines (every line counts, quoted and blank ones too) and keeps
+ * at most max_commands (0: no limit), setting the flags when it had to
+ * stop.  A closing "-Name" line, or a sign-off ("Regards,") with the
+ * writer's name below it, ends the reply and is not a command; a line left
+ * alone is always kept. */
 void	 mailtext_commands(const char *text, size_t len, int max_lines,
 	    int max_commands, struct mail_strv *out, int *lines_truncated,
 	    int *commands_truncated);

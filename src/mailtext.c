@@ -32,9 +32,14 @@ mailtext_space_at(const char *s, size_t len, size_t *w)
 		*w = 2;
 		return 1;
 	}
-	/* U+200B zero width space, U+FEFF byte order mark. */
-	if (len >= 3 && ((u[0] == 0xe2 && u[1] == 0x80 && u[2] == 0x8b) ||
-	    (u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf))) {
+	/* U+200B zero width space, U+200E/U+200F direction marks (around
+	 * Arabic and Hebrew attributions), U+202F narrow no-break space (French
+	 * "a écrit :"), U+FEFF byte order mark, U+1427 the mark Gmail's
+	 * tracking adds on a line of its own. */
+	if (len >= 3 && ((u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0x8b ||
+	    u[2] == 0x8e || u[2] == 0x8f || u[2] == 0xaf)) ||
+	    (u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf) ||
+	    (u[0] == 0xe1 && u[1] == 0x90 && u[2] == 0xa7))) {
 		*w = 3;
 		return 1;
 	}
@@ -119,22 +124,95 @@ mailtext_is_quote(struct line t)
 	return t.len > 0 && t.s[0] == '>';
 }
 
-/* "-- " and "--" alone: the signature separator.  A "--" inside a sentence
- * is text. */
+static int
+mailtext_ends_ci(struct line l, const char *p)
+{
+	size_t n = strlen(p);
+
+	return l.len >= n && util_strncaseeq(l.s + l.len - n, p, n);
+}
+
+/* Does s (n bytes) contain p?  Linear in n for the short phrases used. */
+static int
+mailtext_contains(struct line l, const char *p)
+{
+	size_t n = strlen(p), i;
+
+	for (i = 0; n > 0 && i + n <= l.len; i++)
+		if (l.s[i] == p[0] && memcmp(l.s + i, p, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* A time or a date ("10:15", "18.30", "30.09"): two digit groups joined by
+ * ':' or '.'. */
+static int
+mailtext_has_time(struct line l)
+{
+	size_t i;
+
+	for (i = 1; i + 2 < l.len; i++)
+		if ((l.s[i] == ':' || l.s[i] == '.') &&
+		    isdigit((unsigned char)l.s[i - 1]) &&
+		    isdigit((unsigned char)l.s[i + 1]) &&
+		    isdigit((unsigned char)l.s[i + 2]))
+			return 1;
+	return 0;
+}
+
+static int
+mailtext_has_digit(struct line l)
+{
+	size_t i;
+
+	for (i = 0; i < l.len; i++)
+		if (isdigit((unsigned char)l.s[i]))
+			return 1;
+	return 0;
+}
+
+/* A line ending in a colon (':' or the full-width '：'); *core is the text
+ * before it, trimmed, so "a écrit :" (with a space or a no-break space) and
+ * "a écrit:" read alike. */
+static int
+mailtext_colon(struct line t, struct line *core)
+{
+	*core = t;
+	if (mailtext_ends(t, ":"))
+		core->len -= 1;
+	else if (mailtext_ends(t, "\xef\xbc\x9a"))
+		core->len -= 3;
+	else
+		return 0;
+	*core = mailtext_trim(*core);
+	return 1;
+}
+
+/* "-- " and "--" alone: the signature separator; a line of underscores
+ * ("__", Mailman's long rule) opens a mailing list's footer.  A "--" inside
+ * a sentence is text. */
 static int
 mailtext_is_sigsep(struct line t)
 {
-	return t.len == 2 && t.s[0] == '-' && t.s[1] == '-';
+	size_t i;
+
+	if (t.len == 2 && t.s[0] == '-' && t.s[1] == '-')
+		return 1;
+	if (t.len < 2)
+		return 0;
+	for (i = 0; i < t.len; i++)
+		if (t.s[i] != '_')
+			return 0;
+	return 1;
 }
 
-/* A horizontal rule of ten or more '_' or '-': Outlook's reply separator
- * and mailing-list footers start with one. */
+/* A horizontal rule of ten or more '-': Outlook's reply separator. */
 static int
 mailtext_is_rule(struct line t)
 {
 	size_t i;
 
-	if (t.len < 10 || (t.s[0] != '_' && t.s[0] != '-'))
+	if (t.len < 10 || t.s[0] != '-')
 		return 0;
 	for (i = 0; i < t.len; i++)
 		if (t.s[i] != t.s[0])
@@ -142,73 +220,229 @@ mailtext_is_rule(struct line t)
 	return 1;
 }
 
-/* "Sent from my iPhone" and its kin: a short line, no comma. */
+/* "Sent from my iPhone" and its kin, as the clients write them: a short line
+ * without a comma that starts (or, where the language puts the verb last,
+ * ends) with one of these. */
+static const char *const mailtext_mobile_starts[] = {
+	"Sent from ", "Sent with ", "Sent via ", "Sent using ",
+	"Get Outlook for ",					/* English */
+	"Von meinem ", "Gesendet von ", "Gesendet mit ",
+	"Gesendet vom ", "Von Outlook ",			/* German */
+	"Envoyé de mon ", "Envoyé depuis ", "Envoyé à partir de ",
+	"Envoyé avec ", "Obtenir Outlook pour ",		/* French */
+	/* Spanish, Portuguese */
+	"Enviado desde ", "Enviado con ", "Obtener Outlook para ",
+	"Enviado do ", "Enviado de ", "Enviado a partir d",
+	"Enviado com ", "Obter o Outlook para ",
+	"Inviato da ", "Inviato dal ", "Inviato con ",
+	"Scarica Outlook per ",				/* Italian */
+	"Verstuurd vanaf ", "Verzonden vanaf ", "Verzonden met ",
+	"Verstuurd met ", "Outlook voor ",			/* Dutch */
+	"Skickat från ", "Skickades från ", "Sendt fra ",
+	"Lähetetty ",						/* Nordic */
+	"Wysłane z ", "Wysłano z ", "Odesláno z ", "Odeslané z ",
+	"Отправлено с ", "Отправлено из ", "Отправлено со ",
+	"Отправлено через ", "Надіслано з ", "Відправлено з ",	/* Slavic */
+	"أرسلت من ", "تم الإرسال من ",			/* Arabic */
+	"发自我的", "从我的", "從我的",			/* Chinese */
+};
+static const char *const mailtext_mobile_ends[] = {
+	"gesendet",			/* "Von meinem iPhone gesendet" */
+	"gönderildi",				/* "iPhone'umdan gönderildi" */
+	"から送信",				/* "iPhoneから送信" */
+	"에서 보냄",				/* Korean */
+};
+
 static int
 mailtext_is_mobile_sig(struct line t)
 {
-	static const char *const starts[] = {
-		"Sent from ", "Sent with ", "Get Outlook for ",
-		"Отправлено с ", "Отправлено из ", "Envoyé de mon ",
-		"Envoyé depuis ", "Von meinem ", "Gesendet von ",
-		"Enviado desde ",
-	};
+	struct line e = t;
 	size_t i;
 
-	if (mailtext_has(t, ',') || mailtext_words(t) > 7)
+	/* A comma makes it a sentence ("Sent from my desk, as usual"), but
+	 * for the carriers' "Sent via the Samsung Galaxy S7, an AT&T 4G LTE
+	 * smartphone". */
+	if (mailtext_ends(e, "."))
+		e.len--;
+	if ((mailtext_has(t, ',') && !mailtext_ends_ci(e, " smartphone")) ||
+	    mailtext_words(t) > 14 || t.len > 120)
 		return 0;
-	for (i = 0; i < nitems(starts); i++)
-		if (mailtext_starts(t, starts[i]))
+	for (i = 0; i < nitems(mailtext_mobile_starts); i++)
+		if (mailtext_starts(t, mailtext_mobile_starts[i]))
+			return 1;
+	for (i = 0; i < nitems(mailtext_mobile_ends); i++)
+		if (mailtext_ends_ci(t, mailtext_mobile_ends[i]) &&
+		    t.len > strlen(mailtext_mobile_ends[i]))
 			return 1;
 	return 0;
 }
 
-/* "-----Original Message-----", "---------- Forwarded message ---------",
- * "-------- Пересылаемое сообщение --------" and friends. */
+/* What a separator line says between its dashes: "-----Original
+ * Message-----", "---------- Forwarded message ---------", "-------- Oprindelig
+ * besked --------", "*-------- Original Message --------*" (bold), Zoho's
+ * "============ Forwarded message ============". */
+static const char *const mailtext_markers[] = {
+	"Original Message", "Original message", "Forwarded message",
+	"Reply message", "Original Email",			/* English */
+	"Ursprüngliche Nachricht", "Original-Nachricht", "Originalnachricht",
+	"Weitergeleitete Nachricht",				/* German */
+	"Message d'origine", "Message original", "Message transféré",
+	"Message d’origine",					/* French */
+	"Mensaje original", "Mensaje reenviado",		/* Spanish */
+	"Messaggio originale", "Messaggio inoltrato",		/* Italian */
+	"Mensagem original", "Mensagem encaminhada",		/* Portuguese */
+	"Oorspronkelijk bericht", "Origineel bericht",
+	"Doorgestuurd bericht",					/* Dutch */
+	"Ursprungligt meddelande", "Originalmeddelande",
+	"Vidarebefordrat meddelande",				/* Swedish */
+	"Oprindelig besked", "Oprindelig meddelelse", "Videresendt besked",
+	"Videresendt meddelelse",				/* Danish */
+	"Opprinnelig melding", "Videresendt melding",		/* Norwegian */
+	"Alkuperäinen viesti", "Välitetty viesti",		/* Finnish */
+	"Wiadomość oryginalna", "Oryginalna wiadomość",
+	"Przekazana wiadomość", "Wiadomość przekazana dalej",	/* Polish */
+	"Původní zpráva", "Přeposlaná zpráva",			/* Czech */
+	"Orijinal ileti", "Orijinal mesaj", "İletilen ileti",	/* Turkish */
+	"Исходное сообщение", "Пересылаемое сообщение",
+	"Пересланное сообщение", "Оригинальное сообщение",	/* Russian */
+	"Оригінальне повідомлення", "Вихідне повідомлення",
+	"Переслане повідомлення",				/* Ukrainian */
+	"الرسالة الأصلية", "رسالة معاد توجيهها",		/* Arabic */
+	"原始邮件", "原始郵件", "转发邮件", "轉寄郵件",		/* Chinese */
+	"元のメッセージ", "転送メッセージ",			/* Japanese */
+	"Eredeti üzenet", "Továbbított üzenet",			/* Hungarian */
+};
+/* Apple Mail's forward line, in its languages. */
+static const char *const mailtext_forward_lines[] = {
+	"Begin forwarded message", "Anfang der weitergeleiteten Nachricht",
+	"Début du message réexpédié", "Inizio messaggio inoltrato",
+	"Begin doorgestuurd bericht", "Comienzo del mensaje reenviado",
+	"Início da mensagem reencaminhada", "Começo da mensagem encaminhada",
+	"Vidarebefordrat brev", "Videresendt brev", "Välitetty viesti alkaa",
+	"Początek przekazywanej wiadomości", "Začátek přeposílané zprávy",
+	"Начало переадресованного сообщения",
+	"Початок пересланого повідомлення", "İletilen ileti başlangıcı",
+	"転送されたメッセージ", "以下是转发的邮件",
+};
+
+static int mailtext_attribution_text(struct line, int);
+
+static int
+mailtext_is_marker_char(char c)
+{
+	return c == '-' || c == '=' || c == '*' || c == '_' || c == ' ';
+}
+
 static int
 mailtext_is_original_marker(struct line t)
 {
-	static const char *const names[] = {
-		"Original Message", "Forwarded message", "Forwarded Message",
-		"Message d'origine", "Message transféré",
-		"Ursprüngliche Nachricht", "Weitergeleitete Nachricht",
-		"Исходное сообщение", "Пересылаемое сообщение",
-		"Mensaje original",
-	};
-	struct line m = t;
-	size_t i;
+	struct line m = t, core;
+	size_t i, n;
 
-	if (mailtext_starts_ci(t, "Begin forwarded message:"))
-		return 1;
-	if (!mailtext_starts(t, "--"))
+	if (mailtext_colon(t, &core))
+		for (i = 0; i < nitems(mailtext_forward_lines); i++) {
+			n = strlen(mailtext_forward_lines[i]);
+			if (core.len == n && util_strncaseeq(core.s,
+			    mailtext_forward_lines[i], n))
+				return 1;
+		}
+	if (t.len < 4 || !mailtext_is_marker_char(t.s[0]) ||
+	    !(mailtext_starts(t, "--") || mailtext_starts(t, "==") ||
+	    mailtext_starts(t, "*-")))
 		return 0;
-	while (m.len > 0 && (m.s[0] == '-' || m.s[0] == ' ')) {
-		m.s++;
-		m.len--;
+	/* Dashes, stars and spaces, no-break ones too, off both ends. */
+	for (n = 0; n != m.len;) {
+		n = m.len;
+		m = mailtext_trim(m);
+		while (m.len > 0 && mailtext_is_marker_char(m.s[0])) {
+			m.s++;
+			m.len--;
+		}
+		while (m.len > 0 && mailtext_is_marker_char(m.s[m.len - 1]))
+			m.len--;
 	}
-	while (m.len > 0 && (m.s[m.len - 1] == '-' || m.s[m.len - 1] == ' '))
-		m.len--;
-	for (i = 0; i < nitems(names); i++)
-		if (m.len == strlen(names[i]) &&
-		    util_strncaseeq(m.s, names[i], m.len))
+	if (mailtext_colon(m, &core))
+		m = core;
+	for (i = 0; i < nitems(mailtext_markers); i++)
+		if (m.len == strlen(mailtext_markers[i]) &&
+		    util_strncaseeq(m.s, mailtext_markers[i], m.len))
 			return 1;
-	return 0;
+	/* Zoho: "---- On Mon, 02 Mar 2026 10:00:00 +0100 Referee
+	 * <referee@…> wrote ----". */
+	return mailtext_attribution_text(m, 1);
 }
 
-/* A header-like line of an Outlook block ("From: …", "*Sent:* …"), with
- * the bold stars removed.  Returns 1 for a From-like line, 2 for the other
- * fields, 0 otherwise. */
+/* The header fields of an Outlook-style block ("From: …", "*Sent:* …", "De :
+ * …", "Von: …"), by what they say. */
+enum { FIELD_NONE, FIELD_FROM, FIELD_DATE, FIELD_OTHER };
+
+static const struct {
+	const char	*name;
+	int		 kind;
+} mailtext_fields[] = {
+	/* English, French, German, Dutch, Italian, Spanish/Portuguese */
+	{ "From", FIELD_FROM }, { "Sent", FIELD_DATE }, { "Date", FIELD_DATE },
+	{ "To", FIELD_OTHER }, { "Cc", FIELD_OTHER },
+	{ "Subject", FIELD_OTHER },
+	{ "De", FIELD_FROM }, { "Envoyé", FIELD_DATE }, { "À", FIELD_OTHER },
+	{ "Objet", FIELD_OTHER },
+	{ "Von", FIELD_FROM }, { "Gesendet", FIELD_DATE },
+	{ "Datum", FIELD_DATE }, { "An", FIELD_OTHER },
+	{ "Betreff", FIELD_OTHER },
+	{ "Van", FIELD_FROM }, { "Verzonden", FIELD_DATE },
+	{ "Aan", FIELD_OTHER }, { "Onderwerp", FIELD_OTHER },
+	{ "Da", FIELD_FROM }, { "Inviato", FIELD_DATE }, { "Data", FIELD_DATE },
+	{ "A", FIELD_OTHER }, { "Oggetto", FIELD_OTHER },
+	{ "Enviado el", FIELD_DATE }, { "Enviada em", FIELD_DATE },
+	{ "Enviado", FIELD_DATE }, { "Enviada", FIELD_DATE },
+	{ "Fecha", FIELD_DATE }, { "Para", FIELD_OTHER },
+	{ "Asunto", FIELD_OTHER }, { "Assunto", FIELD_OTHER },
+	/* Swedish, Danish/Norwegian, Finnish */
+	{ "Från", FIELD_FROM }, { "Skickat", FIELD_DATE },
+	{ "Till", FIELD_OTHER }, { "Ämne", FIELD_OTHER },
+	{ "Kopia", FIELD_OTHER },
+	{ "Fra", FIELD_FROM }, { "Sendt", FIELD_DATE }, { "Dato", FIELD_DATE },
+	{ "Til", FIELD_OTHER }, { "Emne", FIELD_OTHER },
+	{ "Lähettäjä", FIELD_FROM }, { "Lähetetty", FIELD_DATE },
+	{ "Päivämäärä", FIELD_DATE }, { "Vastaanottaja", FIELD_OTHER },
+	{ "Aihe", FIELD_OTHER },
+	/* Polish, Czech, Russian, Ukrainian */
+	{ "Od", FIELD_FROM }, { "Wysłano", FIELD_DATE },
+	{ "Wysłane", FIELD_DATE }, { "Do", FIELD_OTHER },
+	{ "Temat", FIELD_OTHER }, { "Odesláno", FIELD_DATE },
+	{ "Komu", FIELD_OTHER }, { "Předmět", FIELD_OTHER },
+	{ "От", FIELD_FROM }, { "Отправлено", FIELD_DATE },
+	{ "Дата", FIELD_DATE }, { "Кому", FIELD_OTHER },
+	{ "Копия", FIELD_OTHER }, { "Тема", FIELD_OTHER },
+	{ "Від", FIELD_FROM }, { "Надіслано", FIELD_DATE },
+	{ "Копія", FIELD_OTHER },
+	/* Turkish, Hungarian */
+	{ "Kimden", FIELD_FROM }, { "Gönderildi", FIELD_DATE },
+	{ "Tarih", FIELD_DATE }, { "Kime", FIELD_OTHER },
+	{ "Konu", FIELD_OTHER },
+	{ "Feladó", FIELD_FROM }, { "Elküldve", FIELD_DATE },
+	{ "Címzett", FIELD_OTHER }, { "Tárgy", FIELD_OTHER },
+	/* Arabic, Chinese, Japanese, Korean */
+	{ "من", FIELD_FROM }, { "تاريخ الإرسال", FIELD_DATE },
+	{ "إلى", FIELD_OTHER }, { "الموضوع", FIELD_OTHER },
+	{ "发件人", FIELD_FROM }, { "发送时间", FIELD_DATE }, { "收件人", FIELD_OTHER },
+	{ "主题", FIELD_OTHER }, { "抄送", FIELD_OTHER },
+	{ "寄件者", FIELD_FROM }, { "寄件日期", FIELD_DATE }, { "收件者", FIELD_OTHER },
+	{ "主旨", FIELD_OTHER },
+	{ "差出人", FIELD_FROM }, { "送信日時", FIELD_DATE }, { "宛先", FIELD_OTHER },
+	{ "件名", FIELD_OTHER },
+	{ "보낸 사람", FIELD_FROM }, { "보낸 날짜", FIELD_DATE },
+	{ "받는 사람", FIELD_OTHER }, { "제목", FIELD_OTHER },
+};
+
+/* The kind of field a line is (bold stars removed): its name, optional
+ * spaces ("De :") and a colon. */
 static int
 mailtext_outlook_field(struct line t)
 {
-	static const char *const from[] = { "From:", "От:", "Von:", "De:",
-		"Od:" };
-	static const char *const other[] = { "Sent:", "Date:", "To:", "Cc:",
-		"Subject:", "Отправлено:", "Дата:", "Кому:", "Копия:", "Тема:",
-		"Gesendet:", "Datum:", "An:", "Betreff:", "Envoyé:", "À:",
-		"Objet:" };
-	char tmp[64];
-	size_t i, n = 0;
-	struct line c;
+	char tmp[128];
+	size_t i, n = 0, k, w;
+	struct line c, rest;
 
 	for (i = 0; i < t.len && n < sizeof(tmp) - 1; i++)
 		if (t.s[i] != '*')
@@ -216,23 +450,32 @@ mailtext_outlook_field(struct line t)
 	tmp[n] = '\0';
 	c.s = tmp;
 	c.len = n;
-	for (i = 0; i < nitems(from); i++)
-		if (mailtext_starts_ci(c, from[i]))
-			return 1;
-	for (i = 0; i < nitems(other); i++)
-		if (mailtext_starts_ci(c, other[i]))
-			return 2;
-	return 0;
+	for (i = 0; i < nitems(mailtext_fields); i++) {
+		k = strlen(mailtext_fields[i].name);
+		if (!mailtext_starts_ci(c, mailtext_fields[i].name))
+			continue;
+		rest.s = c.s + k;
+		rest.len = c.len - k;
+		while (rest.len > 0 &&
+		    mailtext_space_at(rest.s, rest.len, &w)) {
+			rest.s += w;
+			rest.len -= w;
+		}
+		if (mailtext_starts(rest, ":") ||
+		    mailtext_starts(rest, "\xef\xbc\x9a"))
+			return mailtext_fields[i].kind;
+	}
+	return FIELD_NONE;
 }
 
-/* An Outlook-style header block: a From: line with a Sent:/Date:/To:/…
- * line among the next three non-blank lines. */
+/* An Outlook-style header block: a From: (or Sent:, Date:) line with
+ * another field among the next three non-blank lines. */
 static int
 mailtext_is_outlook_block(const struct line *lines, int n, int i)
 {
-	int j, seen = 0;
+	int j, seen = 0, kind = mailtext_outlook_field(mailtext_trim(lines[i]));
 
-	if (mailtext_outlook_field(mailtext_trim(lines[i])) != 1)
+	if (kind != FIELD_FROM && kind != FIELD_DATE)
 		return 0;
 	for (j = i + 1; j < n && seen < 3; j++) {
 		struct line t = mailtext_trim(lines[j]);
@@ -240,80 +483,178 @@ mailtext_is_outlook_block(const struct line *lines, int n, int i)
 		if (t.len == 0)
 			continue;
 		seen++;
-		if (mailtext_outlook_field(t) == 2)
+		if (mailtext_outlook_field(t) != FIELD_NONE)
 			return 1;
 	}
 	return 0;
 }
 
-/* Does this (joined) text end like an attribution with a verb? */
+/* The verbs that end an attribution line, before its colon: "On …, Name
+ * <addr> wrote:", "W dniu … napisał(a):", "… a écrit :", "…写道：". */
+static const char *const mailtext_attr_ends[] = {
+	"wrote", "writes",					/* English */
+	"написал(а)", "написал", "написала", "пишет",		/* Russian */
+	"написав(ла)", "написав", "пише",			/* Ukrainian */
+	"napisał(a)", "napisał", "napisała", "pisze",		/* Polish */
+	"napsal(a)", "napsal", "napsala",			/* Czech */
+	"ha scritto", "scrisse",				/* Italian */
+	"escreveu",						/* Portuguese */
+	"escribió",						/* Spanish */
+	"kirjoitti",						/* Finnish */
+	"schreef", "het volgende geschreven",			/* Dutch */
+	"skrev",				/* Swedish, Danish, Norwegian */
+	"schrieb",						/* German */
+	"a écrit",						/* French */
+	"yazdı",						/* Turkish */
+	"كتب",							/* Arabic */
+	"写道", "寫道",						/* Chinese */
+	"のメッセージ", "書きました",				/* Japanese */
+	"작성",							/* Korean */
+	/* Hungarian, Greek, Hebrew, Romanian */
+	"írta", "έγραψε", "כתב", "a scris",
+	"menulis", "đã viết",			/* Indonesian, Vietnamese */
+};
+
+/* Verbs that come before the writer's name, the line still ending in a
+ * colon: "Am 2. März 2026 um 10:00 schrieb Name <addr>:", "Name <addr>
+ * schrieb am Fr., 28. Feb. 2026, 10:00:", "Op … schreef Name <addr>:",
+ * "Den … skrev Name <addr>:", "… كتب Name <addr>:". */
+static const char *const mailtext_attr_verbs[] = {
+	" schrieb ", " schreef ", " skrev ", "كتب ", " kirjoitti ",
+	" napsal(a) ", " napsal ", " ezt írta ",
+};
+
+/* Openings of attribution lines that clients wrap onto the next line. */
+static const char *const mailtext_attr_starts[] = {
+	"On ", "Am ", "Le ", "W dniu ", "Il giorno ", "Il ", "Em ", "El ",
+	"Op ", "Den ", "Dne ", "Στις ", "في ", "在 ",
+};
+
+/* Does this (joined) text read as an attribution with a verb?  bare: the
+ * colon may be missing (inside Zoho's "---- On … wrote ----"). */
 static int
-mailtext_attribution_text(struct line t)
+mailtext_attribution_text(struct line t, int bare)
 {
-	static const char *const ends[] = {
-		"wrote:", "writes:", "написал(а):", "написал:", "написала:",
-		"пишет:", "a écrit :", "a écrit:", "escribió:", "scrisse:",
-	};
+	struct line core;
 	size_t i;
 
 	if (t.len > 400)
 		return 0;
-	for (i = 0; i < nitems(ends); i++)
-		if (mailtext_ends(t, ends[i]))
-			return 1;
-	/* German: "Am 12.03.2021 um 10:15 schrieb Hans <hans@example.de>:" */
-	if (mailtext_starts(t, "Am ") && mailtext_ends(t, ":")) {
-		const char *p = t.s;
-		size_t left = t.len;
-
-		while (left >= 9) {
-			if (memcmp(p, " schrieb ", 9) == 0)
-				return 1;
-			p++;
-			left--;
-		}
+	if (!mailtext_colon(t, &core)) {
+		/* "On Mon, 2 Mar 2026 at 10:00, Name <addr> wrote" */
+		if (!bare)
+			return mailtext_starts(t, "On ") &&
+			    mailtext_has_digit(t) && t.len > 6 &&
+			    mailtext_ends_ci(t, "wrote") &&
+			    (t.s[t.len - 6] == ' ' || t.s[t.len - 6] == '>');
+		if (!mailtext_has_digit(t))
+			return 0;
 	}
+	for (i = 0; i < nitems(mailtext_attr_ends); i++)
+		if (mailtext_ends_ci(core, mailtext_attr_ends[i]))
+			return 1;
+	if (!mailtext_has_digit(core) && !mailtext_has(core, '@'))
+		return 0;
+	for (i = 0; i < nitems(mailtext_attr_verbs); i++)
+		if (mailtext_contains(core, mailtext_attr_verbs[i]))
+			return 1;
 	return 0;
 }
 
-/* Is an attribution at line i?  Returns how many lines it spans (1 to 3:
- * clients wrap long "On …, Name <address> wrote:" lines), 0 when not.
- * *verb is set when it carries a writing verb ("wrote:"); an attribution
- * without one ("12.03.2021, 10:15, "Иван" <ivan@example.ru>:", as Yandex,
- * Mail.ru and Gmail in Russian write them) counts only when quoted lines
- * follow. */
+/* An attribution without a verb: a date or time, a name and an address in
+ * angle brackets, then the colon ("30.09.2017, 18.30, "John - Doe"
+ * <john@example.org>:", Gmail's "ср, 30 апр. 2025 г. в 15:19, John Doe
+ * <john@example.org>:", Japanese Gmail's "2026年3月2日(月) 10:00 Name
+ * <addr>:"). */
 static int
-mailtext_attribution(const struct line *lines, int n, int i, int *verb)
+mailtext_attribution_verbless(struct line t)
+{
+	struct line core, before;
+	size_t lt;
+
+	if (t.len > 400 || !mailtext_colon(t, &core) ||
+	    !mailtext_ends(core, ">"))
+		return 0;
+	for (lt = core.len; lt > 0 && core.s[lt - 1] != '<'; lt--)
+		;
+	if (lt == 0 || memchr(core.s + lt, '@', core.len - lt) == NULL)
+		return 0;
+	before.s = core.s;
+	before.len = lt - 1;
+	return mailtext_has_time(before);
+}
+
+/* Does the text so far have a '<' not yet closed (an address broken over
+ * lines: "Name <referee@ludus.example" / "> wrote:")? */
+static int
+mailtext_open_angle(const char *s, size_t len)
+{
+	size_t i;
+	int open = 0;
+
+	for (i = 0; i < len; i++)
+		if (s[i] == '<')
+			open = 1;
+		else if (s[i] == '>')
+			open = 0;
+	return open;
+}
+
+/* May an attribution that starts with this line go on over the next? */
+static int
+mailtext_may_wrap(struct line first)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(mailtext_attr_starts); i++)
+		if (mailtext_starts(first, mailtext_attr_starts[i]))
+			return 1;
+	return mailtext_has(first, '@') || mailtext_has(first, '<') ||
+	    mailtext_has_time(first);
+}
+
+/* Is an attribution at line i?  Returns how many lines it spans (1 to 3:
+ * clients wrap long "On …, Name <address> wrote:" lines, Gmail at the '<' or
+ * before the closing ">:"), 0 when not.  *strong is set when it has a
+ * writing verb ("wrote:") or the date-time-address form without one; the
+ * loose form (any line ending in an address and a colon, as Yandex and
+ * Mail.ru write it) counts only when quoted lines follow. */
+static int
+mailtext_attribution(const struct line *lines, int n, int i, int *strong)
 {
 	char joined[512];
 	size_t jl = 0;
 	int k;
+	struct line first = mailtext_trim(lines[i]);
 
-	*verb = 0;
+	*strong = 0;
 	for (k = 0; k < 3 && i + k < n; k++) {
 		struct line t = mailtext_trim(lines[i + k]), j;
+		int open = mailtext_open_angle(joined, jl);
 
-		if (t.len == 0 || mailtext_is_quote(t) ||
+		if (t.len == 0 || (mailtext_is_quote(t) && !open) ||
 		    jl + t.len + 1 >= sizeof(joined))
 			break;
 		if (k > 0) {
-			struct line first = mailtext_trim(lines[i]);
+			size_t s;
 
-			/* Only a line that opens like a date or "On"
-			 * continues onto the next. */
-			if (!(mailtext_starts(first, "On ") ||
-			    mailtext_starts(first, "Am ") ||
-			    mailtext_starts(first, "Le ") ||
-			    isdigit((unsigned char)first.s[0])))
+			if (!mailtext_may_wrap(first))
 				break;
-			joined[jl++] = ' ';
+			/* A line that opens an attribution of its own is
+			 * not the continuation of this one. */
+			for (s = 0; s < nitems(mailtext_attr_starts); s++)
+				if (mailtext_starts(t, mailtext_attr_starts[s]))
+					return 0;
+			if (!open && joined[jl - 1] != '<')
+				joined[jl++] = ' ';
 		}
 		memcpy(joined + jl, t.s, t.len);
 		jl += t.len;
 		j.s = joined;
 		j.len = jl;
-		if (mailtext_attribution_text(j)) {
-			*verb = 1;
+		if (mailtext_attribution_text(j, 0) ||
+		    mailtext_attribution_verbless(j)) {
+			*strong = 1;
 			return k + 1;
 		}
 		if (k == 0 && mailtext_ends(j, ":") && mailtext_has(j, '@'))
@@ -334,6 +675,166 @@ mailtext_is_dash_name(const char *s)
 	    mailtext_words(t) <= 3;
 }
 
+/* Closing words of a short sign-off block at the end ("Regards,", "Viele
+ * Grüße"); "command" marks the ones that are also the `thanks` command's
+ * keywords, which count only with a name below them. */
+static const struct {
+	const char	*phrase;
+	int		 command;
+} mailtext_signoffs[] = {
+	{ "Regards", 0 }, { "Best regards", 0 }, { "Kind regards", 0 },
+	{ "Warm regards", 0 }, { "Best wishes", 0 }, { "Best", 0 },
+	{ "Cheers", 0 }, { "Sincerely", 0 }, { "Yours", 0 },
+	{ "All the best", 0 }, { "Take care", 0 }, { "Greetings", 0 },
+	{ "Thanks", 1 }, { "Thank you", 1 }, { "Many thanks", 0 },
+	{ "Thx", 1 },						/* English */
+	{ "Grüße", 0 }, { "Viele Grüße", 0 }, { "Liebe Grüße", 0 },
+	{ "Beste Grüße", 0 }, { "Mit freundlichen Grüßen", 0 },
+	{ "Freundliche Grüße", 0 }, { "Viele Grüsse", 0 }, { "Gruß", 0 },
+	{ "MfG", 0 }, { "LG", 0 }, { "VG", 0 }, { "Danke", 0 },	/* German */
+	{ "Cordialement", 0 }, { "Bien cordialement", 0 },
+	{ "Bien à vous", 0 }, { "Amicalement", 0 }, { "Merci", 0 },
+	{ "Bises", 0 }, { "Salutations", 0 },			/* French */
+	{ "Saludos", 0 }, { "Un saludo", 0 }, { "Atentamente", 0 },
+	{ "Gracias", 0 }, { "Un abrazo", 0 }, { "Abrazos", 0 },	/* Spanish */
+	{ "Saluti", 0 }, { "Cordiali saluti", 0 }, { "Distinti saluti", 0 },
+	{ "Un saluto", 0 }, { "Grazie", 0 }, { "Ciao", 0 },	/* Italian */
+	{ "Abraços", 0 }, { "Um abraço", 0 }, { "Atenciosamente", 0 },
+	{ "Cumprimentos", 0 }, { "Obrigado", 0 }, { "Obrigada", 0 },
+	{ "Groeten", 0 }, { "Groetjes", 0 }, { "Met vriendelijke groet", 0 },
+	{ "Vriendelijke groeten", 0 }, { "Mvg", 0 }, { "Bedankt", 0 },
+	{ "Hälsningar", 0 }, { "Med vänliga hälsningar", 0 },
+	{ "Vänliga hälsningar", 0 }, { "Mvh", 0 }, { "Tack", 0 },
+	{ "Hilsen", 0 }, { "Venlig hilsen", 0 }, { "Med venlig hilsen", 0 },
+	{ "Vennlig hilsen", 0 }, { "Med vennlig hilsen", 0 }, { "Tak", 0 },
+	{ "Takk", 0 },
+	{ "Terveisin", 0 }, { "Ystävällisin terveisin", 0 }, { "Kiitos", 0 },
+	{ "Pozdrawiam", 0 }, { "Pozdrowienia", 0 }, { "Z poważaniem", 0 },
+	{ "Dzięki", 0 }, { "Dziękuję", 0 },			/* Polish */
+	{ "S pozdravem", 0 }, { "Zdravím", 0 }, { "Díky", 0 },
+	{ "Děkuji", 0 },					/* Czech */
+	{ "С уважением", 0 }, { "Спасибо", 1 }, { "Благодарю", 1 },
+	{ "Всего доброго", 0 }, { "Всего хорошего", 0 }, { "Удачи", 0 },
+	{ "З повагою", 0 }, { "Дякую", 0 },			/* Ukrainian */
+	{ "Saygılarımla", 0 }, { "Teşekkürler", 0 }, { "Sevgiler", 0 },
+	{ "مع التحية", 0 }, { "مع تحياتي", 0 }, { "شكرا", 0 },
+	{ "谢谢", 0 }, { "此致", 0 }, { "祝好", 0 },
+	{ "よろしくお願いします", 0 }, { "よろしくお願いいたします", 0 },
+};
+
+/* A sign-off line; *punct is set when it ends in ',', '.' or '!'. */
+static int
+mailtext_is_signoff(const char *s, int *command, int *punct)
+{
+	struct line t;
+	size_t i, n;
+
+	t.s = s;
+	t.len = strlen(s);
+	*punct = 0;
+	while (t.len > 0 && (t.s[t.len - 1] == ',' || t.s[t.len - 1] == '.' ||
+	    t.s[t.len - 1] == '!')) {
+		t.len--;
+		*punct = 1;
+	}
+	t = mailtext_trim(t);
+	for (i = 0; i < nitems(mailtext_signoffs); i++) {
+		n = strlen(mailtext_signoffs[i].phrase);
+		if (t.len == n && util_strncaseeq(t.s,
+		    mailtext_signoffs[i].phrase, n)) {
+			*command = mailtext_signoffs[i].command;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A name under a sign-off, or the title and company after it: up to four
+ * words, no digits nor the signs of an address, a command or a move. */
+static int
+mailtext_is_name(const char *s)
+{
+	struct line t;
+	size_t i;
+
+	t.s = s;
+	t.len = strlen(s);
+	if (t.len == 0 || t.len > 40 || mailtext_words(t) > 4)
+		return 0;
+	for (i = 0; i < t.len; i++)
+		if (isdigit((unsigned char)s[i]) || strchr("#@:<>/=", s[i]))
+			return 0;
+	return 1;
+}
+
+/* The other lines of a signature under a sign-off and a name: an address
+ * or a web address alone, a telephone number ("+44 20 7946 0000"). */
+static int
+mailtext_is_sig_detail(const char *s)
+{
+	if (strchr(s, ' ') == NULL && (strchr(s, '@') != NULL ||
+	    strncmp(s, "http", 4) == 0 || strncmp(s, "www.", 4) == 0))
+		return 1;
+	return s[0] == '+' && strlen(s) >= 8 &&
+	    strspn(s, "+0123456789 -()./") == strlen(s);
+}
+
+/* "Cheers, Bob": a sign-off and a name on one line. */
+static int
+mailtext_is_signoff_name(const char *s)
+{
+	const char *comma = strchr(s, ',');
+	char *head;
+	int command, punct, r;
+
+	if (comma == NULL || comma - s > 40 || !mailtext_is_name(comma + 1 +
+	    strspn(comma + 1, " ")))
+		return 0;
+	head = xstrndup(s, (size_t)(comma - s));
+	r = mailtext_is_signoff(head, &command, &punct) && !command;
+	free(head);
+	return r;
+}
+
+/* Drop a sign-off block that ends what was read: "-Name"; "Cheers, Bob";
+ * "Regards," (or "Viele Grüße", "С уважением", …) with up to three lines of
+ * name, title and company below it, and after them the signature's address,
+ * web address and telephone lines.  Whatever stands alone is kept: it may
+ * be the one command. */
+static void
+mailtext_drop_signoff(struct mail_strv *out, int first)
+{
+	int s, k, command, punct, names, cut = -1;
+
+	if (out->n > first && mailtext_is_dash_name(out->v[out->n - 1])) {
+		free(out->v[--out->n]);
+		out->v[out->n] = NULL;
+	}
+	for (s = out->n - 1; s >= first + 1 && s >= out->n - 7; s--) {
+		if (s == out->n - 1 && mailtext_is_signoff_name(out->v[s])) {
+			cut = s;
+			break;
+		}
+		if (!mailtext_is_signoff(out->v[s], &command, &punct))
+			continue;
+		names = 0;
+		for (k = s + 1; k < out->n && names < 3 &&
+		    mailtext_is_name(out->v[k]); k++)
+			names++;
+		while (k < out->n && names > 0 &&
+		    mailtext_is_sig_detail(out->v[k]))
+			k++;
+		if (k < out->n || (names == 0 && (command || !punct)))
+			return;
+		cut = s;
+		break;
+	}
+	while (cut >= 0 && out->n > cut) {
+		free(out->v[--out->n]);
+		out->v[out->n] = NULL;
+	}
+}
+
 void
 mailtext_commands(const char *text, size_t len, int max_lines,
     int max_commands, struct mail_strv *out, int *lines_truncated,
@@ -341,7 +842,7 @@ mailtext_commands(const char *text, size_t len, int max_lines,
 {
 	struct line *lines = NULL;
 	size_t i, start;
-	int n = 0, cap = 0, k, verb, li, first = out->n;
+	int n = 0, cap = 0, k, strong, li, first = out->n;
 
 	*lines_truncated = 0;
 	*commands_truncated = 0;
@@ -377,19 +878,21 @@ mailtext_commands(const char *text, size_t len, int max_lines,
 		    mailtext_is_original_marker(t) ||
 		    mailtext_is_outlook_block(lines, n, li))
 			break;
-		if ((k = mailtext_attribution(lines, n, li, &verb)) > 0) {
+		if ((k = mailtext_attribution(lines, n, li, &strong)) > 0) {
 			int j = li + k;
 
 			while (j < n && mailtext_trim(lines[j]).len == 0)
 				j++;
-			if (j < n && mailtext_is_quote(mailtext_trim(lines[j]))) {
-				/* Bottom-posting and inline replies: only the
-				 * attribution goes; the quote rule drops the
-				 * rest and what follows is the sender's. */
+			/* Bottom-posting and inline replies: only the
+			 * attribution goes; the quote rule drops the rest and
+			 * what follows is the sender's.  Mobile clients put
+			 * the attribution first and the reply below it. */
+			if ((j < n && mailtext_is_quote(mailtext_trim(
+			    lines[j]))) || (strong && out->n == first)) {
 				li += k - 1;
 				continue;
 			}
-			if (verb)
+			if (strong)
 				break;
 		}
 		if (max_commands > 0 && out->n - first >= max_commands) {
@@ -403,10 +906,7 @@ mailtext_commands(const char *text, size_t len, int max_lines,
 			free(c);
 		}
 	}
-	if (out->n > first && mailtext_is_dash_name(out->v[out->n - 1])) {
-		free(out->v[--out->n]);
-		out->v[out->n] = NULL;
-	}
+	mailtext_drop_signoff(out, first);
 	free(lines);
 }
 

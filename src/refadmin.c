@@ -467,8 +467,7 @@ timer_invitation(struct ref_msg *x, const struct store_timer *t)
 		    refladder_unplayed(x, &g, 0) == -1)
 			rc = -1;
 		else
-			rc = refview_fanout(x, &g, "declined", REFVIEW_SEATS,
-			    NULL, NULL);
+			rc = refgame_unplayed_mail(x, &g, NULL);
 	}
 	play_free(&g);
 	return rc;

@@ -266,7 +266,7 @@ send_reminder(struct ref_msg *x, const struct store_player *p,
 	struct tmpl_data *d = tmpl_data_new(), *it;
 	struct tmpl_list *l = tmpl_list(d, "games");
 	struct ref_seats rs;
-	char when[40];
+	char when[120];
 	int i, k, s, count = 0, rc = 0;
 	unsigned bits = (2u << tier) - 1;
 
@@ -304,6 +304,8 @@ send_reminder(struct ref_msg *x, const struct store_player *p,
 		buf_free(&opp);
 		ref_utc(g->row.deadline, when, sizeof(when));
 		tmpl_set(it, "deadline_utc", when);
+		ref_local(p, g->row.deadline, when, sizeof(when));
+		tmpl_set(it, "deadline_local", when);
 		tmpl_set_int(it, "days", left / 86400);
 		tmpl_set_int(it, "hours", left % 86400 / 3600);
 		tmpl_set_int(it, "minutes", left % 3600 / 60);

@@ -23,6 +23,7 @@
 #include "compose.h"
 #include "log.h"
 #include "refint.h"
+#include "tz.h"
 
 #ifndef LUDUS_TEMPLATES_DIR
 #define LUDUS_TEMPLATES_DIR "templates"
@@ -141,6 +142,72 @@ ref_utc(int64_t t, char *out, size_t len)
 	strftime(out, len, "%Y-%m-%d %H:%M UTC", &tm);
 }
 
+void
+ref_local(const struct store_player *p, int64_t t, char *out, size_t len)
+{
+	struct tz *z;
+	char err[200], when[64];
+
+	*out = '\0';
+	if (p->timezone == NULL || tz_load(p->timezone, &z, err,
+	    sizeof(err)) == -1)
+		return;
+	tz_format(z, t, when, sizeof(when));
+	tz_free(z);
+	snprintf(out, len, "%s (%s)", when, p->timezone);
+}
+
+/* A zone name as the database spells it: "europe/moscow" is
+ * Europe/Moscow, "america/new_york" America/New_York (owned). */
+static char *
+zone_spelling(const char *name)
+{
+	char *s = xstrdup(name), *c;
+	int start = 1;
+
+	for (c = s; *c != '\0'; c++) {
+		if (start && *c >= 'a' && *c <= 'z')
+			*c = (char)(*c - 'a' + 'A');
+		else if (!start && *c >= 'A' && *c <= 'Z')
+			*c = (char)(*c - 'A' + 'a');
+		start = *c == '/' || *c == '_' || *c == '-';
+	}
+	return s;
+}
+
+static int
+set_timezone(struct ref_msg *x, const char *name, struct ref_result *res)
+{
+	struct store_player *p = &x->me;
+	struct tz *z;
+	char err[200], now[64], *spelt = NULL;
+
+	if (util_strcaseeq(name, "utc") || util_strcaseeq(name, "gmt") ||
+	    util_strcaseeq(name, "etc/utc")) {
+		free(p->timezone);
+		p->timezone = NULL;
+		res->note = xstrdup("times in your mails are in UTC");
+		return REF_OK;
+	}
+	if (tz_load(name, &z, err, sizeof(err)) == -1) {
+		spelt = zone_spelling(name);
+		if (strcmp(spelt, name) == 0 || tz_load(spelt, &z, err,
+		    sizeof(err)) == -1) {
+			free(spelt);
+			return ref_fail(res, "%s", err);
+		}
+		name = spelt;
+	}
+	tz_format(z, x->now, now, sizeof(now));
+	tz_free(z);
+	free(p->timezone);
+	p->timezone = xstrdup(name);
+	res->note = xasprintf("deadlines in your mails are now in %s, UTC "
+	    "beside them (it is %s there now)", name, now);
+	free(spelt);
+	return REF_OK;
+}
+
 const char *
 ref_name(const struct store_player *p)
 {
@@ -194,12 +261,12 @@ usable_id(const char *id)
 	    strpbrk(id, "<> \t\r\n\"") == NULL && strlen(id) < 250;
 }
 
-/* Queue a rendered mail; threads it into the game and, for the sender,
- * under the incoming message. */
+/* Queue a rendered mail, the message's n-th; threads it into the game
+ * and, for the sender, under the incoming message. */
 static int
-queue_mail(struct ref_msg *x, const char *to, int to_sender,
+queue_now(struct ref_msg *x, const char *to, int to_sender,
     const char *subject, const char *body, int64_t game, int seat,
-    int notification, const char *auto_submitted)
+    int notification, const char *auto_submitted, int n)
 {
 	const struct config *cfg = x->r->cfg;
 	struct referee_mail out;
@@ -253,7 +320,7 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender,
 			irt = m->message_id;
 		}
 	}
-	id = referee_message_id(cfg, x->key, ++x->nout);
+	id = referee_message_id(cfg, x->key, n);
 	out.to = to;
 	out.reply_to = reply_to;
 	out.subject = buf_str(&subj);
@@ -268,8 +335,6 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender,
 	out.list_unsubscribe = unsubscribe;
 	out.game = game;
 	rc = referee_queue(x->r, &out, id, x->now);
-	if (to_sender)
-		x->answered = 1;
 	free(id);
 	free(root);
 	free(reply_to);
@@ -279,14 +344,72 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender,
 	return rc;
 }
 
+/* Queue a mail, or hold it while a message is handled.  Its number is
+ * taken now either way, so Message-IDs do not depend on holding. */
 static int
-render_send(struct ref_msg *x, const char *to, const char *lang,
-    int to_sender, const char *tmplname, struct tmpl_data *d, int64_t game,
-    int seat, const char *auto_submitted)
+queue_mail(struct ref_msg *x, const char *to, int to_sender, int part,
+    const char *subject, const char *body, int64_t game, int seat,
+    int notification, const char *auto_submitted)
+{
+	struct ref_out *o;
+
+	if (to_sender)
+		x->answered = 1;
+	if (!x->holding)
+		return queue_now(x, to, to_sender, subject, body, game, seat,
+		    notification, auto_submitted, ++x->nout);
+	x->outs = xreallocarray(x->outs, (size_t)x->nouts + 1,
+	    sizeof(*x->outs));
+	o = &x->outs[x->nouts++];
+	o->to = xstrdup(to);
+	o->to_sender = to_sender;
+	o->part = part;
+	o->subject = xstrdup(subject);
+	o->body = xstrdup(body);
+	o->game = game;
+	o->seat = seat;
+	o->notification = notification;
+	o->auto_submitted = auto_submitted;
+	o->n = ++x->nout;
+	return 0;
+}
+
+/* Forget the held mails after the first n (a command undone). */
+static void
+outs_drop(struct ref_msg *x, int n)
+{
+	while (x->nouts > n) {
+		struct ref_out *o = &x->outs[--x->nouts];
+
+		free(o->to);
+		free(o->subject);
+		free(o->body);
+	}
+}
+
+/* What kind of part of an answer a template makes. */
+static int
+tmpl_part(const char *tmplname)
+{
+	static const char *const info[] = { "help", "games", "list",
+	    "aside" };
+	size_t i;
+
+	if (strcmp(tmplname, "error") == 0)
+		return REF_PART_ERROR;
+	for (i = 0; i < nitems(info); i++)
+		if (strcmp(tmplname, info[i]) == 0)
+			return REF_PART_INFO;
+	return REF_PART_PLAIN;
+}
+
+/* Render LANG/NAME: subject and body (owned). */
+static int
+render(struct ref_msg *x, const char *lang, const char *tmplname,
+    struct tmpl_data *d, char **subject, char **body)
 {
 	const struct tmpl *t;
-	char err[512], *subject, *body;
-	int rc;
+	char err[512];
 
 	tmpl_set(d, "referee.address", x->r->cfg->referee.address);
 	if ((t = tmpl_cache_get(x->r->tmpl, lang, tmplname, err,
@@ -296,12 +419,25 @@ render_send(struct ref_msg *x, const char *to, const char *lang,
 		log_err("template %s/%s: %s", lang, tmplname, err);
 		return -1;
 	}
-	if (tmpl_render(t, d, 0, &subject, &body, err, sizeof(err)) == -1) {
+	if (tmpl_render(t, d, 0, subject, body, err, sizeof(err)) == -1) {
 		log_err("%s", err);
 		return -1;
 	}
-	rc = queue_mail(x, to, to_sender, subject, body, game, seat,
-	    strcmp(tmplname, "move") == 0, auto_submitted);
+	return 0;
+}
+
+static int
+render_send(struct ref_msg *x, const char *to, const char *lang,
+    int to_sender, const char *tmplname, struct tmpl_data *d, int64_t game,
+    int seat, const char *auto_submitted)
+{
+	char *subject, *body;
+	int rc;
+
+	if (render(x, lang, tmplname, d, &subject, &body) == -1)
+		return -1;
+	rc = queue_mail(x, to, to_sender, tmpl_part(tmplname), subject, body,
+	    game, seat, strcmp(tmplname, "move") == 0, auto_submitted);
 	free(subject);
 	free(body);
 	return rc;
@@ -538,7 +674,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	struct ref_seats rs;
 	struct buf rb = { 0 };
 	int64_t *ids = NULL;
-	char when[40], err[300];
+	char when[120], err[300];
 	int n, i, seat, nfin = 0, nbumped = 0, authority, rc = REF_OK;
 
 	if (store_game_ids(x->r->store, x->me.id, &ids, &n) == -1 ||
@@ -573,6 +709,10 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 				ref_utc(g.row.deadline, when, sizeof(when));
 				tmpl_set(it, "deadline_utc", g.row.deadline ?
 				    when : "none");
+				ref_local(&x->me, g.row.deadline, when,
+				    sizeof(when));
+				tmpl_set(it, "deadline_local", g.row.deadline ?
+				    when : "");
 				if (bump) {
 					struct tmpl_data *bd = refview_game(x,
 					    &g, &rs, seat);
@@ -683,6 +823,10 @@ cmd_set(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		    _("you get no move mails; send `list` or `bump` to see "
 		    "your games"));
 		break;
+	case CMD_SET_TIMEZONE:
+		if (set_timezone(x, c->text, res) != REF_OK)
+			return REF_FAIL;
+		break;
 	default:
 		free(p->name);
 		p->name = xstrdup(c->text);
@@ -719,7 +863,7 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 {
 	struct command c;
 	char err[600];
-	int rc;
+	int rc, from_tag = 0;
 
 	if (command_parse(x->r->aliases, line, &c, err, sizeof(err)) == -1) {
 		if (c.kind == CMD_NONE)
@@ -730,8 +874,10 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 		command_free(&c);
 		return REF_FAIL;
 	}
-	if (command_game_scoped(c.kind) && c.game == 0 && x->m != NULL)
+	if (command_game_scoped(c.kind) && c.game == 0 && x->m != NULL) {
 		c.game = x->m->tag_game;
+		from_tag = 1;
+	}
 	switch (c.kind) {
 	case CMD_HELP:
 		rc = cmd_help(x, &c, res);
@@ -748,6 +894,7 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 	case CMD_SET_LANGUAGE:
 	case CMD_SET_NOTIFY:
 	case CMD_SET_NAME:
+	case CMD_SET_TIMEZONE:
 		rc = cmd_set(x, &c, res);
 		break;
 	case CMD_VACATION:
@@ -791,50 +938,144 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 			    "or reply to a mail of the game"), command_name(
 			    c.kind));
 		else
-			rc = refgame_run(x, &c, res);
+			rc = refgame_run(x, &c, from_tag, res);
 		break;
 	}
 	command_free(&c);
 	return rc;
 }
 
-/* May an error reply go to this sender now?  Counts the reply when so. */
+/* Does the message prove its sender: a trusted DMARC pass, or the reply
+ * token of the sender's own seat in the game it answers? */
 static int
-error_reply_allowed(struct referee *r, const char *sender, int64_t now,
-    int *allowed)
+sender_proven(struct ref_msg *x)
 {
-	int n;
+	const struct mail_msg *m = x->m;
+	struct play_game g;
+	char err[300];
+	int seat, ok;
 
-	*allowed = 0;
-	if (store_reply_count(r->store, sender, now - 3600, &n) == -1)
-		return -1;
-	if (n >= r->cfg->limits.error_replies)
+	if (x->dmarc)
+		return 1;
+	if (m->tag_game == 0 || m->tag_conflict || m->tag_token[0] == '\0' ||
+	    play_load(x->r->store, x->r->defs, x->r->ndefs, m->tag_game, &g,
+	    err, sizeof(err)) != 0)
 		return 0;
-	*allowed = 1;
-	return store_reply_add(r->store, sender, now);
+	seat = play_seat(&g, x->me.address);
+	ok = seat >= 0 && token_check(&x->r->secret, g.row.id, seat,
+	    m->tag_token);
+	play_free(&g);
+	return ok;
 }
 
-/* The reply that says what failed (and what was done before). */
+/* The DMARC result our own MTA gave the mail: pass, fail or none.  Only
+ * these three, so that a sender cannot make up new ones. */
+static const char *
+dmarc_result(const struct referee *r, const struct mail_msg *m)
+{
+	const char *id = r->cfg->auth.trust_authserv_id;
+
+	if (id == NULL || m->auth_serv_id == NULL || m->dmarc == NULL ||
+	    !util_strcaseeq(m->auth_serv_id, id))
+		return "none";
+	if (strcmp(m->dmarc, "pass") == 0 || strcmp(m->dmarc, "fail") == 0)
+		return m->dmarc;
+	return "none";
+}
+
+/* The name the replies table counts the sender's answers of a kind under
+ * (owned).  Mail that does not prove its sender is counted apart, by its
+ * DMARC result: forged mail in someone's name cannot use up the
+ * allowance of the real holder of the address. */
+static char *
+reply_key(const struct ref_msg *x, const char *kind)
+{
+	if (x->proven)
+		return xasprintf("%s%s", kind, x->me.address);
+	return xasprintf("%s%s dmarc=%s", kind, x->me.address,
+	    dmarc_result(x->r, x->m));
+}
+
+/* May one more answer of a kind (limit an hour) go to the sender now?
+ * Counts it when so.  When it is the last one allowed, *until is when the
+ * next will be (else 0). */
+static int
+reply_allowed(struct ref_msg *x, const char *kind, int limit, int *allowed,
+    int64_t *until)
+{
+	char *key = reply_key(x, kind);
+	int64_t oldest;
+	int n, rc = -1;
+
+	*allowed = 0;
+	*until = 0;
+	if (store_reply_count(x->r->store, key, x->now - 3600, &n) == -1)
+		goto out;
+	if (n < limit) {
+		*allowed = 1;
+		if (store_reply_add(x->r->store, key, x->now) == -1)
+			goto out;
+		if (n + 1 == limit) {
+			if (store_reply_oldest(x->r->store, key, x->now - 3600,
+			    &oldest) == -1)
+				goto out;
+			/* The oldest stops counting when it is more than an
+			 * hour old: from the next whole minute on. */
+			*until = (oldest + 3600) / 60 * 60 + 60;
+		}
+	}
+	rc = 0;
+out:
+	free(key);
+	return rc;
+}
+
+/* At most this many set-aside lines are quoted back. */
+#define ASIDE_SHOWN	5
+
+/* aside[] (the lines set aside, as written, the first few) and
+ * aside_more (how many more, "" for none). */
+static void
+aside_list(struct tmpl_data *d, const struct mail_strv *lines,
+    const char *aside)
+{
+	struct tmpl_list *l = tmpl_list(d, "aside");
+	int i, n = 0;
+
+	for (i = 0; lines != NULL && aside != NULL && i < lines->n; i++)
+		if (aside[i] && n++ < ASIDE_SHOWN)
+			tmpl_list_add_str(l, lines->v[i]);
+	if (n > ASIDE_SHOWN)
+		tmpl_set_int(d, "aside_more", n - ASIDE_SHOWN);
+	else
+		tmpl_set(d, "aside_more", "");
+}
+
+/* The answer part that says what failed (and what was done before). */
 static int
 error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
-    const struct ref_result *res, const char *parse_error, int *sent)
+    const char *aside, const struct ref_result *res, const char *parse_error,
+    int *sent)
 {
 	struct tmpl_data *d;
 	struct tmpl_list *l;
 	struct play_game g;
-	char err[300];
-	int64_t game = 0;
+	char err[300], when[40];
+	int64_t game = 0, until;
 	int i, allowed, rc, seat = -1;
 
 	*sent = 0;
-	if (error_reply_allowed(x->r, x->me.address, x->now, &allowed) == -1)
+	if (reply_allowed(x, "", (int)x->r->cfg->limits.error_replies,
+	    &allowed, &until) == -1)
 		return -1;
 	if (!allowed)
 		return 0;
 	d = tmpl_data_new();
 	l = tmpl_list(d, "applied");
 	for (i = 0; i < failed; i++)
-		tmpl_list_add_str(l, lines->v[i]);
+		if (!aside[i])
+			tmpl_list_add_str(l, lines->v[i]);
+	aside_list(d, lines, aside);
 	if (parse_error) {
 		tmpl_set(d, "error.line", _("(your message)"));
 		tmpl_set(d, "error.why", parse_error);
@@ -844,6 +1085,9 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 	}
 	if (res != NULL && res->auth)
 		tmpl_set(d, "error.auth", "1");
+	/* The last error answered this hour says so, and until when. */
+	ref_utc(until, when, sizeof(when));
+	tmpl_set(d, "error.quiet_until", until ? when : "");
 	l = tmpl_list(d, "not_tried");
 	for (i = failed + 1; lines && i < lines->n; i++)
 		tmpl_list_add_str(l, lines->v[i]);
@@ -868,35 +1112,229 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 	return rc;
 }
 
-/* The reply for commands that had no answer of their own. */
+/* The sender's seat in a game, or -1. */
+static int
+sender_seat(struct ref_msg *x, int64_t game)
+{
+	struct play_game g;
+	char err[300];
+	int seat;
+
+	if (game == 0 || play_load(x->r->store, x->r->defs, x->r->ndefs, game,
+	    &g, err, sizeof(err)) != 0)
+		return -1;
+	seat = play_seat(&g, x->me.address);
+	play_free(&g);
+	return seat;
+}
+
+/* The answer part for commands that had no answer of their own, lines
+ * set aside, and commands dropped over the limit. */
 static int
 done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes,
-    int64_t game)
+    const char *aside, int64_t game)
 {
 	struct tmpl_data *d = tmpl_data_new(), *it;
 	struct tmpl_list *l = tmpl_list(d, "done");
-	struct play_game g;
-	char err[300];
-	int i, rc, seat = -1;
+	int i, rc, seat;
 
 	for (i = 0; i < lines->n; i++) {
 		if (notes[i] == NULL)
 			continue;
 		it = tmpl_list_add(l);
 		tmpl_set(it, "line", lines->v[i]);
-		tmpl_set(it, "note", notes[i] ? notes[i] : "");
+		tmpl_set(it, "note", notes[i]);
 	}
+	aside_list(d, lines, aside);
 	if (x->m != NULL && x->m->commands_truncated)
 		tmpl_set_int(d, "truncated", x->r->cfg->limits.commands);
+	tmpl_set(d, "info_quiet_until", "");
 	/* When the commands were about a game the sender plays, the answer
 	 * carries its tag, so a reply to it goes on in that game. */
-	if (game != 0 && play_load(x->r->store, x->r->defs, x->r->ndefs, game,
-	    &g, err, sizeof(err)) == 0) {
-		seat = play_seat(&g, x->me.address);
-		play_free(&g);
-	}
+	seat = sender_seat(x, game);
 	rc = ref_send(x, &x->me, "done", d, seat >= 0 ? game : 0, seat, NULL);
 	tmpl_data_free(d);
+	return rc;
+}
+
+/* The answer to a reply to a game that held remarks only: what was set
+ * aside, and how to play when it is the sender's turn. */
+static int
+aside_reply(struct ref_msg *x, const struct mail_strv *lines,
+    const char *aside, int64_t game)
+{
+	struct tmpl_data *d = tmpl_data_new();
+	struct play_game g;
+	char err[300];
+	int rc, seat = -1;
+
+	aside_list(d, lines, aside);
+	tmpl_set(d, "turn.you", "0");
+	tmpl_set(d, "example_move", "");
+	tmpl_list(d, "legal");
+	if (play_load(x->r->store, x->r->defs, x->r->ndefs, game, &g, err,
+	    sizeof(err)) != 0) {
+		/* It was there a moment ago, as the lines were read. */
+		tmpl_data_free(d);
+		return -1;
+	}
+	tmpl_setf(d, "game.id", "%lld", (long long)g.row.id);
+	tmpl_set(d, "game.title", g.def->title);
+	tmpl_set(d, "game.name", g.def->name);
+	seat = play_seat(&g, x->me.address);
+	if (seat >= 0 && strcmp(g.row.status, "active") == 0 &&
+	    (g.def->ops->to_move(g.st) & (1u << seat))) {
+		tmpl_set(d, "turn.you", "1");
+		refview_legal(d, &g, seat);
+	}
+	rc = ref_send(x, &x->me, "aside", d, g.row.id, seat, NULL);
+	play_free(&g);
+	tmpl_data_free(d);
+	return rc;
+}
+
+/* The last answer to help, games and list for the hour says until when
+ * they go unanswered: a part of its own. */
+static int
+info_notice(struct ref_msg *x, int64_t until)
+{
+	struct tmpl_data *d = tmpl_data_new();
+	char when[40];
+	int rc;
+
+	tmpl_list(d, "done");
+	tmpl_list(d, "aside");
+	tmpl_set(d, "aside_more", "");
+	ref_utc(until, when, sizeof(when));
+	tmpl_set(d, "info_quiet_until", when);
+	rc = ref_send(x, &x->me, "done", d, 0, -1, NULL);
+	tmpl_data_free(d);
+	return rc;
+}
+
+/* Before a part for a seat of another game than the answer's tag: a
+ * reply to the answer plays in the tag's game, not in that one. */
+static int
+elsewhere_note(struct ref_msg *x, const struct ref_out *o,
+    const struct ref_out *head, struct buf *b)
+{
+	struct tmpl_data *d;
+	char *subject, *body;
+	int rc;
+
+	if (o->game == 0 || o->seat < 0 || head->game == 0 || head->seat < 0 ||
+	    o->game == head->game)
+		return 0;
+	d = tmpl_data_new();
+	tmpl_setf(d, "game.id", "%lld", (long long)o->game);
+	tmpl_setf(d, "answer.game", "%lld", (long long)head->game);
+	rc = render(x, x->me.language ? x->me.language : "en", "elsewhere",
+	    d, &subject, &body);
+	tmpl_data_free(d);
+	if (rc == -1)
+		return -1;
+	buf_adds(b, body);
+	buf_adds(b, "\n");
+	free(subject);
+	free(body);
+	return 0;
+}
+
+/* Which part of an answer gives it its subject and tag: an error, else
+ * a mail that carries a seat's tag, else the first. */
+static int
+part_rank(const struct ref_out *o)
+{
+	if (o->part == REF_PART_ERROR)
+		return 2;
+	return o->game != 0 && o->seat >= 0;
+}
+
+/* A part's body without the greeting the answer already has: a first
+ * paragraph of one line, the same in both. */
+static const char *
+without_greeting(const char *body, const char *head)
+{
+	size_t len = strcspn(head, "\n");
+
+	if (strncmp(head + len, "\n\n", 2) != 0 ||
+	    strncmp(body, head, len + 2) != 0)
+		return body;
+	body += len + 1;
+	while (*body == '\n')
+		body++;
+	return body;
+}
+
+/*
+ * Queue the held mails in order.  Those to the sender go as one answer,
+ * at the place and with the number of the first: the subject and tag of
+ * its most important part (part_rank), that part's body, then the body of
+ * every other part that is not the same as one before.  help, games, list
+ * and the answer to remarks are left out past REF_INFO_PER_HOUR.
+ */
+static int
+answer_queue(struct ref_msg *x)
+{
+	struct buf body = { 0 };
+	struct ref_out *o, *head = NULL;
+	int i, j, first = -1, info = 0, info_ok = 1, dup, rc = 0;
+	char *in;
+	int64_t until = 0;
+
+	for (i = 0; i < x->nouts; i++)
+		info |= x->outs[i].to_sender &&
+		    x->outs[i].part == REF_PART_INFO;
+	if (info && reply_allowed(x, "info:", REF_INFO_PER_HOUR, &info_ok,
+	    &until) == -1)
+		return -1;
+	if (until != 0 && info_notice(x, until) == -1)
+		return -1;
+	/* in[i]: the i-th held mail is a part of the answer. */
+	in = xcalloc((size_t)x->nouts + 1, 1);
+	for (i = 0; i < x->nouts; i++) {
+		o = &x->outs[i];
+		if (!o->to_sender || (o->part == REF_PART_INFO && !info_ok))
+			continue;
+		in[i] = 1;
+		if (first < 0)
+			first = i;
+		if (head == NULL || part_rank(o) > part_rank(head))
+			head = o;
+	}
+	if (head != NULL)
+		buf_adds(&body, head->body);
+	for (i = 0; head != NULL && i < x->nouts; i++) {
+		o = &x->outs[i];
+		if (!in[i] || o == head)
+			continue;
+		dup = strcmp(o->body, head->body) == 0;
+		for (j = 0; j < i && !dup; j++)
+			dup = in[j] && strcmp(o->body, x->outs[j].body) == 0;
+		if (dup)
+			continue;
+		if (body.len > 0 && buf_str(&body)[body.len - 1] != '\n')
+			buf_adds(&body, "\n");
+		buf_adds(&body, "\n* * *\n\n");
+		if (elsewhere_note(x, o, head, &body) == -1) {
+			rc = -1;
+			break;
+		}
+		buf_adds(&body, without_greeting(o->body, head->body));
+	}
+	for (i = 0; i < x->nouts && rc == 0; i++) {
+		o = &x->outs[i];
+		if (!o->to_sender)
+			rc = queue_now(x, o->to, 0, o->subject, o->body,
+			    o->game, o->seat, o->notification,
+			    o->auto_submitted, o->n);
+		else if (i == first)
+			rc = queue_now(x, head->to, 1, head->subject,
+			    buf_str(&body), head->game, head->seat,
+			    head->notification, head->auto_submitted, o->n);
+	}
+	free(in);
+	buf_free(&body);
 	return rc;
 }
 
@@ -907,10 +1345,11 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	struct ref_msg x;
 	struct ref_result res;
 	const struct mail_strv *lines = &m->commands;
-	char **notes = NULL;
+	char **notes = NULL, *aside = NULL, setaside[40] = "";
 	int64_t pid;
-	int i, rc = -1, nout, failed = -1, sent = 0, unanswered = 0;
-	int64_t done_game = 0;
+	int i, rc = -1, nout, nouts, failed = -1, sent = 0, unanswered = 0;
+	int applied = 0, naside = 0;
+	int64_t done_game = 0, aside_game = 0;
 
 	*outcome = NULL;
 	if (m->from == NULL) {
@@ -935,12 +1374,15 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	 * comes after the deadline finds the game lost on time. */
 	while ((rc = fire_one(r, now)) == 1)
 		;
+	x.holding = 1;
+	x.proven = sender_proven(&x);
 	if (rc == -1 || (rc = refladder_configured(&x)) == -1)
 		goto out;
 	rc = -1;
 	if (parse_error != NULL || lines->n == 0) {
-		if (error_reply(&x, NULL, 0, NULL, parse_error ? _(parse_error) :
-		    _("the message holds no command"), &sent) == -1)
+		if (error_reply(&x, NULL, 0, NULL, NULL, parse_error ?
+		    _(parse_error) : _("the message holds no command"),
+		    &sent) == -1 || answer_queue(&x) == -1)
 			goto out;
 		*outcome = xasprintf("unreadable; %s", sent ? "error reply "
 		    "queued" : "error reply rate-limited");
@@ -948,10 +1390,12 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		goto out;
 	}
 	notes = xcalloc((size_t)lines->n, sizeof(*notes));
+	aside = xcalloc((size_t)lines->n, 1);
 	for (i = 0; i < lines->n; i++) {
 		memset(&res, 0, sizeof(res));
 		res.legal_seat = -1;
 		nout = x.nout;
+		nouts = x.nouts;
 		if (store_savepoint(r->store) == -1)
 			goto out;
 		if ((rc = ref_run_line(&x, lines->v[i], &res)) == -1)
@@ -964,6 +1408,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 				goto out;
 			}
 			x.nout = nout;
+			outs_drop(&x, nouts);
 			failed = i;
 			break;
 		}
@@ -971,6 +1416,13 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 			rc = -1;
 			goto out;
 		}
+		if (rc == REF_ASIDE) {
+			aside[i] = 1;
+			naside++;
+			aside_game = res.game;
+			continue;
+		}
+		applied++;
 		/* A command that mailed the sender has answered for itself. */
 		if (x.answered) {
 			free(res.note);
@@ -985,19 +1437,31 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		notes[i] = res.note;
 		x.answered = 0;
 	}
+	if (naside > 0)
+		snprintf(setaside, sizeof(setaside), ", %d set aside", naside);
 	if (failed >= 0) {
-		rc = error_reply(&x, lines, failed, &res, NULL, &sent);
-		*outcome = xasprintf("%d applied; `%.80s` failed: %.200s; "
-		    "%s", failed, lines->v[failed], res.why, sent ?
+		rc = error_reply(&x, lines, failed, aside, &res, NULL, &sent);
+		*outcome = xasprintf("%d applied%s; `%.80s` failed: %.200s; "
+		    "%s", applied, setaside, lines->v[failed], res.why, sent ?
 		    "error reply queued" : "error reply rate-limited");
 	} else {
-		rc = unanswered ? done_reply(&x, lines, notes, done_game) : 0;
-		*outcome = xasprintf("%d applied", lines->n);
+		if (applied == 0)
+			rc = aside_reply(&x, lines, aside, aside_game);
+		else if (unanswered || naside || m->commands_truncated)
+			rc = done_reply(&x, lines, notes, aside, done_game);
+		else
+			rc = 0;
+		*outcome = xasprintf("%d applied%s", applied, setaside);
 	}
+	if (rc == 0)
+		rc = answer_queue(&x);
 out:
 	for (i = 0; notes && i < lines->n; i++)
 		free(notes[i]);
 	free(notes);
+	free(aside);
+	outs_drop(&x, 0);
+	free(x.outs);
 	store_player_free(&x.me);
 	i18n_set("en");
 	if (rc == -1) {

@@ -62,6 +62,7 @@ struct invite_info {
 	const char	*inviter;	/* NULL: the admins */
 	int		 seat;		/* the inviter's seat */
 	char		 expires[40];
+	const struct play_game *g;
 };
 
 static void
@@ -74,6 +75,8 @@ invite_extra(struct tmpl_data *d, void *arg, int viewer)
 	tmpl_set(d, "inviter.name", in->inviter ? in->inviter : "");
 	tmpl_set(d, "inviter.admin", in->inviter ? "" : "1");
 	tmpl_set(d, "invitation.expires", in->expires);
+	tmpl_set(d, "invitation.accepted", viewer >= 0 &&
+	    in->g->row.accepted[viewer] ? "1" : "");
 }
 
 int
@@ -178,10 +181,26 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		goto out;
 	}
 	res->game = g.row.id;
-	/* Robots accept at once. */
+	/* Robots accept at once, and so does a proposer whose From a
+	 * trusted DMARC pass proves: without it the invitation to the
+	 * proposer is the confirmation that stops a forged From from
+	 * starting games in someone's name. */
 	for (i = 0; i < g.row.nseats; i++)
-		if (refrobot_level(g.address[i]))
+		if (refrobot_level(g.address[i]) || (!admin && x->dmarc &&
+		    i == play_seat(&g, x->me.address)))
 			g.row.accepted[i] = 1;
+	if (!active) {
+		int all = 1;
+
+		for (i = 0; i < g.row.nseats; i++)
+			all &= g.row.accepted[i] != 0;
+		if (all) {
+			free(g.row.status);
+			g.row.status = xstrdup("active");
+			g.row.expires = 0;
+			active = 1;
+		}
+	}
 	if (store_game_update(x->r->store, &g.row) == -1)
 		goto free;
 	if (active) {
@@ -209,6 +228,7 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 			goto free;
 		in.inviter = admin ? NULL : ref_name(&x->me);
 		in.seat = play_seat(&g, x->me.address);
+		in.g = &g;
 		ref_utc(g.row.expires, in.expires, sizeof(in.expires));
 		if (refview_fanout(x, &g, "invitation", REFVIEW_SEATS,
 		    invite_extra, &in) == -1)
@@ -238,25 +258,6 @@ out:
 	return rc;
 }
 
-struct accept_info {
-	const char	*name;
-	struct buf	 waiting;
-};
-
-static void
-accept_extra(struct tmpl_data *d, void *arg, int viewer)
-{
-	struct accept_info *a = arg;
-	struct tmpl_list *l = tmpl_list(d, "waiting");
-	char *copy = xstrdup(buf_str(&a->waiting)), *p, *tok;
-
-	(void)viewer;
-	tmpl_set(d, "accepter.name", a->name);
-	for (p = copy; (tok = strtok_r(p, "\n", &p)) != NULL;)
-		tmpl_list_add_str(l, tok);
-	free(copy);
-}
-
 static void
 decline_extra(struct tmpl_data *d, void *arg, int viewer)
 {
@@ -264,13 +265,38 @@ decline_extra(struct tmpl_data *d, void *arg, int viewer)
 	tmpl_set(d, "decliner.name", arg ? (const char *)arg : "");
 }
 
+int
+refgame_unplayed_mail(struct ref_msg *x, const struct play_game *g,
+    const char *decliner)
+{
+	struct ref_seats rs;
+	struct tmpl_data *d;
+	int i, rc = 0;
+
+	if (refview_seats(x, g, &rs) == -1)
+		return -1;
+	for (i = 0; i < rs.n && rc == 0; i++) {
+		if (rs.p[i].id == x->me.id || refrobot_level(g->address[i]))
+			continue;
+		if (g->row.inviter != 0 ? rs.p[i].id != g->row.inviter :
+		    !g->row.accepted[i])
+			continue;
+		d = refview_game(x, g, &rs, i);
+		decline_extra(d, (void *)decliner, i);
+		rc = ref_send(x, &rs.p[i], "declined", d, g->row.id, i, NULL);
+		tmpl_data_free(d);
+	}
+	refview_seats_free(&rs);
+	return rc;
+}
+
 static int
 cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
     struct ref_result *res)
 {
-	struct accept_info a;
 	struct ref_seats rs;
-	int i, all = 1, rc;
+	struct buf waiting = { 0 };
+	int i, all = 1;
 
 	if (strcmp(g->row.status, "invited") != 0)
 		return ref_fail(res, _("game #%lld is not waiting for answers "
@@ -299,8 +325,7 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 		    (long long)g->row.id);
 		if (refladder_unplayed(x, g, x->me.id) == -1)
 			return -1;
-		return refview_fanout(x, g, "declined", REFVIEW_SEATS,
-		    decline_extra, (void *)ref_name(&x->me));
+		return refgame_unplayed_mail(x, g, ref_name(&x->me));
 	}
 	g->row.accepted[seat] = 1;
 	for (i = 0; i < g->row.nseats; i++)
@@ -327,18 +352,19 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 		return refview_fanout(x, g, "game-start", REFVIEW_SEATS, NULL,
 		    NULL);
 	}
+	/* The seats hear once, when the game begins; until then the
+	 * accepter's own answer says who is still to accept. */
 	if (refview_seats(x, g, &rs) == -1)
 		return -1;
-	memset(&a, 0, sizeof(a));
-	a.name = ref_name(&x->me);
 	for (i = 0; i < rs.n; i++)
 		if (!g->row.accepted[i])
-			buf_printf(&a.waiting, "%s\n", ref_name(&rs.p[i]));
+			buf_printf(&waiting, "%s%s", waiting.len ? ", " : "",
+			    ref_name(&rs.p[i]));
 	refview_seats_free(&rs);
-	res->note = xasprintf(_("accepted game #%lld"), (long long)g->row.id);
-	rc = refview_fanout(x, g, "accepted", REFVIEW_SEATS, accept_extra, &a);
-	buf_free(&a.waiting);
-	return rc;
+	res->note = xasprintf(_("accepted game #%lld; still to accept: %s"),
+	    (long long)g->row.id, buf_str(&waiting));
+	buf_free(&waiting);
+	return REF_OK;
 }
 
 static int
@@ -360,13 +386,35 @@ need_active(const struct play_game *g, struct ref_result *res)
 	}
 }
 
+/* The move mail to the mover alone, unless their notify is off (then
+ * the answer to their mail says what was done). */
+static int
+mover_mail(struct ref_msg *x, const struct play_game *g, int seat)
+{
+	struct ref_seats rs;
+	struct tmpl_data *d;
+	int rc = 0;
+
+	if (refview_seats(x, g, &rs) == -1)
+		return -1;
+	if (seat < rs.n && (rs.p[seat].notify == NULL ||
+	    strcmp(rs.p[seat].notify, "off") != 0)) {
+		d = refview_game(x, g, &rs, seat);
+		rc = ref_send(x, &rs.p[seat], "move", d, g->row.id, seat,
+		    NULL);
+		tmpl_data_free(d);
+	}
+	refview_seats_free(&rs);
+	return rc;
+}
+
 /* After a change of state: the clock, then the end mails or the move
  * mails.  before: the seats that were to move. */
 static int
 after_move(struct ref_msg *x, struct play_game *g, int seat, uint32_t before)
 {
 	unsigned keep;
-	int i;
+	int i, open;
 
 	/* A move by the side a draw was offered to declines the offer. */
 	keep = 0;
@@ -383,6 +431,13 @@ after_move(struct ref_msg *x, struct play_game *g, int seat, uint32_t before)
 		return -1;
 	if (strcmp(g->row.status, "finished") == 0)
 		return refview_end(x, g);
+	/* A turn of several plies that goes on (Spite & Malice before the
+	 * discard): only the mover hears now; the others get the whole
+	 * turn in one mail when it ends. */
+	if ((open = refview_turn_open(x, g, seat)) == -1)
+		return -1;
+	if (open)
+		return mover_mail(x, g, seat);
 	return refview_fanout(x, g, "move", REFVIEW_SEATS | REFVIEW_OBSERVERS |
 	    REFVIEW_NOTIFY, NULL, NULL);
 }
@@ -601,7 +656,7 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 	struct tmpl_list *l;
 	char when[40];
 	char text[GAME_MOVE_TEXT];
-	int viewer, rc, n = 0, ne = 0, i, e = 0, ply = 0, shown;
+	int viewer, rc, n = 0, ne = 0, i, e = 0, turn = 0, shown, *num;
 
 	if ((rc = seat_or_observer(x, g, &viewer, res)) != REF_OK)
 		return rc;
@@ -621,6 +676,8 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 		tmpl_set(d, "result.text", buf_str(&b));
 		buf_free(&b);
 	}
+	num = xcalloc((size_t)n + 1, sizeof(*num));
+	refview_turns(g, log, n, num);
 	l = tmpl_list(d, "moves");
 	for (i = 0; i <= n; i++) {
 		/* Events after ply i come before move i + 1. */
@@ -648,9 +705,10 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 		}
 		if (i == n)
 			break;
-		/* Moves are numbered as plies, signals not counted, so the
+		/* Moves are numbered as turns, signals not counted, so the
 		 * numbers never tell of a signal the reader did not see. */
-		ply += refview_is_ply(g, log[i].seat, log[i].notation);
+		if (num[i] != 0)
+			turn = num[i];
 		shown = refview_shown(g, log[i].seat, log[i].notation, viewer,
 		    text, sizeof(text));
 		if (shown == GAME_SHOWN_NONE || log[i].seat >= rs.n)
@@ -658,7 +716,7 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 		it = tmpl_list_add(l);
 		if (shown == GAME_SHOWN_EVENT)
 			tmpl_set(it, "event", "1");
-		tmpl_set_int(it, "number", ply);
+		tmpl_set_int(it, "number", turn);
 		tmpl_set(it, "seat", _(ops->seat_name(g->st, log[i].seat)));
 		tmpl_set(it, "name", ref_name(&rs.p[log[i].seat]));
 		tmpl_set(it, "text", text);
@@ -668,6 +726,7 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 	rc = ref_send(x, &x->me, "history", d, g->row.id, viewer >= 0 ?
 	    viewer : -1, NULL);
 	tmpl_data_free(d);
+	free(num);
 	store_moves_free(log, n);
 	store_events_free(ev, ne);
 	refview_seats_free(&rs);
@@ -907,7 +966,7 @@ cmd_thanks(struct ref_msg *x, struct play_game *g, int seat,
 }
 
 int
-refgame_run(struct ref_msg *x, const struct command *c,
+refgame_run(struct ref_msg *x, const struct command *c, int from_tag,
     struct ref_result *res)
 {
 	struct play_game g;
@@ -915,6 +974,17 @@ refgame_run(struct ref_msg *x, const struct command *c,
 
 	if ((rc = ref_load(x, c->game, &g, res)) != REF_OK)
 		return rc;
+	/* A line without a keyword that looks like no move of this game is
+	 * a remark ("Hi Dave,"): set aside, whoever wrote it.  So is a
+	 * "Thanks!" among other lines of a reply before the game has ended:
+	 * a sign-off, not the command. */
+	if ((c->kind == CMD_MOVE && c->implicit &&
+	    !game_looks_like_move(g.def->ops, g.st, c->text)) ||
+	    (c->kind == CMD_THANKS && from_tag && x->m->commands.n > 1 &&
+	    strcmp(g.row.status, "finished") != 0)) {
+		play_free(&g);
+		return REF_ASIDE;
+	}
 	switch (c->kind) {
 	case CMD_MOVE:
 	case CMD_PREVIEW:

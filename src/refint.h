@@ -7,8 +7,13 @@
  * commands run in order, each inside a savepoint of the caller's
  * transaction: a command either completes, outgoing mail included, or
  * leaves nothing behind.  A command returns REF_OK, REF_FAIL (res->why says
- * why; nothing changed) or -1 (the store failed: the whole message is
- * rolled back and tried again later).
+ * why; nothing changed), REF_ASIDE (a remark, not a command: nothing to
+ * do) or -1 (the store failed: the whole message is rolled back and tried
+ * again later).
+ *
+ * While a message is handled, its mails are held in the ref_msg and
+ * queued when it is done: those to the sender become one answer (see
+ * answer_queue in referee.c), the others go as they are, in order.
  */
 #ifndef LUDUS_REFINT_H
 #define LUDUS_REFINT_H
@@ -23,6 +28,12 @@
 
 #define REF_OK		0
 #define REF_FAIL	1
+#define REF_ASIDE	2
+
+/* Answers to `help`, `games`, `list` and to a mail of remarks only, per
+ * address per hour: they are never errors, and a forged From must not
+ * turn them into a flood. */
+#define REF_INFO_PER_HOUR	30
 
 /* Lines of `say` and reports per player per hour; invitations per day. */
 #define REF_SAY_PER_HOUR	20
@@ -30,6 +41,23 @@
 #define REF_NEW_PER_DAY		30
 /* A report still open after this long is mailed to the admins again. */
 #define REF_REPORT_RESEND	(4 * 3600)
+
+/* A mail made while a message is handled, held until the end. */
+struct ref_out {
+	char	*to;		/* owned */
+	int	 to_sender;
+	int	 part;		/* REF_PART_*, for the sender's answer */
+	char	*subject;	/* owned, without the tag */
+	char	*body;		/* owned */
+	int64_t	 game;
+	int	 seat;
+	int	 notification;	/* a move notification (List-Unsubscribe) */
+	const char *auto_submitted;	/* static, or NULL */
+	int	 n;		/* its number among the message's mails */
+};
+#define REF_PART_PLAIN	0
+#define REF_PART_INFO	1	/* help, games, list, remarks only */
+#define REF_PART_ERROR	2
 
 struct ref_msg {
 	struct referee	*r;
@@ -41,6 +69,10 @@ struct ref_msg {
 	int		 confirmed;	/* running a confirmed admin command */
 	int		 nout;		/* mails queued so far */
 	int		 answered;	/* the sender got a mail from this message */
+	int		 holding;	/* hold mails in outs until the end */
+	struct ref_out	*outs;		/* owned */
+	int		 nouts;
+	int		 proven;	/* the sender shown to be who From says */
 	int		 nseeds;	/* games created so far */
 	/* While the end of a game is mailed: the result the referee
 	 * decided (a resignation, an agreed draw), which the engine's own
@@ -91,6 +123,10 @@ int	ref_load(struct ref_msg *, int64_t id, struct play_game *,
 	    struct ref_result *);
 /* "2026-11-30 20:32 UTC" */
 void	ref_utc(int64_t t, char *out, size_t len);
+/* "2026-11-30 23:32 MSK (Europe/Moscow)": t in the player's time zone;
+ * "" when the player reads UTC. */
+void	ref_local(const struct store_player *, int64_t t, char *out,
+	    size_t len);
 /* A new game seed, reproducible in test builds (see rng_seed_new). */
 void	ref_seed(struct ref_msg *, unsigned char seed[RNG_SEED_LEN]);
 
@@ -103,16 +139,28 @@ struct ref_seats {
 int	refview_seats(struct ref_msg *, const struct play_game *,
 	    struct ref_seats *);
 void	refview_seats_free(struct ref_seats *);
-/* The game record as viewer (a seat or GAME_PUBLIC) sees it: game.*,
- * game.players[], board, turn.*, legal[], example_move, deadline.*,
- * last_move.*, draw_offer.name, you.*, seed.hash; a new data tree. */
+/* The game record as viewer (a seat or GAME_PUBLIC) sees it: game.*
+ * (game.chance when the seed deals), game.players[] (partner marks the
+ * reader's), board (without the engine's turn line), turn.* (turn.again:
+ * the game's reason the reader moves again), legal[], example_move,
+ * deadline.* (deadline.local in the reader's zone), last_move.*,
+ * draw_offer.name and .you, you.* (you.partner.*), seed.hash; a new data
+ * tree. */
 struct tmpl_data *refview_game(struct ref_msg *, const struct play_game *,
 	    const struct ref_seats *, int viewer);
 /* Is a logged move a ply (an Aluette signal is not)? */
 int	refview_is_ply(const struct play_game *, int seat, const char *notation);
-/* The number of the next move: plies so far plus one (Aluette signals
- * are no plies); -1 when the store fails. */
+/* The number of the next move: turns so far plus one, or the number of
+ * the turn that goes on (Aluette signals are no plies; a Spite & Malice
+ * turn is several); -1 when the store fails. */
 int	refview_move_number(struct ref_msg *, const struct play_game *);
+/* The same over a log: num[i] (when not NULL) gets the turn of log[i], 0
+ * for an entry that is no ply. */
+int	refview_turns(const struct play_game *, const struct store_move *,
+	    int n, int *num);
+/* Has seat made the last ply, and does its turn go on (by the engine's
+ * ends_turn)?  -1 when the store fails. */
+int	refview_turn_open(struct ref_msg *, const struct play_game *, int seat);
 /* The last moves as viewer sees them ("2, 1": one seat's run). */
 int	refview_last_move(struct ref_msg *, const struct play_game *,
 	    int viewer, struct buf *);
@@ -148,14 +196,20 @@ int	refview_shown(const struct play_game *, int seat, const char *notation,
 int	refview_move_visible(const struct play_game *, int seat,
 	    const char *notation, int viewer);
 
-/* refgame.c: commands on games and on the sender's own settings. */
-int	refgame_run(struct ref_msg *, const struct command *,
+/* refgame.c: commands on games and on the sender's own settings.
+ * from_tag: the game is the subject tag's, not written in the line. */
+int	refgame_run(struct ref_msg *, const struct command *, int from_tag,
 	    struct ref_result *);
 /* End a game other than by the rules (resign, agreement, admin).
  * winners: bit per seat; how: the `ended` word. */
 int	refgame_finish(struct ref_msg *, struct play_game *, int draw,
 	    unsigned winners, const char *how, const char *text,
 	    const char *by);
+/* An invitation declined (decliner: who) or lapsed (NULL): the mail to
+ * the proposer, or with none (admin new) to the seats that had accepted;
+ * never to the sender, whose own answer says it. */
+int	refgame_unplayed_mail(struct ref_msg *, const struct play_game *,
+	    const char *decliner);
 /* Create a game from `new`/`admin new`; proposer 0 for admin new. */
 int	refgame_new(struct ref_msg *, const struct command *, int admin,
 	    struct ref_result *);

@@ -76,14 +76,64 @@ refview_is_ply(const struct play_game *g, int seat, const char *notation)
 	    GAME_SHOWN_PLY;
 }
 
+/* Does the turn of seat, whose last ply was notation, go on in the game's
+ * state now?  Only where the engine has turns of several plies. */
+static int
+turn_goes_on(const struct play_game *g, int seat, const char *notation)
+{
+	const struct game_ops *ops = g->def->ops;
+
+	if (ops->ends_turn == NULL || ops->ends_turn(seat, notation))
+		return 0;
+	return strcmp(g->row.status, "active") == 0 &&
+	    (ops->to_move(g->st) & (1u << seat)) != 0;
+}
+
+int
+refview_turns(const struct play_game *g, const struct store_move *log,
+    int n, int *num)
+{
+	const struct game_ops *ops = g->def->ops;
+	int i, turn = 0, open = 0, prev = -1;
+	const char *last = NULL;
+
+	for (i = 0; i < n; i++) {
+		if (num != NULL)
+			num[i] = 0;
+		if (!refview_is_ply(g, log[i].seat, log[i].notation))
+			continue;
+		if (!open || log[i].seat != prev)
+			turn++;
+		open = ops->ends_turn != NULL &&
+		    !ops->ends_turn(log[i].seat, log[i].notation);
+		prev = log[i].seat;
+		last = log[i].notation;
+		if (num != NULL)
+			num[i] = turn;
+	}
+	if (last != NULL && open && turn_goes_on(g, prev, last))
+		return turn;
+	return turn + 1;
+}
+
 static int
 move_number(const struct play_game *g, const struct store_move *log, int n)
 {
-	int i, plies = 0;
+	return refview_turns(g, log, n, NULL);
+}
 
-	for (i = 0; i < n; i++)
-		plies += refview_is_ply(g, log[i].seat, log[i].notation);
-	return plies + 1;
+int
+refview_turn_open(struct ref_msg *x, const struct play_game *g, int seat)
+{
+	struct store_move *log;
+	int n, open = 0;
+
+	if (store_moves(x->r->store, g->row.id, &log, &n) == -1)
+		return -1;
+	if (n > 0 && log[n - 1].seat == seat)
+		open = turn_goes_on(g, seat, log[n - 1].notation);
+	store_moves_free(log, n);
+	return open;
 }
 
 int
@@ -106,8 +156,8 @@ static void
 last_run(const struct play_game *g, const struct store_move *log, int n,
     int viewer, int *last, struct buf *b)
 {
-	char text[GAME_MOVE_TEXT];
-	int i, first;
+	char text[GAME_MOVE_TEXT], prev[GAME_MOVE_TEXT];
+	int i, first, repeat = 0;
 
 	*last = -1;
 	for (i = n - 1; i >= 0; i--)
@@ -119,10 +169,25 @@ last_run(const struct play_game *g, const struct store_move *log, int n,
 	*last = log[i].seat;
 	for (first = i; first > 0 && log[first - 1].seat == *last; first--)
 		;
-	for (; first <= i; first++)
+	/* The same text over and over (face-down discards) is said once,
+	 * with how many times. */
+	prev[0] = '\0';
+	for (; first <= i; first++) {
 		if (refview_shown(g, log[first].seat, log[first].notation,
-		    viewer, text, sizeof(text)) != GAME_SHOWN_NONE)
-			buf_printf(b, "%s%s", b->len ? ", " : "", text);
+		    viewer, text, sizeof(text)) == GAME_SHOWN_NONE)
+			continue;
+		if (strcmp(text, prev) == 0) {
+			repeat++;
+			continue;
+		}
+		if (repeat > 1)
+			buf_printf(b, " (%d times)", repeat);
+		buf_printf(b, "%s%s", b->len ? ", " : "", text);
+		util_strlcpy(prev, text, sizeof(prev));
+		repeat = 1;
+	}
+	if (repeat > 1)
+		buf_printf(b, " (%d times)", repeat);
 }
 
 int
@@ -196,10 +261,11 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	struct game_result res;
 	struct game_view v;
 	struct store_move *log = NULL;
-	struct buf b = { 0 };
-	char commit[65], when[40], *variant;
+	struct buf b = { 0 }, b2 = { 0 };
+	char commit[65], when[120], *variant;
+	const char *again;
 	uint32_t tm;
-	int i, n = 0, turn = -1;
+	int i, n = 0, turn = -1, last = -1;
 
 	tmpl_setf(d, "game.id", "%lld", (long long)g->row.id);
 	tmpl_set(d, "game.title", _(g->def->title));
@@ -225,28 +291,39 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 		tmpl_set(it, "name", ref_name(&rs->p[i]));
 		tmpl_set_int(it, "score", res.score[i]);
 		tmpl_set(it, "you", i == viewer ? "1" : "");
+		tmpl_set(it, "partner", viewer >= 0 && i != viewer &&
+		    ops->partner != NULL && ops->partner(g->st, viewer) == i ?
+		    "1" : "");
 		tmpl_set(it, "accepted", g->row.accepted[i] ? "1" : "");
 		tmpl_set(it, "winner", res.over && !res.draw &&
 		    (res.winners & (1u << i)) ? "1" : "");
 	}
-	if (viewer >= 0)
+	if (viewer >= 0) {
 		tmpl_set(d, "you.seat", _(ops->seat_name(g->st, viewer)));
-	else
+		if (ops->partner != NULL && (i = ops->partner(g->st,
+		    viewer)) >= 0 && i < rs->n && i != viewer) {
+			tmpl_set(d, "you.partner.name", ref_name(&rs->p[i]));
+			tmpl_set(d, "you.partner.seat", _(ops->seat_name(g->st,
+			    i)));
+		}
+	} else
 		tmpl_set(d, "you.observer", "1");
 
 	memset(&v, 0, sizeof(v));
 	v.viewer = viewer;
+	v.no_turn = 1;	/* the mails say whose turn it is, or that it ended */
 	for (i = 0; i < rs->n; i++)
 		v.names[i] = ref_name(&rs->p[i]);
 	ops->render(g->st, &v, &b);
+	/* The templates put the blank lines around the board. */
+	while (b.len > 0 && b.s[b.len - 1] == '\n')
+		b.s[--b.len] = '\0';
 	tmpl_set(d, "board", buf_str(&b));
 	buf_reset(&b);
 
 	/* The last moves the reader may see: the run of one seat's moves
 	 * at the end of the log (an extra turn, a multi-action turn). */
 	if (store_moves(x->r->store, g->row.id, &log, &n) == 0) {
-		int last;
-
 		tmpl_set_int(d, "game.move_number", move_number(g, log, n));
 		last_run(g, log, n, viewer, &last, &b);
 		if (last >= 0 && last < rs->n) {
@@ -260,23 +337,45 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	}
 
 	tm = strcmp(g->row.status, "active") == 0 ? ops->to_move(g->st) : 0;
+	/* Who is to move: all of them when several are (the two changers
+	 * of an Aluette hand). */
 	for (i = 0; i < rs->n; i++)
 		if (tm & (1u << i)) {
+			buf_printf(&b, "%s%s", turn >= 0 ? ", " : "",
+			    ref_name(&rs->p[i]));
+			buf_printf(&b2, "%s%s", turn >= 0 ? ", " : "",
+			    _(ops->seat_name(g->st, i)));
 			turn = i;
-			break;
 		}
 	if (turn >= 0) {
-		tmpl_set(d, "turn.seat", _(ops->seat_name(g->st, turn)));
-		tmpl_set(d, "turn.name", ref_name(&rs->p[turn]));
+		tmpl_set(d, "turn.seat", buf_str(&b2));
+		tmpl_set(d, "turn.name", buf_str(&b));
 	}
+	buf_reset(&b);
+	buf_free(&b2);
 	if (viewer >= 0 && (tm & (1u << viewer))) {
 		tmpl_set(d, "turn.you", "1");
 		refview_legal(d, g, viewer);
+		/* The reader played last and plays on: the game says why (a
+		 * Mancala extra turn, a Spite & Malice turn before its
+		 * discard). */
+		if (last == viewer && (again = gamedef_text(g->def, "again",
+		    rs->p[viewer].language)) != NULL)
+			tmpl_set(d, "turn.again", again);
 	}
-	for (i = 0; i < rs->n; i++)
-		if (g->row.draw_offer & (1u << i))
+	/* A draw on the table: offered by the other side (draw_offer.name)
+	 * or by the reader's own (draw_offer.you). */
+	tmpl_set(d, "draw_offer.you", "");
+	for (i = 0; i < rs->n; i++) {
+		if (!(g->row.draw_offer & (1u << i)))
+			continue;
+		if (viewer >= 0 && (i == viewer || (ops->partner != NULL &&
+		    ops->partner(g->st, viewer) == i)))
+			tmpl_set(d, "draw_offer.you", "1");
+		else
 			buf_printf(&b, "%s%s", b.len ? ", " : "",
 			    ref_name(&rs->p[i]));
+	}
 	tmpl_set(d, "draw_offer.name", buf_str(&b));
 	buf_free(&b);
 
@@ -287,12 +386,19 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 			left = 0;
 		ref_utc(g->row.deadline, when, sizeof(when));
 		tmpl_set(d, "deadline.utc", when);
+		if (viewer >= 0 && viewer < rs->n)
+			ref_local(&rs->p[viewer], g->row.deadline, when,
+			    sizeof(when));
+		else
+			when[0] = '\0';
+		tmpl_set(d, "deadline.local", when);
 		tmpl_set_int(d, "deadline.days", left / 86400);
 		tmpl_set_int(d, "deadline.hours", left % 86400 / 3600);
 		tmpl_set_int(d, "deadline.minutes", left % 3600 / 60);
 	}
 	rng_commitment(g->row.seed, commit);
 	tmpl_set(d, "seed.hash", commit);
+	tmpl_set(d, "game.chance", ops->chance ? "1" : "");
 	return d;
 }
 

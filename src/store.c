@@ -228,6 +228,8 @@ static const char *const migrations[] = {
 	"CREATE INDEX outbox_done ON outbox(created)"
 	"  WHERE sent IS NOT NULL OR failed IS NOT NULL;"
 	"CREATE INDEX replies_at ON replies(at);",
+	/* 7: the time zone a player reads deadlines in. */
+	"ALTER TABLE players ADD COLUMN timezone TEXT;",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -620,7 +622,7 @@ store_player_id(struct store *s, const char *address, int create,
 /* Fill p from a row of PLAYER_COLUMNS; 1 when there is none. */
 #define PLAYER_COLUMNS	"id, address, name, language, notify, banned, " \
 	"ifnull(vacation_start, 0), ifnull(vacation_until, 0), " \
-	"vacation_used, vacation_year"
+	"vacation_used, vacation_year, timezone"
 
 static int
 player_row(struct store *s, sqlite3_stmt *st, struct store_player *p)
@@ -642,6 +644,7 @@ player_row(struct store *s, sqlite3_stmt *st, struct store_player *p)
 		p->vacation_until = sqlite3_column_int64(st, 7);
 		p->vacation_used = sqlite3_column_int64(st, 8);
 		p->vacation_year = sqlite3_column_int(st, 9);
+		p->timezone = col_text(st, 10);
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "player load");
@@ -669,10 +672,10 @@ store_player_update(struct store *s, const struct store_player *p)
 {
 	if (run(s, "UPDATE players SET name = ?, language = ?, notify = ?, "
 	    "vacation_start = NULLIF(?, 0), vacation_until = NULLIF(?, 0), "
-	    "vacation_used = ?, vacation_year = ? WHERE id = ?", "tttiiiii",
-	    p->name, p->language, p->notify, p->vacation_start,
+	    "vacation_used = ?, vacation_year = ?, timezone = ? WHERE id = ?",
+	    "tttiiiiti", p->name, p->language, p->notify, p->vacation_start,
 	    p->vacation_until, p->vacation_used, (int64_t)p->vacation_year,
-	    p->id) == -1)
+	    p->timezone, p->id) == -1)
 		return -1;
 	if (sqlite3_changes(s->db) != 1) {
 		snprintf(s->errmsg, sizeof(s->errmsg), "no player %lld",
@@ -689,6 +692,7 @@ store_player_free(struct store_player *p)
 	free(p->name);
 	free(p->language);
 	free(p->notify);
+	free(p->timezone);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -1301,6 +1305,23 @@ store_reply_count(struct store *s, const char *sender, int64_t since, int *n)
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : store_fail(s, "replies");
+}
+
+int
+store_reply_oldest(struct store *s, const char *sender, int64_t since,
+    int64_t *at)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = query(s, "SELECT coalesce(min(at), 0) FROM replies WHERE "
+	    "sender = ? AND at >= ?", "ti", sender, since)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*at = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : store_fail(s, "replies");
 }

@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	6
+#define STORE_SCHEMA_VERSION	7
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -58,6 +58,7 @@ struct store_player {
 	int64_t	 vacation_until;	/* 0 when not on vacation */
 	int64_t	 vacation_used;		/* seconds taken in vacation_year */
 	int	 vacation_year;		/* the UTC year of vacation_used */
+	char	*timezone;	/* owned: an IANA zone name, NULL for UTC */
 };
 /* The player's id, creating the row when create is set (1 if absent and
  * not created). */
@@ -67,7 +68,7 @@ int	 store_player_load(struct store *, int64_t id, struct store_player *);
 /* The same by canonical address (1 when unknown). */
 int	 store_player_find(struct store *, const char *address,
 	    struct store_player *);
-/* Write name, language, notify and the vacation fields. */
+/* Write name, language, notify, timezone and the vacation fields. */
 int	 store_player_update(struct store *, const struct store_player *);
 void	 store_player_free(struct store_player *);
 
@@ -221,9 +222,13 @@ int	 store_bounce_add(struct store *, const char *address, int64_t now,
 	    const char *reason);
 int	 store_player_bounces(struct store *, const char *address, int *);
 
-/* Replies sent to a sender since a time (the error-reply rate limit). */
+/* Replies sent to a sender since a time (the reply rate limits; sender
+ * is the key the referee counts under), and the time of the oldest of
+ * them (0 when there is none). */
 int	 store_reply_count(struct store *, const char *sender, int64_t since,
 	    int *n);
+int	 store_reply_oldest(struct store *, const char *sender, int64_t since,
+	    int64_t *at);
 int	 store_reply_add(struct store *, const char *sender, int64_t now);
 
 /* The outbox.  A row is a whole RFC 5322 message with a stable Message-ID. */

@@ -1,8 +1,8 @@
 /*
  * yamlpot: the words of the game definitions for the catalogue.  Prints,
  * as a .pot fragment, every text a player reads from the game definitions
- * (games/NAME.yaml: title,
- * summary, notation, each option's help), read with the same parser the
+ * (games/NAME.yaml: title, summary, notation, each option's help, the
+ * English of each `texts:` entry), read with the same parser the
  * referee uses, so each msgid is exactly the string the referee looks up.
  * `yamlpot DIR` is run by po/mkpot.sh (`make update-po`).
  */
@@ -62,6 +62,9 @@ main(int argc, char **argv)
 		put(file, defs[i].notation);
 		for (j = 0; j < defs[i].nopts; j++)
 			put(file, defs[i].opts[j].help);
+		for (j = 0; j + 2 < defs[i].ntexts; j += 3)
+			if (strcmp(defs[i].texts[j + 1], "en") == 0)
+				put(file, defs[i].texts[j + 2]);
 		free(file);
 	}
 	gamedef_free_all(defs, n);

@@ -518,9 +518,9 @@ START_TEST(command_preferences)
 	command_free(&c);
 
 	bad("set", CMD_NONE, "`set` needs more words: set language CODE; set "
-	    "notify turn|all|off; set name TEXT");
+	    "notify turn|all|off; set name TEXT; set timezone ZONE");
 	bad("set colour red", CMD_NONE, "`set` needs more words: set language "
-	    "CODE; set notify turn|all|off; set name TEXT");
+	    "CODE; set notify turn|all|off; set name TEXT; set timezone ZONE");
 	bad("set language", CMD_SET_LANGUAGE, "set language needs a language "
 	    "code: set language ru");
 	bad("set language klingon", CMD_SET_LANGUAGE, "`klingon` is not a "

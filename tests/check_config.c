@@ -18,7 +18,7 @@
 
 #define ADDR	"referee:\n  address: referee@example.org\n"
 #define TOP_LEVEL "state_dir, database, games_dir, templates_dir, " \
-	"pid_file, referee, admin, in, out, limits, logging, auth, clock, " \
+	"pid_file, referee, admin, in, out, retention, limits, logging, auth, clock, " \
 	"almakleh, robots, club, ladder)"
 
 static char path[512];
@@ -749,6 +749,35 @@ START_TEST(config_password_file_must_be_private)
 }
 END_TEST
 
+/* systemd's LoadCredential=imap.password:/etc/ludus/imap.password: the
+ * credential stands in for the file of the same name, which the service
+ * itself need not be able to read. */
+START_TEST(config_password_from_a_systemd_credential)
+{
+	struct config_cred cr = { "in.imap", "u", NULL, NULL };
+	char *pw;
+
+	put("imap.password", "from-systemd\n");
+	ck_assert_int_eq(chmod(path, 0400), 0);
+	cr.password_file = "/nonexistent/etc/ludus/imap.password";
+	unsetenv("CREDENTIALS_DIRECTORY");
+	ck_assert_int_eq(config_password(&cr, &pw, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/etc/ludus/"
+	    "imap.password: No such file"));
+	setenv("CREDENTIALS_DIRECTORY", tu_tmpdir(), 1);
+	ck_assert_msg(config_password(&cr, &pw, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_str_eq(pw, "from-systemd");
+	config_password_free(pw);
+	/* No credential of that name: the file itself, as without systemd. */
+	cr.password_file = "/nonexistent/etc/ludus/smtp.password";
+	ck_assert_int_eq(config_password(&cr, &pw, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/etc/ludus/"
+	    "smtp.password: No such file"));
+	unsetenv("CREDENTIALS_DIRECTORY");
+}
+END_TEST
+
 START_TEST(config_password_from_the_environment)
 {
 	struct config_cred cr = { "out.smtp", "u", NULL, NULL };
@@ -989,6 +1018,7 @@ config_suite(void)
 	tcase_add_test(tc, config_deep_nesting_and_alias_bombs_are_refused);
 	tcase_add_test(tc, config_password_file_must_be_private);
 	tcase_add_test(tc, config_password_from_the_environment);
+	tcase_add_test(tc, config_password_from_a_systemd_credential);
 	tcase_add_test(tc, config_dump_never_shows_a_password);
 	tcase_add_test(tc, config_dump_reads_back_to_the_same_settings);
 	tcase_add_test(tc, config_sample_is_generated_and_loads);

@@ -1,4 +1,4 @@
-/* util, rng and game definitions. */
+/* util, rng, time zones and game definitions. */
 #include "config.h"
 
 #include <check.h>
@@ -11,6 +11,7 @@
 
 #include "testutil.h"
 #include "token.h"
+#include "tz.h"
 
 START_TEST(util_buf_grows_and_terminates)
 {
@@ -245,6 +246,30 @@ START_TEST(gamedef_timeout_and_first)
 }
 END_TEST
 
+/* texts: KEY: LANGUAGE: TEXT, English the fallback. */
+START_TEST(gamedef_texts_by_language)
+{
+	struct gamedef d;
+	char err[512];
+	const char *path = write_tmp("ok.yaml", "name: mancala\ntitle: x\n"
+	    "seats: 2\ntexts:\n  again:\n    en: Move again.\n"
+	    "    ru: Ходите ещё раз.\n");
+
+	ck_assert_msg(gamedef_load_file(path, &d, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_str_eq(gamedef_text(&d, "again", "ru"), "Ходите ещё раз.");
+	ck_assert_str_eq(gamedef_text(&d, "again", "en"), "Move again.");
+	ck_assert_str_eq(gamedef_text(&d, "again", "ar"), "Move again.");
+	ck_assert_str_eq(gamedef_text(&d, "again", NULL), "Move again.");
+	ck_assert_ptr_null(gamedef_text(&d, "legend", "en"));
+	gamedef_free(&d);
+	def_error("name: mancala\ntitle: x\nseats: 2\ntexts: hello\n",
+	    ":4: texts must be a mapping");
+	def_error("name: mancala\ntitle: x\nseats: 2\ntexts:\n  again:\n"
+	    "    en: [a, b]\n", "texts: again: each language needs one text");
+}
+END_TEST
+
 START_TEST(gamedef_resolve_fills_defaults_and_checks_values)
 {
 	const struct gamedef *d = tu_def("mancala");
@@ -281,6 +306,36 @@ START_TEST(gamedef_every_engine_has_a_definition)
 	for (i = 0; game_engines[i] != NULL; i++)
 		ck_assert_ptr_eq(tu_def(game_engines[i]->name)->ops,
 		    game_engines[i]);
+}
+END_TEST
+
+/* How a line is told from a remark: half of its words or more must be
+ * words of the notation (Mancala's are numbers), punctuation around a
+ * word aside. */
+START_TEST(game_looks_like_move_counts_notation_words)
+{
+	static const struct { const char *line; int move; } cases[] = {
+		{ "3", 1 }, { "3, 6", 1 }, { "(3)", 1 }, { "3.", 1 },
+		{ "3 please", 1 }, { "pit 9!", 1 }, { "- 4 -", 1 },
+		{ "Hi Dave,", 0 }, { "I play 3", 0 }, { "", 0 },
+		{ "What a game, 2 captures already!", 0 }, { "...", 0 },
+	};
+	const struct game_ops *ops = game_find("mancala");
+	size_t i;
+
+	for (i = 0; i < nitems(cases); i++)
+		ck_assert_msg(game_looks_like_move(ops, NULL, cases[i].line) ==
+		    cases[i].move, "`%s`", cases[i].line);
+	ck_assert(game_word_is_points("b2"));
+	ck_assert(game_word_is_points("b2-c3"));
+	ck_assert(game_word_is_points("b2xd4:b4"));
+	ck_assert(game_word_is_points("b2c3"));
+	ck_assert(game_word_is_points("f10-f11"));
+	ck_assert(!game_word_is_points("mp3"));
+	ck_assert(!game_word_is_points("b"));
+	ck_assert(!game_word_is_points("2b"));
+	ck_assert(!game_word_is_points("b2-c"));
+	ck_assert(!game_word_is_points("b222"));
 }
 END_TEST
 
@@ -350,6 +405,101 @@ START_TEST(token_hmac_matches_the_published_construction)
 }
 END_TEST
 
+/* Our reading of a zone agrees with the C library's reading of the same
+ * file (which the test may do: it is one process with no one else to
+ * disturb), with DST north and south, half-hour zones, and times past
+ * the file's last transition, where the footer's rule decides. */
+START_TEST(tz_matches_the_c_library)
+{
+	static const char *const zones[] = { "Europe/Moscow", "Europe/Berlin",
+		"America/New_York", "Australia/Sydney", "Asia/Kolkata",
+		"America/St_Johns", "UTC" };
+	char err[200], abbr[TZ_ABBRLEN], path[600];
+	struct tz *z;
+	struct tm ours, libc;
+	long off;
+	int64_t t;
+	size_t i;
+	int checked = 0;
+
+	for (i = 0; i < nitems(zones); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tz_dir(), zones[i]);
+		if (access(path, R_OK) != 0)
+			continue;	/* a system without that zone */
+		ck_assert_msg(tz_load(zones[i], &z, err, sizeof(err)) == 0,
+		    "%s", err);
+		setenv("TZ", zones[i], 1);
+		tzset();
+		/* 1970 to 2100, in steps that fall on every hour of the day
+		 * and every day of the week over the years. */
+		for (t = 0; t < 4102444800LL; t += 86400 * 5 + 3607) {
+			time_t tt = (time_t)t;
+
+			off = tz_local(z, t, &ours, abbr, sizeof(abbr));
+			localtime_r(&tt, &libc);
+			ck_assert_msg(off == libc.tm_gmtoff &&
+			    ours.tm_isdst == libc.tm_isdst &&
+			    ours.tm_hour == libc.tm_hour &&
+			    ours.tm_mday == libc.tm_mday &&
+			    strcmp(abbr, libc.tm_zone) == 0,
+			    "%s at %lld: ours %ld %s dst %d, libc %ld %s dst %d",
+			    zones[i], (long long)t, off, abbr, ours.tm_isdst,
+			    (long)libc.tm_gmtoff, libc.tm_zone, libc.tm_isdst);
+			checked++;
+		}
+		tz_free(z);
+	}
+	unsetenv("TZ");
+	tzset();
+	ck_assert_int_gt(checked, 0);
+}
+END_TEST
+
+START_TEST(tz_formats_local_time_with_the_zone_name)
+{
+	char err[200], out[64];
+	struct tz *z;
+
+	if (access("/usr/share/zoneinfo/Europe/Berlin", R_OK) != 0 &&
+	    getenv("TZDIR") == NULL)
+		return;
+	ck_assert_msg(tz_load("Europe/Moscow", &z, err, sizeof(err)) == 0,
+	    "%s", err);
+	tz_format(z, 1798761600, out, sizeof(out));	/* 2027-01-01 00:00Z */
+	ck_assert_str_eq(out, "2027-01-01 03:00 MSK");
+	tz_free(z);
+	ck_assert_int_eq(tz_load("Europe/Berlin", &z, err, sizeof(err)), 0);
+	tz_format(z, 1798761600, out, sizeof(out));
+	ck_assert_str_eq(out, "2027-01-01 01:00 CET");
+	tz_format(z, 1814400000, out, sizeof(out));	/* 2027-07-01 00:00Z */
+	ck_assert_str_eq(out, "2027-07-01 02:00 CEST");
+	/* The last Sunday of March 2027, 01:00 UTC: the clocks go on. */
+	tz_format(z, 1806195600 - 1, out, sizeof(out));
+	ck_assert_str_eq(out, "2027-03-28 01:59 CET");
+	tz_format(z, 1806195600, out, sizeof(out));
+	ck_assert_str_eq(out, "2027-03-28 03:00 CEST");
+	tz_free(z);
+}
+END_TEST
+
+START_TEST(tz_refuses_what_is_not_a_zone)
+{
+	static const char *const bad[] = { "", "Europe/Atlantis", "Europe",
+		"../../etc/passwd", "/etc/passwd", "Europe//Moscow",
+		"right/UTC", "Europe/Moscow\n", "Europe/Moscow extra" };
+	char err[200];
+	struct tz *z;
+	size_t i;
+
+	for (i = 0; i < nitems(bad); i++) {
+		ck_assert_msg(tz_load(bad[i], &z, err, sizeof(err)) == -1,
+		    "%s", bad[i]);
+		ck_assert_ptr_null(z);
+		ck_assert(err[0] != '\0');
+	}
+}
+END_TEST
+
 static Suite *
 core_suite(void)
 {
@@ -366,10 +516,15 @@ core_suite(void)
 	tcase_add_test(tc, rng_seed_new_random_unless_test_seed);
 	tcase_add_test(tc, gamedef_errors_name_file_and_line);
 	tcase_add_test(tc, gamedef_timeout_and_first);
+	tcase_add_test(tc, gamedef_texts_by_language);
 	tcase_add_test(tc, gamedef_resolve_fills_defaults_and_checks_values);
 	tcase_add_test(tc, gamedef_every_engine_has_a_definition);
+	tcase_add_test(tc, game_looks_like_move_counts_notation_words);
 	tcase_add_test(tc, token_secret_file_and_tokens);
 	tcase_add_test(tc, token_hmac_matches_the_published_construction);
+	tcase_add_test(tc, tz_matches_the_c_library);
+	tcase_add_test(tc, tz_formats_local_time_with_the_zone_name);
+	tcase_add_test(tc, tz_refuses_what_is_not_a_zone);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mail.h"
 
@@ -201,6 +202,115 @@ START_TEST(mail_forwarded_marker)
 	    "message ---------\nFrom: x\n", "new mancala bob@example.org");
 	assert_body("list\n-------- Пересылаемое сообщение --------\nboard\n",
 	    "list");
+}
+END_TEST
+
+/* Lines that look a little like attributions, headers, separators or
+ * sign-offs but are the sender's own: every one is read. */
+START_TEST(mail_lookalikes_kept)
+{
+	static const struct {
+		const char *body, *want;
+	} cases[] = {
+		{ "thanks\n", "thanks" },
+		{ "Thanks!\n", "Thanks!" },
+		{ "resign\nthanks\n", "resign|thanks" },
+		{ "move 3\nCheers\n", "move 3|Cheers" },
+		{ "board\nBest\nmove 2\n", "board|Best|move 2" },
+		{ "move 3\nAlice\n", "move 3|Alice" },
+		{ "Da: 3\n", "Da: 3" },
+		{ "Date: tomorrow\nmove 2\n", "Date: tomorrow|move 2" },
+		{ "On second thought\nresign\n", "On second thought|resign" },
+		{ "new mancala bob@example.org\n3\n",
+		    "new mancala bob@example.org|3" },
+		{ "say I wrote it at 10:30\nboard\n",
+		    "say I wrote it at 10:30|board" },
+		{ "say -- well played\n", "say -- well played" },
+		{ "say Sent from my desk, as usual\n",
+		    "say Sent from my desk, as usual" },
+		{ "_\nboard\n", "_|board" },
+	};
+	size_t i;
+
+	for (i = 0; i < nitems(cases); i++)
+		assert_body(cases[i].body, cases[i].want);
+}
+END_TEST
+
+/* The rules of issue-15 kinds in one line each (the fixtures of
+ * tests/mail/kinds hold them as whole messages). */
+START_TEST(mail_reply_forms)
+{
+	static const struct {
+		const char *body, *want;
+	} cases[] = {
+		/* Mobile: the attribution first, the reply below it. */
+		{ "On Mon, 2 Mar 2026 at 10:00, Referee <r@ludus.example> "
+		    "wrote:\nmove 3\n", "move 3" },
+		/* A verb-less attribution with the original not quoted. */
+		{ "ход 2\n30.09.2025, 18.30, \"Ludus - Referee\" "
+		    "<r@ludus.example>:\nYour legal moves: 1, 2\n3\n",
+		    "ход 2" },
+		{ "move 1\nOn Mon, 2 Mar 2026 at 10:00, Referee "
+		    "<r@ludus.example> wrote\n\n> 3\n", "move 1" },
+		{ "move 1\nOn Mon, 2 Mar 2026 at 10:00, Referee "
+		    "<r@ludus.example>wrote\n3\n", "move 1" },
+		{ "move 1\nSent via the Samsung Galaxy S7, an AT&T 4G LTE "
+		    "smartphone\n3\n", "move 1" },
+		{ "move 1\nSent from my BlackBerry 10 smartphone on the Verizon "
+		    "Wireless 4G LTE network.\n3\n", "move 1" },
+		{ "move 1\nLudus Referee كتب:\n3\n", "move 1" },
+		{ "move 1\nLudus Referee <r@ludus.example> 于2026年3月2日周一 "
+		    "10:00写道：\n3\n", "move 1" },
+		{ "move 1\nLe 2 mars 2026 à 10:00, Referee a écrit\xe2\x80\xaf:"
+		    "\n3\n", "move 1" },
+		{ "move 1\nDe : Referee\nEnvoyé : lundi\n3\n", "move 1" },
+		{ "move 1\n-------- Oprindelig besked --------\n3\n",
+		    "move 1" },
+		{ "move 1\n---- On Mon, 02 Mar 2026 10:00:00 +0100 Referee "
+		    "wrote ----\n3\n", "move 1" },
+		{ "move 1\n__\nhelp\n", "move 1" },
+		{ "move 1\n\xe1\x90\xa7\n", "move 1" },
+		{ "move 1\n\nBest regards,\nAlice Liddell\n", "move 1" },
+		{ "move 1\n\nViele Grüße\nJürgen\n", "move 1" },
+		{ "move 1\n\nCheers,\n", "move 1" },
+		{ "move 1\n\nThanks,\nAlice\n", "move 1" },
+	};
+	size_t i;
+
+	for (i = 0; i < nitems(cases); i++)
+		assert_body(cases[i].body, cases[i].want);
+}
+END_TEST
+
+/* Hostile bodies stay linear: long lines, many attribution-like and
+ * header-like lines, a header line followed by a sea of blank lines. */
+START_TEST(mail_hostile_bodies_fast)
+{
+	struct mail_strv sv = { 0 };
+	struct buf b = { 0 };
+	int i, lt, ct;
+
+	time_t t0 = time(NULL);
+
+	buf_adds(&b, "move 1\n");
+	for (i = 0; i < 20000; i++)
+		buf_adds(&b, "On 10:00 <a@b.example wrote\n\n\n> q\n"
+		    "> From: x\n>\n");
+	buf_adds(&b, "From: x\n");
+	for (i = 0; i < 200000; i++)
+		buf_adds(&b, "\n");
+	for (i = 0; i < 100000; i++)
+		buf_addc(&b, i % 2 ? '<' : '@');
+	buf_adds(&b, ":\nRegards,\n");
+	mailtext_commands(b.s, b.len, 0, 50, &sv, &lt, &ct);
+	ck_assert_int_eq(sv.n, 3);	/* "Regards," is a sign-off */
+	ck_assert_str_eq(sv.v[0], "move 1");
+	ck_assert_str_eq(sv.v[1], "From: x");
+	ck_assert_msg(time(NULL) - t0 < 5, "took %lld s",
+	    (long long)(time(NULL) - t0));
+	mail_strv_free(&sv);
+	buf_free(&b);
 }
 END_TEST
 
@@ -791,6 +901,91 @@ START_TEST(mail_describe_format)
 }
 END_TEST
 
+START_TEST(mail_describe_failed_recipients)
+{
+	struct mail_guard_cfg g = guard_cfg();
+	struct mail_msg m;
+	struct buf b = { 0 };
+	const char *s;
+
+	parse_ok("From: MAILER-DAEMON@mx.example.org\nReturn-Path: <>\n"
+	    "Subject: Undelivered Mail\nContent-Type: multipart/report; "
+	    "report-type=delivery-status; boundary=B\n\n--B\n"
+	    "Content-Type: text/plain\n\nfailed\n--B\n"
+	    "Content-Type: message/delivery-status\n\nReporting-MTA: dns; mx\n"
+	    "\nFinal-Recipient: rfc822; Bob@Example.org\nAction: failed\n\n"
+	    "Final-Recipient: rfc822; carol@example.org\nAction: failed\n"
+	    "--B--\n", &m);
+	mail_describe(&m, mail_guard(&m, &g), &b);
+	s = buf_str(&b);
+	ck_assert_msg(strstr(s, "\nguard:           drop (bounce: null "
+	    "Return-Path)\nfailed:          bob@example.org\nfailed:          "
+	    "carol@example.org\n== commands ==\n") != NULL, "%s", s);
+	buf_free(&b);
+	mail_msg_free(&m);
+	/* A bounce that names nobody says so; other mail has no such line. */
+	parse_ok("From: MAILER-DAEMON@mx.example.org\nSubject: failure\n\n"
+	    "Sorry.\n", &m);
+	mail_describe(&m, mail_guard(&m, &g), &b);
+	assert_line(buf_str(&b), "failed:", "(none found)");
+	buf_free(&b);
+	mail_msg_free(&m);
+	parse_ok("From: a@example.org\nSubject: s\n\n<x@example.org>:\n", &m);
+	mail_describe(&m, mail_guard(&m, &g), &b);
+	ck_assert_ptr_null(strstr(buf_str(&b), "failed:  "));
+	buf_free(&b);
+	mail_msg_free(&m);
+}
+END_TEST
+
+/* Auto-replies that carry none of the standard headers. */
+START_TEST(mail_guard_autoreply_forms)
+{
+	static const struct {
+		const char *headers, *body, *want;
+	} cases[] = {
+		{ "Subject: AUTO: Bob is out of the office\n", "x\n",
+		    "auto-reply: subject" },
+		{ "Subject: Automatisch antwoord: [ludus #1] x\n", "x\n",
+		    "auto-reply: subject" },
+		{ "Subject: Re: x\nX-Autorespond: yes\n", "x\n",
+		    "auto-reply: autoresponder header" },
+		{ "Subject: Re: x\nX-POST-MessageClass: 9; Autoresponder\n",
+		    "x\n", "auto-reply: autoresponder header" },
+		{ "Subject: Re: x\nX-Auto-Response-Suppress: OOF, DR\n",
+		    "x\n", "auto-reply: X-Auto-Response-Suppress" },
+		{ "Subject: Re: x\nPrecedence: auto_reply\n", "x\n",
+		    "auto-reply: Precedence" },
+		{ "Subject: Re: x\n", "Please confirm you are a human:\n"
+		    "https://example.net/c\n",
+		    "auto-reply: challenge-response" },
+		{ "Subject: Re: x\nX-Delivery-Agent: TMDA/1.1\n", "x\n",
+		    "auto-reply: challenge-response" },
+		{ "Subject: Undeliverable: x\n", "x\n", "bounce: subject" },
+	};
+	struct buf raw = { 0 };
+	size_t i;
+	const char *r;
+
+	for (i = 0; i < nitems(cases); i++) {
+		buf_reset(&raw);
+		buf_printf(&raw, "From: bob@example.org\n%s\n%s",
+		    cases[i].headers, cases[i].body);
+		r = guard_of(buf_str(&raw));
+		ck_assert_msg(r != NULL && strcmp(r, cases[i].want) == 0,
+		    "%s: got %s", cases[i].headers, r ? r : "answered");
+	}
+	/* A player quoting such a request, and the referee's own confirm
+	 * round trip, are answered. */
+	ck_assert_ptr_null(guard_of("From: bob@example.org\nSubject: Re: "
+	    "Please confirm: admin abort #3\n\nconfirm abc\n\n> confirm you "
+	    "are a human\n"));
+	ck_assert_ptr_null(guard_of("From: bob@example.org\nSubject: s\n"
+	    "X-Auto-Response-Suppress: None\n\n3\n"));
+	buf_free(&raw);
+}
+END_TEST
+
 /* tests/mail: every .eml against its .expect. */
 
 static int
@@ -799,7 +994,8 @@ cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* What the corpus checks: "guard: REASON" when a guard drops the message,
+/* What the corpus checks: "guard: REASON" when a guard drops the message
+ * (and for a bounce a "failed: ADDRESS" line for each failed recipient),
  * "error: TEXT" when it cannot be read, else the command lines. */
 static char *
 corpus_result(const char *raw, size_t len)
@@ -814,9 +1010,16 @@ corpus_result(const char *raw, size_t len)
 
 	r = mail_parse(raw, len, &l, &m, err, sizeof(err));
 	why = mail_guard(&m, &g);
-	if (why != NULL)
+	if (why != NULL) {
+		struct mail_strv f = { 0 };
+
 		buf_printf(&b, "guard: %s\n", why);
-	else if (r == -1)
+		if (strncmp(why, "bounce:", 7) == 0)
+			mail_bounce_recipients(&m, &f);
+		for (i = 0; i < f.n; i++)
+			buf_printf(&b, "failed: %s\n", f.v[i]);
+		mail_strv_free(&f);
+	} else if (r == -1)
 		buf_printf(&b, "error: %s\n", err);
 	else
 		for (i = 0; i < m.commands.n; i++)
@@ -826,16 +1029,19 @@ corpus_result(const char *raw, size_t len)
 	return buf_steal(&b);
 }
 
-START_TEST(mail_corpus_files)
+/* Every .eml of tests/mail/SUB (listed in its files.am) against its
+ * .expect; returns how many there are. */
+static int
+corpus_dir(const char *sub, int *bad)
 {
 	const char *src = getenv("LUDUS_SRCDIR");
 	char dir[1024], path[1200];
 	struct dirent *de;
 	char **names = NULL;
-	int n = 0, i, bad = 0;
+	int n = 0, i;
 	DIR *d;
 
-	snprintf(dir, sizeof(dir), "%s/tests/mail", src ? src : ".");
+	snprintf(dir, sizeof(dir), "%s/tests/mail%s", src ? src : ".", sub);
 	ck_assert_msg((d = opendir(dir)) != NULL, "cannot open %s", dir);
 	while ((de = readdir(d)) != NULL) {
 		size_t l = strlen(de->d_name);
@@ -847,7 +1053,6 @@ START_TEST(mail_corpus_files)
 		}
 	}
 	closedir(d);
-	ck_assert_msg(n >= 40, "only %d messages in %s", n, dir);
 	qsort(names, (size_t)n, sizeof(*names), cmp_names);
 	snprintf(path, sizeof(path), "%s/files.am", dir);
 	{
@@ -856,9 +1061,10 @@ START_TEST(mail_corpus_files)
 
 		ck_assert_msg(list != NULL, "missing %s", path);
 		for (i = 0; i < n; i++) {
-			snprintf(word, sizeof(word), "tests/mail/%s ", names[i]);
+			snprintf(word, sizeof(word), "tests/mail%s/%s ", sub,
+			    names[i]);
 			ck_assert_msg(strstr(list, word) != NULL, "%s is not "
-			    "listed in tests/mail/files.am", names[i]);
+			    "listed in tests/mail%s/files.am", names[i], sub);
 		}
 		free(list);
 	}
@@ -874,9 +1080,10 @@ START_TEST(mail_corpus_files)
 		ck_assert_msg(want != NULL, "missing %s", path);
 		got = corpus_result(raw, rl);
 		if (strcmp(got, want) != 0) {
-			fprintf(stderr, "--- %s: expected\n%s+++ got\n%s",
-			    names[i], want, got);
-			bad++;
+			fprintf(stderr, "--- %s%s%s: expected\n%s+++ got\n%s",
+			    sub + (*sub == '/'), *sub ? "/" : "", names[i],
+			    want, got);
+			(*bad)++;
 		}
 		free(raw);
 		free(want);
@@ -884,8 +1091,29 @@ START_TEST(mail_corpus_files)
 		free(names[i]);
 	}
 	free(names);
+	return n;
+}
+
+START_TEST(mail_corpus_files)
+{
+	int bad = 0, n;
+
+	n = corpus_dir("", &bad);
+	ck_assert_msg(n >= 40, "only %d messages in tests/mail", n);
 	ck_assert_msg(bad == 0, "%d of %d messages in tests/mail differ (diffs "
 	    "on stderr)", bad, n);
+}
+END_TEST
+
+/* tests/mail/kinds: the table of reply forms by kind and language. */
+START_TEST(mail_kinds_files)
+{
+	int bad = 0, n;
+
+	n = corpus_dir("/kinds", &bad);
+	ck_assert_msg(n >= 100, "only %d messages in tests/mail/kinds", n);
+	ck_assert_msg(bad == 0, "%d of %d messages in tests/mail/kinds differ "
+	    "(diffs on stderr)", bad, n);
 }
 END_TEST
 
@@ -906,6 +1134,9 @@ mail_suite(void)
 	tcase_add_test(tc, mail_outlook_blocks);
 	tcase_add_test(tc, mail_mobile_signature);
 	tcase_add_test(tc, mail_forwarded_marker);
+	tcase_add_test(tc, mail_lookalikes_kept);
+	tcase_add_test(tc, mail_reply_forms);
+	tcase_add_test(tc, mail_hostile_bodies_fast);
 	tcase_add_test(tc, mail_lines_trimmed_blank_skipped);
 	tcase_add_test(tc, mail_subject_fallback_strips_prefixes_and_tag);
 	tcase_add_test(tc, mail_windows1251_converted);
@@ -924,6 +1155,7 @@ mail_suite(void)
 	tcase_add_test(tc, mail_plus_address_token);
 	tcase_add_test(tc, mail_describe_format);
 	tcase_add_test(tc, mail_corpus_files);
+	tcase_add_test(tc, mail_kinds_files);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tg, mail_guard_plain_mail_answered);
 	tcase_add_test(tg, mail_guard_bounce_null_sender);
@@ -934,6 +1166,8 @@ mail_suite(void)
 	tcase_add_test(tg, mail_guard_banned);
 	tcase_add_test(tg, mail_bounce_recipients_dsn);
 	tcase_add_test(tg, mail_bounce_recipients_prose);
+	tcase_add_test(tg, mail_describe_failed_recipients);
+	tcase_add_test(tg, mail_guard_autoreply_forms);
 	suite_add_tcase(s, tg);
 	return s;
 }

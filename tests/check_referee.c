@@ -13,8 +13,13 @@
  *     mail to a seat (or an observer) tells anything of the cards the
  *     reader cannot see (the comment before struct hidden says how);
  *   - error replies quote the failing line, capped, never the message;
- *   - a flood of bad commands gets at most limits.error_replies replies;
- *   - a message seen again is not applied again.
+ *   - a flood of bad commands gets at most limits.error_replies replies,
+ *     the last saying until when, and forged mail in a player's name
+ *     does not use up the player's own;
+ *   - a message seen again is not applied again;
+ *   - in every game, remarks around a move are set aside and mistyped
+ *     moves fail; a mail gets one answer, however many commands it
+ *     holds, and help and list have a cap of their own.
  */
 #include "config.h"
 
@@ -261,6 +266,17 @@ outs_count_to(const struct outs *o, const char *to)
 	return n;
 }
 
+/* How many of the mails say what. */
+static int
+outs_count_body(const struct outs *o, const char *what)
+{
+	int i, n = 0;
+
+	for (i = 0; i < o->n; i++)
+		n += strstr(o->v[i].body, what) != NULL;
+	return n;
+}
+
 static const struct out *
 outs_find(const struct outs *o, const char *to)
 {
@@ -370,7 +386,7 @@ assert_auth_refusal(const struct outs *o, const char *to)
 
 	ck_assert_int_eq(o->n, 1);
 	ck_assert_ptr_nonnull(m = outs_find(o, to));
-	ck_assert_msg(strstr(m->subject, "Not done:") != NULL, "%s",
+	ck_assert_msg(strstr(m->subject, "Not done") != NULL, "%s",
 	    m->subject);
 	ck_assert_msg(strstr(m->body, "this needs your seat's reply token") !=
 	    NULL, "%s", m->body);
@@ -616,31 +632,12 @@ struct hidden {
 	long		 hidden_moves;	/* hidden logged moves looked for */
 	long		 observed;	/* observers' mails checked */
 	const char	*invite_name;	/* the inviter, for invitation mails */
-	const char	*accepter;	/* who accepted, for accepted mails */
+	/* Of the last play_by_mail: the mails to seats other than the
+	 * mover, and the longest body of a move mail. */
+	int		 to_others;
+	size_t		 longest;
+	char		 longest_body[4096];
 };
-
-static void
-accepted_extra(struct tmpl_data *d, void *arg, int viewer)
-{
-	struct hidden *h = arg;
-	struct play_game g;
-	struct ref_seats rs;
-	struct ref_msg x;
-	struct tmpl_list *l = tmpl_list(d, "waiting");
-	int i;
-
-	(void)viewer;
-	memset(&x, 0, sizeof(x));
-	x.r = &h->w->r;
-	w_load(h->w, h->id, &g);
-	ck_assert_int_eq(refview_seats(&x, &g, &rs), 0);
-	tmpl_set(d, "accepter.name", h->accepter);
-	for (i = 0; i < rs.n; i++)
-		if (!g.row.accepted[i])
-			tmpl_list_add_str(l, ref_name(&rs.p[i]));
-	refview_seats_free(&rs);
-	play_free(&g);
-}
 
 static void
 invitation_extra(struct tmpl_data *d, void *arg, int viewer)
@@ -694,9 +691,6 @@ regenerate(struct hidden *h, const char *tmplname, const void *st,
 	else if (strcmp(tmplname, "invitation") == 0)
 		rc = refview_fanout(&x, &copy, tmplname, REFVIEW_SEATS,
 		    invitation_extra, h);
-	else if (strcmp(tmplname, "accepted") == 0)
-		rc = refview_fanout(&x, &copy, tmplname, REFVIEW_SEATS,
-		    accepted_extra, h);
 	else if (strcmp(tmplname, "observe") == 0)
 		rc = refview_fanout(&x, &copy, tmplname, REFVIEW_OBSERVERS,
 		    observe_extra, NULL);
@@ -831,7 +825,8 @@ hidden_check(struct hidden *h, const char *tmplname, const struct outs *o)
 
 		/* The sender's own "Done:" answer shows no game view, only
 		 * the lines they sent. */
-		if (m->game != h->id || strstr(m->subject, "] Done: ") != NULL)
+		if (m->game != h->id || (strlen(m->subject) > 6 &&
+		    strcmp(m->subject + strlen(m->subject) - 6, "] Done") == 0))
 			continue;
 		reader = play_seat(&g, m->to);
 		r = outs_find(&base, m->to);
@@ -869,6 +864,7 @@ play_by_mail(struct hidden *h, int seat, const char *cmd, const char *text)
 	struct outs o;
 	char *body, *outcome;
 	const char *tmplname;
+	int i, k, reader;
 
 	body = xasprintf("%s #%lld %s", cmd, (long long)h->id, text);
 	outcome = w_send_seat(w, h->id, seat, players[seat], body);
@@ -882,6 +878,21 @@ play_by_mail(struct hidden *h, int seat, const char *cmd, const char *text)
 	w_take(w, &o);
 	ck_assert_int_gt(o.n, 0);
 	hidden_check(h, tmplname, &o);
+	h->to_others = 0;
+	h->longest = 0;
+	for (i = 0; i < o.n; i++) {
+		reader = -1;
+		for (k = 0; k < GAME_MAX_SEATS; k++)
+			if (strcmp(o.v[i].to, players[k]) == 0)
+				reader = k;
+		h->to_others += reader >= 0 && reader != seat;
+		if (strcmp(tmplname, "move") == 0 &&
+		    strlen(o.v[i].body) > h->longest) {
+			h->longest = strlen(o.v[i].body);
+			util_strlcpy(h->longest_body, o.v[i].body,
+			    sizeof(h->longest_body));
+		}
+	}
 	outs_free(&o);
 }
 
@@ -909,11 +920,16 @@ start_game(struct hidden *h, const char *newline, int nseats)
 		    outcome);
 		free(outcome);
 		free(body);
-		h->accepter = players[i];
 		w_take(w, &o);
-		ck_assert_int_eq(o.n, nseats);
-		hidden_check(h, i == nseats - 1 ? "game-start" : "accepted",
-		    &o);
+		/* Nobody hears of another seat's acceptance: the accepter
+		 * gets its answer, the seats hear when the game begins. */
+		if (i < nseats - 1) {
+			ck_assert_int_eq(o.n, 1);
+			ck_assert_str_eq(o.v[0].to, players[i]);
+		} else {
+			ck_assert_int_eq(o.n, nseats);
+			hidden_check(h, "game-start", &o);
+		}
 		outs_free(&o);
 	}
 	w_load(w, h->id, &g);
@@ -1002,6 +1018,9 @@ START_TEST(hidden_cards_aluette)
 		}
 		ndiscards += strncmp(move, "discard ", 8) == 0;
 		play_by_mail(&h, seat, "move", move);
+		/* A move mail stays short: at most 1,600 bytes of text. */
+		ck_assert_msg(h.longest <= 1600, "a move mail of %zu bytes "
+		    "after `%s`:\n%s", h.longest, move, h.longest_body);
 		nmoves++;
 		ck_assert_int_lt(nmoves, 1000);
 	}
@@ -1115,7 +1134,7 @@ START_TEST(hidden_cards_spite)
 	const char *json, *p;
 	struct game_move mv[GAME_MAX_MOVES];
 	struct buf b = { 0 };
-	int seat, n, k, nmoves = 0;
+	int seat, n, k, nmoves = 0, turns = 0, ends;
 	struct rng pick;
 
 	w_open(&w, "spite", NULL);
@@ -1140,6 +1159,16 @@ START_TEST(hidden_cards_spite)
 		    sizeof(move));
 		play_free(&g);
 		play_by_mail(&h, seat, "move", move);
+		/* The opponent hears of a turn once, when it ends with the
+		 * discard (or `end`), or the round or match is over. */
+		w_load(&w, h.id, &g);
+		ends = strcmp(g.row.status, "active") != 0 ||
+		    !(g.def->ops->to_move(g.st) & (1u << seat)) ||
+		    strcmp(move, "end") == 0 || strstr(move, " s") != NULL;
+		play_free(&g);
+		ck_assert_msg(h.to_others == (ends ? 1 : 0), "`%s`: %d mails "
+		    "to the opponent", move, h.to_others);
+		turns += ends;
 		nmoves++;
 		ck_assert_int_lt(nmoves, 3000);
 	}
@@ -1152,6 +1181,8 @@ START_TEST(hidden_cards_spite)
 	play_free(&g);
 	ck_assert_int_gt(h.differed, 0);
 	ck_assert_int_gt(h.observed, 0);
+	/* Several actions made most turns. */
+	ck_assert_int_lt(turns, nmoves);
 	history_check(&h, 2);
 	w_close(&w);
 }
@@ -1258,6 +1289,9 @@ START_TEST(flood_is_rate_limited)
 	/* The configured limit, reached (the first errors are answered)
 	 * and not passed. */
 	ck_assert_int_eq(n, limit);
+	/* The last one says so, and until when. */
+	ck_assert_int_eq(outs_count_body(&o, "answered until 2026-11-18 "),
+	    1);
 	outs_free(&o);
 	for (i = 0; i < 1000; i++) {
 		snprintf(id, sizeof(id), "flood.%d@evil.example", i);
@@ -1366,6 +1400,307 @@ START_TEST(replay_not_applied)
 }
 END_TEST
 
+/* 8. Remarks around moves: for every game, lines that look like no move
+ * of its notation are set aside and answered as such, mistyped moves
+ * fail with the legal moves, and a move between remarks is played. */
+
+struct chatter_case {
+	const char	*newline;	/* the `new` command (ann proposes) */
+	int		 nseats;
+	const char	*aside[8];	/* remarks: set aside */
+	const char	*fail[8];	/* mistyped moves: fail */
+};
+
+static const struct chatter_case chatter_cases[] = {
+	{ "new mancala bob@club.example", 2,
+	    { "Hi Dave,", "Good game so far.", "What a game, 2 captures "
+	      "already!", "See you next week!", "I think I am losing",
+	      "Cheers, Ann", "Dave", NULL },
+	    { "7", "0", "3 6", "pit 3", "3 please", "12", "pit 9!", NULL } },
+	{ "new alquerque bob@club.example", 2,
+	    { "Hi Dave,", "Nice opening!", "Good luck with that stone on a3",
+	      "I was away all week.", "Your move, I think", "Best wishes",
+	      "(sent from my phone)", NULL },
+	    { "f1-f2", "b2-c6", "a1-a2", "c3-c4", "b2 - b3", "b2xd4", "z9",
+	      NULL } },
+	{ "new almakleh bob@club.example", 2,
+	    { "Hi Dave,", "Good game!", "That was a clever card.",
+	      "I will be away until Monday", "Regards from Paris",
+	      "What a start", NULL },
+	    { "a1-e5", "f1-f2", "pass", "b1 b1", "c1-c5 please", "pass "
+	      "nothing", NULL } },
+	{ "new aluette bob@club.example cat@club.example dan@club.example",
+	    4,
+	    { "Hi partner,", "Bonne chance!", "Let us win this hand",
+	      "I have a good feeling", "Cheers", "Who deals next?", NULL },
+	    { "3cp", "10co", "play 3cp", "13sw", "discard 3co", "3", "play",
+	      NULL } },
+	{ "new spite bob@club.example", 2,
+	    { "Hi Dave,", "Good game so far.", "What a hand I have",
+	      "See you tomorrow!", "Best regards", "Ann", NULL },
+	    { "p c4", "s5 c1", "x c1", "end", "c1", "K s9", NULL } },
+};
+
+/* Propose a game from ann and accept it from every seat. */
+static int64_t
+w_start(struct world *w, const char *newline, int nseats)
+{
+	struct play_game g;
+	struct outs o;
+	int64_t id;
+	int i;
+
+	free(w_send(w, players[0], "new game", newline));
+	id = w_newest_game(w);
+	w_load(w, id, &g);
+	for (i = 0; i < nseats; i++) {
+		char *body = xasprintf("accept #%lld", (long long)id);
+
+		free(w_send_seat(w, id, i, g.address[i], body));
+		free(body);
+	}
+	play_free(&g);
+	w_load(w, id, &g);
+	ck_assert_str_eq(g.row.status, "active");
+	play_free(&g);
+	w_take(w, &o);
+	outs_free(&o);
+	return id;
+}
+
+START_TEST(remarks_set_aside_moves_fail)
+{
+	const struct chatter_case *cc = &chatter_cases[_i];
+	struct world w;
+	struct play_game g;
+	struct outs o;
+	const struct out *m;
+	char move[GAME_MOVE_TEXT], *who, *before, *after, *out, *body;
+	int64_t id;
+	int seat, k;
+
+	w_open(&w, "chatter", NULL);
+	id = w_start(&w, cc->newline, cc->nseats);
+	w_load(&w, id, &g);
+	seat = seat_to_move(&g);
+	who = xstrdup(g.address[seat]);
+	legal_text(&g, seat, 0, move, sizeof(move));
+	play_free(&g);
+	before = w_fingerprint(&w, id);
+	for (k = 0; cc->aside[k] != NULL; k++) {
+		out = w_send_seat(&w, id, seat, who, cc->aside[k]);
+		ck_assert_msg(strstr(out, ": 0 applied, 1 set aside") != NULL,
+		    "`%s`: %s", cc->aside[k], out);
+		free(out);
+		w_take(&w, &o);
+		ck_assert_int_eq(o.n, 1);
+		m = &o.v[0];
+		ck_assert_str_eq(m->to, who);
+		ck_assert_msg(strstr(m->subject, "Not read:") != NULL, "%s",
+		    m->subject);
+		ck_assert_msg(strstr(m->body, cc->aside[k]) != NULL &&
+		    strstr(m->body, "It is your turn. Legal moves now:") !=
+		    NULL, "%s", m->body);
+		outs_free(&o);
+	}
+	for (k = 0; cc->fail[k] != NULL; k++) {
+		out = w_send_seat(&w, id, seat, who, cc->fail[k]);
+		ck_assert_msg(strstr(out, "failed") != NULL, "`%s`: %s",
+		    cc->fail[k], out);
+		free(out);
+		w_take(&w, &o);
+		ck_assert_int_eq(o.n, 1);
+		m = &o.v[0];
+		ck_assert_msg(strstr(m->subject, "Not done") != NULL, "%s",
+		    m->subject);
+		ck_assert_msg(strstr(m->body, "Legal moves now:") != NULL,
+		    "`%s`: %s", cc->fail[k], m->body);
+		outs_free(&o);
+		/* An hour between them: the error limit is not the test. */
+		w.now += 3601;
+	}
+	after = w_fingerprint(&w, id);
+	ck_assert_str_eq(before, after);
+	free(after);
+
+	/* A greeting above the move and a remark below it: the move is
+	 * played, and the one answer to the mover lists both remarks. */
+	body = xasprintf("%s\r\n%s\r\n%s\r\n", cc->aside[0], move,
+	    cc->aside[1]);
+	out = w_send_seat(&w, id, seat, who, body);
+	ck_assert_msg(strstr(out, ": 1 applied, 2 set aside") != NULL, "%s",
+	    out);
+	free(out);
+	free(body);
+	after = w_fingerprint(&w, id);
+	ck_assert_str_ne(before, after);
+	w_take(&w, &o);
+	ck_assert_int_eq(outs_count_to(&o, who), 1);
+	m = outs_find(&o, who);
+	ck_assert_msg(strstr(m->body, "Not read, taken for remarks") != NULL &&
+	    strstr(m->body, cc->aside[0]) != NULL &&
+	    strstr(m->body, cc->aside[1]) != NULL, "%s", m->body);
+	outs_free(&o);
+	free(before);
+
+	/* "Thanks!" under a move, before the end, is a sign-off. */
+	w_load(&w, id, &g);
+	seat = seat_to_move(&g);
+	free(who);
+	who = xstrdup(g.address[seat]);
+	legal_text(&g, seat, 0, move, sizeof(move));
+	play_free(&g);
+	body = xasprintf("%s\r\nThanks!\r\n", move);
+	out = w_send_seat(&w, id, seat, who, body);
+	ck_assert_msg(strstr(out, ": 1 applied, 1 set aside") != NULL, "%s",
+	    out);
+	free(out);
+	free(body);
+	w_take(&w, &o);
+	ck_assert_int_eq(outs_count_to(&o, who), 1);
+	outs_free(&o);
+	free(after);
+	free(who);
+	w_close(&w);
+}
+END_TEST
+
+/* 9. However many commands a mail holds, one answer: `help` once. */
+START_TEST(thousand_helps_one_answer)
+{
+	struct world w;
+	struct outs o;
+	struct buf body = { 0 };
+	const char *p;
+	int i, n;
+
+	w_open(&w, "helps", NULL);
+	for (i = 0; i < 1000; i++)
+		buf_adds(&body, "help\r\n");
+	free(w_send(&w, players[0], "help", buf_str(&body)));
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 1);
+	ck_assert_str_eq(o.v[0].to, players[0]);
+	for (n = 0, p = o.v[0].body; (p = strstr(p, "`help GAME` gives")) !=
+	    NULL; p++)
+		n++;
+	ck_assert_msg(n == 1, "help %d times:\n%s", n, o.v[0].body);
+	ck_assert_msg(strstr(o.v[0].body, "Only the first 20 commands") !=
+	    NULL, "%s", o.v[0].body);
+	outs_free(&o);
+
+	/* Many kinds of answers in one mail: still one mail. */
+	buf_reset(&body);
+	buf_adds(&body, "help\r\nlist\r\ngames\r\nset name Ann\r\nhelp "
+	    "mancala\r\nlist\r\n");
+	free(w_send(&w, players[0], "several", buf_str(&body)));
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 1);
+	ck_assert_msg(strstr(o.v[0].body, "others now see you as Ann") !=
+	    NULL, "%s", o.v[0].body);
+	outs_free(&o);
+
+	/* help and list answer within their own cap, errors or not. */
+	for (i = 0; i < REF_INFO_PER_HOUR + 5; i++)
+		free(w_send(&w, players[1], "list", "list\r\n"));
+	w_take(&w, &o);
+	ck_assert_int_eq(outs_count_to(&o, players[1]), REF_INFO_PER_HOUR);
+	ck_assert_int_eq(outs_count_body(&o, "are not answered again until"),
+	    1);
+	outs_free(&o);
+	/* Errors are answered all the same. */
+	free(w_send(&w, players[1], "oops", "frobnicate\r\n"));
+	w_take(&w, &o);
+	ck_assert_int_eq(outs_count_to(&o, players[1]), 1);
+	outs_free(&o);
+	buf_free(&body);
+	w_close(&w);
+}
+END_TEST
+
+/* 10. Forged mail in a player's name: at most one answer each, counted
+ * apart from the player's own, whose next error is still answered. */
+START_TEST(forged_mail_spares_real_allowance)
+{
+	struct world w;
+	struct play_game g;
+	struct outs o;
+	char move[GAME_MOVE_TEXT], *body, *out;
+	int64_t id;
+	int seat, i, n;
+
+	w_open(&w, "forgedcap", NULL);
+	id = w_mancala(&w);
+	w_load(&w, id, &g);
+	seat = seat_to_move(&g);
+	legal_text(&g, seat, 0, move, sizeof(move));
+	play_free(&g);
+	/* Five forged moves, five commands each, no token. */
+	body = xasprintf("move #%lld %s\r\nlist\r\nhelp\r\nboard #%lld\r\n"
+	    "frobnicate\r\n", (long long)id, move, (long long)id);
+	for (i = 0; i < 5; i++)
+		free(w_send(&w, players[seat], "Your move", body));
+	free(body);
+	w_take(&w, &o);
+	n = outs_count_to(&o, players[seat]);
+	ck_assert_int_eq(o.n, n);
+	ck_assert_int_le(n, 5);
+	ck_assert_int_eq(n, (int)w.cfg.limits.error_replies);
+	ck_assert_int_eq(outs_count_body(&o, "answered until"), 1);
+	outs_free(&o);
+	/* More forged mail is not answered at all. */
+	free(w_send(&w, players[seat], "Your move", "frobnicate\r\n"));
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 0);
+	outs_free(&o);
+	/* The player's own mistake, in a reply with the token: answered. */
+	out = w_send_seat(&w, id, seat, players[seat], "9");
+	ck_assert_msg(strstr(out, "error reply queued") != NULL, "%s", out);
+	free(out);
+	w_take(&w, &o);
+	ck_assert_int_eq(outs_count_to(&o, players[seat]), 1);
+	ck_assert_msg(strstr(o.v[0].body, "Legal moves now") != NULL, "%s",
+	    o.v[0].body);
+	outs_free(&o);
+	w_close(&w);
+}
+END_TEST
+
+/* 11. A sender cannot make up DMARC results to be counted anew: only
+ * pass, fail and none of our own MTA count apart. */
+START_TEST(made_up_dmarc_results_share_a_count)
+{
+	struct world w;
+	struct outs o;
+	char *raw, *hdr;
+	int i;
+
+	w_open(&w, "dmarcs", "auth:\n  trust_authserv_id: mx.club.example\n");
+	for (i = 0; i < 20; i++) {
+		raw = w_raw(&w, STRANGER, "hi", NULL, "frobnicate\r\n");
+		hdr = xasprintf("Authentication-Results: mx.club.example; "
+		    "dmarc=made-up-%d header.from=evil.example\r\n%s", i, raw);
+		free(w_deliver(&w, hdr));
+		free(hdr);
+		free(raw);
+	}
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, (int)w.cfg.limits.error_replies);
+	outs_free(&o);
+	/* A failed DMARC check is counted apart from no check. */
+	raw = w_raw(&w, STRANGER, "hi", NULL, "frobnicate\r\n");
+	hdr = xasprintf("Authentication-Results: mx.club.example; dmarc=fail "
+	    "header.from=evil.example\r\n%s", raw);
+	free(w_deliver(&w, hdr));
+	free(hdr);
+	free(raw);
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 1);
+	outs_free(&o);
+	w_close(&w);
+}
+END_TEST
+
 static Suite *
 referee_suite(void)
 {
@@ -1395,6 +1730,14 @@ referee_suite(void)
 	tcase_add_test(tc, error_reply_is_short);
 	tcase_add_test(tc, flood_is_rate_limited);
 	tcase_add_test(tc, replay_not_applied);
+	tcase_add_test(tc, forged_mail_spares_real_allowance);
+	tcase_add_test(tc, made_up_dmarc_results_share_a_count);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("answers");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, remarks_set_aside_moves_fail, 0,
+	    (int)nitems(chatter_cases));
+	tcase_add_test(tc, thousand_helps_one_answer);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -16,10 +16,10 @@
 static const char *const names[] = {
 	"invitation", "game-start", "move", "error", "reminder", "end",
 	"help", "games", "list", "history", "board", "preview", "confirm",
-	"accepted", "declined", "observe", "report-ack", "say", "vacation",
+	"declined", "observe", "report-ack", "say", "vacation",
 	"bounce-notice", "done", "draw", "report-admin", "admin-reports",
 	"timeout", "timeout-admin", "vacation-notice", "ladder",
-	"ladder-result", "ladder-standings",
+	"ladder-result", "ladder-standings", "aside", "elsewhere",
 };
 static const char *const langs[] = { "en", "ru", "ar" };
 
@@ -579,6 +579,7 @@ player(struct tmpl_list *l, const char *seat, const char *name, int you,
 	tmpl_set(r, "name", name);
 	tmpl_set(r, "score", you ? "27" : "21");
 	tmpl_set(r, "you", you ? "1" : "0");
+	tmpl_set(r, "partner", full && !you ? "1" : "0");
 	tmpl_set(r, "accepted", full && you ? "1" : "0");
 	tmpl_set(r, "winner", full && you ? "1" : "0");
 	tmpl_set(r, "rating_old", "1500");
@@ -631,6 +632,16 @@ sample(int full)
 		tmpl_set(r, "line", "set name Анна");
 		tmpl_set(r, "note", "others now see you as Анна");
 	}
+	l = tmpl_list(d, "aside");
+	if (full) {
+		tmpl_list_add_str(l, "Hi Bob,");
+		tmpl_list_add_str(l, "Good game so far.");
+	}
+	tmpl_set(d, "aside_more", full ? "3" : "");
+	tmpl_set(d, "error.quiet_until", full ? "2026-12-02 19:05 UTC" : "");
+	tmpl_set(d, "game.name", "mancala");
+	tmpl_set(d, "answer.game", "41");
+	tmpl_set(d, "info_quiet_until", full ? "2026-12-02 19:05 UTC" : "");
 	l = tmpl_list(d, "reports");
 	if (full) {
 		r = tmpl_list_add(l);
@@ -641,6 +652,7 @@ sample(int full)
 		tmpl_set(r, "text", "Bob stalls every game.");
 	}
 	tmpl_set(d, "invitation.expires", "2026-12-01 12:00 UTC");
+	tmpl_set(d, "invitation.accepted", on);
 
 	tmpl_set(d, "game.id", full ? "42" : "");
 	tmpl_set(d, "game.title", "Mancala (Kalah)");
@@ -649,6 +661,8 @@ sample(int full)
 	tmpl_set(d, "game.rated", on);
 	tmpl_set(d, "game.over", on);
 	tmpl_set(d, "game.move_number", "12");
+	tmpl_set(d, "game.name", "mancala");
+	tmpl_set(d, "game.chance", on);
 	l = tmpl_list(d, "game.players");
 	player(l, "South", "Анна Smith", 1, full);
 	player(l, "North", "Bob", 0, full);
@@ -663,6 +677,8 @@ sample(int full)
 	tmpl_set(d, "turn.seat", "South");
 	tmpl_set(d, "turn.name", "Анна Smith");
 	tmpl_set(d, "turn.you", on);
+	tmpl_set(d, "turn.again", full ? "Your last seed landed in your "
+	    "store: move again." : "");
 	l = tmpl_list(d, "legal");
 	if (full)
 		for (i = 1; i <= 6; i++)
@@ -673,6 +689,9 @@ sample(int full)
 	tmpl_set(d, "last_move.name", "Bob");
 	tmpl_set(d, "last_move.text", full ? "5" : "");
 	tmpl_set(d, "draw_offer.name", full ? "Bob" : "");
+	tmpl_set(d, "draw_offer.you", on);
+	tmpl_set(d, "deadline.local", full ? "2026-12-02 21:00 MSK "
+	    "(Europe/Moscow)" : "");
 	tmpl_set(d, "deadline.utc", "2026-12-02 18:00 UTC");
 	tmpl_set(d, "deadline.days", "2");
 	tmpl_set(d, "deadline.hours", "5");
@@ -717,6 +736,8 @@ sample(int full)
 		tmpl_set(r, "move_number", "12");
 		tmpl_set(r, "last_move", i ? "" : "5");
 		tmpl_set(r, "deadline_utc", "2026-12-02 18:00 UTC");
+		tmpl_set(r, "deadline_local", i ? "" : "2026-12-02 21:00 MSK "
+		    "(Europe/Moscow)");
 		tmpl_set(r, "days", "2");
 		tmpl_set(r, "hours", "5");
 		tmpl_set(r, "minutes", "7");
@@ -740,6 +761,8 @@ sample(int full)
 		tmpl_set(r, "title", "Mancala (Kalah)");
 		tmpl_set(r, "opponents", "Bob");
 		tmpl_set(r, "deadline_utc", "2026-12-02 18:00 UTC");
+		tmpl_set(r, "deadline_local", "2026-12-02 21:00 MSK "
+		    "(Europe/Moscow)");
 		r = tmpl_list_add(tmpl_list(d, "waiting_on_others"));
 		tmpl_set(r, "id", "43");
 		tmpl_set(r, "title", "Alquerque");
@@ -1040,7 +1063,8 @@ START_TEST(tmpl_board_mails_stand_alone)
 		    err, sizeof(err)), 0);
 		ck_assert_ptr_nonnull(strstr(body, "000102030405060708090a0b"
 		    "0c0d0e0f101112131415161718191a1b1c1d1e1f"));
-		ck_assert_ptr_nonnull(strstr(body, "ludus verify 42"));
+		ck_assert_ptr_nonnull(strstr(body, "ludus deal mancala SEED "
+		    "pits=4 seeds=3"));
 		ck_assert_ptr_nonnull(strstr(body, "1500 -> 1512 (+12)"));
 		free(subj);
 		free(body);

@@ -46,7 +46,7 @@ check no-db-default 1 env LUDUS_CONFIG="$tmp/none.yaml" sh -c \
 [ ! -e "$tmp/ludus.db" ] && ok || { echo "FAIL no-db: outbox created ./ludus.db"; fail=$((fail + 1)); }
 check no-db-deliver 75 ludus deliver </dev/null
 
-check init 0 ludus init && expect init "schema version 6" "$tmp/out" &&
+check init 0 ludus init && expect init "schema version 7" "$tmp/out" &&
 	expect init-secret "created (mode 0600)" "$tmp/out"
 [ "$(stat -c %a "$db")" = 600 ] && ok || { echo "FAIL db mode"; fail=$((fail + 1)); }
 check games 0 ludus games && expect games "pits=3-8 (default 6)" "$tmp/out"
@@ -123,6 +123,13 @@ check verify-junk 1 ludus verify 2 xyz && expect verify-junk "64 hex digits" "$t
 check perft 0 ludus perft mancala 8 && expect perft "depth 8: 563055" "$tmp/out"
 check perft-opts 0 ludus perft mancala 4 pits=4 seeds=3 && expect perft-opts "depth 4: 158" "$tmp/out"
 check perft-bad 1 ludus perft mancala 3 colour=red && expect perft-bad "has no option \`colour\`" "$tmp/err"
+# deal: the start of a game from a revealed seed, checked against the
+# commitment and the first hand of tests/mail/referee/game-spite.
+seed=ec37a7ac67c988c100c0a82deb36628183a6874f981bb83769449eb38005bfea
+check deal 0 ludus deal spite $seed payoff=1 hand=2 target=2 &&
+    expect deal "seed SHA-256 876f5143ed52ff8860007049edfd29b46dcf59f52903239e7a1aae3fea18242d" "$tmp/out" &&
+    expect deal-hand "Your hand: A 5" "$tmp/out"
+check deal-bad 1 ludus deal spite 1234 && expect deal-bad "the seed is 64 hex digits" "$tmp/err"
 
 check db-unwritable 1 "$LUDUS_BIN" -d /nonexistent/dir/x.db list && expect db "/nonexistent/dir/x.db" "$tmp/err"
 

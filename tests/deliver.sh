@@ -78,6 +78,11 @@ sed -n '/^== commands ==$/,$p' "$tmp/parse" >"$tmp/cmds"
 printf '== commands ==\nmove 3\nboard\n' | cmp -s - "$tmp/cmds" && ok ||
 	bad "parse commands: $(cat "$tmp/cmds")"
 
+# `ludus parse` names the failed recipients of a bounce.
+ludus parse <"${LUDUS_SRCDIR:-..}/tests/mail/dsn-postfix.eml" >"$tmp/parse" || true
+grep -qx 'failed:          bob@example.org' "$tmp/parse" && ok ||
+	bad "parse of a bounce: $(cat "$tmp/parse")"
+
 # No answer to a bounce, an auto-reply, a list, our own loop.
 msg b1@x.org MAILER-DAEMON@example.net "Undelivered Mail Returned to Sender" "gone" "Return-Path: <>" >"$tmp/b1"
 msg a1@x.org carol@example.org "Out of office" "away" "Auto-Submitted: auto-replied" >"$tmp/a1"
@@ -233,6 +238,23 @@ q "UPDATE processed SET received = $t - 40 * 86400 WHERE key LIKE '<a1@x.org>%'"
 [ "$(q "SELECT count(*) FROM processed WHERE received < $t - 30 * 86400")" = 0 ] && ok ||
     bad "ludusd did not prune: $(cat "$tmp/d.log")"
 grep -q "retention: 1 old record deleted" "$tmp/d.log" && ok || bad "retention not logged: $(cat "$tmp/d.log")"
+# Under systemd: levels as "<N>" prefixes when stderr is the journal's
+# stream, and readiness told to $NOTIFY_SOCKET (a build with libsystemd).
+: >"$tmp/j.log"
+JOURNAL_STREAM=$(stat -c '%d:%i' "$tmp/j.log") "$LUDUSD_BIN" -c "$tmp/ludus.yaml" --once 2>>"$tmp/j.log"
+grep -q "^<6>info: started: database" "$tmp/j.log" && ok || bad "no journal priorities: $(head -3 "$tmp/j.log")"
+grep -q "^20[0-9-]*T" "$tmp/j.log" && bad "time stamps for the journal" || ok
+if grep -q '^#define HAVE_SYSTEMD 1' "${LUDUS_BUILDDIR:-.}/config.h" 2>/dev/null; then
+	socat -u "UNIX-RECV:$tmp/notify" - >"$tmp/notified" 2>/dev/null &
+	spid=$!
+	i=0; while [ ! -S "$tmp/notify" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	NOTIFY_SOCKET=$tmp/notify "$LUDUSD_BIN" -c "$tmp/ludus.yaml" --once 2>/dev/null
+	sleep 0.3
+	kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+	grep -q "READY=1" "$tmp/notified" && grep -q "STOPPING=1" "$tmp/notified" && ok ||
+	    bad "sd_notify: got $(cat "$tmp/notified")"
+fi
+
 # Each statement pruning uses an index, not a scan of a growing table.
 for stmt in "SELECT rowid FROM processed WHERE received < 1 LIMIT 5" \
     "SELECT id FROM outbox WHERE created < 1 AND (sent IS NOT NULL OR failed IS NOT NULL) LIMIT 5" \

@@ -27,12 +27,17 @@ golden_test_build() {
 
 # golden_init DIR [CASEDIR]: a fresh referee in the empty directory DIR;
 # the lines of CASEDIR/referee.yaml, when there is one, are added to the
-# referee: section of its configuration (`plus_addressing: true`).
+# referee: section of its configuration (`plus_addressing: true`), those
+# of CASEDIR/config.yaml at its top level (`auth:` and its keys).
 golden_init() {
 	_gd=$1
 	_gx=
+	_gt=
 	if [ -n "${2:-}" ] && [ -f "$2/referee.yaml" ]; then
 		_gx=$(sed 's/^/  /' "$2/referee.yaml")
+	fi
+	if [ -n "${2:-}" ] && [ -f "$2/config.yaml" ]; then
+		_gt=$(cat "$2/config.yaml")
 	fi
 	printf '#!/bin/sh\ncat >/dev/null\nexit 0\n' >"$_gd/sendmail"
 	chmod +x "$_gd/sendmail"
@@ -49,6 +54,7 @@ templates_dir: $LUDUS_SRCDIR/templates
 out:
   sendmail:
     path: $_gd/sendmail
+${_gt}
 EOF
 	(umask 077 && echo "$GOLDEN_SECRET" >"$_gd/secret")
 	GOLDEN_OFFSET=0

@@ -1008,7 +1008,7 @@ side_has(const struct alm_side *s, int dx, int dy)
 	return 0;
 }
 
-#define CARD_COL	18
+#define CARD_COL	20
 
 /* A row of 5x5 card diagrams, as their holder's moves look on a board
  * drawn with `bottom` at the bottom: rotated for the other seat. */
@@ -1024,7 +1024,7 @@ render_cards(struct buf *b, const struct almakleh *a, const uint8_t *cards,
 		len = snprintf(cell, sizeof(cell), "%s%s",
 		    card_name(a, cards[i]),
 		    holder == a->turn && cards[i] == a->fresh && !a->over ?
-		    _(" (new)") : "");
+		    _(" (not now)") : "");
 		buf_printf(b, "%-*s", i + 1 < n ? CARD_COL : len, cell);
 	}
 	buf_addc(b, '\n');
@@ -1178,7 +1178,7 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 
 		almakleh_result(st, &r);
 		buf_printf(b, _("Game over: %s.\n"), r.text);
-	} else
+	} else if (!v->no_turn)
 		buf_printf(b, _("%s to move.\n"), name[a->turn]);
 }
 
@@ -1551,6 +1551,16 @@ almakleh_evaluate(const void *st, int seat)
 	return almakleh_side_value(a, seat) - almakleh_side_value(a, !seat);
 }
 
+/* Squares, the cards of this game's deck (either side), pass, redeal. */
+static int
+almakleh_move_word(const void *st, const char *w)
+{
+	int face;
+
+	return game_word_is_points(w) || strcmp(w, "pass") == 0 ||
+	    strcmp(w, "redeal") == 0 || find_side(st, w, &face) != -1;
+}
+
 const struct game_ops almakleh_ops = {
 	.name = "almakleh",
 	.title = "Almakleh",
@@ -1569,4 +1579,6 @@ const struct game_ops almakleh_ops = {
 	.parse_state = almakleh_parse_state,
 	.export_json = almakleh_export_json,
 	.evaluate = almakleh_evaluate,
+	.move_word = almakleh_move_word,
+	.chance = 1,
 };

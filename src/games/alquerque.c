@@ -857,14 +857,18 @@ alquerque_render(const void *st, const struct game_view *v, struct buf *b)
 		buf_printf(b, _("Game over: %s."), res.text);
 		buf_addc(b, '\n');
 	} else {
-		if (side_can_capture(a, a->turn))
-			buf_printf(b, _("%s (%s) to move; a capture is "
-			    "compulsory."), view_name(v, a->turn),
-			    _(seat_names[a->turn]));
-		else
-			buf_printf(b, _("%s (%s) to move."),
-			    view_name(v, a->turn), _(seat_names[a->turn]));
-		buf_addc(b, '\n');
+		if (!v->no_turn) {
+			if (side_can_capture(a, a->turn))
+				buf_printf(b, _("%s (%s) to move; a capture is "
+				    "compulsory."), view_name(v, a->turn),
+				    _(seat_names[a->turn]));
+			else
+				buf_printf(b, _("%s (%s) to move."),
+				    view_name(v, a->turn),
+				    _(seat_names[a->turn]));
+			buf_addc(b, '\n');
+		} else if (side_can_capture(a, a->turn))
+			buf_printf(b, "%s\n", _("A capture is compulsory."));
 		if (occurrences(a) == 2)
 			buf_printf(b, "%s\n", _("This position has occurred "
 			    "twice: the third time is a draw."));
@@ -1140,6 +1144,13 @@ alquerque_evaluate(const void *st, int seat)
 	    6 * (mine - theirs) * (2 * ALQ_STONES - mine - theirs);
 }
 
+static int
+alquerque_move_word(const void *st, const char *w)
+{
+	(void)st;
+	return game_word_is_points(w);
+}
+
 const struct game_ops alquerque_ops = {
 	.name = "alquerque",
 	.title = "Alquerque",
@@ -1158,4 +1169,5 @@ const struct game_ops alquerque_ops = {
 	.parse_state = alquerque_parse_state,
 	.export_json = alquerque_export_json,
 	.evaluate = alquerque_evaluate,
+	.move_word = alquerque_move_word,
 };

@@ -907,34 +907,47 @@ card_named(struct buf *b, int c)
 		buf_adds(b, t);
 }
 
+/*
+ * The face-up deal, each player's cards in the order received (one card
+ * each in turn from the first player named, a top card ends a player's
+ * share: the order of the whole deal follows from that), then who holds
+ * which top card.  Only shown before the first card of the game is
+ * played: it decided the partnerships once, and every later mail names
+ * the partner instead.
+ */
 static void
 render_faceup(const struct aluette *a, const struct game_view *v,
     struct buf *b)
 {
-	int top[4], seat = 0, have[NSEATS] = { 0 }, i, t;
+	int top[4], seat = 0, have[NSEATS] = { 0 }, i, t, s, n;
 	static const char *const topname[] = { "Monsieur", "Madame",
 		"Borgne", "Vache" };
+	uint8_t got[NSEATS][NCARDS];
+	int ngot[NSEATS] = { 0 };
 	char c[4];
 
 	if (a->teams_fixed) {
-		buf_adds(b, "Face-up deal: none (teams=fixed); first dealer "
+		buf_adds(b, "Partnerships as named (teams=fixed); first dealer "
 		    "drawn by lot: ");
 		buf_adds(b, view_name(a, v, a->first_dealer));
 		buf_adds(b, ".\n");
 		return;
 	}
-	buf_adds(b, "Face-up deal:");
 	for (i = 0; i < a->nfaceup; i++) {
 		while (have[seat])
 			seat = (seat + 1) % NSEATS;
-		card_text(a->faceup[i], c);
-		buf_adds(b, i ? ", " : " ");
-		buf_adds(b, view_name(a, v, seat));
-		buf_addc(b, ' ');
-		buf_adds(b, c);
+		got[seat][ngot[seat]++] = a->faceup[i];
 		if (card_class(a->faceup[i]) <= 4)
 			have[seat] = 1;
 		seat = (seat + 1) % NSEATS;
+	}
+	buf_adds(b, "Face-up deal:");
+	for (s = 0; s < NSEATS; s++) {
+		buf_printf(b, "%s %s", s ? ";" : "", view_name(a, v, s));
+		for (n = 0; n < ngot[s]; n++) {
+			card_text(got[s][n], c);
+			buf_printf(b, " %s", c);
+		}
 	}
 	buf_adds(b, ".\n");
 	faceup_deal(a->faceup, a->nfaceup, top);
@@ -944,6 +957,10 @@ render_faceup(const struct aluette *a, const struct game_view *v,
 		    view_name(a, v, top[t]));
 	buf_printf(b, "; %s deals first.\n", view_name(a, v, top[1]));
 }
+
+/* The ranking in one line, for the reader's hand. */
+static const char rank_legend[] = "Ranks, high to low: 3co 3cu 2co 2cu "
+    "9cu 9co 2cl 2sw, 1, K, C, J, 9sw=9cl, 8, 7, 6, 5, 4, 3sw=3cl.\n";
 
 static int
 may_see_signal(const struct aluette *a, int viewer, int from)
@@ -1012,37 +1029,37 @@ render_board(const struct aluette *a, const struct game_view *v,
 	buf_printf(b, "Aluette, hand %d of %d", a->handno, NHANDS);
 	if (a->phase == PH_PLAY)
 		buf_printf(b, ", trick %d of %d", a->ndone + 1, NTRICKS);
+	for (i = 0; i < 2; i++)
+		buf_printf(b, "%s%s %d", i ? ", " : ".  Points: ",
+		    team_names[i], a->points[i]);
 	buf_adds(b, ".\nTable: ");
 	for (i = 0; i < NSEATS; i++) {
 		buf_adds(b, i ? ", " : "");
 		who(b, a, v, a->table[i]);
 	}
+	if (a->phase != PH_OVER) {
+		buf_printf(b, "; dealer %s", view_name(a, v, a->dealer));
+		buf_printf(b, ", eldest %s", view_name(a, v, eldest(a)));
+	}
 	buf_adds(b, ".\n");
-	for (i = 0; i < 2; i++)
-		buf_printf(b, "%s%s (%s, %s) %d", i ? ", " : "Points: ",
-		    team_names[i], view_name(a, v, a->table[i]),
-		    view_name(a, v, a->table[i + 2]), a->points[i]);
-	buf_adds(b, ".\n");
-	render_faceup(a, v, b);
+	if (a->handno == 1 && a->ndone == 0 && a->ntrick == 0)
+		render_faceup(a, v, b);
+	/* The hands played, in one paragraph. */
 	for (h = 0; h < NHANDS && h < a->handno - (a->phase != PH_OVER);
 	    h++) {
-		buf_printf(b, "Hand %d: ", h + 1);
+		buf_printf(b, "%s %d: ", h ? "; hand" : "Hand", h + 1);
 		if ((w = a->hist_winner[h]) == NOBODY) {
-			buf_adds(b, "all nine tricks spoiled, no point.\n");
+			buf_adds(b, "all nine tricks spoiled, no point");
 			continue;
 		}
-		buf_printf(b, "%s won with %d trick%s, %d point%s to %s.\n",
-		    view_name(a, v, w), a->hist_tricks[h],
-		    a->hist_tricks[h] == 1 ? "" : "s", a->hist_points[h],
-		    a->hist_points[h] == 1 ? "" : "s",
-		    team_names[team_of(a, w)]);
+		buf_printf(b, "%s, %d trick%s, +%d %s", view_name(a, v, w),
+		    a->hist_tricks[h], a->hist_tricks[h] == 1 ? "" : "s",
+		    a->hist_points[h], team_names[team_of(a, w)]);
 	}
+	if (h > 0)
+		buf_adds(b, ".\n");
 
-	if (a->phase != PH_OVER) {
-		buf_printf(b, "Dealer: %s; ", view_name(a, v, a->dealer));
-		buf_printf(b, "eldest: %s.\n", view_name(a, v, eldest(a)));
-	}
-	if (a->ndone > 0 || a->phase == PH_PLAY) {
+	if (a->ndone > 0) {
 		buf_adds(b, "Tricks this hand: ");
 		for (i = 0, n = 0; i < NSEATS; i++) {
 			s = a->table[i];
@@ -1116,14 +1133,15 @@ render_board(const struct aluette *a, const struct game_view *v,
 		buf_adds(b, ".\n");
 	if (v->viewer >= 0 && v->viewer < NSEATS && a->phase != PH_OVER) {
 		n = hand_cards(a, v->viewer, cards);
-		buf_adds(b, "Your hand, ");
-		who(b, a, v, v->viewer);
-		buf_adds(b, ":");
+		buf_adds(b, "Your hand:");
 		for (i = 0; i < n; i++) {
-			buf_adds(b, i ? ", " : " ");
-			card_named(b, cards[i]);
+			char t[4];
+
+			card_text(cards[i], t);
+			buf_printf(b, "%s %s", i ? "," : "", t);
 		}
 		buf_adds(b, n ? ".\n" : " empty.\n");
+		buf_adds(b, rank_legend);
 	}
 	if (a->phase == PH_OVER) {
 		struct game_result r;
@@ -1132,6 +1150,8 @@ render_board(const struct aluette *a, const struct game_view *v,
 		buf_printf(b, "Game over: %s.\n", r.text);
 		return;
 	}
+	if (v->no_turn)
+		return;
 	for (s = 0, n = 0; s < NSEATS; s++) {
 		if (!(mask & (1u << s)))
 			continue;
@@ -1900,6 +1920,39 @@ aluette_shown_move(const void *st, int seat, const char *notation,
 	return GAME_SHOWN_PLY;
 }
 
+/* A card as rank and suit, even a wrong one (`3co`, `Kcl`, `3cp`, `10co`:
+ * a rank, then two letters of which the first is a suit's c or s), a
+ * bare rank, a card's or a signal's name, and the words of the
+ * notation. */
+static int
+aluette_move_word(const void *st, const char *w)
+{
+	static const char *const words[] = { "play", "discard", "signal",
+	    "change", "nochange", "no-change" };
+	char sq[48], want[32];
+	size_t i, n = strspn(w, "0123456789");
+
+	(void)st;
+	for (i = 0; i < nitems(words); i++)
+		if (strcmp(w, words[i]) == 0)
+			return 1;
+	if (card_parse(w) != -1)
+		return 1;
+	squash(w, sq, sizeof(sq));
+	for (i = 0; i < (size_t)NSIGNALS; i++) {
+		squash(signal_names[i], want, sizeof(want));
+		if (strcmp(sq, want) == 0)
+			return 1;
+	}
+	if (n == 0 && w[0] != '\0' && strchr("jck", w[0]) != NULL)
+		n = 1;
+	if (n > 2)
+		return 0;
+	if (n > 0 && w[n] == '\0')
+		return 1;
+	return n > 0 && strlen(w + n) == 2 && (w[n] == 'c' || w[n] == 's');
+}
+
 const struct game_ops aluette_ops = {
 	.name = "aluette",
 	.title = "Aluette",
@@ -1920,4 +1973,6 @@ const struct game_ops aluette_ops = {
 	.determinize = aluette_determinize,
 	.partner = aluette_partner,
 	.shown_move = aluette_shown_move,
+	.move_word = aluette_move_word,
+	.chance = 1,
 };

@@ -1,6 +1,7 @@
 /* game: the engine registry and what every engine shares. */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,5 +199,63 @@ game_legal_text(const struct game_ops *ops, const void *st, int seat,
 	for (i = 0; i < n; i++) {
 		ops->format_move(st, seat, &moves[i], text, sizeof(text));
 		buf_printf(out, "%s\n", text);
+	}
+}
+
+/* Punctuation that may stand around a word of a move: `3.`, `(b2-c3)`,
+ * `3co!`, `"s1 c2"`. */
+static int
+move_word_punct(int c)
+{
+	return c != '\0' && strchr("!?.,;:'\"()[]{}<>*_-", c) != NULL;
+}
+
+int
+game_looks_like_move(const struct game_ops *ops, const void *st,
+    const char *line)
+{
+	char *copy, *p, *w, *e;
+	int words = 0, moves = 0;
+
+	if (ops->move_word == NULL)
+		return 1;
+	copy = xstrdup(line);
+	for (p = copy; *p != '\0'; p = e) {
+		p += strspn(p, " \t\r\n,;");
+		if (*p == '\0')
+			break;
+		e = p + strcspn(p, " \t\r\n,;");
+		if (*e != '\0')
+			*e++ = '\0';
+		for (w = p; *w != '\0'; w++)
+			*w = (char)tolower((unsigned char)*w);
+		for (w = p; move_word_punct(*w); w++)
+			;
+		for (p = w + strlen(w); p > w && move_word_punct(p[-1]); p--)
+			p[-1] = '\0';
+		if (*w == '\0')
+			continue;
+		words++;
+		moves += ops->move_word(st, w) != 0;
+	}
+	free(copy);
+	return moves > 0 && 2 * moves >= words;
+}
+
+int
+game_word_is_points(const char *w)
+{
+	const unsigned char *p = (const unsigned char *)w;
+
+	for (;;) {
+		if (!isalpha(p[0]) || !isdigit(p[1]))
+			return 0;
+		p += isdigit(p[2]) ? 3 : 2;
+		if (*p == '\0')
+			return 1;
+		if (*p == '-' || *p == 'x' || *p == ':')
+			p++;
+		if (*p == '\0')
+			return 1;
 	}
 }

@@ -82,6 +82,10 @@ struct game_result {
 struct game_view {
 	int	viewer;		/* a seat, or GAME_PUBLIC */
 	const char *names[GAME_MAX_SEATS]; /* NULL: the engine's seat names */
+	/* Leave out the line saying who is to move: the caller says it
+	 * itself (the referee's mails), or the game was ended outside the
+	 * rules (a resignation, an agreed draw, time). */
+	int	no_turn;
 };
 
 struct game_ops {
@@ -170,6 +174,28 @@ struct game_ops {
 	 */
 	int	(*shown_move)(const void *st, int seat, const char *notation,
 		    int viewer, char *out, size_t len);
+	/*
+	 * Optional (NULL: every line is taken for a move): is one word of
+	 * a line, lower-cased and without the punctuation around it, shaped
+	 * like a word of the game's notation, even a wrong one (a pit
+	 * number out of range, a point off the board, a card nobody holds)?
+	 * game_looks_like_move decides a line by it.
+	 */
+	int	(*move_word)(const void *st, const char *word);
+	/*
+	 * Optional (NULL: every ply is a turn of its own): does a ply seat
+	 * logged in notation end that seat's turn?  A game whose turn is
+	 * several plies (Spite & Malice: any number of plays, then the
+	 * discard; Mancala: the sowings of an extra turn) says which ply
+	 * closes it.  Move numbers count turns, and the other seats hear of
+	 * a turn once, when it ends.  A turn also ends when the seat is no
+	 * longer to move (a round won by the last payoff card, a sowing
+	 * that did not reach the store).
+	 */
+	int	(*ends_turn)(int seat, const char *notation);
+	/* Nonzero when the seed deals or draws anything (cards); zero when
+	 * the game is without chance and the seed decides nothing. */
+	int	chance;
 };
 #define GAME_SHOWN_NONE		0
 #define GAME_SHOWN_PLY		1
@@ -195,6 +221,20 @@ int	game_apply_line(const struct game_ops *, void *st, int seat,
  * an ended game is one leaf at whatever depth; every seat in to_move
  * contributes its moves). */
 uint64_t game_perft(const struct game_ops *, const void *st, int depth);
+
+/*
+ * Does a line a player wrote look like an attempt at a move, right or
+ * wrong, rather than a remark ("Hi Dave,", "Good game so far")?  It does
+ * when at least half of its words (split on blanks, commas and
+ * semicolons) are words of the notation by ops->move_word.  Always 1 for
+ * an engine without move_word.
+ */
+int	game_looks_like_move(const struct game_ops *, const void *st,
+	    const char *line);
+/* A word made of board points, as `b2`, `b2-c3`, `b2xd4:b4` or the
+ * mistyped `b2c3` and `f7-f8`: one letter and one or two digits each,
+ * joined by nothing or by `-`, `x`, `:`. */
+int	game_word_is_points(const char *word);
 
 /* Legal moves of a seat as notation, one per line, into out. */
 void	game_legal_text(const struct game_ops *, const void *st, int seat,

@@ -337,7 +337,7 @@ mancala_render(const void *st, const struct game_view *v, struct buf *b)
 		mancala_result(st, &r);
 		buf_printf(b, _("Game over: %s."), r.text);
 		buf_addc(b, '\n');
-	} else {
+	} else if (!v->no_turn) {
 		buf_printf(b, _("%s (%s) to move."), view_name(v, m->turn),
 		    _(seat_names[m->turn]));
 		buf_addc(b, '\n');
@@ -488,6 +488,25 @@ mancala_evaluate(const void *st, int seat)
 	return mancala_side_value(m, seat) - mancala_side_value(m, !seat);
 }
 
+/* A pit is a number; any number is an attempt at one. */
+static int
+mancala_move_word(const void *st, const char *w)
+{
+	(void)st;
+	return strspn(w, "0123456789") == strlen(w);
+}
+
+/* An extra turn goes on with the same player's turn: no sowing closes it
+ * while its player is still to move, so the opponent hears of the whole
+ * run (`3, 6`) once. */
+static int
+mancala_ends_turn(int seat, const char *notation)
+{
+	(void)seat;
+	(void)notation;
+	return 0;
+}
+
 const struct game_ops mancala_ops = {
 	.name = "mancala",
 	.title = N_("Mancala (Kalah)"),
@@ -506,4 +525,6 @@ const struct game_ops mancala_ops = {
 	.parse_state = mancala_parse_state,
 	.export_json = mancala_export_json,
 	.evaluate = mancala_evaluate,
+	.move_word = mancala_move_word,
+	.ends_turn = mancala_ends_turn,
 };

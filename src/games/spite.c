@@ -703,15 +703,14 @@ spite_render(const void *st, const struct game_view *v, struct buf *b)
 		spite_render_cards(b, s->p[me].hand, s->p[me].nhand);
 		buf_addc(b, '\n');
 	}
-	buf_addc(b, '\n');
 	if (s->over) {
 		struct game_result r;
 
 		spite_result(st, &r);
-		buf_printf(b, "Match over: %s.\n", r.text);
-	} else
-		buf_printf(b, "%s (%s) to play.\n", spite_view_name(v, s->turn),
-		    seat_names[s->turn]);
+		buf_printf(b, "\nMatch over: %s.\n", r.text);
+	} else if (!v->no_turn)
+		buf_printf(b, "\n%s (%s) to play.\n",
+		    spite_view_name(v, s->turn), seat_names[s->turn]);
 }
 
 static void
@@ -1043,6 +1042,36 @@ spite_determinize(void *st, int seat, struct rng *rng)
 	rng_init_from(&s->rng, rng);
 }
 
+/* p, s1-s4 and c1-c3 (any number: `s5` is a mistyped stack), a rank,
+ * end. */
+static int
+spite_move_word(const void *st, const char *w)
+{
+	size_t n = strlen(w);
+
+	(void)st;
+	if (strcmp(w, "p") == 0 || strcmp(w, "end") == 0 ||
+	    spite_parse_rank(w) != 0)
+		return 1;
+	if (n > 0 && n <= 3 && strspn(w, "0123456789") == n)
+		return 1;
+	return n >= 2 && (w[0] == 's' || w[0] == 'c') &&
+	    strspn(w + 1, "0123456789") == n - 1;
+}
+
+/* A turn is any number of plays and ends with the discard to a side
+ * stack (or `end` with an empty hand): "9 s4", "end". */
+static int
+spite_ends_turn(int seat, const char *notation)
+{
+	const char *sp = strrchr(notation, ' ');
+
+	(void)seat;
+	if (sp == NULL)
+		return util_strcaseeq(notation, "end");
+	return sp[1] == 's' || sp[1] == 'S';
+}
+
 const struct game_ops spite_ops = {
 	.name = "spite",
 	.title = "Spite & Malice",
@@ -1061,4 +1090,7 @@ const struct game_ops spite_ops = {
 	.parse_state = spite_parse_state,
 	.export_json = spite_export_json,
 	.determinize = spite_determinize,
+	.move_word = spite_move_word,
+	.ends_turn = spite_ends_turn,
+	.chance = 1,
 };

@@ -1,0 +1,2 @@
+# Summer in New York: the deadline is in EDT.
+sleep 150d
