@@ -57,7 +57,7 @@ ask_confirmation(struct ref_msg *x, const char *line, struct ref_result *res)
 	rc = ref_send(x, &x->me, "confirm", d, 0, -1, NULL);
 	tmpl_data_free(d);
 	if (rc == 0)
-		res->note = xstrdup("waits for your confirmation");
+		res->note = xstrdup(_("waits for your confirmation"));
 	return rc;
 }
 

@@ -186,7 +186,7 @@ set_timezone(struct ref_msg *x, const char *name, struct ref_result *res)
 	    util_strcaseeq(name, "etc/utc")) {
 		free(p->timezone);
 		p->timezone = NULL;
-		res->note = xstrdup("times in your mails are in UTC");
+		res->note = xstrdup(_("times in your mails are in UTC"));
 		return REF_OK;
 	}
 	if (tz_load(name, &z, err, sizeof(err)) == -1) {
@@ -202,8 +202,8 @@ set_timezone(struct ref_msg *x, const char *name, struct ref_result *res)
 	tz_free(z);
 	free(p->timezone);
 	p->timezone = xstrdup(name);
-	res->note = xasprintf("deadlines in your mails are now in %s, UTC "
-	    "beside them (it is %s there now)", name, now);
+	res->note = xasprintf(_("deadlines in your mails are now in %s, UTC "
+	    "beside them (it is %s there now)"), name, now);
 	free(spelt);
 	return REF_OK;
 }

@@ -711,8 +711,11 @@ challenge(struct ref_msg *x, const struct command *c,
 		goto out;
 	}
 	if (a < 0 || t < 0) {
-		ref_fail(res, _("%s is not on ladder %s"), a < 0 ? "you are" :
-		    c->addr, l.row.name);
+		if (a < 0)
+			ref_fail(res, _("you are not on ladder %s"), l.row.name);
+		else
+			ref_fail(res, _("%s is not on ladder %s"), c->addr,
+			    l.row.name);
 		goto out;
 	}
 	if (a == t) {

@@ -927,10 +927,9 @@ render_faceup(const struct aluette *a, const struct game_view *v,
 	char c[4];
 
 	if (a->teams_fixed) {
-		buf_adds(b, "Partnerships as named (teams=fixed); first dealer "
-		    "drawn by lot: ");
-		buf_adds(b, view_name(a, v, a->first_dealer));
-		buf_adds(b, ".\n");
+		buf_printf(b, _("Partnerships as named (teams=fixed); first "
+		    "dealer drawn by lot: %s.\n"), view_name(a, v,
+		    a->first_dealer));
 		return;
 	}
 	for (i = 0; i < a->nfaceup; i++) {
@@ -941,7 +940,7 @@ render_faceup(const struct aluette *a, const struct game_view *v,
 			have[seat] = 1;
 		seat = (seat + 1) % NSEATS;
 	}
-	buf_adds(b, "Face-up deal:");
+	buf_adds(b, _("Face-up deal:"));
 	for (s = 0; s < NSEATS; s++) {
 		buf_printf(b, "%s %s", s ? ";" : "", view_name(a, v, s));
 		for (n = 0; n < ngot[s]; n++) {
@@ -951,16 +950,17 @@ render_faceup(const struct aluette *a, const struct game_view *v,
 	}
 	buf_adds(b, ".\n");
 	faceup_deal(a->faceup, a->nfaceup, top);
-	buf_adds(b, "Face-up deal result:");
+	buf_adds(b, _("Face-up deal result:"));
 	for (t = 0; t < 4; t++)
 		buf_printf(b, "%s %s %s", t ? "," : "", topname[t],
 		    view_name(a, v, top[t]));
-	buf_printf(b, "; %s deals first.\n", view_name(a, v, top[1]));
+	buf_adds(b, "; ");
+	buf_printf(b, _("%s deals first.\n"), view_name(a, v, top[1]));
 }
 
 /* The ranking in one line, for the reader's hand. */
-static const char rank_legend[] = "Ranks, high to low: 3co 3cu 2co 2cu "
-    "9cu 9co 2cl 2sw, 1, K, C, J, 9sw=9cl, 8, 7, 6, 5, 4, 3sw=3cl.\n";
+static const char rank_legend[] = N_("Ranks, high to low: 3co 3cu 2co 2cu "
+    "9cu 9co 2cl 2sw, 1, K, C, J, 9sw=9cl, 8, 7, 6, 5, 4, 3sw=3cl.\n");
 
 static int
 may_see_signal(const struct aluette *a, int viewer, int from)
@@ -1026,20 +1026,24 @@ render_board(const struct aluette *a, const struct game_view *v,
 	int s, i, n, shown = 0, h, w;
 	uint32_t mask = aluette_to_move(a);
 
-	buf_printf(b, "Aluette, hand %d of %d", a->handno, NHANDS);
 	if (a->phase == PH_PLAY)
-		buf_printf(b, ", trick %d of %d", a->ndone + 1, NTRICKS);
-	for (i = 0; i < 2; i++)
-		buf_printf(b, "%s%s %d", i ? ", " : ".  Points: ",
-		    team_names[i], a->points[i]);
-	buf_adds(b, ".\nTable: ");
+		buf_printf(b, _("Aluette, hand %d of %d, trick %d of %d."),
+		    a->handno, NHANDS, a->ndone + 1, NTRICKS);
+	else
+		buf_printf(b, _("Aluette, hand %d of %d."), a->handno, NHANDS);
+	buf_adds(b, "  ");
+	buf_printf(b, _("Points: %s %d, %s %d."), _(team_names[0]),
+	    a->points[0], _(team_names[1]), a->points[1]);
+	buf_addc(b, '\n');
+	buf_adds(b, _("Table:"));
 	for (i = 0; i < NSEATS; i++) {
-		buf_adds(b, i ? ", " : "");
+		buf_adds(b, i ? ", " : " ");
 		who(b, a, v, a->table[i]);
 	}
 	if (a->phase != PH_OVER) {
-		buf_printf(b, "; dealer %s", view_name(a, v, a->dealer));
-		buf_printf(b, ", eldest %s", view_name(a, v, eldest(a)));
+		buf_adds(b, "; ");
+		buf_printf(b, _("dealer %s, eldest %s"), view_name(a, v,
+		    a->dealer), view_name(a, v, eldest(a)));
 	}
 	buf_adds(b, ".\n");
 	if (a->handno == 1 && a->ndone == 0 && a->ntrick == 0)
@@ -1047,72 +1051,79 @@ render_board(const struct aluette *a, const struct game_view *v,
 	/* The hands played, in one paragraph. */
 	for (h = 0; h < NHANDS && h < a->handno - (a->phase != PH_OVER);
 	    h++) {
-		buf_printf(b, "%s %d: ", h ? "; hand" : "Hand", h + 1);
+		buf_adds(b, h ? "; " : "");
+		buf_printf(b, _("hand %d: "), h + 1);
 		if ((w = a->hist_winner[h]) == NOBODY) {
-			buf_adds(b, "all nine tricks spoiled, no point");
+			buf_adds(b, _("all nine tricks spoiled, no point"));
 			continue;
 		}
-		buf_printf(b, "%s, %d trick%s, +%d %s", view_name(a, v, w),
-		    a->hist_tricks[h], a->hist_tricks[h] == 1 ? "" : "s",
-		    a->hist_points[h], team_names[team_of(a, w)]);
+		buf_printf(b, P_("%s, %d trick, +%d %s", "%s, %d tricks, +%d %s",
+		    a->hist_tricks[h]), view_name(a, v, w), a->hist_tricks[h],
+		    a->hist_points[h], _(team_names[team_of(a, w)]));
 	}
 	if (h > 0)
 		buf_adds(b, ".\n");
 
 	if (a->ndone > 0) {
-		buf_adds(b, "Tricks this hand: ");
+		buf_adds(b, _("Tricks this hand:"));
+		buf_addc(b, ' ');
 		for (i = 0, n = 0; i < NSEATS; i++) {
 			s = a->table[i];
 			n += popcount9(a->won[s]);
 			buf_printf(b, "%s %d, ", view_name(a, v, s),
 			    popcount9(a->won[s]));
 		}
-		buf_printf(b, "spoiled %d.\n", a->ndone - n);
+		buf_printf(b, _("spoiled %d.\n"), a->ndone - n);
 	}
 	if (a->last_hand) {
 		char t[4];
 
 		if (a->last_hand != a->handno || a->phase == PH_OVER)
-			buf_printf(b, "Last trick of hand %d:", a->last_hand);
+			buf_printf(b, _("Last trick of hand %d:"), a->last_hand);
 		else
-			buf_adds(b, "Last trick:");
+			buf_adds(b, _("Last trick:"));
 		for (i = 0; i < NSEATS; i++) {
 			card_text(a->last[i], t);
 			buf_printf(b, "%s %s %s", i ? "," : "",
 			    view_name(a, v, last_seat(a, i)), t);
 		}
 		if (a->last_winner == NOBODY)
-			buf_printf(b, ": spoiled by a tie, %s leads again.\n",
+			buf_printf(b, _(": spoiled by a tie, %s leads again.\n"),
 			    view_name(a, v, a->last_leader));
 		else
-			buf_printf(b, ": %s won.\n",
+			buf_printf(b, _(": %s won.\n"),
 			    view_name(a, v, a->last_winner));
 	}
 	if (a->phase == PH_PLAY) {
 		if (a->ntrick == 0)
-			buf_printf(b, "On the table: nothing yet, %s to "
-			    "lead.\n", view_name(a, v, a->leader));
+			buf_printf(b, _("On the table: nothing yet, %s to "
+			    "lead.\n"), view_name(a, v, a->leader));
 		else {
-			buf_adds(b, "On the table:");
+			buf_adds(b, _("On the table:"));
 			for (i = 0; i < a->ntrick; i++) {
-				buf_printf(b, "%s %s %s ", i ? "," : "",
-				    view_name(a, v, trick_seat(a, i)),
-				    i ? "played" : "led");
+				buf_adds(b, i ? ", " : " ");
+				buf_printf(b, i ? _("%s played") : _("%s led"),
+				    view_name(a, v, trick_seat(a, i)));
+				buf_addc(b, ' ');
 				card_named(b, a->trick[i]);
 			}
 			buf_adds(b, ".\n");
 		}
 	}
 	if (a->phase == PH_ASK) {
-		buf_adds(b, "Changer: ");
-		for (i = 0; i < a->asked; i++)
-			buf_printf(b, "%s said change, ", view_name(a, v,
+		buf_adds(b, _("Changer:"));
+		buf_addc(b, ' ');
+		for (i = 0; i < a->asked; i++) {
+			buf_printf(b, _("%s said change"), view_name(a, v,
 			    a->table[(pos_of(a, a->dealer) + 1 + i) % 4]));
-		buf_printf(b, "%s to answer change or nochange.\n",
+			buf_adds(b, ", ");
+		}
+		buf_printf(b, _("%s to answer change or nochange.\n"),
 		    view_name(a, v, asked_seat(a)));
 	}
 	if (a->phase == PH_DISCARD) {
-		buf_adds(b, "Changer: all four said change; to discard: ");
+		buf_adds(b, _("Changer: all four said change; to discard:"));
+		buf_addc(b, ' ');
 		for (i = 0; i < 2; i++) {
 			s = i ? a->dealer : eldest(a);
 			buf_printf(b, "%s%s %d", i ? ", " : "",
@@ -1123,43 +1134,57 @@ render_board(const struct aluette *a, const struct game_view *v,
 	for (i = 0; i < a->nsig; i++) {
 		if (!may_see_signal(a, v->viewer, a->sig[i].seat))
 			continue;
-		buf_adds(b, shown++ ? ", " : "Signals this hand: ");
-		buf_printf(b, "%s after %d trick%s: %s",
+		if (shown++)
+			buf_adds(b, ", ");
+		else {
+			buf_adds(b, _("Signals this hand:"));
+			buf_addc(b, ' ');
+		}
+		buf_printf(b, P_("%s after %d trick: %s",
+		    "%s after %d tricks: %s", a->sig[i].tricks),
 		    view_name(a, v, a->sig[i].seat), a->sig[i].tricks,
-		    a->sig[i].tricks == 1 ? "" : "s",
 		    signal_names[a->sig[i].code]);
 	}
 	if (shown)
 		buf_adds(b, ".\n");
 	if (v->viewer >= 0 && v->viewer < NSEATS && a->phase != PH_OVER) {
 		n = hand_cards(a, v->viewer, cards);
-		buf_adds(b, "Your hand:");
+		buf_adds(b, _("Your hand:"));
 		for (i = 0; i < n; i++) {
 			char t[4];
 
 			card_text(cards[i], t);
 			buf_printf(b, "%s %s", i ? "," : "", t);
 		}
-		buf_adds(b, n ? ".\n" : " empty.\n");
-		buf_adds(b, rank_legend);
+		if (n)
+			buf_adds(b, ".\n");
+		else
+			buf_printf(b, " %s\n", _("empty."));
+		buf_adds(b, _(rank_legend));
 	}
 	if (a->phase == PH_OVER) {
 		struct game_result r;
 
 		aluette_result(a, &r);
-		buf_printf(b, "Game over: %s.\n", r.text);
+		buf_printf(b, _("Game over: %s.\n"), r.text);
 		return;
 	}
 	if (v->no_turn)
 		return;
-	for (s = 0, n = 0; s < NSEATS; s++) {
-		if (!(mask & (1u << s)))
-			continue;
-		buf_adds(b, n++ ? " and " : "");
-		buf_adds(b, view_name(a, v, s));
+	{
+		struct buf names = { 0 };
+
+		for (s = 0, n = 0; s < NSEATS; s++) {
+			if (!(mask & (1u << s)))
+				continue;
+			buf_adds(&names, n++ ? ", " : "");
+			buf_adds(&names, view_name(a, v, s));
+		}
+		buf_printf(b, a->phase == PH_ASK ? _("%s to answer.\n") :
+		    a->phase == PH_DISCARD ? _("%s to discard.\n") :
+		    _("%s to play.\n"), buf_str(&names));
+		buf_free(&names);
 	}
-	buf_printf(b, " to %s.\n", a->phase == PH_ASK ? "answer" :
-	    a->phase == PH_DISCARD ? "discard" : "play");
 }
 
 /* The text form. */
@@ -1916,7 +1941,7 @@ aluette_shown_move(const void *st, int seat, const char *notation,
 		return GAME_SHOWN_EVENT;
 	}
 	util_strlcpy(out, viewer != seat && util_strncaseeq(notation,
-	    "discard ", 8) ? "discard (face down)" : notation, len);
+	    "discard ", 8) ? _("discard (face down)") : notation, len);
 	return GAME_SHOWN_PLY;
 }
 

@@ -611,7 +611,7 @@ spite_result(const void *st, struct game_result *r)
 static const char *
 spite_view_name(const struct game_view *v, int seat)
 {
-	return v->names[seat] ? v->names[seat] : seat_names[seat];
+	return v->names[seat] ? v->names[seat] : _(seat_names[seat]);
 }
 
 /* " A 2 K" or " -": built in place and appended once, since serialise
@@ -645,12 +645,19 @@ spite_render_seat(const struct spite *s, const struct game_view *v,
 	const struct spite_seat *p = &s->p[seat];
 	int k;
 
-	buf_printf(b, "%s (%s)%s: payoff %d card%s", spite_view_name(v, seat),
-	    seat_names[seat], v->viewer == seat ? ", you" : "", p->npay,
-	    p->npay == 1 ? "" : "s");
-	if (p->npay > 0)
-		buf_printf(b, ", top %s", spite_rank(p->pay[p->npay - 1]));
-	buf_printf(b, "; hand %d card%s\n", p->nhand, p->nhand == 1 ? "" : "s");
+	buf_printf(b, "%s (%s)", spite_view_name(v, seat), _(seat_names[seat]));
+	if (v->viewer == seat)
+		buf_printf(b, ", %s", _("you"));
+	buf_adds(b, ": ");
+	buf_printf(b, P_("payoff %d card", "payoff %d cards", p->npay),
+	    p->npay);
+	if (p->npay > 0) {
+		buf_adds(b, ", ");
+		buf_printf(b, _("top %s"), spite_rank(p->pay[p->npay - 1]));
+	}
+	buf_adds(b, "; ");
+	buf_printf(b, P_("hand %d card", "hand %d cards", p->nhand), p->nhand);
+	buf_addc(b, '\n');
 	for (k = 0; k < SPITE_SIDES; k++) {
 		buf_printf(b, "  s%d:", k + 1);
 		spite_render_cards(b, p->side[k], p->nside[k]);
@@ -669,19 +676,19 @@ spite_render(const void *st, const struct game_view *v, struct buf *b)
 	const struct spite *s = st;
 	int me = v->viewer == 1 ? 1 : 0, c, i;
 
-	buf_printf(b, "Round %d.  Match score: %s %d, %s %d (target %d).\n",
+	buf_printf(b, _("Round %d.  Match score: %s %d, %s %d (target %d).\n"),
 	    s->round, spite_view_name(v, 0), s->score[0],
 	    spite_view_name(v, 1), s->score[1], s->opt_target);
 	if (s->prev == PREV_DRY)
-		buf_printf(b, "Round %d ended without a score: the stock ran "
-		    "out.\n", s->round - (s->over ? 0 : 1));
+		buf_printf(b, _("Round %d ended without a score: the stock ran "
+		    "out.\n"), s->round - (s->over ? 0 : 1));
 	else if (s->prev >= 0)
-		buf_printf(b, "Round %d went to %s (%s), who scored %d.\n",
+		buf_printf(b, _("Round %d went to %s (%s), who scored %d.\n"),
 		    s->round - (s->over ? 0 : 1), spite_view_name(v, s->prev),
-		    seat_names[s->prev], s->prev_points);
+		    _(seat_names[s->prev]), s->prev_points);
 	buf_addc(b, '\n');
 	spite_render_seat(s, v, !me, b);
-	buf_adds(b, "\nCentre:\n");
+	buf_printf(b, "\n%s\n", _("Centre:"));
 	for (c = 0; c < s->opt_centre; c++) {
 		buf_printf(b, "  c%d:", c + 1);
 		if (s->ncentre[c] == 0)
@@ -693,13 +700,16 @@ spite_render(const void *st, const struct game_view *v, struct buf *b)
 				buf_printf(b, " %s",
 				    spite_rank(s->centre[c][i]));
 		}
-		buf_printf(b, "  (needs %s)\n", spite_rank(s->ncentre[c] + 1));
+		buf_adds(b, "  ");
+		buf_printf(b, _("(needs %s)"), spite_rank(s->ncentre[c] + 1));
+		buf_addc(b, '\n');
 	}
-	buf_printf(b, "Stock: %d card%s\n\n", s->nstock,
-	    s->nstock == 1 ? "" : "s");
+	buf_printf(b, P_("Stock: %d card", "Stock: %d cards", s->nstock),
+	    s->nstock);
+	buf_adds(b, "\n\n");
 	spite_render_seat(s, v, me, b);
 	if (v->viewer == me) {
-		buf_adds(b, "Your hand:");
+		buf_adds(b, _("Your hand:"));
 		spite_render_cards(b, s->p[me].hand, s->p[me].nhand);
 		buf_addc(b, '\n');
 	}
@@ -707,10 +717,13 @@ spite_render(const void *st, const struct game_view *v, struct buf *b)
 		struct game_result r;
 
 		spite_result(st, &r);
-		buf_printf(b, "\nMatch over: %s.\n", r.text);
-	} else if (!v->no_turn)
-		buf_printf(b, "\n%s (%s) to play.\n",
-		    spite_view_name(v, s->turn), seat_names[s->turn]);
+		buf_addc(b, '\n');
+		buf_printf(b, _("Match over: %s.\n"), r.text);
+	} else if (!v->no_turn) {
+		buf_addc(b, '\n');
+		buf_printf(b, _("%s (%s) to play.\n"),
+		    spite_view_name(v, s->turn), _(seat_names[s->turn]));
+	}
 }
 
 static void
