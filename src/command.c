@@ -714,6 +714,8 @@ parse_language(const char *p, struct command *c, char *err, size_t errlen)
 	static const struct { const char *name, *code; } names[] = {
 		{ "english", "en" }, { "английский", "en" },
 		{ "russian", "ru" }, { "русский", "ru" },
+		{ "arabic", "ar" }, { "арабский", "ar" },
+		{ "العربية", "ar" }, { "عربي", "ar" },
 	};
 	char *w = next_word(&p), *f;
 	size_t i, n;

@@ -177,13 +177,37 @@ defer_arg(const char *stored, int i, struct buf *b)
 	free(s);
 }
 
+char *
+i18n_keep(const char *deferred)
+{
+	struct buf b = { 0 };
+	char lang[sizeof(cur)];
+
+	util_strlcpy(lang, cur, sizeof(lang));
+	i18n_set("en");
+	i18n_expand(deferred, &b);
+	i18n_set(lang);
+	buf_addc(&b, I18N_KEEP);
+	buf_adds(&b, deferred);
+	return buf_steal(&b);
+}
+
+size_t
+i18n_english_len(const char *stored)
+{
+	return strcspn(stored, "\x1d");
+}
+
 void
 i18n_expand(const char *stored, struct buf *b)
 {
-	const char *sep = strchr(stored, I18N_SEP), *p;
+	const char *sep, *p;
 	char *id;
 	int arg = 0;
 
+	if ((p = strchr(stored, I18N_KEEP)) != NULL)
+		stored = p + 1;
+	sep = strchr(stored, I18N_SEP);
 	if (sep == NULL) {
 		/* Stored before texts were deferred, or with no arguments. */
 		buf_adds(b, *stored ? _(stored) : stored);
@@ -237,4 +261,162 @@ i18n_ltr(struct buf *b, const char *text)
 	buf_adds(b, i18n_lri());
 	buf_adds(b, text);
 	buf_adds(b, i18n_pdi());
+}
+
+/* The code point at s (UTF-8, already checked by the template), its
+ * length in *n. */
+static unsigned
+utf8_at(const unsigned char *s, size_t *n)
+{
+	if (s[0] < 0x80 || (s[1] & 0xc0) != 0x80) {
+		*n = 1;
+		return s[0];
+	}
+	if (s[0] < 0xe0) {
+		*n = 2;
+		return (unsigned)(s[0] & 0x1f) << 6 | (s[1] & 0x3f);
+	}
+	if ((s[2] & 0xc0) != 0x80) {
+		*n = 1;
+		return s[0];
+	}
+	if (s[0] < 0xf0) {
+		*n = 3;
+		return (unsigned)(s[0] & 0x0f) << 12 |
+		    (unsigned)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
+	}
+	if ((s[3] & 0xc0) != 0x80) {
+		*n = 1;
+		return s[0];
+	}
+	*n = 4;
+	return (unsigned)(s[0] & 0x07) << 18 | (unsigned)(s[1] & 0x3f) << 12 |
+	    (unsigned)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
+}
+
+/* Hebrew, Arabic, Syriac, Thaana, NKo, ... and their presentation forms. */
+static int
+is_rtl(unsigned c)
+{
+	return (c >= 0x0590 && c <= 0x08ff) || (c >= 0xfb1d && c <= 0xfdff) ||
+	    (c >= 0xfe70 && c <= 0xfefe);
+}
+
+static int
+is_ltr_word(unsigned c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || (c >= 0xc0 && c <= 0x24f) ||
+	    (c >= 0x370 && c <= 0x52f);
+}
+
+/* Spaces and punctuation left outside an isolate (mirrored brackets
+ * and sentence punctuation belong to the surrounding text). */
+static int
+is_edge(unsigned c)
+{
+	return c == ' ' || c == '\t' || (c < 0x80 && strchr(".,;:!?()[]{}\"'-",
+	    (int)c) != NULL && c != 0) || c == 0xab || c == 0xbb ||
+	    c == 0x2013 || c == 0x2014;
+}
+
+static void
+bidi_line(const char *line, size_t len, struct buf *out)
+{
+	const unsigned char *u = (const unsigned char *)line;
+	size_t i, n, start, end, a, b;
+	int rtl = 0, ltr = 0;
+	int ink = 0;
+	unsigned c;
+
+	for (i = 0; i < len; i += n) {
+		c = utf8_at(u + i, &n);
+		rtl |= is_rtl(c);
+		ink |= c != ' ' && c != '\t';
+	}
+	if (!ink || (len == 3 && memcmp(line, "-- ", 3) == 0)) {
+		buf_add(out, line, len);
+		return;
+	}
+	if (!rtl) {
+		/* LRM, then the line isolated: left to right in any
+		 * paragraph direction. */
+		buf_adds(out, "\xe2\x80\x8e\xe2\x81\xa6");
+		buf_add(out, line, len);
+		buf_adds(out, "\xe2\x81\xa9");
+		return;
+	}
+	for (i = 0; i < len;) {
+		c = utf8_at(u + i, &n);
+		if (is_rtl(c)) {
+			buf_add(out, line + i, n);
+			i += n;
+			continue;
+		}
+		/* A run of anything but right-to-left letters. */
+		start = i;
+		ltr = 0;
+		while (i < len) {
+			c = utf8_at(u + i, &n);
+			if (is_rtl(c))
+				break;
+			ltr |= is_ltr_word(c);
+			i += n;
+		}
+		end = i;
+		if (!ltr) {
+			buf_add(out, line + start, end - start);
+			continue;
+		}
+		for (a = start; a < end; a += n) {
+			c = utf8_at(u + a, &n);
+			if (!is_edge(c))
+				break;
+		}
+		for (b = end; b > a; b--) {
+			if ((u[b - 1] & 0xc0) == 0x80)
+				continue;	/* inside a character */
+			c = utf8_at(u + b - 1, &n);
+			if (!is_edge(c)) {
+				b = b - 1 + n;
+				break;
+			}
+		}
+		/* A closing bracket whose opener is inside stays inside:
+		 * `help [GAME]`. */
+		{
+			int depth = 0;
+			size_t k;
+
+			for (k = a; k < b; k++)
+				depth += (u[k] == '(' || u[k] == '[') -
+				    (u[k] == ')' || u[k] == ']');
+			while (depth > 0 && b < end && (u[b] == ')' ||
+			    u[b] == ']')) {
+				b++;
+				depth--;
+			}
+		}
+		buf_add(out, line + start, a - start);
+		buf_adds(out, "\xe2\x81\xa6");
+		buf_add(out, line + a, b - a);
+		buf_adds(out, "\xe2\x81\xa9");
+		buf_add(out, line + b, end - b);
+	}
+}
+
+void
+i18n_bidi_text(const char *in, struct buf *out)
+{
+	const char *nl;
+
+	while (*in) {
+		nl = strchr(in, '\n');
+		bidi_line(in, nl ? (size_t)(nl - in) : strlen(in), out);
+		if (nl == NULL)
+			break;
+		buf_addc(out, '\n');
+		in = nl + 1;
+	}
+	buf_adds(out, "");
 }

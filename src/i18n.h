@@ -57,7 +57,13 @@ int	 i18n_rtl(const char *lang);
  */
 #define I18N_SEP	'\x1f'
 #define I18N_TR		"\x1e"
+#define I18N_KEEP	'\x1d'
 char	*i18n_defer(const char *msgid, ...);	/* NULL-terminated; owned */
+/* What is stored: the English text first, for operators and their tools
+ * (which show only what comes before U+001D, i18n_english_len), then
+ * U+001D and the deferred form.  Owned. */
+char	*i18n_keep(const char *deferred);
+size_t	 i18n_english_len(const char *stored);
 void	 i18n_expand(const char *stored, struct buf *b);
 /* The same with the result returned (owned). */
 char	*i18n_expand_str(const char *stored);
@@ -69,6 +75,18 @@ char	*i18n_expand_str(const char *stored);
  * is written right to left; otherwise copy it unchanged.
  */
 void	 i18n_ltr(struct buf *b, const char *text);
+/*
+ * A whole plain-text mail for a reader of a right-to-left language, for
+ * clients that apply the Unicode bidirectional algorithm: a non-blank line
+ * with no right-to-left letter (a board line, a move list) gets a
+ * LEFT-TO-RIGHT MARK, so it is laid out left to right and left-aligned,
+ * and is isolated whole; in a line of right-to-left text every run that
+ * holds Latin letters or digits (a move, an address, `a command`, a
+ * number with its unit) is isolated, its edges' spaces and punctuation
+ * left outside.  The signature separator "-- " is left alone.  Appends
+ * to out.
+ */
+void	 i18n_bidi_text(const char *in, struct buf *out);
 /* "\u2066" and "\u2069" in an RTL language, "" otherwise (don't free). */
 const char *i18n_lri(void);
 const char *i18n_pdi(void);

@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "conf.h"
 #include "gamedef.h"
+#include "i18n.h"
 #include "intake.h"
 #include "mail.h"
 #include "outbox.h"
@@ -387,7 +388,8 @@ cmd_list(struct ctx *c, int argc, char **argv)
 		printf("\tto move: ");
 		print_to_move(&g);
 		if (g.row.result)
-			printf("\t%s", g.row.result);
+			printf("\t%.*s", (int)i18n_english_len(g.row.result),
+			    g.row.result);
 		printf("\n");
 		play_free(&g);
 	}
@@ -485,7 +487,8 @@ cmd_move(struct ctx *c, int argc, char **argv)
 	printf("game #%lld: %d move%s played", (long long)g.row.id, n,
 	    n == 1 ? "" : "s");
 	if (g.row.result)
-		printf("; game over: %s", g.row.result);
+		printf("; game over: %.*s", (int)i18n_english_len(
+		    g.row.result), g.row.result);
 	printf("\n");
 	play_free(&g);
 	return 0;
@@ -520,7 +523,8 @@ cmd_history(struct ctx *c, int argc, char **argv)
 		    log[i].notation, when);
 	}
 	if (g.row.result)
-		printf("%s\n", g.row.result);
+		printf("%.*s\n", (int)i18n_english_len(g.row.result),
+		    g.row.result);
 	store_moves_free(log, n);
 	play_free(&g);
 	return 0;
@@ -574,8 +578,13 @@ cmd_export(struct ctx *c, int argc, char **argv)
 		buf_printf(&b, ",\"time\":%lld}", (long long)log[i].created);
 	}
 	buf_adds(&b, "],\"result\":");
-	if (g.row.result)
-		util_json_str(&b, g.row.result);
+	if (g.row.result) {
+		char *english = xstrndup(g.row.result,
+		    i18n_english_len(g.row.result));
+
+		util_json_str(&b, english);
+		free(english);
+	}
 	else
 		buf_adds(&b, "null");
 	buf_adds(&b, ",\"state\":");

@@ -35,9 +35,12 @@ mailtext_space_at(const char *s, size_t len, size_t *w)
 	/* U+200B zero width space, U+200E/U+200F direction marks (around
 	 * Arabic and Hebrew attributions), U+202F narrow no-break space (French
 	 * "a écrit :"), U+FEFF byte order mark, U+1427 the mark Gmail's
-	 * tracking adds on a line of its own. */
+	 * tracking adds on a line of its own; U+2066-U+2069, the isolates
+	 * around the notation of our own right-to-left mails, when a player
+	 * copies a move from one. */
 	if (len >= 3 && ((u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0x8b ||
 	    u[2] == 0x8e || u[2] == 0x8f || u[2] == 0xaf)) ||
+	    (u[0] == 0xe2 && u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9) ||
 	    (u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf) ||
 	    (u[0] == 0xe1 && u[1] == 0x90 && u[2] == 0xa7))) {
 		*w = 3;

@@ -188,6 +188,8 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		    hours, why, (char *)NULL) :
 		    i18n_defer(N_("deadline extended by %s h"), hours,
 		    (char *)NULL);
+		seatname = text;	/* freed below */
+		text = i18n_keep(seatname);
 		if (store_game_update(x->r->store, &g.row) == -1 ||
 		    store_event_add(x->r->store, g.row.id, g.row.nmoves,
 		    x->me.id, "admin extend", text, x->now) == -1) {

@@ -420,8 +420,13 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 	} else {
 		const struct config_list *admins = &x->r->cfg->referee.admins;
 
-		text = i18n_defer(N_("%s ran out of time; the admins decide"),
-		    ti.name, (char *)NULL);
+		{
+			char *d = i18n_defer(N_("%s ran out of time; the "
+			    "admins decide"), ti.name, (char *)NULL);
+
+			text = i18n_keep(d);
+			free(d);
+		}
 		if (refclock_stop(x, &g) == -1 ||
 		    store_game_update(x->r->store, &g.row) == -1 ||
 		    store_event_add(x->r->store, g.row.id, g.row.nmoves, 0,

@@ -423,6 +423,18 @@ render(struct ref_msg *x, const char *lang, const char *tmplname,
 		log_err("%s", err);
 		return -1;
 	}
+	/* Right to left: boards, notation and addresses isolated as left
+	 * to right runs (i18n_bidi_text). */
+	if (i18n_rtl(lang)) {
+		struct buf bs = { 0 }, bb = { 0 };
+
+		i18n_bidi_text(*subject, &bs);
+		i18n_bidi_text(*body, &bb);
+		free(*subject);
+		free(*body);
+		*subject = buf_steal(&bs);
+		*body = buf_steal(&bb);
+	}
 	return 0;
 }
 

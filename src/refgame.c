@@ -748,7 +748,7 @@ refgame_finish(struct ref_msg *x, struct play_game *g, int draw,
 	g->row.status = xstrdup(strcmp(how, "aborted") == 0 ? "aborted" :
 	    "finished");
 	free(g->row.result);
-	g->row.result = xstrdup(text);
+	g->row.result = i18n_keep(text);
 	free(g->row.ended);
 	g->row.ended = xstrdup(how);
 	g->row.draw_offer = 0;
@@ -756,7 +756,7 @@ refgame_finish(struct ref_msg *x, struct play_game *g, int draw,
 	if (refclock_stop(x, g) == -1 ||
 	    store_game_update(x->r->store, &g->row) == -1 ||
 	    store_event_add(x->r->store, g->row.id, g->row.nmoves, x->me.id,
-	    how, text, x->now) == -1)
+	    how, g->row.result, x->now) == -1)
 		return -1;
 	if (by == NULL && x->me.id != 0)
 		by = ref_name(&x->me);

@@ -384,7 +384,13 @@ challenge_decide(struct ref_msg *x, struct store_challenge *c,
 	tmpl_setf(d, "game.id", "%lld", (long long)c->game);
 	if (g != NULL) {
 		tmpl_set(d, "game.title", _(g->def->title));
-		tmpl_set(d, "game.result", g->row.result ? g->row.result : "");
+		{
+			struct buf rb = { 0 };
+
+			refview_result(g, &rb);
+			tmpl_set(d, "game.result", buf_str(&rb));
+			buf_free(&rb);
+		}
 	}
 	pl = tmpl_list(d, "changes");
 	for (i = 0; g != NULL && ch != NULL && ch->rated &&

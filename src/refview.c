@@ -530,7 +530,8 @@ refview_result(const struct play_game *g, struct buf *b)
 {
 	struct game_result r;
 
-	if (g->row.result != NULL && strchr(g->row.result, I18N_SEP) != NULL) {
+	if (g->row.result != NULL && strpbrk(g->row.result, "\x1d\x1f") !=
+	    NULL) {
 		i18n_expand(g->row.result, b);
 		return;
 	}

@@ -231,7 +231,8 @@ golden_dump() {
 # golden_db DIR OUT: the games and their move logs.
 golden_db() {
 	sqlite3 -separator ' | ' "$1/ludus.db" \
-	    "SELECT 'game', id, kind, status, ifnull(result, '-') FROM games ORDER BY id;
+	    "SELECT 'game', id, kind, status, ifnull(substr(result, 1,
+	       instr(result || char(29), char(29)) - 1), '-') FROM games ORDER BY id;
 	     SELECT 'move', game_id, ply, seat, notation FROM moves ORDER BY game_id, ply;" \
 	    >"$2" 2>>"$1/log"
 }

@@ -1051,8 +1051,9 @@ render_board(const struct aluette *a, const struct game_view *v,
 	/* The hands played, in one paragraph. */
 	for (h = 0; h < NHANDS && h < a->handno - (a->phase != PH_OVER);
 	    h++) {
-		buf_adds(b, h ? "; " : "");
-		buf_printf(b, _("hand %d: "), h + 1);
+		if (h)
+			buf_adds(b, "; ");
+		buf_printf(b, h ? _("hand %d: ") : _("Hand %d: "), h + 1);
 		if ((w = a->hist_winner[h]) == NOBODY) {
 			buf_adds(b, _("all nine tricks spoiled, no point"));
 			continue;

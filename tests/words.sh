@@ -1,0 +1,83 @@
+#!/bin/sh
+# No English word outside the notation in a Russian or Arabic mail: every
+# golden case named game-*-ru or game-*-ar (whole games played by readers
+# who chose that language) is read, subject and text, and each word of
+# Latin letters must be notation: inside `backquotes`, part of an address,
+# joined to a digit or = (b1-b2, 3co, pits=3, 1d), a card (Jsw), the
+# subject tag, or a
+# word the games and commands define (a keyword, a game's name or alias,
+# an option and its values, a card or signal name) or a fixed token of the
+# mails (UTC, SHA-256, ludus, the commands of `ludus deal`).
+set -u
+src=${LUDUS_SRCDIR:?}
+dir=$src/tests/mail/referee
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The allowed words, one a line, lower case.
+{
+	sed -n 's/^	\[CMD_[A-Z_]*\] = { "\([^"]*\)", "\([^"]*\)".*/\1 \2/p' \
+	    "$src/src/command.c"
+	for y in "$src"/games/*.yaml; do
+		sed -n -e 's/^name: *//p' -e 's/^aliases: *\[\(.*\)\]/\1/p' \
+		    -e 's/^  - name: *//p' -e 's/^    values: *\[\(.*\)\]/\1/p' \
+		    -e 's/^  card \([a-z]*\) .*| \([a-z]*\) .*/\1 \2/p' "$y"
+	done
+	cat <<-'WORDS'
+	utc sha ludus reply-to id seed echo xxd sha256sum deal robot robots
+	co cu sw cl monsieur madame borgne vache grand neuf petit deux de
+	chene decrit aces useless mordienne change nochange discard play pass
+	redeal end true false yes no random me faceup fixed partner table off
+	turn all classic normal with join leave en ru ar
+	WORDS
+} | tr 'A-Z,[]|.' 'a-z     ' | tr -s ' \t' '\n\n' | grep -v '^$' |
+    sort -u > "$tmp/allowed"
+
+fail=0 n=0
+for c in "$dir"/game-*-ru "$dir"/game-*-ar; do
+	[ -f "$c/expected" ] || continue
+	n=$((n + 1))
+	# Subject (without its tag) and the text of every mail.
+	awk '
+		/^=== mail [0-9]+ ===$/ { hdr = 1; mail = $3; next }
+		hdr && /^$/ { hdr = 0; next }
+		hdr && /^Subject: / {
+			s = substr($0, 10)
+			sub(/\[ludus #[0-9]+( [a-z0-9]+)?\]/, "", s)
+			print mail "\t" s
+			next
+		}
+		hdr { next }
+		{ print mail "\t" $0 }
+	' "$c/expected" |
+	sed -e 's/`[^`]*`//g' -e 's/[^[:space:]]*@[^[:space:]]*//g' |
+	awk -F '\t' '
+		NR == FNR { ok[$0] = 1; next }
+		{
+			line = $2
+			n = split(line, w, /[^A-Za-z0-9_=@#+*\/.-]+/)
+			for (i = 1; i <= n; i++) {
+				t = w[i]
+				if (t ~ /[0-9=@#]/)
+					continue
+				gsub(/^[^A-Za-z]+|[^A-Za-z]+$/, "", t)
+				if (length(t) < 2 || tolower(t) ~ /^[jck](co|cu|sw|cl)$/)
+					continue
+				m = split(tolower(t), parts, /[-\/.*+]/)
+				for (j = 1; j <= m; j++)
+					if (length(parts[j]) >= 2 && !(parts[j] in ok)) {
+						print "mail " $1 ": " t ": " line
+						break
+					}
+			}
+		}
+	' "$tmp/allowed" - > "$tmp/found"
+	if [ -s "$tmp/found" ]; then
+		echo "FAIL ${c##*/}: English outside the notation"
+		sort -u "$tmp/found" | head -40
+		fail=1
+	fi
+done
+[ "$n" -gt 0 ] || { echo "no game-*-ru or game-*-ar case"; exit 1; }
+echo "$n cases read"
+exit $fail
