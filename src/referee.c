@@ -22,6 +22,7 @@
 
 #include "compose.h"
 #include "log.h"
+#include "mailhtml.h"
 #include "refint.h"
 
 #ifndef LUDUS_TEMPLATES_DIR
@@ -101,6 +102,7 @@ referee_queue(struct referee *r, const struct referee_mail *m,
 	c.x_loop = r->cfg->referee.address;
 	c.list_unsubscribe = m->list_unsubscribe;
 	c.text = m->text;
+	c.html = m->html;
 	c.date = (time_t)now;
 	if ((data = compose_message(&c, err, sizeof(err))) == NULL) {
 		/* An address we cannot write to: nothing to queue. */
@@ -194,13 +196,29 @@ usable_id(const char *id)
 	    strpbrk(id, "<> \t\r\n\"") == NULL && strlen(id) < 250;
 }
 
+/* Does the style layer mark anything (a board, a move)? */
+static int
+has_style(const char *style, size_t len)
+{
+	size_t i;
+
+	for (i = 0; style != NULL && i < len; i++)
+		if (style[i] != 0)
+			return 1;
+	return 0;
+}
+
 /* Queue a rendered mail; threads it into the game and, for the sender,
- * under the incoming message. */
+ * under the incoming message.  A body whose style layer shows a board or
+ * moves gets an HTML alternative made from it. */
 static int
 queue_mail(struct ref_msg *x, const char *to, int to_sender,
-    const char *subject, const char *body, int64_t game, int seat,
-    int notification, const char *auto_submitted)
+    const char *subject, const char *body, const char *style,
+    const char *lang, int64_t game, int seat, int notification,
+    const char *auto_submitted)
 {
+	struct mailhtml_opts ho;
+	char *html = NULL, *reply_subject;
 	const struct config *cfg = x->r->cfg;
 	struct referee_mail out;
 	struct buf subj = { 0 }, refs = { 0 };
@@ -254,10 +272,21 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender,
 		}
 	}
 	id = referee_message_id(cfg, x->key, ++x->nout);
+	if (has_style(style, strlen(body))) {
+		memset(&ho, 0, sizeof(ho));
+		reply_subject = xasprintf("Re: %s", buf_str(&subj));
+		ho.lang = lang;
+		ho.title = buf_str(&subj);
+		ho.reply_to = reply_to ? reply_to : cfg->referee.address;
+		ho.reply_subject = reply_subject;
+		html = mailhtml_render(body, style, &ho);
+		free(reply_subject);
+	}
 	out.to = to;
 	out.reply_to = reply_to;
 	out.subject = buf_str(&subj);
 	out.text = body;
+	out.html = html;
 	out.in_reply_to = irt;
 	out.references = refs.len ? buf_str(&refs) : NULL;
 	/* RFC 3834: an answer to the sender's own mail is auto-replied; a
@@ -271,6 +300,7 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender,
 	if (to_sender)
 		x->answered = 1;
 	free(id);
+	free(html);
 	free(root);
 	free(reply_to);
 	free(unsubscribe);
@@ -285,7 +315,7 @@ render_send(struct ref_msg *x, const char *to, const char *lang,
     int seat, const char *auto_submitted)
 {
 	const struct tmpl *t;
-	char err[512], *subject, *body;
+	char err[512], *subject, *body, *style;
 	int rc;
 
 	tmpl_set(d, "referee.address", x->r->cfg->referee.address);
@@ -296,14 +326,16 @@ render_send(struct ref_msg *x, const char *to, const char *lang,
 		log_err("template %s/%s: %s", lang, tmplname, err);
 		return -1;
 	}
-	if (tmpl_render(t, d, 0, &subject, &body, err, sizeof(err)) == -1) {
+	if (tmpl_render_styled(t, d, 0, &subject, &body, &style, err,
+	    sizeof(err)) == -1) {
 		log_err("%s", err);
 		return -1;
 	}
-	rc = queue_mail(x, to, to_sender, subject, body, game, seat,
-	    strcmp(tmplname, "move") == 0, auto_submitted);
+	rc = queue_mail(x, to, to_sender, subject, body, style, lang, game,
+	    seat, strcmp(tmplname, "move") == 0, auto_submitted);
 	free(subject);
 	free(body);
+	free(style);
 	return rc;
 }
 
