@@ -263,18 +263,24 @@ board_block(struct html *h, const struct line *l, size_t n)
 
 				/* An indented line continues the one before
 				 * (the text wraps long lines so). */
-				if (h->para && k >= 2 && k < l[i].len) {
+				if (h->para && k >= 2 && k < l[i].len)
 					buf_addc(&h->out, '\n');
-					inline_line(h, l[i].t + k, l[i].y + k,
-					    l[i].len - k, 0);
-				} else
-					para_line(h, l[i].t, l[i].y, l[i].len);
+				else if (h->para)
+					buf_adds(&h->out, "<br />\n");
+				else
+					buf_adds(&h->out, "<p style=\"margin:0 "
+					    "0 12px;color:" PAGE_FG "\">");
+				h->para = 1;
+				/* Blanks that align text in a monospace
+				 * board mean nothing in running text. */
+				inline_line(h, l[i].t + k, l[i].y + k,
+				    l[i].len - k, 0);
 			}
 			para_close(h);
 			continue;
 		}
 		buf_adds(&h->out, "<pre style=\"margin:0 0 12px;padding:8px "
-		    "10px;background-color:" BOARD_BG ";color:" PAGE_FG ";"
+		    "6px;background-color:" BOARD_BG ";color:" PAGE_FG ";"
 		    "border:1px solid #d6cfbf;border-radius:4px;font-family:"
 		    MONO ";font-size:12px;line-height:1.35;white-space:pre;"
 		    "overflow-x:auto\">");
@@ -329,8 +335,9 @@ mailhtml_render(const char *text, const char *style,
 	buf_adds(&h.out, "</title>\n</head>\n<body style=\"margin:0;padding:0;"
 	    "background-color:" PAGE_BG ";color:" PAGE_FG "\">\n"
 	    "<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" "
-	    "cellspacing=\"0\" border=\"0\" style=\"background-color:" PAGE_BG
-	    ";color:" PAGE_FG "\"><tr><td style=\"padding:12px 8px;"
+	    "cellspacing=\"0\" border=\"0\" style=\"table-layout:fixed;"
+	    "background-color:" PAGE_BG ";color:" PAGE_FG "\"><tr><td "
+	    "style=\"padding:12px 6px;overflow-wrap:anywhere;"
 	    "font-family:" SANS ";font-size:15px;line-height:1.45;color:"
 	    PAGE_FG "\">\n<div style=\"max-width:44em\">\n");
 	for (i = 0; i < n; i = j) {

@@ -1118,6 +1118,9 @@ almakleh_render_style(const void *st, const struct game_view *v,
 			style[p - text + 9] = style[end - 1] = (char)
 			    (GAME_STYLE_SEAT(text[end - 1] == 'P' ? SOUTH :
 			    NORTH) | GAME_STYLE_BOLD);
+			/* Text, so that a long name does not widen the
+			 * board. */
+			style[at] |= GAME_STYLE_TEXT;
 			continue;
 		}
 		if (holder >= 0 && strncmp(text + at, "  ", 2) == 0) {

@@ -294,11 +294,14 @@ mancala_render_style(const void *st, const struct game_view *v,
 		end = at + strcspn(text + at, "\n");
 		if (end > len)
 			end = len;
-		if (line >= 9) {
+		if (line >= 9 || line == 0 || line == 8) {
+			/* The lines naming the sides are text: a long name
+			 * must not widen the board. */
 			if (end > at)
 				style[at] |= GAME_STYLE_TEXT;
-			continue;
 		}
+		if (line >= 9)
+			continue;
 		for (i = at; i < end; i++) {
 			char c = text[i];
 
@@ -312,6 +315,7 @@ mancala_render_style(const void *st, const struct game_view *v,
 				;
 			for (; i < end; i++)
 				style[i] = GAME_STYLE_SEAT(seat);
+			style[at] |= GAME_STYLE_TEXT;
 		} else if (line == 3 || line == 5) {
 			seat = line == 3 ? them : me;
 			for (k = 0; k < m->pits; k++) {
