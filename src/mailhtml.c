@@ -279,8 +279,12 @@ board_block(struct html *h, const struct line *l, size_t n)
 			para_close(h);
 			continue;
 		}
-		buf_adds(&h->out, "<pre style=\"margin:0 0 12px;padding:8px "
-		    "6px;background-color:" BOARD_BG ";color:" PAGE_FG ";"
+		/* An inline block as wide as the board, never wider than
+		 * the page: a wider board scrolls in its box. */
+		buf_adds(&h->out, "<div style=\"margin:0 0 12px\"><pre "
+		    "style=\"display:inline-block;max-width:100%;"
+		    "box-sizing:border-box;margin:0;padding:8px 6px;"
+		    "background-color:" BOARD_BG ";color:" PAGE_FG ";"
 		    "border:1px solid #d6cfbf;border-radius:4px;font-family:"
 		    MONO ";font-size:12px;line-height:1.35;white-space:pre;"
 		    "overflow-x:auto\">");
@@ -289,7 +293,7 @@ board_block(struct html *h, const struct line *l, size_t n)
 			if (i + 1 < j)
 				buf_addc(&h->out, '\n');
 		}
-		buf_adds(&h->out, "</pre>\n");
+		buf_adds(&h->out, "</pre></div>\n");
 	}
 }
 

@@ -798,8 +798,11 @@ alquerque_render_style(const void *st, const struct game_view *v,
 				style[at] |= GAME_STYLE_TEXT;
 			continue;
 		}
-		if (line == 0)
-			continue;	/* Black's legend */
+		/* Only the ranks and the lines between them are drawn; the
+		 * legends and the file letters are left as they are. */
+		if (!(text[at] >= '1' && text[at] <= '9') &&
+		    strncmp(text + at, "    |", 5) != 0)
+			continue;
 		for (i = at; i < end; i++)
 			switch (text[i]) {
 			case 'W': style[i] = GAME_STYLE_LIGHT; break;
@@ -814,10 +817,6 @@ alquerque_render_style(const void *st, const struct game_view *v,
 				style[i] = GAME_STYLE_DIM;
 				break;
 			}
-		/* The last line of the diagram is White's legend. */
-		if (end < len && text[end + 1] == '\n')
-			for (i = at; i < end; i++)
-				style[i] = 0;
 	}
 }
 

@@ -311,9 +311,10 @@ mancala_render_style(const void *st, const struct game_view *v,
 		}
 		if (line == 0 || line == 8) {
 			seat = line == 0 ? them : me;
-			for (i = at; i < end && text[i] == ' '; i++)
+			/* The seat's name in brackets: "(North)". */
+			for (i = end; i > at && text[i - 1] != '('; i--)
 				;
-			for (; i < end; i++)
+			for (; i > at && i < end && text[i] != ')'; i++)
 				style[i] = GAME_STYLE_SEAT(seat);
 			style[at] |= GAME_STYLE_TEXT;
 		} else if (line == 3 || line == 5) {
