@@ -95,7 +95,7 @@ struct html {
 	int	para;			/* a <p> is open */
 };
 
-/* The inline style of a board byte, or NULL when it is plain. */
+/* The inline style of a board byte, appended to b (nothing when plain). */
 static void
 board_css(struct buf *b, unsigned char y)
 {
@@ -107,6 +107,18 @@ board_css(struct buf *b, unsigned char y)
 		buf_adds(b, "background-color:#ffd84d;color:" PAGE_FG ";");
 	if (y & GAME_STYLE_BOLD)
 		buf_adds(b, "font-weight:bold;");
+}
+
+/* Does the look paint a background?  A blank in a run of a look without
+ * one may join the run, which keeps a board's spans few. */
+static int
+has_bg(unsigned char k)
+{
+	unsigned char c = k & GAME_STYLE_COLOUR;
+
+	return (k & GAME_STYLE_LAST) || c == GAME_STYLE_TAKEN ||
+	    c == GAME_STYLE_LIGHT || c == GAME_STYLE_DARK ||
+	    c == GAME_STYLE_CARD;
 }
 
 static unsigned char
@@ -188,7 +200,9 @@ inline_line(struct html *h, const char *t, const unsigned char *y,
 				continue;
 			}
 		}
-		for (j = i + 1; j < len && look(y, j) == k &&
+		for (j = i + 1; j < len && (look(y, j) == k ||
+		    (t[j] == ' ' && pre && y[j] & MAILHTML_BOARD &&
+		    !has_bg(k) && !has_bg(look(y, j)))) &&
 		    !(!pre && t[j] == '`' && k == 0); j++)
 			;
 		if (k == 0)

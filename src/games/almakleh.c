@@ -1095,7 +1095,13 @@ almakleh_render_style(const void *st, const struct game_view *v,
 				    GAME_STYLE_SEAT(SOUTH) | GAME_STYLE_BOLD :
 				    strchr("pm", text[i + 1]) ?
 				    GAME_STYLE_SEAT(NORTH) | GAME_STYLE_BOLD : 0;
-				if (a->last_kind == MV_MOVE && (sq ==
+				if (a->last_kind == MV_MOVE && sq ==
+				    a->last_to && a->last_took != EMPTY) {
+					/* A capture: the square is marked
+					 * taken (the text says so too). */
+					style[i] = style[i + 1] = style[i + 2] =
+					    GAME_STYLE_TAKEN;
+				} else if (a->last_kind == MV_MOVE && (sq ==
 				    a->last_from || sq == a->last_to)) {
 					style[i] |= GAME_STYLE_LAST;
 					style[i + 1] |= GAME_STYLE_LAST;
