@@ -31,14 +31,15 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ludus-html.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$shots" || exit 99
 
-# browser ARGS...: headless Chromium with a fresh profile, offline.
-nprof=0
+# browser NAME ARGS...: headless Chromium with a fresh profile of its own,
+# offline.
 browser() {
-	nprof=$((nprof + 1))
+	_bn=$1
+	shift
 	"$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
 	    --no-first-run --disable-background-networking \
 	    --disable-component-update --disable-sync --hide-scrollbars \
-	    --user-data-dir="$tmp/profile.$nprof" "$@" 2>>"$tmp/browser.log"
+	    --user-data-dir="$tmp/profile.$_bn" "$@" 2>>"$tmp/browser.$_bn.log"
 }
 
 # pick FILE REGEX: the HTML part of the first mail in a golden expected
@@ -77,6 +78,33 @@ for spec in kalah:game-kalah-3-pits:1 alquerque:game-alquerque:2 \
 		pages="$pages $game-$kind"
 	done
 done
+
+# Every HTML part of every golden case, not only the pages above, must
+# parse strictly too.
+mkdir "$tmp/all"
+for f in "$cases"/*/expected; do
+	c=${f%/expected}
+	c=${c##*/}
+	awk -v dir="$tmp/all" -v c="$c" '
+		/^--- text\/html ---$/ { n++; out = dir "/" c "." n ".html"; next }
+		out { print > out }
+		out && /^<\/html>$/ { close(out); out = "" }
+	' "$f"
+done
+nall=$(find "$tmp/all" -name '*.html' | wc -l)
+if [ "$nall" -gt 0 ] &&
+    ! find "$tmp/all" -name '*.html' -exec xmllint --noout --nonet {} + \
+    >"$tmp/xml.log" 2>&1; then
+	echo "FAIL golden HTML parts that are not well-formed:"
+	sed 's/^/  /' "$tmp/xml.log" | head -n 10
+	fail=$((fail + 1))
+fi
+if [ "$nall" -gt 0 ] && grep -Eil '<(script|link|img|iframe|object|embed|style|form|base)[ >/]|[ "]src=|url\(|@import|href="[^m#]|href="m[^a]|javascript:' \
+    "$tmp"/all/*.html >"$tmp/refs"; then
+	echo "FAIL golden HTML parts that reference something outside the mail:"
+	sed "s|^$tmp/all/|  |" "$tmp/refs" | head -n 10
+	fail=$((fail + 1))
+fi
 
 # Strict parsing, and nothing from outside the mail.
 for p in $pages; do
@@ -151,19 +179,27 @@ window.addEventListener("load", function () {
 </script></body></html>
 EOF
 } >"$tmp/measure.html"
-browser --allow-file-access-from-files --virtual-time-budget=10000 \
+browser measure --allow-file-access-from-files --virtual-time-budget=10000 \
     --window-size=1100,900 --dump-dom "file://$tmp/measure.html" >"$tmp/dom" ||
     true
 if ! grep -q '^end$' "$tmp/dom"; then
 	echo "FAIL chromium did not measure the pages:"
-	tail -n 5 "$tmp/browser.log" | sed 's/^/  /'
+	tail -n 5 "$tmp/browser.measure.log" | sed 's/^/  /'
 	fail=$((fail + 1))
 fi
 grep -E '^(ok|FAIL) ' "$tmp/dom" | sed 's/&gt;/>/g; s/&lt;/</g; s/&amp;/\&/g' >"$tmp/results"
 grep '^FAIL ' "$tmp/results"
 fail=$((fail + $(grep -c '^FAIL ' "$tmp/results")))
 
-# Screenshots: each page at 375 px and 760 px side by side.
+# Screenshots: each page at 375 px and 760 px side by side, two browsers
+# at a time.
+shot() {
+	browser "$1" --window-size=1171,$(($2 + 24)) \
+	    --screenshot="$shots/$1.png" "file://$tmp/shot-$1.html" \
+	    >/dev/null && [ -s "$shots/$1.png" ] ||
+	    echo "FAIL $1: no screenshot" >"$tmp/shot-$1.fail"
+}
+running=0
 for p in $pages; do
 	h=$(awk -v p="$p" '$2 == p && $4 == "height" { if ($5 > m) m = $5 }
 	    END { print m ? m + 24 : 1200 }' "$tmp/results")
@@ -174,12 +210,22 @@ for p in $pages; do
 <iframe src="$p.html" width="760" height="$h" style="border:0;background:#fff"></iframe>
 </div></body></html>
 EOF
-	browser --window-size=1171,$((h + 24)) --screenshot="$shots/$p.png" \
-	    "file://$tmp/shot-$p.html" >/dev/null ||
-	    { echo "FAIL $p: no screenshot"; fail=$((fail + 1)); }
+	rm -f "$shots/$p.png"
+	shot "$p" "$h" &
+	running=$((running + 1))
+	if [ "$running" -ge 2 ]; then
+		wait
+		running=0
+	fi
+done
+wait
+for f in "$tmp"/shot-*.fail; do
+	[ -f "$f" ] || continue
+	cat "$f"
+	fail=$((fail + 1))
 done
 
 n=$(echo $pages | wc -w)
-echo "html: $n pages at 2 widths, $(grep -c '^ok ' "$tmp/results") fit;" \
+echo "html: $nall HTML parts parsed; $n pages at 2 widths, $(grep -c '^ok ' "$tmp/results") fit;" \
     "screenshots in $shots; $fail failed"
 [ "$fail" -eq 0 ]

@@ -1119,7 +1119,7 @@ almakleh_render_style(const void *st, const struct game_view *v,
 		}
 		if (strncmp(text + at, "        ", 8) == 0 &&
 		    (p = strstr(text + at, ": master ")) != NULL &&
-		    (size_t)(p - text) < end && end - at > 10) {
+		    (size_t)(p - text) + 9 < end) {
 			/* A legend: "NAME (North): master m, pawns p". */
 			style[p - text + 9] = style[end - 1] = (char)
 			    (GAME_STYLE_SEAT(text[end - 1] == 'P' ? SOUTH :
