@@ -41,8 +41,8 @@ static const char *const colours[16] = {
 	    "font-weight:bold",
 	[GAME_STYLE_DARK] = "color:#ffffff;background-color:#2b2b2b;"
 	    "font-weight:bold",
-	[GAME_STYLE_CARD] = "color:" PAGE_FG ";background-color:#ece6d8;"
-	    "font-weight:bold",
+	[GAME_STYLE_CARD] = "color:" PAGE_FG ";background-color:#ffffff;"
+	    "outline:1px solid #b9b09c;font-weight:bold",
 };
 
 static void
