@@ -1,6 +1,7 @@
 /* mailhtml: the HTML part, read off the plain text and its style layer. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,6 +259,35 @@ struct line {
 	int	text;			/* a board's line of running text */
 };
 
+/*
+ * The font size of a diagram: 12 px keeps MAILHTML_PHONE_COLUMNS columns
+ * inside a 375 px phone's box (349 px for the 0.602 em advance of the
+ * widest fonts of the stack); a wider diagram gets a smaller font, down to
+ * 10 px, rather than a scroll bar.
+ */
+static const char *
+board_font(const struct line *l, size_t n)
+{
+	static char size[16];
+	size_t i, k, cols, most = 0;
+	unsigned tenths;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0, cols = 0; k < l[i].len; k++)
+			cols += ((unsigned char)l[i].t[k] & 0xc0) != 0x80;
+		if (cols > most)
+			most = cols;
+	}
+	if (most <= MAILHTML_PHONE_COLUMNS)
+		return "12px";
+	tenths = (unsigned)(120 * MAILHTML_PHONE_COLUMNS / most);
+	tenths -= tenths % 5;
+	if (tenths < 100)
+		tenths = 100;
+	snprintf(size, sizeof(size), "%u.%upx", tenths / 10, tenths % 10);
+	return size;
+}
+
 static void
 board_block(struct html *h, const struct line *l, size_t n)
 {
@@ -295,13 +325,13 @@ board_block(struct html *h, const struct line *l, size_t n)
 		}
 		/* An inline block as wide as the board, never wider than
 		 * the page: a wider board scrolls in its box. */
-		buf_adds(&h->out, "<div style=\"margin:0 0 12px\"><pre "
-		    "style=\"display:inline-block;max-width:100%;"
+		buf_printf(&h->out, "<div style=\"margin:0 0 12px\"><pre "
+		    "style=\"display:inline-block;max-width:100%%;"
 		    "box-sizing:border-box;margin:0;padding:8px 6px;"
 		    "background-color:" BOARD_BG ";color:" PAGE_FG ";"
 		    "border:1px solid #d6cfbf;border-radius:4px;font-family:"
-		    MONO ";font-size:12px;line-height:1.35;white-space:pre;"
-		    "overflow-x:auto\">");
+		    MONO ";font-size:%s;line-height:1.35;white-space:pre;"
+		    "overflow-x:auto\">", board_font(l + i, j - i));
 		for (; i < j; i++) {
 			inline_line(h, l[i].t, l[i].y, l[i].len, 1);
 			if (i + 1 < j)

@@ -28,6 +28,12 @@
 #define MAILHTML_REPLY	0x02	/* the move a reply hint suggests: a link
 				 * that starts the reply */
 
+/* Columns of a board's diagram that fit a 375 px phone at the boards' 12
+ * px; a wider diagram is set smaller, down to 10 px, which fits
+ * MAILHTML_PHONE_COLUMNS_MAX. */
+#define MAILHTML_PHONE_COLUMNS		48
+#define MAILHTML_PHONE_COLUMNS_MAX	57
+
 struct mailhtml_opts {
 	const char *lang;	/* "en", "ru": <html lang> */
 	const char *title;	/* the subject */
