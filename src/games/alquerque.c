@@ -799,7 +799,14 @@ alquerque_render_style(const void *st, const struct game_view *v,
 			continue;
 		}
 		/* Only the ranks and the lines between them are drawn; the
-		 * legends and the file letters are left as they are. */
+		 * file letters are left as they are, and the legends naming
+		 * the sides are text, so that a long name does not widen
+		 * the board. */
+		if (strstr(text + at, "stone") != NULL &&
+		    (size_t)(strstr(text + at, "stone") - text) < end) {
+			style[at] |= GAME_STYLE_TEXT;
+			continue;
+		}
 		if (!(text[at] >= '1' && text[at] <= '9') &&
 		    strncmp(text + at, "    |", 5) != 0)
 			continue;
