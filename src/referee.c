@@ -1284,15 +1284,22 @@ part_rank(const struct ref_out *o)
 	return o->game != 0 && o->seat >= 0;
 }
 
-/* A part's body without the greeting the answer already has: a first
- * paragraph of one line, the same in both. */
+/* A part's body without its greeting, which has no place in the middle
+ * of an answer: a first paragraph of one short line that names the
+ * reader ("Hello ann@example.org,", in any language). */
 static const char *
-without_greeting(const char *body, const char *head)
+without_greeting(const char *body, const char *name)
 {
-	size_t len = strcspn(head, "\n");
+	size_t len = strcspn(body, "\n");
+	char *line;
+	int greeting;
 
-	if (strncmp(head + len, "\n\n", 2) != 0 ||
-	    strncmp(body, head, len + 2) != 0)
+	if (strncmp(body + len, "\n\n", 2) != 0 || len > 100)
+		return body;
+	line = xstrndup(body, len);
+	greeting = strstr(line, name) != NULL;
+	free(line);
+	if (!greeting)
 		return body;
 	body += len + 1;
 	while (*body == '\n')
@@ -1355,7 +1362,7 @@ answer_queue(struct ref_msg *x)
 			rc = -1;
 			break;
 		}
-		part = without_greeting(o->body, head->body);
+		part = without_greeting(o->body, ref_name(&x->me));
 		answer_add(&body, &style, part, o->style + (part - o->body));
 	}
 	for (i = 0; i < x->nouts && rc == 0; i++) {
