@@ -355,6 +355,7 @@ timer_reminder(struct ref_msg *x, const struct store_timer *t)
 
 struct timeout_info {
 	const char	*name;
+	uint32_t	 late;		/* bit per seat that ran out of time */
 };
 
 static void
@@ -362,8 +363,9 @@ timeout_extra(struct tmpl_data *d, void *arg, int viewer)
 {
 	struct timeout_info *ti = arg;
 
-	(void)viewer;
 	tmpl_set(d, "timeout.name", ti->name);
+	tmpl_set(d, "timeout.you", viewer >= 0 && viewer < 32 &&
+	    (ti->late & (1u << viewer)) ? "1" : "");
 }
 
 static int
@@ -374,7 +376,7 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 	struct ref_result res;
 	struct ref_seats rs;
 	struct timeout_info ti;
-	struct buf late = { 0 };
+	struct buf late = { 0 }, seats = { 0 };
 	char text[200];
 	uint32_t tm;
 	unsigned losers = 0, winners = 0;
@@ -402,6 +404,8 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 			losers |= 1u << i;
 		buf_printf(&late, "%s%s", late.len ? " and " : "",
 		    ref_name(&rs.p[s]));
+		buf_printf(&seats, "%s%s", seats.len ? " and " : "",
+		    ops->seat_name(g.st, s));
 	}
 	for (s = 0; s < g.row.nseats; s++)
 		if (!(losers & (1u << s)))
@@ -410,8 +414,12 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 	    x->r->cfg->clock.timeout_action == CONFIG_TIMEOUT_NOTIFY ?
 	    GAMEDEF_TIMEOUT_NOTIFY : GAMEDEF_TIMEOUT_FORFEIT;
 	ti.name = buf_str(&late);
+	ti.late = tm;
 	if (action == GAMEDEF_TIMEOUT_FORFEIT) {
-		snprintf(text, sizeof(text), "%s ran out of time", ti.name);
+		/* The result names the seat, as "North resigned" does: the
+		 * end mail's subject then never names its reader's address. */
+		snprintf(text, sizeof(text), "%s ran out of time",
+		    buf_str(&seats));
 		rc = refgame_finish(x, &g, winners == 0, winners, "timeout",
 		    text, ti.name);
 	} else {
@@ -438,6 +446,7 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 		}
 	}
 	buf_free(&late);
+	buf_free(&seats);
 	refview_seats_free(&rs);
 	play_free(&g);
 	return rc;

@@ -352,6 +352,8 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 			    last));
 			tmpl_set(d, "last_move.name", ref_name(&rs->p[last]));
 			tmpl_set(d, "last_move.text", buf_str(&b));
+			tmpl_set(d, "last_move.you", last == viewer ? "1" :
+			    "");
 		}
 		buf_reset(&b);
 		store_moves_free(log, n);

@@ -626,6 +626,7 @@ sample(int full)
 	tmpl_set(d, "truncated", full ? "20" : "");
 	tmpl_set(d, "offer.name", "Bob");
 	tmpl_set(d, "timeout.name", "Bob");
+	tmpl_set(d, "timeout.you", on);
 	tmpl_set(d, "topic.robots", full ? "" : "1");
 	tmpl_set(d, "robots.budget", "1s");
 	tmpl_set(d, "vacation.name", "Bob");
@@ -691,6 +692,7 @@ sample(int full)
 	tmpl_set(d, "example_move", "3");
 	tmpl_set(d, "last_move.seat", "North");
 	tmpl_set(d, "last_move.name", "Bob");
+	tmpl_set(d, "last_move.you", on);
 	tmpl_set(d, "last_move.text", full ? "5" : "");
 	tmpl_set(d, "draw_offer.name", full ? "Bob" : "");
 	tmpl_set(d, "draw_offer.you", on);
