@@ -183,10 +183,84 @@ crlf(const char *text)
 	return buf_steal(&b);
 }
 
-/* A text part, charset UTF-8, in base64: libetpan 1.9.4's quoted-printable
- * writer turns a line's trailing space into " =20", which decodes to two
- * spaces and would break the "-- " signature separator.  The text is copied
- * because mailmime_set_body_text does not take ownership. */
+/*
+ * Quoted-printable (RFC 2045, 6.7) of CRLF text: hard line breaks stay
+ * CRLF, soft breaks keep every line within 76 characters, an "=XX" is never
+ * split, and a space or tab that ends a line is encoded, so the "-- "
+ * signature separator decodes as it was written.  libetpan 1.9.4's writer
+ * turns such a space into " =20", which decodes to two spaces; hence our
+ * own.  A dot or "From " starting a line is encoded too: some transports
+ * treat them specially.
+ */
+char *
+compose_qp(const char *text)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	struct buf b = { 0 };
+	const unsigned char *p = (const unsigned char *)text;
+	char tok[4];
+	size_t col = 0, n;
+	int enc;
+
+	while (*p) {
+		if (p[0] == '\r' && p[1] == '\n') {
+			buf_adds(&b, "\r\n");
+			col = 0;
+			p += 2;
+			continue;
+		}
+		enc = *p == '=' || *p >= 0x7f || (*p < 0x20 && *p != '\t') ||
+		    ((*p == ' ' || *p == '\t') && (p[1] == '\0' ||
+		    (p[1] == '\r' && p[2] == '\n'))) ||
+		    (col == 0 && (*p == '.' || strncmp((const char *)p,
+		    "From ", 5) == 0));
+		if (enc) {
+			tok[0] = '=';
+			tok[1] = hex[*p >> 4];
+			tok[2] = hex[*p & 15];
+			n = 3;
+		} else {
+			tok[0] = (char)*p;
+			n = 1;
+		}
+		/* Room for the token and, unless the line ends after it, a
+		 * soft break's "=". */
+		if (col + n > 75 && !(col + n <= 76 && (p[1] == '\0' ||
+		    (p[1] == '\r' && p[2] == '\n')))) {
+			buf_adds(&b, "=\r\n");
+			col = 0;
+			if (*p == '.' || strncmp((const char *)p, "From ",
+			    5) == 0)
+				continue;	/* encoded at the new line's start */
+		}
+		buf_add(&b, tok, n);
+		col += n;
+		p++;
+	}
+	return buf_steal(&b);
+}
+
+/* 7bit serves text that is ASCII with lines within 78 characters; the rest
+ * is quoted-printable, which a person can still read in the raw source. */
+static int
+fits_7bit(const char *text)
+{
+	size_t col = 0;
+
+	for (; *text; text++) {
+		if ((unsigned char)*text >= 0x80 || *text == '\0')
+			return 0;
+		if (*text == '\n')
+			col = 0;
+		else if (*text != '\r' && ++col > 78)
+			return 0;
+	}
+	return 1;
+}
+
+/* A text part, charset UTF-8, 7bit or quoted-printable.  The body is
+ * handed to libetpan already encoded; *keep holds it, because
+ * mailmime_set_body_text does not take ownership. */
 static struct mailmime *
 text_part(const char *type, const char *text, char **keep)
 {
@@ -194,8 +268,11 @@ text_part(const char *type, const char *text, char **keep)
 	struct mailmime_content *ct;
 	struct mailmime_parameter *param;
 	struct mailmime *part;
+	char *canon = crlf(text);
+	int seven = fits_7bit(canon);
 
-	mf = mailmime_fields_new_encoding(MAILMIME_MECHANISM_BASE64);
+	mf = mailmime_fields_new_encoding(seven ? MAILMIME_MECHANISM_7BIT :
+	    MAILMIME_MECHANISM_QUOTED_PRINTABLE);
 	ct = mailmime_content_new_with_str(type);
 	param = mailmime_param_new_with_data("charset", "UTF-8");
 	if (mf == NULL || ct == NULL || param == NULL ||
@@ -203,10 +280,16 @@ text_part(const char *type, const char *text, char **keep)
 		fatal("out of memory composing mail");
 	if ((part = mailmime_new_empty(ct, mf)) == NULL)
 		fatal("out of memory composing mail");
-	*keep = crlf(text);
+	if (seven)
+		*keep = canon;
+	else {
+		*keep = compose_qp(canon);
+		free(canon);
+	}
 	if (mailmime_set_body_text(part, *keep, strlen(*keep)) !=
 	    MAILIMF_NO_ERROR)
 		fatal("out of memory composing mail");
+	part->mm_data.mm_single->dt_encoded = 1;
 	return part;
 }
 

@@ -1,8 +1,9 @@
 /*
  * compose: outgoing mail as RFC 5322 bytes.
  *
- * Built with libetpan's MIME writer: UTF-8 text/plain in base64,
- * with an optional text/html alternative; header words that are not ASCII
+ * Built with libetpan's MIME writer: UTF-8 text/plain, 7bit when it is
+ * ASCII in short lines and quoted-printable otherwise, with an optional
+ * text/html alternative encoded the same way; header words that are not ASCII
  * (the subject, display names) as RFC 2047 encoded words.  The output is
  * a pure function of the input, so golden-file tests can compare it and a
  * message resent after a crash is byte-identical.
@@ -41,5 +42,7 @@ char	*compose_message(const struct compose_mail *, char *err,
 	    size_t errlen);
 /* An RFC 2047 encoded form of s when it is not plain ASCII (owned). */
 char	*compose_header_words(const char *s);
+/* Quoted-printable of text whose line ends are CRLF (owned). */
+char	*compose_qp(const char *text);
 
 #endif

@@ -320,13 +320,69 @@ is_edge(unsigned c)
 	    c == 0x2013 || c == 0x2014;
 }
 
+int
+i18n_next_ltr(const char *s, size_t len, size_t *ra, size_t *rb)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, n, start, end, a, b, k;
+	int ltr, depth;
+	unsigned c;
+
+	while (i < len) {
+		c = utf8_at(u + i, &n);
+		if (is_rtl(c)) {
+			i += n;
+			continue;
+		}
+		/* A run of anything but right-to-left letters. */
+		start = i;
+		ltr = 0;
+		while (i < len) {
+			c = utf8_at(u + i, &n);
+			if (is_rtl(c))
+				break;
+			ltr |= is_ltr_word(c);
+			i += n;
+		}
+		end = i;
+		if (!ltr)
+			continue;
+		for (a = start; a < end; a += n) {
+			c = utf8_at(u + a, &n);
+			if (!is_edge(c))
+				break;
+		}
+		for (b = end; b > a; b--) {
+			if ((u[b - 1] & 0xc0) == 0x80)
+				continue;	/* inside a character */
+			c = utf8_at(u + b - 1, &n);
+			if (!is_edge(c)) {
+				b = b - 1 + n;
+				break;
+			}
+		}
+		/* A closing bracket whose opener is inside stays inside:
+		 * `help [GAME]`. */
+		for (k = a, depth = 0; k < b; k++)
+			depth += (u[k] == '(' || u[k] == '[') -
+			    (u[k] == ')' || u[k] == ']');
+		while (depth > 0 && b < end && (u[b] == ')' || u[b] == ']')) {
+			b++;
+			depth--;
+		}
+		*ra = a;
+		*rb = b;
+		return 1;
+	}
+	return 0;
+}
+
 static void
 bidi_line(const char *line, size_t len, struct buf *out)
 {
 	const unsigned char *u = (const unsigned char *)line;
-	size_t i, n, start, end, a, b;
-	int rtl = 0, ltr = 0;
-	int ink = 0;
+	size_t i, n, a, b;
+	int rtl = 0, ink = 0;
 	unsigned c;
 
 	for (i = 0; i < len; i += n) {
@@ -347,61 +403,15 @@ bidi_line(const char *line, size_t len, struct buf *out)
 		return;
 	}
 	for (i = 0; i < len;) {
-		c = utf8_at(u + i, &n);
-		if (is_rtl(c)) {
-			buf_add(out, line + i, n);
-			i += n;
-			continue;
+		if (!i18n_next_ltr(line + i, len - i, &a, &b)) {
+			buf_add(out, line + i, len - i);
+			break;
 		}
-		/* A run of anything but right-to-left letters. */
-		start = i;
-		ltr = 0;
-		while (i < len) {
-			c = utf8_at(u + i, &n);
-			if (is_rtl(c))
-				break;
-			ltr |= is_ltr_word(c);
-			i += n;
-		}
-		end = i;
-		if (!ltr) {
-			buf_add(out, line + start, end - start);
-			continue;
-		}
-		for (a = start; a < end; a += n) {
-			c = utf8_at(u + a, &n);
-			if (!is_edge(c))
-				break;
-		}
-		for (b = end; b > a; b--) {
-			if ((u[b - 1] & 0xc0) == 0x80)
-				continue;	/* inside a character */
-			c = utf8_at(u + b - 1, &n);
-			if (!is_edge(c)) {
-				b = b - 1 + n;
-				break;
-			}
-		}
-		/* A closing bracket whose opener is inside stays inside:
-		 * `help [GAME]`. */
-		{
-			int depth = 0;
-			size_t k;
-
-			for (k = a; k < b; k++)
-				depth += (u[k] == '(' || u[k] == '[') -
-				    (u[k] == ')' || u[k] == ']');
-			while (depth > 0 && b < end && (u[b] == ')' ||
-			    u[b] == ']')) {
-				b++;
-				depth--;
-			}
-		}
-		buf_add(out, line + start, a - start);
+		buf_add(out, line + i, a);
 		buf_adds(out, "\xe2\x81\xa6");
-		buf_add(out, line + a, b - a);
+		buf_add(out, line + i + a, b - a);
 		buf_adds(out, "\xe2\x81\xa9");
-		buf_add(out, line + b, end - b);
+		i += b;
 	}
 }
 

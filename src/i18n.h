@@ -87,6 +87,8 @@ void	 i18n_ltr(struct buf *b, const char *text);
  * to out.
  */
 void	 i18n_bidi_text(const char *in, struct buf *out);
+/* The first such run in s[0..len): 1 with its bounds [*a, *b), else 0. */
+int	 i18n_next_ltr(const char *s, size_t len, size_t *a, size_t *b);
 /* "\u2066" and "\u2069" in an RTL language, "" otherwise (don't free). */
 const char *i18n_lri(void);
 const char *i18n_pdi(void);

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <libetpan/libetpan.h>
 #include <openssl/crypto.h>
 
 #include "clock.h"
@@ -932,6 +934,65 @@ print_addrs(const char *name, const struct mail_strv *v)
 	printf("\n");
 }
 
+static const char *
+mechanism_name(int enc)
+{
+	switch (enc) {
+	case MAILMIME_MECHANISM_7BIT: return "7bit";
+	case MAILMIME_MECHANISM_8BIT: return "8bit";
+	case MAILMIME_MECHANISM_BINARY: return "binary";
+	case MAILMIME_MECHANISM_QUOTED_PRINTABLE: return "quoted-printable";
+	case MAILMIME_MECHANISM_BASE64: return "base64";
+	default: return "other";
+	}
+}
+
+/* Each leaf part's type and transfer encoding into parts ("text/plain
+ * 7bit, text/html quoted-printable"), and the decoded text/html part into
+ * *html (owned, NULL when there is none). */
+static void
+mime_leaves(struct mailmime *mm, struct buf *parts, char **html)
+{
+	struct mailmime_content *ct = mm->mm_content_type;
+	clistiter *it;
+	char *dec = NULL;
+	size_t idx = 0, dlen = 0;
+	int enc = MAILMIME_MECHANISM_7BIT;
+
+	switch (mm->mm_type) {
+	case MAILMIME_MULTIPLE:
+		for (it = clist_begin(mm->mm_data.mm_multipart.mm_mp_list); it;
+		    it = clist_next(it))
+			mime_leaves(clist_content(it), parts, html);
+		return;
+	case MAILMIME_MESSAGE:
+		if (mm->mm_data.mm_message.mm_msg_mime)
+			mime_leaves(mm->mm_data.mm_message.mm_msg_mime, parts,
+			    html);
+		return;
+	}
+	if (mm->mm_mime_fields)
+		for (it = clist_begin(mm->mm_mime_fields->fld_list); it;
+		    it = clist_next(it)) {
+			struct mailmime_field *f = clist_content(it);
+
+			if (f->fld_type == MAILMIME_FIELD_TRANSFER_ENCODING)
+				enc = f->fld_data.fld_encoding->enc_type;
+		}
+	buf_printf(parts, "%s%s/%s %s", parts->len ? ", " : "",
+	    ct && ct->ct_type && ct->ct_type->tp_type ==
+	    MAILMIME_TYPE_DISCRETE_TYPE && ct->ct_type->tp_data.tp_discrete_type->dt_type == MAILMIME_DISCRETE_TYPE_TEXT ? "text" : "other",
+	    ct && ct->ct_subtype ? ct->ct_subtype : "?", mechanism_name(enc));
+	if (*html == NULL && ct && ct->ct_subtype &&
+	    strcasecmp(ct->ct_subtype, "html") == 0 &&
+	    mailmime_part_parse(mm->mm_data.mm_single->dt_data.dt_text.dt_data,
+	    mm->mm_data.mm_single->dt_data.dt_text.dt_length, &idx, enc, &dec,
+	    &dlen) == MAILIMF_NO_ERROR) {
+		*html = xstrndup(dec, dlen);
+		mailmime_decoded_part_free(dec);
+	}
+}
+
 /* The unfolded value of the first header line called name in a message's
  * header block (owned), or NULL: for the headers mail_parse does not keep. */
 static char *
@@ -974,8 +1035,10 @@ print_mail(const struct ctx *c, const struct store_mail *row)
 {
 	struct mail_limits lim;
 	struct mail_msg m;
-	char perr[256];
-	size_t len = strlen(row->data);
+	struct mailmime *mime = NULL;
+	struct buf parts = { 0 };
+	char perr[256], *html = NULL;
+	size_t len = strlen(row->data), idx;
 	char *unsub;
 	int i, rc;
 
@@ -1011,11 +1074,23 @@ print_mail(const struct ctx *c, const struct store_mail *row)
 	/* Plain text is the rule; say when there is more (an HTML part). */
 	if (m.content_type && strcmp(m.content_type, "text/plain") != 0)
 		printf("Content-Type: %s\n", m.content_type);
+	idx = 0;
+	if (mailmime_parse(row->data, len, &idx, &mime) == MAILIMF_NO_ERROR) {
+		mime_leaves(mime, &parts, &html);
+		mailmime_free(mime);
+		printf("Parts: %s\n", buf_str(&parts));
+	}
 	printf("\n");
 	if (rc == -1)
 		printf("(unreadable: %s)\n", perr);
 	else
 		print_lf(m.body ? m.body : "");
+	if (html != NULL) {
+		printf("--- text/html ---\n");
+		print_lf(html);
+	}
+	free(html);
+	buf_free(&parts);
 	mail_msg_free(&m);
 }
 

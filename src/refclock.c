@@ -357,6 +357,7 @@ timer_reminder(struct ref_msg *x, const struct store_timer *t)
 
 struct timeout_info {
 	const char	*name;
+	uint32_t	 late;		/* bit per seat that ran out of time */
 };
 
 static void
@@ -364,8 +365,9 @@ timeout_extra(struct tmpl_data *d, void *arg, int viewer)
 {
 	struct timeout_info *ti = arg;
 
-	(void)viewer;
 	tmpl_set(d, "timeout.name", ti->name);
+	tmpl_set(d, "timeout.you", viewer >= 0 && viewer < 32 &&
+	    (ti->late & (1u << viewer)) ? "1" : "");
 }
 
 static int
@@ -376,7 +378,7 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 	struct ref_result res;
 	struct ref_seats rs;
 	struct timeout_info ti;
-	struct buf late = { 0 };
+	struct buf late = { 0 }, seats = { 0 };
 	char *text = NULL;
 	uint32_t tm;
 	unsigned losers = 0, winners = 0;
@@ -404,6 +406,16 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 			losers |= 1u << i;
 		buf_printf(&late, "%s%s", late.len ? ", " : "",
 		    ref_name(&rs.p[s]));
+		buf_printf(&seats, "%s%s", seats.len ? ", " : I18N_TR,
+		    ops->seat_name(g.st, s));
+	}
+	/* Several seats (both Aluette changers) read as they are. */
+	if (seats.len && strchr(seats.s, ',') != NULL) {
+		char *plain = xstrdup(seats.s + 1);
+
+		buf_reset(&seats);
+		buf_adds(&seats, plain);
+		free(plain);
 	}
 	for (s = 0; s < g.row.nseats; s++)
 		if (!(losers & (1u << s)))
@@ -412,8 +424,12 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 	    x->r->cfg->clock.timeout_action == CONFIG_TIMEOUT_NOTIFY ?
 	    GAMEDEF_TIMEOUT_NOTIFY : GAMEDEF_TIMEOUT_FORFEIT;
 	ti.name = buf_str(&late);
+	ti.late = tm;
 	if (action == GAMEDEF_TIMEOUT_FORFEIT) {
-		text = i18n_defer(N_("%s ran out of time"), ti.name,
+		/* The result names the seat, as "North resigned" does: the
+		 * end mail's subject then never names its reader's address.
+		 * One seat's name is translated for each reader. */
+		text = i18n_defer(N_("%s ran out of time"), buf_str(&seats),
 		    (char *)NULL);
 		rc = refgame_finish(x, &g, winners == 0, winners, "timeout",
 		    text, ti.name);
@@ -447,6 +463,7 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 	}
 	buf_free(&late);
 	free(text);
+	buf_free(&seats);
 	refview_seats_free(&rs);
 	play_free(&g);
 	return rc;

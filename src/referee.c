@@ -22,6 +22,7 @@
 
 #include "compose.h"
 #include "log.h"
+#include "mailhtml.h"
 #include "refint.h"
 #include "tz.h"
 
@@ -102,6 +103,7 @@ referee_queue(struct referee *r, const struct referee_mail *m,
 	c.x_loop = r->cfg->referee.address;
 	c.list_unsubscribe = m->list_unsubscribe;
 	c.text = m->text;
+	c.html = m->html;
 	c.date = (time_t)now;
 	if ((data = compose_message(&c, err, sizeof(err))) == NULL) {
 		/* An address we cannot write to: nothing to queue. */
@@ -261,16 +263,33 @@ usable_id(const char *id)
 	    strpbrk(id, "<> \t\r\n\"") == NULL && strlen(id) < 250;
 }
 
+/* Does the style layer mark anything (a board, a move)? */
+static int
+has_style(const char *style, size_t len)
+{
+	size_t i;
+
+	for (i = 0; style != NULL && i < len; i++)
+		if (style[i] != 0)
+			return 1;
+	return 0;
+}
+
 /* Queue a rendered mail, the message's n-th; threads it into the game
- * and, for the sender, under the incoming message. */
+ * and, for the sender, under the incoming message.  A body whose style
+ * layer (one byte per byte of body, or NULL) shows a board or moves gets
+ * an HTML alternative made from it. */
 static int
 queue_now(struct ref_msg *x, const char *to, int to_sender,
-    const char *subject, const char *body, int64_t game, int seat,
-    int notification, const char *auto_submitted, int n)
+    const char *subject, const char *body, const char *style,
+    const char *lang, int64_t game, int seat, int notification,
+    const char *auto_submitted, int n)
 {
+	struct mailhtml_opts ho;
+	char *html = NULL, *reply_subject;
 	const struct config *cfg = x->r->cfg;
 	struct referee_mail out;
-	struct buf subj = { 0 }, refs = { 0 };
+	struct buf subj = { 0 }, refs = { 0 }, rtl = { 0 };
 	char token[TOKEN_LEN + 1], *root = NULL, *id, *reply_to = NULL;
 	char *unsubscribe = NULL;
 	const char *irt = NULL, *at;
@@ -296,7 +315,13 @@ queue_now(struct ref_msg *x, const char *to, int to_sender,
 			irt = root;
 		}
 	}
-	buf_adds(&subj, subject);
+	/* Right to left: in the plain text (and the subject) boards,
+	 * notation and addresses are isolated as left-to-right runs
+	 * (i18n_bidi_text); the HTML part says so with dir attributes. */
+	if (i18n_rtl(lang))
+		i18n_bidi_text(subject, &subj);
+	else
+		buf_adds(&subj, subject);
 	/* A notification of a move says how to stop them: a mail whose
 	 * subject is the command (a player keeps the mails of their turn). */
 	if (notification && game != 0)
@@ -321,10 +346,25 @@ queue_now(struct ref_msg *x, const char *to, int to_sender,
 		}
 	}
 	id = referee_message_id(cfg, x->key, n);
+	if (has_style(style, strlen(body))) {
+		memset(&ho, 0, sizeof(ho));
+		reply_subject = xasprintf("Re: %s", buf_str(&subj));
+		ho.lang = lang;
+		ho.title = buf_str(&subj);
+		ho.reply_to = reply_to ? reply_to : cfg->referee.address;
+		ho.reply_subject = reply_subject;
+		html = mailhtml_render(body, style, &ho);
+		free(reply_subject);
+	}
+	if (i18n_rtl(lang)) {
+		i18n_bidi_text(body, &rtl);
+		body = buf_str(&rtl);
+	}
 	out.to = to;
 	out.reply_to = reply_to;
 	out.subject = buf_str(&subj);
 	out.text = body;
+	out.html = html;
 	out.in_reply_to = irt;
 	out.references = refs.len ? buf_str(&refs) : NULL;
 	/* RFC 3834: an answer to the sender's own mail is auto-replied; a
@@ -336,11 +376,13 @@ queue_now(struct ref_msg *x, const char *to, int to_sender,
 	out.game = game;
 	rc = referee_queue(x->r, &out, id, x->now);
 	free(id);
+	free(html);
 	free(root);
 	free(reply_to);
 	free(unsubscribe);
 	buf_free(&subj);
 	buf_free(&refs);
+	buf_free(&rtl);
 	return rc;
 }
 
@@ -348,16 +390,18 @@ queue_now(struct ref_msg *x, const char *to, int to_sender,
  * taken now either way, so Message-IDs do not depend on holding. */
 static int
 queue_mail(struct ref_msg *x, const char *to, int to_sender, int part,
-    const char *subject, const char *body, int64_t game, int seat,
-    int notification, const char *auto_submitted)
+    const char *subject, const char *body, const char *style,
+    const char *lang, int64_t game, int seat, int notification,
+    const char *auto_submitted)
 {
 	struct ref_out *o;
+	size_t len = strlen(body);
 
 	if (to_sender)
 		x->answered = 1;
 	if (!x->holding)
-		return queue_now(x, to, to_sender, subject, body, game, seat,
-		    notification, auto_submitted, ++x->nout);
+		return queue_now(x, to, to_sender, subject, body, style, lang,
+		    game, seat, notification, auto_submitted, ++x->nout);
 	x->outs = xreallocarray(x->outs, (size_t)x->nouts + 1,
 	    sizeof(*x->outs));
 	o = &x->outs[x->nouts++];
@@ -366,6 +410,10 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender, int part,
 	o->part = part;
 	o->subject = xstrdup(subject);
 	o->body = xstrdup(body);
+	o->style = xcalloc(len + 1, 1);
+	if (style != NULL)
+		memcpy(o->style, style, len);
+	o->lang = xstrdup(lang);
 	o->game = game;
 	o->seat = seat;
 	o->notification = notification;
@@ -384,6 +432,8 @@ outs_drop(struct ref_msg *x, int n)
 		free(o->to);
 		free(o->subject);
 		free(o->body);
+		free(o->style);
+		free(o->lang);
 	}
 }
 
@@ -403,10 +453,10 @@ tmpl_part(const char *tmplname)
 	return REF_PART_PLAIN;
 }
 
-/* Render LANG/NAME: subject and body (owned). */
+/* Render LANG/NAME: subject, body and the body's style layer (owned). */
 static int
 render(struct ref_msg *x, const char *lang, const char *tmplname,
-    struct tmpl_data *d, char **subject, char **body)
+    struct tmpl_data *d, char **subject, char **body, char **style)
 {
 	const struct tmpl *t;
 	char err[512];
@@ -419,21 +469,10 @@ render(struct ref_msg *x, const char *lang, const char *tmplname,
 		log_err("template %s/%s: %s", lang, tmplname, err);
 		return -1;
 	}
-	if (tmpl_render(t, d, 0, subject, body, err, sizeof(err)) == -1) {
+	if (tmpl_render_styled(t, d, 0, subject, body, style, err,
+	    sizeof(err)) == -1) {
 		log_err("%s", err);
 		return -1;
-	}
-	/* Right to left: boards, notation and addresses isolated as left
-	 * to right runs (i18n_bidi_text). */
-	if (i18n_rtl(lang)) {
-		struct buf bs = { 0 }, bb = { 0 };
-
-		i18n_bidi_text(*subject, &bs);
-		i18n_bidi_text(*body, &bb);
-		free(*subject);
-		free(*body);
-		*subject = buf_steal(&bs);
-		*body = buf_steal(&bb);
 	}
 	return 0;
 }
@@ -443,15 +482,17 @@ render_send(struct ref_msg *x, const char *to, const char *lang,
     int to_sender, const char *tmplname, struct tmpl_data *d, int64_t game,
     int seat, const char *auto_submitted)
 {
-	char *subject, *body;
+	char *subject, *body, *style;
 	int rc;
 
-	if (render(x, lang, tmplname, d, &subject, &body) == -1)
+	if (render(x, lang, tmplname, d, &subject, &body, &style) == -1)
 		return -1;
 	rc = queue_mail(x, to, to_sender, tmpl_part(tmplname), subject, body,
-	    game, seat, strcmp(tmplname, "move") == 0, auto_submitted);
+	    style, lang, game, seat, strcmp(tmplname, "move") == 0,
+	    auto_submitted);
 	free(subject);
 	free(body);
+	free(style);
 	return rc;
 }
 
@@ -1224,14 +1265,27 @@ info_notice(struct ref_msg *x, int64_t until)
 	return rc;
 }
 
+/* Append text to an answer's body b and its style (NULL: plain) to st,
+ * which stays as long as b. */
+static void
+answer_add(struct buf *b, struct buf *st, const char *text,
+    const char *style)
+{
+	size_t i, n = strlen(text);
+
+	buf_add(b, text, n);
+	for (i = 0; i < n; i++)
+		buf_addc(st, style != NULL ? style[i] : 0);
+}
+
 /* Before a part for a seat of another game than the answer's tag: a
  * reply to the answer plays in the tag's game, not in that one. */
 static int
 elsewhere_note(struct ref_msg *x, const struct ref_out *o,
-    const struct ref_out *head, struct buf *b)
+    const struct ref_out *head, struct buf *b, struct buf *st)
 {
 	struct tmpl_data *d;
-	char *subject, *body;
+	char *subject, *body, *style;
 	int rc;
 
 	if (o->game == 0 || o->seat < 0 || head->game == 0 || head->seat < 0 ||
@@ -1241,14 +1295,15 @@ elsewhere_note(struct ref_msg *x, const struct ref_out *o,
 	tmpl_setf(d, "game.id", "%lld", (long long)o->game);
 	tmpl_setf(d, "answer.game", "%lld", (long long)head->game);
 	rc = render(x, x->me.language ? x->me.language : "en", "elsewhere",
-	    d, &subject, &body);
+	    d, &subject, &body, &style);
 	tmpl_data_free(d);
 	if (rc == -1)
 		return -1;
-	buf_adds(b, body);
-	buf_adds(b, "\n");
+	answer_add(b, st, body, style);
+	answer_add(b, st, "\n", NULL);
 	free(subject);
 	free(body);
+	free(style);
 	return 0;
 }
 
@@ -1262,15 +1317,22 @@ part_rank(const struct ref_out *o)
 	return o->game != 0 && o->seat >= 0;
 }
 
-/* A part's body without the greeting the answer already has: a first
- * paragraph of one line, the same in both. */
+/* A part's body without its greeting, which has no place in the middle
+ * of an answer: a first paragraph of one short line that names the
+ * reader ("Hello ann@example.org,", in any language). */
 static const char *
-without_greeting(const char *body, const char *head)
+without_greeting(const char *body, const char *name)
 {
-	size_t len = strcspn(head, "\n");
+	size_t len = strcspn(body, "\n");
+	char *line;
+	int greeting;
 
-	if (strncmp(head + len, "\n\n", 2) != 0 ||
-	    strncmp(body, head, len + 2) != 0)
+	if (strncmp(body + len, "\n\n", 2) != 0 || len > 100)
+		return body;
+	line = xstrndup(body, len);
+	greeting = strstr(line, name) != NULL;
+	free(line);
+	if (!greeting)
 		return body;
 	body += len + 1;
 	while (*body == '\n')
@@ -1288,7 +1350,8 @@ without_greeting(const char *body, const char *head)
 static int
 answer_queue(struct ref_msg *x)
 {
-	struct buf body = { 0 };
+	struct buf body = { 0 }, style = { 0 };
+	const char *part;
 	struct ref_out *o, *head = NULL;
 	int i, j, first = -1, info = 0, info_ok = 1, dup, rc = 0;
 	char *in;
@@ -1315,7 +1378,7 @@ answer_queue(struct ref_msg *x)
 			head = o;
 	}
 	if (head != NULL)
-		buf_adds(&body, head->body);
+		answer_add(&body, &style, head->body, head->style);
 	for (i = 0; head != NULL && i < x->nouts; i++) {
 		o = &x->outs[i];
 		if (!in[i] || o == head)
@@ -1326,27 +1389,30 @@ answer_queue(struct ref_msg *x)
 		if (dup)
 			continue;
 		if (body.len > 0 && buf_str(&body)[body.len - 1] != '\n')
-			buf_adds(&body, "\n");
-		buf_adds(&body, "\n* * *\n\n");
-		if (elsewhere_note(x, o, head, &body) == -1) {
+			answer_add(&body, &style, "\n", NULL);
+		answer_add(&body, &style, "\n* * *\n\n", NULL);
+		if (elsewhere_note(x, o, head, &body, &style) == -1) {
 			rc = -1;
 			break;
 		}
-		buf_adds(&body, without_greeting(o->body, head->body));
+		part = without_greeting(o->body, ref_name(&x->me));
+		answer_add(&body, &style, part, o->style + (part - o->body));
 	}
 	for (i = 0; i < x->nouts && rc == 0; i++) {
 		o = &x->outs[i];
 		if (!o->to_sender)
 			rc = queue_now(x, o->to, 0, o->subject, o->body,
-			    o->game, o->seat, o->notification,
-			    o->auto_submitted, o->n);
+			    o->style, o->lang, o->game, o->seat,
+			    o->notification, o->auto_submitted, o->n);
 		else if (i == first)
 			rc = queue_now(x, head->to, 1, head->subject,
-			    buf_str(&body), head->game, head->seat,
-			    head->notification, head->auto_submitted, o->n);
+			    buf_str(&body), style.s, head->lang, head->game,
+			    head->seat, head->notification,
+			    head->auto_submitted, o->n);
 	}
 	free(in);
 	buf_free(&body);
+	buf_free(&style);
 	return rc;
 }
 

@@ -66,6 +66,7 @@ struct referee_mail {
 	const char	*reply_to;	/* may be NULL */
 	const char	*subject;
 	const char	*text;
+	const char	*html;		/* the alternative, may be NULL */
 	const char	*in_reply_to;	/* may be NULL */
 	const char	*references;	/* may be NULL */
 	const char	*auto_submitted;

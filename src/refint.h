@@ -49,6 +49,8 @@ struct ref_out {
 	int	 part;		/* REF_PART_*, for the sender's answer */
 	char	*subject;	/* owned, without the tag */
 	char	*body;		/* owned */
+	char	*style;		/* owned: a style byte per body byte */
+	char	*lang;		/* owned: the reader's language */
 	int64_t	 game;
 	int	 seat;
 	int	 notification;	/* a move notification (List-Unsubscribe) */
@@ -164,8 +166,13 @@ int	refview_turn_open(struct ref_msg *, const struct play_game *, int seat);
 /* The last moves as viewer sees them ("2, 1": one seat's run). */
 int	refview_last_move(struct ref_msg *, const struct play_game *,
 	    int viewer, struct buf *);
-/* legal[] and example_move: the seat's legal moves now. */
+/* legal[] and example_move: the seat's legal moves now (marked as moves
+ * for the HTML part, the example as the reply it suggests). */
 void	refview_legal(struct tmpl_data *, const struct play_game *, int seat);
+/* board: render()'s text for the view, with the engine's render_style()
+ * as its style layer (mailhtml.h). */
+void	refview_set_board(struct tmpl_data *, const struct play_game *,
+	    const struct game_view *, const char *board);
 /* Mail tmplname about the game to every seat (each its own view; seats
  * by their notify setting when notify is set) and, when observers is set,
  * to every observer (public view).  extra, when not NULL, adds the

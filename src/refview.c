@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mailhtml.h"
 #include "refint.h"
 
 int
@@ -236,19 +237,39 @@ refview_legal(struct tmpl_data *d, const struct play_game *g, int seat)
 {
 	struct tmpl_list *l = tmpl_list(d, "legal");
 	struct buf b = { 0 };
-	char *text, *p, *nl;
+	char *text, *p, *nl, mark[GAME_MOVE_TEXT];
 	int first = 1;
 
 	game_legal_text(g->def->ops, g->st, seat, &b);
 	text = buf_steal(&b);
 	for (p = text; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
 		*nl = '\0';
-		tmpl_list_add_str(l, p);
-		if (first)
-			tmpl_set(d, "example_move", p);
+		memset(mark, MAILHTML_MOVE, sizeof(mark));
+		tmpl_list_add_styled(l, p, strlen(p) < sizeof(mark) ? mark :
+		    NULL);
+		if (first) {
+			memset(mark, MAILHTML_REPLY, sizeof(mark));
+			tmpl_set_styled(d, "example_move", p,
+			    strlen(p) < sizeof(mark) ? mark : NULL);
+		}
 		first = 0;
 	}
 	free(text);
+}
+
+void
+refview_set_board(struct tmpl_data *d, const struct play_game *g,
+    const struct game_view *v, const char *board)
+{
+	size_t i, len = strlen(board);
+	char *style = xcalloc(1, len + 1);
+
+	if (g->def->ops->render_style != NULL)
+		g->def->ops->render_style(g->st, v, board, len, style);
+	for (i = 0; i < len; i++)
+		style[i] = (char)(MAILHTML_BOARD | (style[i] & 0x7f));
+	tmpl_set_styled(d, "board", board, style);
+	free(style);
 }
 
 struct tmpl_data *
@@ -318,7 +339,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	/* The templates put the blank lines around the board. */
 	while (b.len > 0 && b.s[b.len - 1] == '\n')
 		b.s[--b.len] = '\0';
-	tmpl_set(d, "board", buf_str(&b));
+	refview_set_board(d, g, &v, buf_str(&b));
 	buf_reset(&b);
 
 	/* The last moves the reader may see: the run of one seat's moves
@@ -331,6 +352,8 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 			    last)));
 			tmpl_set(d, "last_move.name", ref_name(&rs->p[last]));
 			tmpl_set(d, "last_move.text", buf_str(&b));
+			tmpl_set(d, "last_move.you", last == viewer ? "1" :
+			    "");
 		}
 		buf_reset(&b);
 		store_moves_free(log, n);

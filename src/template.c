@@ -18,6 +18,8 @@ enum { V_STR, V_REC, V_LIST };
 struct tmpl_value {
 	int	kind;
 	char	*str;			/* owned, V_STR */
+	char	*style;			/* owned, V_STR: strlen(str) style
+					 * bytes, or NULL */
 	struct tmpl_data *rec;		/* owned, V_REC */
 	struct tmpl_list *list;		/* owned, V_LIST */
 };
@@ -45,6 +47,7 @@ value_clear(struct tmpl_value *v)
 	switch (v->kind) {
 	case V_STR:
 		free(v->str);
+		free(v->style);
 		break;
 	case V_REC:
 		tmpl_data_free(v->rec);
@@ -158,6 +161,43 @@ tmpl_set(struct tmpl_data *d, const char *name, const char *value)
 }
 
 void
+tmpl_set_styled(struct tmpl_data *d, const char *name, const char *value,
+    const char *style)
+{
+	const char *last;
+	struct tmpl_value *v;
+
+	tmpl_set(d, name, value);
+	d = walk_parent(d, name, &last);
+	v = field_put(d, last, strlen(last));
+	if (style != NULL && *v->str != '\0') {
+		v->style = xmalloc(strlen(v->str));
+		memcpy(v->style, style, strlen(v->str));
+	}
+}
+
+const char *
+tmpl_get(const struct tmpl_data *d, const char *name)
+{
+	const struct tmpl_value *v = NULL;
+	const char *dot;
+	size_t len;
+
+	for (;;) {
+		dot = strchr(name, '.');
+		len = dot != NULL ? (size_t)(dot - name) : strlen(name);
+		if ((v = field_get(d, name, len)) == NULL)
+			return NULL;
+		if (dot == NULL)
+			return v->kind == V_STR ? v->str : NULL;
+		if (v->kind != V_REC)
+			return NULL;
+		d = v->rec;
+		name = dot + 1;
+	}
+}
+
+void
 tmpl_setf(struct tmpl_data *d, const char *name, const char *fmt, ...)
 {
 	struct buf b = { 0 };
@@ -236,6 +276,19 @@ tmpl_list_add_str(struct tmpl_list *l, const char *s)
 
 	v->kind = V_STR;
 	v->str = xstrdup(s != NULL ? s : "");
+}
+
+void
+tmpl_list_add_styled(struct tmpl_list *l, const char *s, const char *style)
+{
+	struct tmpl_value *v;
+
+	tmpl_list_add_str(l, s);
+	v = &l->v[l->n - 1];
+	if (style != NULL && *v->str != '\0') {
+		v->style = xmalloc(strlen(v->str));
+		memcpy(v->style, style, strlen(v->str));
+	}
 }
 
 size_t
@@ -992,6 +1045,7 @@ struct render {
 	struct frame fr[TMPL_DEPTH + 1];
 	int	nfr;
 	struct buf *out;
+	struct buf *style;		/* the body's style layer, or NULL */
 	char	*err;
 	size_t	errlen;
 	int	failed;
@@ -1111,6 +1165,26 @@ emit(struct render *r, const char *s, size_t max, int escape)
 	}
 }
 
+/* Bring the style layer up to the text: the value's own style when what
+ * was appended since start is its text unchanged, else plain bytes. */
+static void
+style_pad(struct render *r, const struct tmpl_value *v, size_t start)
+{
+	size_t have;
+
+	if (r->style == NULL || r->subject)
+		return;
+	have = r->style->len;
+	if (v != NULL && v->style != NULL && have == start &&
+	    r->out->len - start == strlen(v->str) &&
+	    memcmp(r->out->s + start, v->str, strlen(v->str)) == 0) {
+		buf_add(r->style, v->style, strlen(v->str));
+		return;
+	}
+	while (have++ < r->out->len)
+		buf_addc(r->style, 0);
+}
+
 static int
 truthy(const struct ref *ref)
 {
@@ -1158,7 +1232,7 @@ static void
 render_nodes(struct render *r, const struct nodes *ns)
 {
 	struct ref ref;
-	size_t i;
+	size_t i, start;
 	int t;
 
 	for (i = 0; i < ns->n; i++) {
@@ -1166,6 +1240,7 @@ render_nodes(struct render *r, const struct nodes *ns)
 
 		if (n->kind == N_TEXT) {
 			buf_adds(r->out, n->text);
+			style_pad(r, NULL, 0);
 			continue;
 		}
 		if (lookup(r, n->name, &ref) != 0) {
@@ -1184,8 +1259,10 @@ render_nodes(struct render *r, const struct nodes *ns)
 				    "is a record, not text");
 				break;
 			}
+			start = r->out->len;
 			emit(r, ref.s != NULL ? ref.s : ref.v->str, n->max,
 			    (r->flags & TMPL_HTML) && !n->raw);
+			style_pad(r, ref.s == NULL ? ref.v : NULL, start);
 			break;
 		case N_IF:
 		case N_UNLESS:
@@ -1205,13 +1282,26 @@ int
 tmpl_render(const struct tmpl *t, const struct tmpl_data *d, int flags,
     char **subject, char **body, char *err, size_t errlen)
 {
+	return tmpl_render_styled(t, d, flags, subject, body, NULL, err,
+	    errlen);
+}
+
+int
+tmpl_render_styled(const struct tmpl *t, const struct tmpl_data *d,
+    int flags, char **subject, char **body, char **style, char *err,
+    size_t errlen)
+{
 	struct tmpl_value top = { 0 };
 	struct render r = { 0 };
-	struct buf sb = { 0 }, bb = { 0 };
+	struct buf sb = { 0 }, bb = { 0 }, yb = { 0 };
 	const char *s, *e;
 	char *subj;
 
 	*subject = *body = NULL;
+	if (style != NULL) {
+		*style = NULL;
+		r.style = &yb;
+	}
 	top.kind = V_REC;
 	top.rec = (struct tmpl_data *)d;
 	r.t = t;
@@ -1231,6 +1321,7 @@ tmpl_render(const struct tmpl *t, const struct tmpl_data *d, int flags,
 	if (r.failed) {
 		buf_free(&sb);
 		buf_free(&bb);
+		buf_free(&yb);
 		return -1;
 	}
 	/* Blank lines between the Subject line and the text are layout. */
@@ -1243,7 +1334,15 @@ tmpl_render(const struct tmpl *t, const struct tmpl_data *d, int flags,
 		s = e + 1;
 	}
 	*body = xstrdup(s);
+	if (style != NULL) {
+		size_t off = (size_t)(s - buf_str(&bb)), len = bb.len - off;
+
+		*style = xmalloc(len + 1);
+		memcpy(*style, buf_str(&yb) + off, len);
+		(*style)[len] = 0;
+	}
 	buf_free(&bb);
+	buf_free(&yb);
 	subj = buf_steal(&sb);
 	*subject = xstrdup(util_trim(subj));
 	free(subj);

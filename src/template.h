@@ -47,6 +47,14 @@ void	 tmpl_set(struct tmpl_data *, const char *name, const char *value);
 void	 tmpl_setf(struct tmpl_data *, const char *name, const char *fmt, ...)
 	    PRINTFLIKE(3, 4);
 void	 tmpl_set_int(struct tmpl_data *, const char *name, long long);
+/* Set a string with a style layer: style holds one byte per byte of value
+ * (copied; NULL for none), which tmpl_render_styled() passes on where the
+ * value is rendered.  The bytes mean what the caller makes of them (the
+ * referee: mailhtml.h). */
+void	 tmpl_set_styled(struct tmpl_data *, const char *name,
+	    const char *value, const char *style);
+/* The string under a (dotted) name, or NULL (don't free). */
+const char *tmpl_get(const struct tmpl_data *, const char *name);
 /* The sub-record under name, made when absent (dotted names too). */
 struct tmpl_data *tmpl_record(struct tmpl_data *, const char *name);
 /* The list under name, made empty when absent. */
@@ -54,6 +62,8 @@ struct tmpl_list *tmpl_list(struct tmpl_data *, const char *name);
 /* Append a new empty record item (filled with tmpl_set) or a string. */
 struct tmpl_data *tmpl_list_add(struct tmpl_list *);
 void	 tmpl_list_add_str(struct tmpl_list *, const char *);
+void	 tmpl_list_add_styled(struct tmpl_list *, const char *,
+	    const char *style);
 size_t	 tmpl_list_len(const struct tmpl_list *);
 /* The record item at index i, or NULL (out of range, or a string). */
 struct tmpl_data *tmpl_list_get(struct tmpl_list *, size_t i);
@@ -108,5 +118,11 @@ const struct tmpl *tmpl_cache_get(struct tmpl_cache *, const char *lang,
  * and nothing allocated. */
 int	 tmpl_render(const struct tmpl *, const struct tmpl_data *, int flags,
 	    char **subject, char **body, char *err, size_t errlen);
+/* The same, with the body's style layer in *style (owned; one byte per
+ * byte of *body: a styled value's bytes where it was rendered unchanged,
+ * 0 elsewhere). */
+int	 tmpl_render_styled(const struct tmpl *, const struct tmpl_data *,
+	    int flags, char **subject, char **body, char **style, char *err,
+	    size_t errlen);
 
 #endif

@@ -744,7 +744,7 @@ START_TEST(almakleh_render_marks_pieces_portals_and_last_move)
 	ck_assert_ptr_nonnull(strstr(s,
 	    "Last move: alice (South) panther b1-b3, marked ( ).\n"));
 	ck_assert_ptr_nonnull(strstr(s, "bob (North) holds, to move:\n"
-	    "  otter               adder               panther (not now)\n"));
+	    "  otter             adder             panther (not now)\n"));
 	ck_assert_ptr_nonnull(strstr(s, "In transit: panther, passed by South; "
 	    "North may use it from its next turn.\n"));
 	ck_assert_ptr_nonnull(strstr(s, "bob (North) to move.\n"));

@@ -206,6 +206,116 @@ START_TEST(compose_long_words_split_on_characters)
 }
 END_TEST
 
+
+/* Decode quoted-printable with libetpan's own decoder. */
+static char *
+qp_decode(const char *qp)
+{
+	size_t idx = 0, dlen = 0;
+	char *dec = NULL, *out;
+
+	ck_assert_int_eq(mailmime_part_parse(qp, strlen(qp), &idx,
+	    MAILMIME_MECHANISM_QUOTED_PRINTABLE, &dec, &dlen),
+	    MAILIMF_NO_ERROR);
+	out = xstrndup(dec, dlen);
+	mailmime_decoded_part_free(dec);
+	return out;
+}
+
+START_TEST(compose_qp_round_trips_tricky_text)
+{
+	static const char *const cases[] = {
+		"-- \r\nludus\r\n",
+		"trailing spaces   \r\ntab\t\r\nboth \t \r\n",
+		"no line end at all ",
+		"a=b ==3D =\r\n=\r\n",
+		".\r\n.dot start\r\n..\r\nFrom here\r\nFrom\r\n",
+		"Ваш ход — доска: Монсеньор 3co ♠\r\n",
+		"x\r\n\r\n\r\n",
+		"",
+	};
+	struct buf b = { 0 };
+	char *qp, *dec, *line;
+	size_t i, j, len;
+
+	/* Long lines of every kind, each character landing on every column
+	 * of a soft break once. */
+	for (i = 0; i < 80; i++)
+		buf_addc(&b, 'a');
+	buf_adds(&b, "\r\n");
+	for (j = 0; j < 4; j++) {
+		for (i = 0; i < 70 + j; i++)
+			buf_addc(&b, 'b');
+		buf_adds(&b, "= . From é\t ");
+		for (i = 0; i < 100; i++)
+			buf_adds(&b, i % 3 ? "ж" : " ");
+		buf_adds(&b, "  \r\n");
+	}
+	for (i = 0; i <= nitems(cases); i++) {
+		const char *in = i < nitems(cases) ? cases[i] : buf_str(&b);
+
+		qp = compose_qp(in);
+		/* Short lines, only ASCII, no trailing blank, no bare dot or
+		 * From at a line start. */
+		for (line = qp; *line; line += len + (line[len] ? 2 : 0)) {
+			len = strcspn(line, "\r");
+			ck_assert_uint_le(len, 76);
+			if (line[len])
+				ck_assert_int_eq(line[len + 1], '\n');
+			if (len > 0)
+				ck_assert(line[len - 1] != ' ' &&
+				    line[len - 1] != '\t');
+			ck_assert(line[0] != '.' && strncmp(line, "From ",
+			    5) != 0);
+		}
+		for (line = qp; *line; line++)
+			ck_assert((unsigned char)*line < 0x80);
+		dec = qp_decode(qp);
+		ck_assert_str_eq(dec, in);
+		free(dec);
+		free(qp);
+	}
+	buf_free(&b);
+	/* The signature separator keeps its one space. */
+	qp = compose_qp("-- \r\n");
+	ck_assert_str_eq(qp, "--=20\r\n");
+	free(qp);
+}
+END_TEST
+
+START_TEST(compose_ascii_is_7bit_utf8_is_qp)
+{
+	struct compose_mail m = sample();
+	char err[128], *msg, *b;
+
+	m.text = "Your move.\n-- \nludus\n";
+	m.html = "<p>Your move.</p>\n";
+	msg = compose_message(&m, err, sizeof(err));
+	ck_assert_ptr_nonnull(msg);
+	ck_assert_ptr_null(strstr(msg, "base64"));
+	ck_assert_ptr_nonnull(strstr(msg, "Content-Transfer-Encoding: 7bit"));
+	ck_assert_ptr_null(strstr(msg, "quoted-printable"));
+	ck_assert_ptr_nonnull(strstr(msg, "\r\n-- \r\nludus\r\n"));
+	b = body_text(msg);
+	ck_assert_str_eq(b, "Your move.\r\n-- \r\nludus\r\n");
+	free(b);
+	free(msg);
+
+	m = sample();
+	msg = compose_message(&m, err, sizeof(err));
+	ck_assert_ptr_nonnull(msg);
+	ck_assert_ptr_null(strstr(msg, "base64"));
+	ck_assert_ptr_nonnull(strstr(msg,
+	    "Content-Transfer-Encoding: quoted-printable"));
+	ck_assert_ptr_nonnull(strstr(msg, "\r\n--=20\r\n"));
+	b = body_text(msg);
+	ck_assert_str_eq(b, "Ваш ход — board:\r\n  | 4 | 4 |\r\nFrom here\r\n"
+	    ".\r\n-- \r\nludus\r\n");
+	free(b);
+	free(msg);
+}
+END_TEST
+
 static Suite *
 compose_suite(void)
 {
@@ -216,6 +326,8 @@ compose_suite(void)
 	tcase_add_test(tc, compose_is_a_function_of_its_input);
 	tcase_add_test(tc, compose_header_injection_is_impossible);
 	tcase_add_test(tc, compose_long_words_split_on_characters);
+	tcase_add_test(tc, compose_qp_round_trips_tricky_text);
+	tcase_add_test(tc, compose_ascii_is_7bit_utf8_is_qp);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mailhtml.h"
 #include "testutil.h"
 #include "token.h"
 #include "tz.h"
@@ -339,6 +340,88 @@ START_TEST(game_looks_like_move_counts_notation_words)
 }
 END_TEST
 
+/* The HTML part shows a board's diagram lines in a <pre> whose font
+ * shrinks from 12 to 10 px to fit a 375 px phone (mailhtml.h).  Over
+ * random playouts, for every viewer and with long names, every line an
+ * engine's render_style() does not mark as running text stays within
+ * what fits at 10 px, and the style bytes stay in the engines' range. */
+#define PHONE_COLUMNS	MAILHTML_PHONE_COLUMNS_MAX
+
+START_TEST(game_board_styles_fit_a_phone)
+{
+	static const char *const names[GAME_MAX_SEATS] = {
+	    "ann.smith@example.org", "benedict@example.org",
+	    "catherine@example.org", "dan.jones@example.org" };
+	struct game_move moves[GAME_MAX_MOVES];
+	struct game_opts o;
+	struct game_view v;
+	struct buf b = { 0 };
+	uint64_t r = 88172645463325252ULL;
+	const struct game_ops *ops;
+	size_t at, end, k, len;
+	char *style;
+	void *st;
+	int e, seed, ply, seat, n, viewer, nseats;
+	uint32_t tm;
+
+	for (e = 0; (ops = game_engines[e]) != NULL; e++) {
+		if (ops->render_style == NULL)
+			continue;
+		tu_opts(ops->name, "", &o);
+		nseats = ops->seats(&o);
+		for (seed = 1; seed <= 2; seed++) {
+			st = tu_new(ops->name, "", (uint64_t)seed, nseats);
+			for (ply = 0; ply < 120; ply++) {
+				for (viewer = -1; viewer < nseats; viewer++) {
+					memset(&v, 0, sizeof(v));
+					v.viewer = viewer < 0 ? GAME_PUBLIC :
+					    viewer;
+					memcpy(v.names, names, sizeof(names));
+					buf_reset(&b);
+					ops->render(st, &v, &b);
+					len = b.len;
+					/* Exactly len bytes: the sanitizers
+					 * catch a write past them. */
+					style = xcalloc(1, len ? len : 1);
+					ops->render_style(st, &v, buf_str(&b),
+					    len, style);
+					for (at = 0; at < len; at = end + 1) {
+						end = at + strcspn(buf_str(&b) +
+						    at, "\n");
+						if (end > at && (style[at] &
+						    GAME_STYLE_TEXT))
+							continue;
+						ck_assert_msg(end - at <=
+						    PHONE_COLUMNS, "%s: a board "
+						    "line of %zu characters:\n"
+						    "%.*s", ops->name, end - at,
+						    (int)(end - at),
+						    buf_str(&b) + at);
+					}
+					for (k = 0; k < len; k++)
+						ck_assert((unsigned char)
+						    style[k] < 0x80);
+					free(style);
+				}
+				if ((tm = ops->to_move(st)) == 0)
+					break;
+				for (seat = 0; !(tm & (1u << seat)); seat++)
+					;
+				n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+				if (n == 0)
+					break;
+				r ^= r << 13;
+				r ^= r >> 7;
+				r ^= r << 17;
+				ops->apply(st, seat, &moves[r % (uint64_t)n]);
+			}
+			free(st);
+		}
+	}
+	buf_free(&b);
+}
+END_TEST
+
 START_TEST(token_secret_file_and_tokens)
 {
 	char *path = xasprintf("%s/secret", tu_tmpdir()), err[256];
@@ -505,6 +588,7 @@ core_suite(void)
 {
 	Suite *s = suite_create("core");
 	TCase *tc = tcase_create("core");
+	TCase *tb = tcase_create("boards");
 
 	tcase_add_test(tc, util_buf_grows_and_terminates);
 	tcase_add_test(tc, util_parse_int_rejects_junk_and_range);
@@ -526,6 +610,11 @@ core_suite(void)
 	tcase_add_test(tc, tz_formats_local_time_with_the_zone_name);
 	tcase_add_test(tc, tz_refuses_what_is_not_a_zone);
 	suite_add_tcase(s, tc);
+	/* Playouts of every game: generous for a busy machine and the
+	 * sanitizers. */
+	tcase_set_timeout(tb, 120);
+	tcase_add_test(tb, game_board_styles_fit_a_phone);
+	suite_add_tcase(s, tb);
 	return s;
 }
 

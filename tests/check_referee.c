@@ -197,6 +197,7 @@ static void
 raw_out(const char *data, struct out *o)
 {
 	const char *subj, *end, *body;
+	char *p;
 
 	body = strstr(data, "\r\n\r\n");
 	ck_assert_ptr_nonnull(body);
@@ -209,6 +210,10 @@ raw_out(const char *data, struct out *o)
 	}
 	o->raw_subject = xasprintf("%.*s", (int)(end - subj), subj);
 	o->raw_body = xstrdup(body + 4);
+	/* The MIME boundary comes from the Message-ID, which differs
+	 * between a mail and its regeneration: it is no part of the text. */
+	for (p = o->raw_body; (p = strstr(p, "=_ludus_")) != NULL; p += 8)
+		memset(p + 8, 'x', strspn(p + 8, "0123456789abcdef"));
 	o->data = xstrdup(data);
 }
 

@@ -9,6 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <libxml/parser.h>
+
+#include "games/game.h"
+#include "mailhtml.h"
 #include "template.h"
 #include "testutil.h"
 
@@ -622,6 +626,7 @@ sample(int full)
 	tmpl_set(d, "truncated", full ? "20" : "");
 	tmpl_set(d, "offer.name", "Bob");
 	tmpl_set(d, "timeout.name", "Bob");
+	tmpl_set(d, "timeout.you", on);
 	tmpl_set(d, "topic.robots", full ? "" : "1");
 	tmpl_set(d, "robots.budget", "1s");
 	tmpl_set(d, "vacation.name", "Bob");
@@ -687,6 +692,7 @@ sample(int full)
 	tmpl_set(d, "example_move", "3");
 	tmpl_set(d, "last_move.seat", "North");
 	tmpl_set(d, "last_move.name", "Bob");
+	tmpl_set(d, "last_move.you", on);
 	tmpl_set(d, "last_move.text", full ? "5" : "");
 	tmpl_set(d, "draw_offer.name", full ? "Bob" : "");
 	tmpl_set(d, "draw_offer.you", on);
@@ -1157,6 +1163,103 @@ START_TEST(tmpl_every_name_is_documented)
 }
 END_TEST
 
+
+START_TEST(tmpl_style_layer_follows_styled_values)
+{
+	struct tmpl_data *d = tmpl_data_new();
+	struct tmpl_list *l;
+	struct tmpl *t;
+	char err[200], *subj, *body, *style;
+
+	tmpl_set_styled(d, "board", "ab\ncd", "\x81\x82\x83\x84\x85");
+	tmpl_set(d, "plain", "xy");
+	l = tmpl_list(d, "moves");
+	tmpl_list_add_styled(l, "m1", "\x01\x01");
+	tmpl_list_add_str(l, "m2");
+	/* A value that is cut is no longer its own text: plain. */
+	tmpl_set_styled(d, "long", "abcdef", "\x02\x02\x02\x02\x02\x02");
+	t = tmpl_parse("Subject: S {{board}}\n\n<{{board}}>{{plain}}"
+	    "{{#each moves}} {{.}}{{/each}} {{long|max:3}}\n", "t", err,
+	    sizeof(err));
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(tmpl_render_styled(t, d, 0, &subj, &body, &style,
+	    err, sizeof(err)), 0);
+	ck_assert_str_eq(subj, "S ab cd");
+	ck_assert_str_eq(body, "<ab\ncd>xy m1 m2 ab\xe2\x80\xa6\n");
+	ck_assert_int_eq(memcmp(style, "\0\x81\x82\x83\x84\x85\0\0\0\0"
+	    "\x01\x01\0\0\0\0", 16), 0);
+	ck_assert_int_eq(memcmp(style + 16, "\0\0\0\0\0\0", 6), 0);
+	ck_assert_ptr_eq(tmpl_get(d, "plain"), tmpl_get(d, "plain"));
+	ck_assert_str_eq(tmpl_get(d, "plain"), "xy");
+	ck_assert_ptr_null(tmpl_get(d, "moves"));
+	ck_assert_ptr_null(tmpl_get(d, "nothing.here"));
+	free(subj);
+	free(body);
+	free(style);
+	tmpl_free(t);
+	tmpl_data_free(d);
+}
+END_TEST
+
+/* The HTML part: well-formed, the board a <pre> with its styles, moves
+ * as code, the suggested move a mailto: link keeping the subject. */
+START_TEST(mailhtml_derives_html_from_text_and_style)
+{
+	const char *text = "Hello <ann> & co,\n\n  a:1\nboard:\n"
+	    " P . p\nLast: it\n\nMoves: e2, e4\nReply with `e2`, "
+	    "or `help`.\n";
+	struct mailhtml_opts o = { "en", "[ludus #1 x] Game: 5 > 4",
+	    "referee+1.x@example.org", "Re: [ludus #1 x] Game: ü" };
+	char style[128] = { 0 }, *html;
+	const char *p;
+	xmlDocPtr doc;
+	size_t at;
+
+	at = strlen("Hello <ann> & co,\n\n  a:1\nboard:\n");
+	style[at + 1] = (char)(MAILHTML_BOARD | GAME_STYLE_SEAT(0));
+	style[at] = style[at + 2] = style[at + 3] = style[at + 4] =
+	    style[at + 6] = (char)MAILHTML_BOARD;
+	style[at + 5] = (char)(MAILHTML_BOARD | GAME_STYLE_SEAT(1) |
+	    GAME_STYLE_LAST);
+	memset(style + at + 7, MAILHTML_BOARD | GAME_STYLE_TEXT, 1);
+	memset(style + at + 8, MAILHTML_BOARD, 8);
+	at = strstr(text, "e2,") - text;
+	style[at] = style[at + 1] = MAILHTML_MOVE;
+	at = strstr(text, "`e2`") - text + 1;
+	style[at] = style[at + 1] = MAILHTML_REPLY;
+	html = mailhtml_render(text, style, &o);
+	doc = xmlReadMemory(html, (int)strlen(html), "mail.html", NULL,
+	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	ck_assert_msg(doc != NULL, "not well-formed:\n%s", html);
+	xmlFreeDoc(doc);
+	ck_assert_ptr_nonnull(strstr(html, "content=\"light dark\""));
+	ck_assert_ptr_nonnull(strstr(html, "<title>[ludus #1 x] Game: 5 &gt; 4"
+	    "</title>"));
+	ck_assert_ptr_nonnull(strstr(html, "Hello &lt;ann&gt; &amp; co,</p>"));
+	ck_assert_ptr_nonnull(strstr(html, "&#160;&#160;a:1<br />"));
+	/* The board: a <pre>, the seat colours, the last move. */
+	p = strstr(html, "<pre ");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(strstr(p, "white-space:pre"));
+	/* The blank after P joins its span: it shows no colour. */
+	ck_assert_ptr_nonnull(strstr(p, "\"> <span style=\"color:#c62828;"
+	    "font-weight:bold;\">P </span>. <span style=\"color:#1557b0;"
+	    "font-weight:bold;background-color:#ffd84d;"));
+	ck_assert_ptr_nonnull(strstr(p, "</pre></div>\n<p style=\"margin:0 0 "
+	    "12px;color:#1c1b19\">Last: it</p>"));
+	ck_assert_ptr_nonnull(strstr(html, ">e2</code>, e4<br />"));
+	ck_assert_ptr_nonnull(strstr(html, "<a href=\"mailto:referee+1.x@"
+	    "example.org?subject=Re%3A%20%5Bludus%20%231%20x%5D%20Game%3A%20"
+	    "%C3%BC&amp;body=e2\""));
+	ck_assert_ptr_nonnull(strstr(html, "\">help</code>."));
+	free(html);
+	/* Without a style layer: text only, still a document. */
+	html = mailhtml_render("a\n\nb\n", NULL, &o);
+	ck_assert_ptr_nonnull(strstr(html, ">a</p>\n<p "));
+	free(html);
+}
+END_TEST
+
 static Suite *
 template_suite(void)
 {
@@ -1175,6 +1278,8 @@ template_suite(void)
 	tcase_add_test(tc, tmpl_errors_name_file_and_line);
 	tcase_add_test(tc, tmpl_strict_reports_missing_names);
 	tcase_add_test(tc, tmpl_utf8_kept_whole);
+	tcase_add_test(tc, tmpl_style_layer_follows_styled_values);
+	tcase_add_test(tc, mailhtml_derives_html_from_text_and_style);
 	tcase_add_test(tc, tmpl_html_escapes_values_only);
 	tcase_add_test(tc, tmpl_subject_line);
 	tcase_add_test(tc, tmpl_names_lists_scopes);

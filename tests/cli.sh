@@ -176,8 +176,8 @@ check token-open-secret 1 ludus token 1 0 && expect token-open-secret "chmod 600
 check version 0 "$LUDUS_BIN" --version && expect version "ludus " "$tmp/out"
 
 # Every outbox row, decoded: an encoded subject, a folded header, a base64
-# UTF-8 text part with CR LF line ends beside an HTML one, a sent row as
-# well as a waiting one.
+# UTF-8 text part with CR LF line ends beside an HTML one (both shown, with
+# their transfer encodings), a sent row as well as a waiting one.
 if command -v sqlite3 >/dev/null; then
 	m1=$(printf 'From: Referee <referee@example.org>\r\nTo: Ann <Ann@Example.org>\r\nSubject: =?UTF-8?B?0J3Rgw==?= [ludus #1 abc]\r\nMessage-ID: <r1@example.org>\r\nIn-Reply-To: <p1@example.org>\r\nReferences: <p0@example.org> <p1@example.org>\r\nAuto-Submitted: auto-replied\r\nReply-To: referee+1@example.org\r\nList-Id: <game-1.example.org>\r\nList-Unsubscribe:\r\n <mailto:referee@example.org?subject=stop>\r\nDate: Sun, 29 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\nSMOpbGxvIHfDtnJsZA0KbGluZSB0d28NCg==\r\n--b\r\nContent-Type: text/html; charset=UTF-8\r\n\r\n<pre>board</pre>\r\n--b--\r\n')
 	m2=$(printf 'From: referee@example.org\r\nTo: bob@example.org\r\nSubject: plain\r\nMessage-ID: <r2@example.org>\r\n\r\nno newline at the end')
@@ -189,6 +189,7 @@ if command -v sqlite3 >/dev/null; then
 To: bob@example.org
 Subject: plain
 Message-ID: <r2@example.org>
+Parts: text/plain 7bit
 
 no newline at the end
 
@@ -203,9 +204,12 @@ Reply-To: referee+1@example.org
 List-Id: <game-1.example.org>
 List-Unsubscribe: <mailto:referee@example.org?subject=stop>
 Content-Type: multipart/alternative
+Parts: text/plain base64, text/html 7bit
 
 Héllo wörld
 line two
+--- text/html ---
+<pre>board</pre>
 EOF
 	check outbox-all 0 ludus outbox --all && cmp -s "$tmp/want" "$tmp/out" && ok ||
 		{ echo "FAIL outbox --all:"; diff -u "$tmp/want" "$tmp/out"; fail=$((fail + 1)); }

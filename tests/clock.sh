@@ -79,7 +79,7 @@ mail bob@ludus.test 1 "$(first_move 1 bob@ludus.test)"
 [ "$(sql "SELECT nmoves FROM games WHERE id = 1")" = "$n" ] && ok || bad "a move 1 s after the deadline was played"
 [ "$(sql "SELECT status || ' ' || ended FROM games WHERE id = 1")" = "finished timeout" ] && ok ||
     bad "not lost on time: $(sql "SELECT status, ended, result FROM games WHERE id = 1")"
-subjects "$before" bob@ludus.test | grep -q "is over: bob@ludus.test ran out of time" && ok ||
+subjects "$before" bob@ludus.test | grep -q "is over: North ran out of time" && ok ||
     bad "no end mail to bob: $(subjects "$before" bob@ludus.test)"
 subjects "$before" bob@ludus.test | grep -q "Not done" && ok || bad "the late move got no answer"
 [ "$(sql "SELECT count(*) FROM timers")" = 0 ] && ok || bad "timers left after the end"
@@ -179,7 +179,7 @@ t=$LUDUS_NOW
     bad "alice's second deadline is not her reserve of 40 minutes away"
 at "t + 2400 + 1"
 ludus tick >/dev/null
-[ "$(sql "SELECT ended || ': ' || result FROM games WHERE id = 1")" = "timeout: alice@ludus.test ran out of time" ] && ok ||
+[ "$(sql "SELECT ended || ': ' || result FROM games WHERE id = 1")" = "timeout: South ran out of time" ] && ok ||
     bad "the reserve ran out without a forfeit: $(sql "SELECT status, result FROM games WHERE id = 1")"
 
 # --- a timeout the admins decide ------------------------------------------

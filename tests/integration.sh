@@ -212,7 +212,9 @@ for i in 1 2 3 4 5; do
 	curl -s --max-time 20 -u "alice:$(pw alice)" \
 	    --url "imap://127.0.0.1:$MAILENV_IMAP_PORT/INBOX;UID=$uid" |
 	    tr -d '\r' >"$tmp/reply1"
-	sed '1,/^$/d' "$tmp/reply1" | base64 -d >"$tmp/reply1.text" 2>/dev/null
+	# 7bit, or quoted-printable with its soft line breaks undone.
+	sed '1,/^$/d' "$tmp/reply1" | sed -e ':a' -e '/=$/{N;s/=\n//;ba' -e '}' \
+	    >"$tmp/reply1.text"
 	grep -q "^From: Ludus Referee <$REF>" "$tmp/reply1" && ok || bad "reply From: $(grep '^From' "$tmp/reply1")"
 	grep -q "^Subject: Your games" "$tmp/reply1" && ok || bad "reply Subject"
 	grep -q "^In-Reply-To: <$id>" "$tmp/reply1" && ok || bad "reply In-Reply-To"

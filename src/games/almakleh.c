@@ -1008,7 +1008,9 @@ side_has(const struct alm_side *s, int dx, int dy)
 	return 0;
 }
 
-#define CARD_COL	20
+/* Columns a card takes in a row: its 9-column diagram and a gap.  A row of
+ * three ("scorpion (not now)" the widest name) stays within a phone's 57. */
+#define CARD_COL	18
 
 /* A row of 5x5 card diagrams, as their holder's moves look on a board
  * drawn with `bottom` at the bottom: rotated for the other seat. */
@@ -1025,7 +1027,9 @@ render_cards(struct buf *b, const struct almakleh *a, const uint8_t *cards,
 		    card_name(a, cards[i]),
 		    holder == a->turn && cards[i] == a->fresh && !a->over ?
 		    _(" (not now)") : "");
-		buf_printf(b, "%-*s", i + 1 < n ? CARD_COL : len, cell);
+		/* A name as wide as the column still gets a space. */
+		buf_printf(b, "%-*s", i + 1 < n ? (len < CARD_COL ? CARD_COL :
+		    len + 1) : len, cell);
 	}
 	buf_addc(b, '\n');
 	for (y = 2; y >= -2; y--) {
@@ -1064,6 +1068,109 @@ render_cell(struct buf *b, const struct almakleh *a, int sq)
 		r = ']';
 	}
 	buf_printf(b, "%c%c%c|", l, c, r);
+}
+
+/*
+ * The look of almakleh_render()'s text: pieces in their side's faction
+ * colour (red for South, blue for North: the first two of rules.md's
+ * colours), the last move's squares highlighted (the text marks them "."
+ * and "( )"), grid and coordinates dim, the moves on each card in its
+ * holder's colour, and every other line running text.
+ */
+static void
+almakleh_render_style(const void *st, const struct game_view *v,
+    const char *text, size_t len, char *style)
+{
+	const struct almakleh *a = st;
+	int me = v->viewer == NORTH ? NORTH : SOUTH, holder = -1, held = 0;
+	int rank, file, col, sq, hands = 0;
+	size_t at = 0, end, i;
+	const char *p;
+
+	for (; at < len; at = end + 1) {
+		end = at + strcspn(text + at, "\n");
+		if (end > len)
+			end = len;
+		if (end == at) {
+			holder = -1;
+			continue;
+		}
+		if (end - at > 4 && text[at] == ' ' && text[at + 1] >= '1' &&
+		    text[at + 1] <= '5' && text[at + 3] == '|') {
+			/* A rank: " 5 | p | p |[m]| p | p | 5". */
+			rank = text[at + 1] - '1';
+			for (i = at; i < end; i++)
+				style[i] = text[i] == ' ' ? 0 : GAME_STYLE_DIM;
+			for (col = 0; col < 5 && at + 4 * (size_t)col + 7 <=
+			    end; col++) {
+				file = me == SOUTH ? col : 4 - col;
+				sq = rank * 5 + file;
+				i = at + 4 + 4 * (size_t)col;
+				style[i] = style[i + 2] = text[i] == ' ' ? 0 :
+				    GAME_STYLE_BOLD;
+				style[i + 1] = strchr("PM", text[i + 1]) ?
+				    GAME_STYLE_SEAT(SOUTH) | GAME_STYLE_BOLD :
+				    strchr("pm", text[i + 1]) ?
+				    GAME_STYLE_SEAT(NORTH) | GAME_STYLE_BOLD : 0;
+				if (a->last_kind == MV_MOVE && sq ==
+				    a->last_to && a->last_took != EMPTY) {
+					/* A capture: the square is marked
+					 * taken (the text says so too). */
+					style[i] = style[i + 1] = style[i + 2] =
+					    GAME_STYLE_TAKEN;
+				} else if (a->last_kind == MV_MOVE && (sq ==
+				    a->last_from || sq == a->last_to)) {
+					style[i] |= GAME_STYLE_LAST;
+					style[i + 1] |= GAME_STYLE_LAST;
+					style[i + 2] |= GAME_STYLE_LAST;
+				}
+			}
+			continue;
+		}
+		if (strncmp(text + at, "   +-", 5) == 0 ||
+		    strncmp(text + at, "     a   b", 10) == 0 ||
+		    strncmp(text + at, "     e   d", 10) == 0) {
+			for (i = at; i < end; i++)
+				style[i] = text[i] == ' ' ? 0 : GAME_STYLE_DIM;
+			continue;
+		}
+		if (strncmp(text + at, "        ", 8) == 0 &&
+		    (p = strstr(text + at, ": master ")) != NULL &&
+		    (size_t)(p - text) + 9 < end) {
+			/* A legend: "NAME (North): master m, pawns p". */
+			style[p - text + 9] = style[end - 1] = (char)
+			    (GAME_STYLE_SEAT(text[end - 1] == 'P' ? SOUTH :
+			    NORTH) | GAME_STYLE_BOLD);
+			/* Text, so that a long name does not widen the
+			 * board. */
+			style[at] |= GAME_STYLE_TEXT;
+			continue;
+		}
+		if (holder >= 0 && strncmp(text + at, "  ", 2) == 0) {
+			/* A row of card names, then the diagrams. */
+			for (i = at; i < end; i++) {
+				if (held == 0)
+					style[i] = GAME_STYLE_BOLD;
+				else if (text[i] == 'x')
+					style[i] = (char)(GAME_STYLE_SEAT(
+					    holder) | GAME_STYLE_BOLD);
+				else if (text[i] == 'o')
+					style[i] = GAME_STYLE_BOLD;
+				else if (text[i] == '.')
+					style[i] = GAME_STYLE_DIM;
+			}
+			held++;
+			continue;
+		}
+		style[at] |= GAME_STYLE_TEXT;
+		if (end > at + 6 && (strncmp(text + end - 6, "holds:",
+		    6) == 0 || (end - at > 15 && strncmp(text + end - 15,
+		    "holds, to move:", 15) == 0))) {
+			/* The first hand listed is the seat to move's. */
+			holder = hands++ == 0 ? a->turn : !a->turn;
+			held = 0;
+		}
+	}
 }
 
 static void
@@ -1575,6 +1682,7 @@ const struct game_ops almakleh_ops = {
 	.apply = almakleh_apply,
 	.result = almakleh_result,
 	.render = almakleh_render,
+	.render_style = almakleh_render_style,
 	.serialise = almakleh_serialise,
 	.parse_state = almakleh_parse_state,
 	.export_json = almakleh_export_json,

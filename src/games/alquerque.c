@@ -781,6 +781,61 @@ point_glyph(const struct alquerque *a, int p, uint32_t trace, uint32_t taken)
 }
 
 /*
+ * The look of alquerque_render()'s text: stones as light and dark chips,
+ * the stone that moved and the points it left highlighted, the stones it
+ * took marked, the lines dim; the lines under the board are running text.
+ * The glyphs already say all of it (w, b, *, x); colour only helps.
+ */
+static void
+alquerque_render_style(const void *st, const struct game_view *v,
+    const char *text, size_t len, char *style)
+{
+	size_t at = 0, end, i;
+	int line = 0, after = 0;
+
+	(void)st;
+	(void)v;
+	for (; at < len; at = end + 1, line++) {
+		end = at + strcspn(text + at, "\n");
+		if (end > len)
+			end = len;
+		if (end == at)
+			after = 1;
+		if (after) {
+			if (end > at)
+				style[at] |= GAME_STYLE_TEXT;
+			continue;
+		}
+		/* Only the ranks and the lines between them are drawn; the
+		 * file letters are left as they are, and the legends naming
+		 * the sides are text, so that a long name does not widen
+		 * the board. */
+		if (strstr(text + at, "stone") != NULL &&
+		    (size_t)(strstr(text + at, "stone") - text) < end) {
+			style[at] |= GAME_STYLE_TEXT;
+			continue;
+		}
+		if (!(text[at] >= '1' && text[at] <= '9') &&
+		    strncmp(text + at, "    |", 5) != 0)
+			continue;
+		for (i = at; i < end; i++)
+			switch (text[i]) {
+			case 'W': style[i] = GAME_STYLE_LIGHT; break;
+			case 'w': style[i] = GAME_STYLE_LIGHT | GAME_STYLE_LAST;
+				break;
+			case 'B': style[i] = GAME_STYLE_DARK; break;
+			case 'b': style[i] = GAME_STYLE_DARK | GAME_STYLE_LAST;
+				break;
+			case 'x': style[i] = GAME_STYLE_TAKEN; break;
+			case '*': style[i] = GAME_STYLE_LAST; break;
+			case '-': case '|': case '/': case '\\': case '.':
+				style[i] = GAME_STYLE_DIM;
+				break;
+			}
+	}
+}
+
+/*
  * White at the bottom for every reader, as the point names run: a1 is the
  * bottom left.  The lines between the ranks show where diagonals run.
  */
@@ -1165,6 +1220,7 @@ const struct game_ops alquerque_ops = {
 	.apply = alquerque_apply,
 	.result = alquerque_result,
 	.render = alquerque_render,
+	.render_style = alquerque_render_style,
 	.serialise = alquerque_serialise,
 	.parse_state = alquerque_parse_state,
 	.export_json = alquerque_export_json,

@@ -24,6 +24,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1007,6 +1008,64 @@ wrap_lines(const char *in, struct buf *out)
 
 static void render_board(const struct aluette *, const struct game_view *,
     struct buf *);
+
+/* The suit a card written at text[i] has (GAME_STYLE_COINS...), or 0 when
+ * no card starts there. */
+static int
+card_suit_at(const char *text, size_t i, size_t len)
+{
+	static const char *const suits[] = { "co", "cu", "sw", "cl" };
+	static const int looks[] = { GAME_STYLE_COINS, GAME_STYLE_CUPS,
+	    GAME_STYLE_SWORDS, GAME_STYLE_CLUBS };
+	unsigned char prev = i > 0 ? (unsigned char)text[i - 1] : ' ';
+	size_t k;
+
+	if (i + 3 > len || strchr("123456789JCK", text[i]) == NULL ||
+	    isalnum(prev) || prev == '@' || prev == '.' ||
+	    (i + 3 < len && isalnum((unsigned char)text[i + 3])))
+		return 0;
+	for (k = 0; k < nitems(suits); k++)
+		if (strncmp(text + i + 1, suits[k], 2) == 0)
+			return looks[k];
+	return 0;
+}
+
+/*
+ * The look of aluette_render()'s text: running text throughout, each card
+ * in its suit's colour (coins gold, cups red, swords blue, clubs green:
+ * the colours of the Spanish pack), the cards on the table highlighted.
+ */
+static void
+aluette_render_style(const void *st, const struct game_view *v,
+    const char *text, size_t len, char *style)
+{
+	size_t at = 0, end, i;
+	int suit, table = 0;
+
+	(void)st;
+	(void)v;
+	for (; at < len; at = end + 1) {
+		end = at + strcspn(text + at, "\n");
+		if (end > len)
+			end = len;
+		if (end == at)
+			continue;
+		style[at] |= GAME_STYLE_TEXT;
+		/* A continuation line starts with blanks. */
+		if (text[at] != ' ')
+			table = strncmp(text + at, "On the table:", 13) == 0;
+		for (i = at; i < end; i++)
+			if ((suit = card_suit_at(text, i, end)) != 0) {
+				suit |= GAME_STYLE_BOLD;
+				if (table)
+					suit |= GAME_STYLE_LAST;
+				style[i] |= (char)suit;
+				style[i + 1] |= (char)suit;
+				style[i + 2] |= (char)suit;
+				i += 2;
+			}
+	}
+}
 
 static void
 aluette_render(const void *st, const struct game_view *v, struct buf *b)
@@ -1993,6 +2052,7 @@ const struct game_ops aluette_ops = {
 	.apply = aluette_apply,
 	.result = aluette_result,
 	.render = aluette_render,
+	.render_style = aluette_render_style,
 	.serialise = aluette_serialise,
 	.parse_state = aluette_parse_state,
 	.export_json = aluette_export_json,

@@ -196,7 +196,38 @@ struct game_ops {
 	/* Nonzero when the seed deals or draws anything (cards); zero when
 	 * the game is without chance and the seed decides nothing. */
 	int	chance;
+	/*
+	 * Optional (NULL: the board is shown as it is, in one monospace
+	 * block): the look of the text render() made for the same state and
+	 * view, for the HTML part of mails.  Fills style[0..len) with one
+	 * GAME_STYLE_ byte per byte of text (0 for plain); it never changes
+	 * the text, so what a reader of the plain part sees stays the one
+	 * source.  Must not allocate.
+	 */
+	void	(*render_style)(const void *st, const struct game_view *,
+		    const char *text, size_t len, char *style);
 };
+
+/* render_style() bytes: a colour (the low four bits), ORed with flags.
+ * Colour never carries meaning alone: the text has a symbol for it too. */
+#define GAME_STYLE_COLOUR	0x0f
+#define GAME_STYLE_SEAT(n)	(1 + (n))	/* seat n (0-3): red, blue,
+						 * green, orange */
+#define GAME_STYLE_DIM		5	/* grid lines, coordinates */
+#define GAME_STYLE_COINS	6	/* suits of Spanish cards */
+#define GAME_STYLE_CUPS		7
+#define GAME_STYLE_SWORDS	8
+#define GAME_STYLE_CLUBS	9
+#define GAME_STYLE_WILD		10	/* a wild card */
+#define GAME_STYLE_TAKEN	11	/* a captured piece, taken points */
+#define GAME_STYLE_LIGHT	12	/* a light stone (White) */
+#define GAME_STYLE_DARK		13	/* a dark stone (Black) */
+#define GAME_STYLE_CARD		14	/* a card face */
+#define GAME_STYLE_LAST		0x10	/* part of the last move */
+#define GAME_STYLE_BOLD		0x20
+#define GAME_STYLE_TEXT		0x40	/* on a line's first byte: the line
+					 * is running text, not a diagram,
+					 * and may wrap */
 #define GAME_SHOWN_NONE		0
 #define GAME_SHOWN_PLY		1
 #define GAME_SHOWN_EVENT	2

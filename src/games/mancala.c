@@ -278,6 +278,77 @@ render_row_line(struct buf *b, int pits)
 }
 
 /*
+ * The look of mancala_render()'s text: each side's seeds in its seat's
+ * colour, the stores bold, the pit last sown highlighted, the lines under
+ * the board running text.  Lines are found by their place in the layout.
+ */
+static void
+mancala_render_style(const void *st, const struct game_view *v,
+    const char *text, size_t len, char *style)
+{
+	const struct mancala *m = st;
+	int me = v->viewer == NORTH ? NORTH : SOUTH, them = !me, line = 0;
+	int seat, pit, k;
+	size_t at = 0, end, i;
+
+	for (; at < len; at = end + 1, line++) {
+		end = at + strcspn(text + at, "\n");
+		if (end > len)
+			end = len;
+		if (line >= 9 || line == 0 || line == 8) {
+			/* The lines naming the sides are text: a long name
+			 * must not widen the board. */
+			if (end > at)
+				style[at] |= GAME_STYLE_TEXT;
+		}
+		if (line >= 9)
+			continue;
+		for (i = at; i < end; i++) {
+			char c = text[i];
+
+			if (c == '+' || c == '-' || c == '|' ||
+			    line == 1 || line == 7)
+				style[i] = c == ' ' ? 0 : GAME_STYLE_DIM;
+		}
+		if (line == 0 || line == 8) {
+			seat = line == 0 ? them : me;
+			/* The seat's name in brackets: "(North)". */
+			for (i = end; i > at && text[i - 1] != '('; i--)
+				;
+			for (; i > at && i < end && text[i] != ')'; i++)
+				style[i] = GAME_STYLE_SEAT(seat);
+			style[at] |= GAME_STYLE_TEXT;
+		} else if (line == 3 || line == 5) {
+			seat = line == 3 ? them : me;
+			for (k = 0; k < m->pits; k++) {
+				pit = line == 3 ? m->pits - k : k + 1;
+				i = at + 7 + 5 * (size_t)k;
+				if (i + 4 > end)
+					break;
+				style[i] = style[i + 1] = style[i + 2] =
+				    style[i + 3] = (char)GAME_STYLE_SEAT(seat);
+				if (m->ply > 0 && m->last_seat == seat &&
+				    m->last_pit == pit)
+					style[i] = style[i + 1] = style[i + 2] =
+					    style[i + 3] = (char)(GAME_STYLE_SEAT(
+					    seat) | GAME_STYLE_LAST);
+			}
+		} else if (line == 4) {
+			/* " [ 0] +----+ [ 0]": them left, me right. */
+			for (i = at; i < end; i++) {
+				if (text[i] == '[' || text[i] == ']' ||
+				    (text[i] >= '0' && text[i] <= '9') ||
+				    (text[i] == ' ' && i > at && i + 1 < end &&
+				    (text[i - 1] == '[' || text[i + 1] == ']')))
+					style[i] = (char)(GAME_STYLE_SEAT(i <
+					    at + 6 ? them : me) |
+					    GAME_STYLE_BOLD);
+			}
+		}
+	}
+}
+
+/*
  * The viewer's own row is at the bottom, numbered 1..n left to right as
  * they count; the far row is numbered as its owner counts, so right to left.
  * The bottom player's store is on the right, the other's on the left.
@@ -521,6 +592,7 @@ const struct game_ops mancala_ops = {
 	.apply = mancala_apply,
 	.result = mancala_result,
 	.render = mancala_render,
+	.render_style = mancala_render_style,
 	.serialise = mancala_serialise,
 	.parse_state = mancala_parse_state,
 	.export_json = mancala_export_json,

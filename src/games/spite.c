@@ -666,6 +666,59 @@ spite_render_seat(const struct spite *s, const struct game_view *v,
 }
 
 /*
+ * The look of spite_render()'s text: the piles as monospace lines, each
+ * card a face, a king (wild, written K or K=rank) in its own colour, the
+ * pile names and what a centre stack needs dim; headings and the lines
+ * about rounds and turns running text.
+ */
+static void
+spite_render_style(const void *st, const struct game_view *v,
+    const char *text, size_t len, char *style)
+{
+	size_t at = 0, end, i, j;
+	const char *colon;
+
+	(void)st;
+	(void)v;
+	for (; at < len; at = end + 1) {
+		end = at + strcspn(text + at, "\n");
+		if (end > len)
+			end = len;
+		if (end == at)
+			continue;
+		colon = memchr(text + at, ':', end - at);
+		if (text[at] != ' ' && strncmp(text + at, "Centre:", 7) != 0 &&
+		    strncmp(text + at, "Stock:", 6) != 0 &&
+		    strncmp(text + at, "Your hand:", 10) != 0) {
+			style[at] |= GAME_STYLE_TEXT;
+			continue;
+		}
+		if (colon == NULL)
+			continue;
+		for (i = at; i <= (size_t)(colon - text); i++)
+			style[i] = text[i] == ' ' ? 0 : GAME_STYLE_DIM;
+		if (strncmp(text + at, "Stock:", 6) == 0 ||
+		    strncmp(text + at, "Centre:", 7) == 0)
+			continue;
+		for (i = (size_t)(colon - text) + 1; i < end; i = j) {
+			if (text[i] == ' ') {
+				j = i + 1;
+				continue;
+			}
+			if (text[i] == '(') {
+				for (j = i; j < end; j++)
+					style[j] = GAME_STYLE_DIM;
+				break;
+			}
+			for (j = i; j < end && text[j] != ' '; j++)
+				style[j] = text[i] == 'K' ? GAME_STYLE_WILD |
+				    GAME_STYLE_BOLD : text[i] == '-' ?
+				    GAME_STYLE_DIM : GAME_STYLE_CARD;
+		}
+	}
+}
+
+/*
  * The opponent at the top, the centre and stock in the middle, the viewer
  * (South for the public) at the bottom, and the viewer's hand last.  Only
  * counts of the hands and the stock are shown, except the viewer's hand.
@@ -1099,6 +1152,7 @@ const struct game_ops spite_ops = {
 	.apply = spite_apply,
 	.result = spite_result,
 	.render = spite_render,
+	.render_style = spite_render_style,
 	.serialise = spite_serialise,
 	.parse_state = spite_parse_state,
 	.export_json = spite_export_json,

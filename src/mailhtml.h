@@ -1,0 +1,53 @@
+/*
+ * mailhtml: the text/html alternative of a referee mail, derived from the
+ * rendered text/plain body and its style layer (ludus-templates(5),
+ * "HTML part").
+ *
+ * The template renders once.  Its text is the plain part as it is; the
+ * HTML part reads the same text with light structure: blank lines part
+ * paragraphs, a line's leading blanks are kept, `back-quoted` words are
+ * code, and the bytes of values that carry a style (tmpl_set_styled) say
+ * what they are: a board (its engine's render_style() bytes), a move, the
+ * move a reply hint suggests.  Nothing is written twice, so the two parts
+ * cannot drift apart.
+ *
+ * The HTML uses inline styles only, no scripts and nothing outside the
+ * mail, explicit colours on a light page that says it supports dark
+ * schemes, and is well-formed XML as well as HTML.
+ */
+#ifndef LUDUS_MAILHTML_H
+#define LUDUS_MAILHTML_H
+
+#include <stddef.h>
+
+/* Style bytes of the referee's template values.  A board's bytes have
+ * MAILHTML_BOARD set and a GAME_STYLE_ value (games/game.h) in the low
+ * seven bits; other values are one of the marks below. */
+#define MAILHTML_BOARD	0x80
+#define MAILHTML_MOVE	0x01	/* a move in the game's notation */
+#define MAILHTML_REPLY	0x02	/* the move a reply hint suggests: a link
+				 * that starts the reply */
+
+/* Columns of a board's diagram that fit a 375 px phone at the boards' 12
+ * px; a wider diagram is set smaller, down to 10 px, which fits
+ * MAILHTML_PHONE_COLUMNS_MAX. */
+#define MAILHTML_PHONE_COLUMNS		48
+#define MAILHTML_PHONE_COLUMNS_MAX	57
+
+struct mailhtml_opts {
+	const char *lang;	/* "en", "ru": <html lang> */
+	const char *title;	/* the subject */
+	const char *reply_to;	/* where a reply goes (mailto:), or NULL */
+	const char *reply_subject; /* the subject a reply keeps, or NULL */
+};
+
+/* The HTML document (owned) for text (NUL-terminated) and its style layer
+ * (strlen(text) bytes, or NULL for plain text). */
+char	*mailhtml_render(const char *text, const char *style,
+	    const struct mailhtml_opts *);
+/* Append s percent-encoded for a mailto: URI (RFC 6068: UTF-8, every
+ * byte but the unreserved ones). */
+struct buf;
+void	 mailhtml_uri_escape(struct buf *, const char *s);
+
+#endif
