@@ -164,7 +164,9 @@ reply_link(struct html *h, const char *move, size_t len)
 	buf_adds(&h->out, "<a href=\"");
 	esc(&h->out, buf_str(&uri), uri.len);
 	buf_adds(&h->out, "\" style=\"color:#0b57d0;text-decoration:underline\">"
-	    "<code dir=\"ltr\" style=\"" LINK_CHIP "\">");
+	    "<code");
+	buf_adds(&h->out, h->rtl ? " dir=\"ltr\"" : "");
+	buf_adds(&h->out, " style=\"" LINK_CHIP "\">");
 	esc(&h->out, move, len);
 	buf_adds(&h->out, "</code></a>");
 	buf_free(&uri);
@@ -211,8 +213,10 @@ inline_line(struct html *h, const char *t, const unsigned char *y,
 				    MAILHTML_REPLY))
 					reply_link(h, t + i + 1, j - i - 1);
 				else {
-					buf_adds(&h->out, "<code dir=\"ltr\" "
-					    "style=\"" CHIP "\">");
+					buf_adds(&h->out, h->rtl ?
+					    "<code dir=\"ltr\" style=\"" CHIP
+					    "\">" : "<code style=\"" CHIP
+					    "\">");
 					esc(&h->out, t + i + 1, j - i - 1);
 					buf_adds(&h->out, "</code>");
 				}
@@ -242,8 +246,8 @@ inline_line(struct html *h, const char *t, const unsigned char *y,
 		} else if (k == MAILHTML_REPLY && h->o->reply_to)
 			reply_link(h, t + i, j - i);
 		else {
-			buf_adds(&h->out, "<code dir=\"ltr\" style=\"" CHIP
-			    "\">");
+			buf_adds(&h->out, h->rtl ? "<code dir=\"ltr\" style=\""
+			    CHIP "\">" : "<code style=\"" CHIP "\">");
 			esc(&h->out, t + i, j - i);
 			buf_adds(&h->out, "</code>");
 		}
@@ -347,13 +351,14 @@ board_block(struct html *h, const struct line *l, size_t n)
 		}
 		/* An inline block as wide as the board, never wider than
 		 * the page: a wider board scrolls in its box. */
-		buf_printf(&h->out, "<div dir=\"ltr\" style=\"margin:0 0 12px\">"
-		    "<pre dir=\"ltr\" style=\"display:inline-block;max-width:100%%;"
+		buf_printf(&h->out, "<div%s style=\"margin:0 0 12px\">"
+		    "<pre%s style=\"display:inline-block;max-width:100%%;"
 		    "box-sizing:border-box;margin:0;padding:8px 6px;"
 		    "background-color:" BOARD_BG ";color:" PAGE_FG ";"
 		    "border:1px solid #d6cfbf;border-radius:4px;font-family:"
 		    MONO ";font-size:%s;line-height:1.35;white-space:pre;"
-		    "overflow-x:auto\">", board_font(l + i, j - i));
+		    "overflow-x:auto\">", h->rtl ? " dir=\"ltr\"" : "",
+		    h->rtl ? " dir=\"ltr\"" : "", board_font(l + i, j - i));
 		for (; i < j; i++) {
 			inline_line(h, l[i].t, l[i].y, l[i].len, 1);
 			if (i + 1 < j)

@@ -528,7 +528,22 @@ end_extra(struct tmpl_data *d, void *arg, int viewer)
 	tmpl_set(d, "result.text", b.len ? buf_str(&b) : e->res.text);
 	buf_free(&b);
 	tmpl_set(d, "result.draw", e->res.draw ? "1" : "");
-	tmpl_set(d, "result.winners", buf_str(&e->winners));
+	/* The names are kept one a line and joined in the reader's
+	 * language. */
+	{
+		struct buf w = { 0 };
+		const char *p = buf_str(&e->winners), *nl;
+
+		while (*p) {
+			nl = strchr(p, '\n');
+			if (w.len)
+				buf_adds(&w, nl ? ", " : _(" and "));
+			buf_add(&w, p, nl ? (size_t)(nl - p) : strlen(p));
+			p = nl ? nl + 1 : p + strlen(p);
+		}
+		tmpl_set(d, "result.winners", buf_str(&w));
+		buf_free(&w);
+	}
 	if (ended != NULL) {
 		if (strcmp(ended, "resigned") == 0)
 			tmpl_set(d, "end.resigned", "1");
@@ -601,7 +616,7 @@ refview_end_by(struct ref_msg *x, const struct play_game *g, const char *by,
 		return -1;
 	for (i = 0; i < rs.n; i++)
 		if (!res->draw && (res->winners & (1u << i)))
-			buf_printf(&e.winners, "%s%s", e.winners.len ? ", " :
+			buf_printf(&e.winners, "%s%s", e.winners.len ? "\n" :
 			    "", ref_name(&rs.p[i]));
 	refview_seats_free(&rs);
 	util_hex(g->row.seed, RNG_SEED_LEN, e.seed);

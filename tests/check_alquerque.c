@@ -593,8 +593,8 @@ START_TEST(alquerque_errors_name_the_fix)
 	    "written c2xc4");
 	assert_error(st, 0, "a1-e5", "e5 is not next to a1: a step goes to a "
 	    "neighbouring point along a line");
-	assert_error(st, 0, "c2xc4", "there is no Black stone on c3 to jump "
-	    "from c2 to c4");
+	assert_error(st, 0, "c2xc4", "there is no opponent's stone on c3 to "
+	    "jump from c2 to c4");
 	free(st);
 
 	st = tu_new("alquerque", "", 1, 2);

@@ -1,13 +1,13 @@
 #!/bin/sh
 # No English word outside the notation in a Russian or Arabic mail: every
 # golden case named game-*-ru or game-*-ar (whole games played by readers
-# who chose that language) is read, subject and text, and each word of
-# Latin letters must be notation: inside `backquotes`, part of an address,
-# joined to a digit or = (b1-b2, 3co, pits=3, 1d), a card (Jsw), the
-# subject tag, or a
-# word the games and commands define (a keyword, a game's name or alias,
-# an option and its values, a card or signal name) or a fixed token of the
-# mails (UTC, SHA-256, ludus, the commands of `ludus deal`).
+# who chose that language) is read, subject and text (the HTML part is
+# made from the same text), and each word of Latin letters must be
+# notation: inside `backquotes`, part of an address, joined to a digit or
+# = (b1-b2, 3co, pits=3, 1d), a card (Jsw), the subject tag, or a word the
+# games and commands define (a keyword, a game's name or alias, an option
+# and its values, a card or signal name) or a fixed token of the mails
+# (UTC, SHA-256, ludus, the commands of `ludus deal`).
 set -u
 src=${LUDUS_SRCDIR:?}
 dir=$src/tests/mail/referee
@@ -39,7 +39,9 @@ for c in "$dir"/game-*-ru "$dir"/game-*-ar; do
 	n=$((n + 1))
 	# Subject (without its tag) and the text of every mail.
 	awk '
-		/^=== mail [0-9]+ ===$/ { hdr = 1; mail = $3; next }
+		/^=== mail [0-9]+ ===$/ { hdr = 1; html = 0; mail = $3; next }
+		/^--- text\/html ---$/ { html = 1; next }
+		html { next }
 		hdr && /^$/ { hdr = 0; next }
 		hdr && /^Subject: / {
 			s = substr($0, 10)
