@@ -606,8 +606,8 @@ START_TEST(alquerque_errors_name_the_fix)
 	free(st);
 
 	st = mkpos("B..../...../..B../.W..B/....W", 0, 0);
-	assert_error(st, 0, "b2xb4", "there is no Black stone on b3 to jump "
-	    "from b2 to b4");
+	assert_error(st, 0, "b2xb4", "there is no opponent's stone on b3 to "
+	    "jump from b2 to b4");
 	assert_error(st, 0, "b2xc3", "b2 to c3 is a step, not a jump: a jump "
 	    "lands right behind the stone it takes");
 	assert_error(st, 0, "b2xe3", "e3 cannot be reached by a jump from "
