@@ -40,7 +40,7 @@ trap cleanup EXIT
 mkdir "$tmp/src"
 (cd "$LUDUS_SRCDIR" && tar -cf - --exclude='*.o' --exclude='*.a' \
     --exclude='*.log' --exclude='*.trs' Makefile.am configure.ac README.md \
-    .ci bench contrib debian games m4 man src templates tests) |
+    .ci bench contrib debian games m4 man po src templates tests) |
     tar -xf - -C "$tmp/src" || { bad "copy the source tree"; finish; }
 if (cd "$tmp/src" && dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1; then
 	ok
