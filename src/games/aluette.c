@@ -977,6 +977,17 @@ may_see_signal(const struct aluette *a, int viewer, int from)
  * indented by two, so a board reads well in any mail client. */
 #define RENDER_WIDTH	72
 
+/* Characters, not bytes: a translated board is UTF-8. */
+static size_t
+columns(const char *s, const char *end)
+{
+	size_t n = 0;
+
+	for (; s < end; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
 static void
 wrap_lines(const char *in, struct buf *out)
 {
@@ -987,9 +998,9 @@ wrap_lines(const char *in, struct buf *out)
 		end = strchr(line, '\n');
 		if (end == NULL)
 			end = line + strlen(line);
-		while ((size_t)(end - line) > width) {
+		while (columns(line, end) > width) {
 			brk = NULL;
-			for (p = line; p < line + width; p++)
+			for (p = line; p < end && columns(line, p) < width; p++)
 				if (*p == ' ')
 					brk = p;
 			if (brk == NULL || brk == line)
