@@ -213,6 +213,16 @@ set_timezone(struct ref_msg *x, const char *name, struct ref_result *res)
 const char *
 ref_name(const struct store_player *p)
 {
+	/* A robot is named in the reader's language (its stored name,
+	 * "Robot (level 2)", is for the operator's tools). */
+	static char robot[4][64];
+	int level = refrobot_level(p->address);
+
+	if (level >= 1 && level <= 3) {
+		snprintf(robot[level], sizeof(robot[level]),
+		    _("Robot (level %d)"), level);
+		return robot[level];
+	}
 	return p->name && *p->name ? p->name : p->address;
 }
 

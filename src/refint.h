@@ -110,7 +110,8 @@ int	ref_send_addr(struct ref_msg *, const char *addr, const char *tmplname,
 /* Switch the catalogue to the player's language (English for NULL):
  * before building any text a reader will read. */
 void	ref_lang(const struct store_player *);
-/* A player's name as others see it (don't free; valid while p is). */
+/* A player's name as others see it (don't free; valid while p is; a
+ * robot's, named in the language in effect, until the next call). */
 const char *ref_name(const struct store_player *);
 /* Seat token check: the sender's seat in the game, or -1 with res filled. */
 int	ref_seat_auth(struct ref_msg *, const struct play_game *,
