@@ -29,6 +29,7 @@
 #include "clock.h"
 #include "conf.h"
 #include "gamedef.h"
+#include "i18n.h"
 #include "imap.h"
 #include "intake.h"
 #include "log.h"
@@ -519,6 +520,23 @@ preflight(struct daemon *d)
 		bad++;
 	}
 	buf_free(&errors);
+	/* Each language with templates needs its catalogue, else the
+	 * boards and the referee's sentences in its mails are English. */
+	{
+		static const char *const langs[] = { "ru", "ar" };
+		size_t i;
+
+		for (i = 0; i < nitems(langs); i++) {
+			path = xasprintf("%s/%s", tdir, langs[i]);
+			if (access(path, F_OK) == 0 && !i18n_known(langs[i])) {
+				fprintf(stderr, "ludusd: catalogue %s: no "
+				    "%s/%s/LC_MESSAGES/ludus.mo\n", langs[i],
+				    i18n_dir(), langs[i]);
+				bad++;
+			}
+			free(path);
+		}
+	}
 	bad += preflight_new("database", d->cfg.database);
 	if (access(d->cfg.referee.secret_file, F_OK) == 0) {
 		if (token_secret_load(d->cfg.referee.secret_file, &sec, err,
