@@ -65,7 +65,7 @@ static int check_env(const char *, char *, size_t);
 static int check_token(const char *, char *, size_t);
 static int check_folder(const char *, char *, size_t);
 
-static const char *const v_language[] = { "en", "ru", NULL };
+static const char *const v_language[] = { "en", "ru", "ar", NULL };
 static const char *const v_starttls[] = { "required", "off", NULL };
 static const char *const v_log_to[] = { "stderr", "syslog", NULL };
 static const char *const v_level[] = { "error", "warning", "info", "debug",

@@ -68,7 +68,7 @@ struct config_processed {
 };
 
 /* Enum settings keep the index of the value in the table's list. */
-enum config_language	{ CONFIG_LANG_EN, CONFIG_LANG_RU };
+enum config_language	{ CONFIG_LANG_EN, CONFIG_LANG_RU, CONFIG_LANG_AR };
 enum config_starttls	{ CONFIG_STARTTLS_REQUIRED, CONFIG_STARTTLS_OFF };
 enum config_log_to	{ CONFIG_LOG_STDERR, CONFIG_LOG_SYSLOG };
 enum config_log_level	{ CONFIG_LOG_ERROR, CONFIG_LOG_WARNING, CONFIG_LOG_INFO,

@@ -545,9 +545,20 @@ ref_send_addr(struct ref_msg *x, const char *addr, const char *tmplname,
 		store_player_free(&p);
 		return rc;
 	}
+	/* Not a player: the club's language. */
 	tmpl_set(d, "player.name", addr);
-	return render_send(x, addr, i18n_lang(), 0, tmplname, d, game, -1,
-	    NULL);
+	{
+		static const char *const code[] = { [CONFIG_LANG_EN] = "en",
+		    [CONFIG_LANG_RU] = "ru", [CONFIG_LANG_AR] = "ar" };
+		char was[16];
+
+		util_strlcpy(was, i18n_lang(), sizeof(was));
+		i18n_set(code[x->r->cfg->referee.language]);
+		rc = render_send(x, addr, code[x->r->cfg->referee.language], 0,
+		    tmplname, d, game, -1, NULL);
+		i18n_set(was);
+	}
+	return rc;
 }
 
 int

@@ -47,12 +47,13 @@ ref_player_make(struct ref_msg *x, const char *addr, int64_t *id)
 		store_player_free(&p);
 		return rc;
 	}
-	if (x->r->cfg->referee.language != CONFIG_LANG_RU)
+	if (x->r->cfg->referee.language == CONFIG_LANG_EN)
 		return 0;
 	if (store_player_load(x->r->store, *id, &p) != 0)
 		return -1;
 	free(p.language);
-	p.language = xstrdup("ru");
+	p.language = xstrdup(x->r->cfg->referee.language == CONFIG_LANG_AR ?
+	    "ar" : "ru");
 	rc = store_player_update(x->r->store, &p);
 	store_player_free(&p);
 	return rc;
