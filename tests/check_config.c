@@ -371,7 +371,7 @@ START_TEST(config_bad_values_name_file_line_and_what_is_allowed)
 		  ":3: referee.plus_addressing: `maybe` is not true or false "
 		  "(also: yes, no, on, off)" },
 		{ "referee:\n  language: de\n  address: a@b.example\n",
-		  ":2: referee.language: `de` is not one of en, ru" },
+		  ":2: referee.language: `de` is not one of en, ru, ar" },
 		{ "referee:\n  address: nobody\n",
 		  ":2: referee.address: `nobody` is not a mail address "
 		  "(local@domain)" },
