@@ -305,6 +305,11 @@ static const struct setting settings[] = {
 	    "logged.  Mail that proves nothing of its sender (no seat "
 	    "token, no trusted DMARC pass) is counted apart, by its DMARC "
 	    "result." },
+	{ "limits.info_replies", T_INT, O(limits.info_replies), 1, 100000,
+	    NULL, "30", NULL, NULL, 0, NULL,
+	    "Answers to help, games and list (and to replies of remarks "
+	    "only) sent to one address per hour, counted as error replies "
+	    "are; the last says when they are answered again." },
 
 	{ "logging.to", T_ENUM, O(logging.to), 0, 0, v_log_to, "stderr", NULL,
 	    NULL, 0, NULL,

@@ -152,6 +152,7 @@ struct config {
 		long long lines;
 		long long commands;
 		long long error_replies;	/* per sender per hour */
+		long long info_replies;		/* help, games, list: the same */
 	} limits;
 	struct {
 		int	to;		/* enum config_log_to */

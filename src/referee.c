@@ -1366,7 +1366,7 @@ without_greeting(const char *body, const char *name)
  * at the place and with the number of the first: the subject and tag of
  * its most important part (part_rank), that part's body, then the body of
  * every other part that is not the same as one before.  help, games, list
- * and the answer to remarks are left out past REF_INFO_PER_HOUR.
+ * and the answer to remarks are left out past limits.info_replies.
  */
 static int
 answer_queue(struct ref_msg *x)
@@ -1381,8 +1381,10 @@ answer_queue(struct ref_msg *x)
 	for (i = 0; i < x->nouts; i++)
 		info |= x->outs[i].to_sender &&
 		    x->outs[i].part == REF_PART_INFO;
-	if (info && reply_allowed(x, "info:", REF_INFO_PER_HOUR, &info_ok,
-	    &until) == -1)
+	/* Answers to help, games, list and remarks only are never errors,
+	 * and a forged From must not make them a flood: a cap of their own. */
+	if (info && reply_allowed(x, "info:",
+	    (int)x->r->cfg->limits.info_replies, &info_ok, &until) == -1)
 		return -1;
 	if (until != 0 && info_notice(x, until) == -1)
 		return -1;

@@ -30,11 +30,6 @@
 #define REF_FAIL	1
 #define REF_ASIDE	2
 
-/* Answers to `help`, `games`, `list` and to a mail of remarks only, per
- * address per hour: they are never errors, and a forged From must not
- * turn them into a flood. */
-#define REF_INFO_PER_HOUR	30
-
 /* Lines of `say` and reports per player per hour; invitations per day. */
 #define REF_SAY_PER_HOUR	20
 #define REF_REPORT_PER_HOUR	5

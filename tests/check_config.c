@@ -440,7 +440,7 @@ START_TEST(config_bad_values_name_file_line_and_what_is_allowed)
 		  "authserv-id (no spaces or semicolons)" },
 		{ ADDR "limits: 5\n",
 		  ":3: limits must be a mapping of settings (message_size, "
-		  "lines, commands, error_replies)" },
+		  "lines, commands, error_replies, info_replies)" },
 		{ ADDR "limits:\n  lines: [1, 2]\n",
 		  ":4: limits.lines takes one value, not a list" },
 		{ ADDR "limits:\n  lines:\n    max: 3\n",

@@ -1606,10 +1606,10 @@ START_TEST(thousand_helps_one_answer)
 	outs_free(&o);
 
 	/* help and list answer within their own cap, errors or not. */
-	for (i = 0; i < REF_INFO_PER_HOUR + 5; i++)
+	for (i = 0; i < 30 + 5; i++)
 		free(w_send(&w, players[1], "list", "list\r\n"));
 	w_take(&w, &o);
-	ck_assert_int_eq(outs_count_to(&o, players[1]), REF_INFO_PER_HOUR);
+	ck_assert_int_eq(outs_count_to(&o, players[1]), 30);
 	ck_assert_int_eq(outs_count_body(&o, "are not answered again until"),
 	    1);
 	outs_free(&o);

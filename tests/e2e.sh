@@ -131,7 +131,7 @@ check_answered() { # ID "USERS"
 		    "$PLAYER_DIR/$u"/other/*.eml 2>/dev/null | wc -l)
 		[ -n "$n" ] && [ "$n" = "$have" ] && ok ||
 		    bad "$u's INBOX holds ${n:-?} mails, the player read $have"
-		q=$(player_queue "$u" | grep -F "#$1 " | grep "your move")
+		q=$(player_queue "$u" | grep -F "#$1 " | grep -i "your move")
 		[ -z "$q" ] && ok || bad "game $1: $u left unanswered: $q"
 		q=$(player_queue "$u" | grep "Not done")
 		[ -z "$q" ] && ok || bad "game $1: $u got an error reply: $q"
@@ -181,7 +181,7 @@ wait_start() { # ID "USERS"
 	for u in $2; do
 		if player_wait "$u" "#$1 .*begins" 30; then
 			ok
-			grep -q "your move" <<<"$P_SUBJECT" &&
+			grep -qi "your move" <<<"$P_SUBJECT" &&
 			    mv "$P_FILE" "$PLAYER_DIR/$u/taken/$P_NUM.subject" \
 			    "$PLAYER_DIR/$u/queue/"
 		else
@@ -212,12 +212,13 @@ if invite_accept "alice bob"; then
 		nm=$(sql "SELECT count(*) FROM moves WHERE game_id = $g")
 		[ "$nm" = "$PLAY_PLIES" ] && ok || bad "mancala #$g: $nm moves rows, $PLAY_PLIES moves sent"
 		check_answered "$g" "alice bob"
-		# One mail per move to each seat: the last move's may be the end
-		# mail alone.
+		# One mail per turn to each seat (an extra turn is one turn,
+		# heard of once): the last turn's may be the end mail alone.
+		turns=$(sql "SELECT seat FROM moves WHERE game_id = $g ORDER BY ply" | uniq | wc -l)
 		for u in alice bob; do
 			n=$(count_mail "$u" "$g" "played")
-			[ "$n" -ge $((PLAY_PLIES - 1)) ] && [ "$n" -le "$PLAY_PLIES" ] && ok ||
-			    bad "mancala #$g: $u got $n move mails for $PLAY_PLIES moves"
+			[ "$n" -ge $((turns - 1)) ] && [ "$n" -le "$PLAY_PLIES" ] && ok ||
+			    bad "mancala #$g: $u got $n move mails for $turns turns ($PLAY_PLIES moves)"
 		done
 	fi
 fi
@@ -294,18 +295,20 @@ if invite_accept "alice bob carol dave"; then
 		grep -q "all nine tricks spoiled, no point" <<<"$hand1" && ok ||
 		    bad "aluette #$g: nine spoiled tricks here, the board says: $hand1"
 	else
-		[[ $hand1 =~ ^Hand\ 1:\ [^\ ]*$w[^\ ]*\ won\ with\ $wn\ tricks?,\ 1\ point\ to ]] && ok ||
+		# "Hand 1: alice@ludus.test, 3 tricks, +1 North-South."
+		[[ $hand1 =~ ^Hand\ 1:\ $w@[^,]*,\ $wn\ tricks?,\ \+1\ (North-South|East-West) ]] && ok ||
 		    bad "aluette #$g: $w won $wn tricks here (${TRICKS[*]}, $spoiled spoiled), the board says: '$hand1'"
-		pts=$(grep "^Points: " <<<"$board")
-		re='^Points: [^(]*\(([^)]*)\) ([0-9]+), [^(]*\(([^)]*)\) ([0-9]+)'
-		if [[ $pts =~ $re ]]; then
-			if [[ ${BASH_REMATCH[1]} == *$w* ]]; then
-				want="1 0"
-			else
-				want="0 1"
-			fi
-			[ "${BASH_REMATCH[2]} ${BASH_REMATCH[4]}" = "$want" ] && ok ||
-			    bad "aluette #$g: points '$pts' after $w won the hand"
+		# The winner's partnership, from the seat the table line gives.
+		seat=$(tr '\n' ' ' <<<"$board" | grep -o "$w@[^ ]* ([A-Za-z]*)" |
+		    head -n 1 | sed 's/.*(\(.*\))/\1/')
+		case $seat in
+		North|South) want="North-South 1, East-West 0" ;;
+		*) want="North-South 0, East-West 1" ;;
+		esac
+		pts=$(grep -o "Points: North-South [0-9]*, East-West [0-9]*" <<<"$board" | head -n 1)
+		if [ -n "$pts" ]; then
+			[ "$pts" = "Points: $want" ] && ok ||
+			    bad "aluette #$g: '$pts' after $w ($seat) won the hand"
 		else
 			bad "aluette #$g: no points line: $P_TEXT"
 		fi

@@ -654,7 +654,7 @@ player_play() { # ID "USERS" MAX [HOOK]
 	local id=$1 users=$2 max=$3 hook=${4:-:} mv n
 	PLAY_PLIES=0 PLAY_LAT_SUM=0 PLAY_LAT_MAX=0 PLAY_ENDED=0 PLAY_ERROR=""
 	while :; do
-		if ! player_wait_any "$users" "#$id [A-Za-z0-9]+\\] .*(your move|is over)|Not done" 60; then
+		if ! player_wait_any "$users" "#$id [A-Za-z0-9]+\\] .*([Yy]our move|is over)|Not done" 60; then
 			PLAY_ERROR="game $id stalled after $PLAY_PLIES moves"
 			return 1
 		fi
@@ -795,7 +795,7 @@ player_demo() { # USER1 USER2 GAME [OPT=VAL...]
 	for u in "$a" "$b"; do
 		player_wait "$u" "#$g .*begins" 30 || return 1
 		# The one saying "your move" is answered by player_play.
-		[[ $P_SUBJECT == *"your move"* ]] &&
+		[[ ${P_SUBJECT,,} == *"your move"* ]] &&
 		    mv "$P_FILE" "$PLAYER_DIR/$u/taken/$P_NUM.subject" "$PLAYER_DIR/$u/queue/"
 	done
 	if ! player_play "$g" "$a $b" 500 _p_show_move; then

@@ -60,6 +60,10 @@ out:
     retry:
       min: 1s
       max: 4s
+# The load tests send hundreds of list and help mails from the same few
+# players within the hour: every one of them must be answered.
+limits:
+  info_replies: 100000
 logging:
   to: stderr
   level: ${2:-info}
