@@ -377,6 +377,36 @@ i18n_next_ltr(const char *s, size_t len, size_t *ra, size_t *rb)
 	return 0;
 }
 
+/*
+ * A board's row with a translated word in it (an Almakleh card row,
+ * "heron     panther (not now)"): it starts, after its indentation, with
+ * a Latin letter before any right-to-left one, and lines up columns with
+ * runs of blanks.  It is laid out left to right as a whole.
+ */
+static int
+board_row(const char *line, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)line;
+	size_t i = 0, n;
+	unsigned c;
+
+	while (i < len && line[i] == ' ')
+		i++;
+	if (i < 2)
+		return 0;
+	for (; i < len; i += n) {
+		c = utf8_at(u + i, &n);
+		if (is_rtl(c))
+			return 0;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+			break;
+	}
+	for (; i + 1 < len; i++)
+		if (line[i] == ' ' && line[i + 1] == ' ')
+			return 1;
+	return 0;
+}
+
 static void
 bidi_line(const char *line, size_t len, struct buf *out)
 {
@@ -394,6 +424,8 @@ bidi_line(const char *line, size_t len, struct buf *out)
 		buf_add(out, line, len);
 		return;
 	}
+	if (rtl && board_row(line, len))
+		rtl = 0;
 	if (!rtl) {
 		/* LRM, then the line isolated: left to right in any
 		 * paragraph direction. */
