@@ -352,6 +352,17 @@ i18n_next_ltr(const char *s, size_t len, size_t *ra, size_t *rb)
 			if (!is_edge(c))
 				break;
 		}
+		/* A closing bracket that closes nothing in the run belongs
+		 * to the text around it: "(default pass): pass: ..." is two
+		 * runs. */
+		for (k = a, depth = 0; k < end; k++) {
+			depth += (u[k] == '(' || u[k] == '[') -
+			    (u[k] == ')' || u[k] == ']');
+			if (depth < 0) {
+				end = k;
+				break;
+			}
+		}
 		for (b = end; b > a; b--) {
 			if ((u[b - 1] & 0xc0) == 0x80)
 				continue;	/* inside a character */
