@@ -351,14 +351,17 @@ board_block(struct html *h, const struct line *l, size_t n)
 		}
 		/* An inline block as wide as the board, never wider than
 		 * the page: a wider board scrolls in its box. */
-		buf_printf(&h->out, "<div%s style=\"margin:0 0 12px\">"
+		/* Right to left: the board stands at the start (right) of
+		 * the text like a paragraph, but keeps its own direction and
+		 * its lines' left alignment. */
+		buf_printf(&h->out, "<div style=\"margin:0 0 12px\">"
 		    "<pre%s style=\"display:inline-block;max-width:100%%;"
 		    "box-sizing:border-box;margin:0;padding:8px 6px;"
 		    "background-color:" BOARD_BG ";color:" PAGE_FG ";"
 		    "border:1px solid #d6cfbf;border-radius:4px;font-family:"
 		    MONO ";font-size:%s;line-height:1.35;white-space:pre;"
-		    "overflow-x:auto\">", h->rtl ? " dir=\"ltr\"" : "",
-		    h->rtl ? " dir=\"ltr\"" : "", board_font(l + i, j - i));
+		    "overflow-x:auto%s\">", h->rtl ? " dir=\"ltr\"" : "",
+		    board_font(l + i, j - i), h->rtl ? ";text-align:left" : "");
 		for (; i < j; i++) {
 			inline_line(h, l[i].t, l[i].y, l[i].len, 1);
 			if (i + 1 < j)

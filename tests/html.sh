@@ -79,6 +79,31 @@ for spec in kalah:game-kalah-3-pits:1 alquerque:game-alquerque:2 \
 	done
 done
 
+# The same games read right to left (the Arabic golden games): the text
+# dir="rtl", the boards and notation left to right, and no board line
+# that wraps or overflows either.
+for game in kalah alquerque almakleh aluette spite; do
+	case=game-$game-ar
+	for kind in start move end; do
+		case $kind in
+		start) re='دورك: بدأت' ;;
+		move) re='دورك: .*، لعب' ;;
+		end) re='\] انتهت ' ;;
+		esac
+		pick "$cases/$case/expected" "$re" >"$tmp/$game-ar-$kind.html"
+		if [ ! -s "$tmp/$game-ar-$kind.html" ]; then
+			echo "FAIL $game-ar $kind: no mail with an HTML part in $case"
+			fail=$((fail + 1))
+			continue
+		fi
+		grep -q '<html lang="ar" dir="rtl">' "$tmp/$game-ar-$kind.html" || {
+			echo "FAIL $game-ar $kind: the page is not right to left"
+			fail=$((fail + 1))
+		}
+		pages="$pages $game-ar-$kind"
+	done
+done
+
 # Every HTML part of every golden case, not only the pages above, must
 # parse strictly too.
 mkdir "$tmp/all"

@@ -1071,6 +1071,25 @@ render_cell(struct buf *b, const struct almakleh *a, int sq)
 }
 
 /*
+ * Does the line fit a translated format with one %s: its text before %s
+ * starts the line, its text after (to the new line) ends it?
+ */
+static int
+fmt_fits(const char *line, size_t len, const char *fmt)
+{
+	const char *s = strstr(fmt, "%s"), *t;
+	size_t pre, post;
+
+	if (s == NULL)
+		return 0;
+	pre = (size_t)(s - fmt);
+	t = s + 2;
+	post = strcspn(t, "\n");
+	return len >= pre + post && strncmp(line, fmt, pre) == 0 &&
+	    strncmp(line + len - post, t, post) == 0;
+}
+
+/*
  * The look of almakleh_render()'s text: pieces in their side's faction
  * colour (red for South, blue for North: the first two of rules.md's
  * colours), the last move's squares highlighted (the text marks them "."
@@ -1084,8 +1103,19 @@ almakleh_render_style(const void *st, const struct game_view *v,
 	const struct almakleh *a = st;
 	int me = v->viewer == NORTH ? NORTH : SOUTH, holder = -1, held = 0;
 	int rank, file, col, sq, hands = 0;
-	size_t at = 0, end, i;
-	const char *p;
+	size_t at = 0, end, i, nmid;
+	const char *p, *legend = _("%s: master %c, pawns %c\n"), *mid;
+	char master[64];
+
+	/* The words between the name and the master's letter, as the
+	 * reader's language writes them (": master "). */
+	mid = strstr(legend, "%s");
+	mid = mid ? mid + 2 : legend;
+	nmid = strcspn(mid, "%");
+	if (nmid >= sizeof(master))
+		nmid = sizeof(master) - 1;
+	memcpy(master, mid, nmid);
+	master[nmid] = '\0';
 
 	for (; at < len; at = end + 1) {
 		end = at + strcspn(text + at, "\n");
@@ -1134,11 +1164,11 @@ almakleh_render_style(const void *st, const struct game_view *v,
 				style[i] = text[i] == ' ' ? 0 : GAME_STYLE_DIM;
 			continue;
 		}
-		if (strncmp(text + at, "        ", 8) == 0 &&
-		    (p = strstr(text + at, ": master ")) != NULL &&
-		    (size_t)(p - text) + 9 < end) {
+		if (strncmp(text + at, "        ", 8) == 0 && nmid > 0 &&
+		    (p = strstr(text + at, master)) != NULL &&
+		    (size_t)(p - text) + nmid < end) {
 			/* A legend: "NAME (North): master m, pawns p". */
-			style[p - text + 9] = style[end - 1] = (char)
+			style[p - text + nmid] = style[end - 1] = (char)
 			    (GAME_STYLE_SEAT(text[end - 1] == 'P' ? SOUTH :
 			    NORTH) | GAME_STYLE_BOLD);
 			/* Text, so that a long name does not widen the
@@ -1163,9 +1193,8 @@ almakleh_render_style(const void *st, const struct game_view *v,
 			continue;
 		}
 		style[at] |= GAME_STYLE_TEXT;
-		if (end > at + 6 && (strncmp(text + end - 6, "holds:",
-		    6) == 0 || (end - at > 15 && strncmp(text + end - 15,
-		    "holds, to move:", 15) == 0))) {
+		if (fmt_fits(text + at, end - at, _("%s holds:\n")) ||
+		    fmt_fits(text + at, end - at, _("%s holds, to move:\n"))) {
 			/* The first hand listed is the seat to move's. */
 			holder = hands++ == 0 ? a->turn : !a->turn;
 			held = 0;

@@ -810,8 +810,10 @@ alquerque_render_style(const void *st, const struct game_view *v,
 		 * file letters are left as they are, and the legends naming
 		 * the sides are text, so that a long name does not widen
 		 * the board. */
-		if (strstr(text + at, "stone") != NULL &&
-		    (size_t)(strstr(text + at, "stone") - text) < end) {
+		if (end - at > 4 && strncmp(text + at, "    ", 4) == 0 &&
+		    text[at + 4] != ' ' && text[at + 4] != '|' &&
+		    strncmp(text + at + 4, "a   b", 5) != 0) {
+			/* "    NAME (Black): 12 stones", in any language. */
 			style[at] |= GAME_STYLE_TEXT;
 			continue;
 		}

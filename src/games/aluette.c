@@ -1064,7 +1064,8 @@ aluette_render_style(const void *st, const struct game_view *v,
 		style[at] |= GAME_STYLE_TEXT;
 		/* A continuation line starts with blanks. */
 		if (text[at] != ' ')
-			table = strncmp(text + at, "On the table:", 13) == 0;
+			table = strncmp(text + at, _("On the table:"),
+			    strlen(_("On the table:"))) == 0;
 		for (i = at; i < end; i++)
 			if ((suit = card_suit_at(text, i, end)) != 0) {
 				suit |= GAME_STYLE_BOLD;

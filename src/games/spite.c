@@ -671,12 +671,23 @@ spite_render_seat(const struct spite *s, const struct game_view *v,
  * pile names and what a centre stack needs dim; headings and the lines
  * about rounds and turns running text.
  */
+/* Does the line start with a translated heading, up to its colon
+ * ("Stock:" of "Stock: %d cards")? */
+static int
+heading_at(const char *line, const char *tr)
+{
+	size_t n = strcspn(tr, ":");
+
+	return tr[n] == ':' && strncmp(line, tr, n + 1) == 0;
+}
+
 static void
 spite_render_style(const void *st, const struct game_view *v,
     const char *text, size_t len, char *style)
 {
 	size_t at = 0, end, i, j;
 	const char *colon;
+	int stock;
 
 	(void)st;
 	(void)v;
@@ -687,9 +698,11 @@ spite_render_style(const void *st, const struct game_view *v,
 		if (end == at)
 			continue;
 		colon = memchr(text + at, ':', end - at);
-		if (text[at] != ' ' && strncmp(text + at, "Centre:", 7) != 0 &&
-		    strncmp(text + at, "Stock:", 6) != 0 &&
-		    strncmp(text + at, "Your hand:", 10) != 0) {
+		stock = heading_at(text + at, P_("Stock: %d card",
+		    "Stock: %d cards", 2)) || heading_at(text + at,
+		    _("Centre:"));
+		if (text[at] != ' ' && !stock && !heading_at(text + at,
+		    _("Your hand:"))) {
 			style[at] |= GAME_STYLE_TEXT;
 			continue;
 		}
@@ -697,8 +710,7 @@ spite_render_style(const void *st, const struct game_view *v,
 			continue;
 		for (i = at; i <= (size_t)(colon - text); i++)
 			style[i] = text[i] == ' ' ? 0 : GAME_STYLE_DIM;
-		if (strncmp(text + at, "Stock:", 6) == 0 ||
-		    strncmp(text + at, "Centre:", 7) == 0)
+		if (stock)
 			continue;
 		for (i = (size_t)(colon - text) + 1; i < end; i = j) {
 			if (text[i] == ' ') {
