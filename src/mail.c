@@ -11,6 +11,7 @@
 
 #include <libetpan/libetpan.h>
 
+#include "i18n.h"
 #include "mail.h"
 
 #define MAIL_MIME_DEPTH	32	/* nested parts we walk into */
@@ -853,7 +854,9 @@ mail_parse(const char *raw, size_t len, const struct mail_limits *lim0,
 	idx = hstart;
 	if (mailimf_optional_fields_parse(m->raw, len, &idx, &fields) !=
 	    MAILIMF_NO_ERROR || fields == NULL) {
-		util_err(err, errlen, "the message has no readable header");
+		/* N_: the referee answers these in the sender's language,
+		 * which is not known yet. */
+		util_err(err, errlen, N_("the message has no readable header"));
 		return -1;
 	}
 	mail_headers(m, fields);
@@ -874,8 +877,8 @@ mail_parse(const char *raw, size_t len, const struct mail_limits *lim0,
 		idx = hstart;
 		if (mailmime_parse(m->raw, len, &idx, &mime) != MAILIMF_NO_ERROR ||
 		    mime == NULL) {
-			util_err(err, errlen, "the message could not be read "
-			    "as MIME");
+			util_err(err, errlen, N_("the message could not be read "
+			    "as MIME"));
 			return -1;
 		}
 		if (mime->mm_type == MAILMIME_MESSAGE &&
@@ -910,8 +913,8 @@ mail_parse(const char *raw, size_t len, const struct mail_limits *lim0,
 		mailmime_free(mime);
 	}
 	if (m->body_source == MAIL_BODY_NONE) {
-		util_err(err, errlen, "the message has no text part: write "
-		    "your commands as plain text (or HTML)");
+		util_err(err, errlen, N_("the message has no text part: write "
+		    "your commands as plain text (or HTML)"));
 		return -1;
 	}
 	mailtext_commands(m->body, strlen(m->body), lim.max_lines,
