@@ -82,6 +82,9 @@ i18n_bind(void)
 		log_warn("no C.UTF-8 locale: mails stay in English");
 	else
 		uselocale(msgloc);
+	/* A $LANGUAGE of the caller's shell must not choose for readers. */
+	setenv("LANGUAGE", cur, 1);
+	++_nl_msg_cat_cntr;
 }
 
 const char *

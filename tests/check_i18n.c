@@ -26,8 +26,12 @@ START_TEST(i18n_switches_back_and_forth_in_one_process)
 	size_t i;
 
 	/* Nothing an admin would have to generate: the process itself
-	 * runs in the C locale, as a daemon started without LANG does. */
+	 * runs in the C locale, as a daemon started without LANG does;
+	 * a $LANGUAGE of the caller's does not choose for the readers. */
 	ck_assert_ptr_nonnull(setlocale(LC_ALL, "C"));
+	setenv("LANGUAGE", "ru", 1);
+	ck_assert_str_eq(i18n_dir(), getenv("LUDUS_LOCALE_DIR"));
+	ck_assert_str_eq(_("South"), "South");
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		i18n_set(want[i].lang);
 		ck_assert_str_eq(i18n_lang(), want[i].lang);
