@@ -246,26 +246,6 @@ i18n_expand_str(const char *stored)
 	return buf_steal(&b);
 }
 
-const char *
-i18n_lri(void)
-{
-	return i18n_rtl(cur) ? "\xe2\x81\xa6" : "";
-}
-
-const char *
-i18n_pdi(void)
-{
-	return i18n_rtl(cur) ? "\xe2\x81\xa9" : "";
-}
-
-void
-i18n_ltr(struct buf *b, const char *text)
-{
-	buf_adds(b, i18n_lri());
-	buf_adds(b, text);
-	buf_adds(b, i18n_pdi());
-}
-
 /* The code point at s (UTF-8, already checked by the template), its
  * length in *n. */
 static unsigned

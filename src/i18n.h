@@ -69,13 +69,6 @@ void	 i18n_expand(const char *stored, struct buf *b);
 char	*i18n_expand_str(const char *stored);
 
 /*
- * Bidirectional isolation for plain text read right to left: wrap a left-
- * to-right run (an address, a move, a board line) in U+2066 LEFT-TO-RIGHT
- * ISOLATE ... U+2069 POP DIRECTIONAL ISOLATE when the language in effect
- * is written right to left; otherwise copy it unchanged.
- */
-void	 i18n_ltr(struct buf *b, const char *text);
-/*
  * A whole plain-text mail for a reader of a right-to-left language, for
  * clients that apply the Unicode bidirectional algorithm: a non-blank line
  * with no right-to-left letter (a board line, a move list) gets a
@@ -89,8 +82,5 @@ void	 i18n_ltr(struct buf *b, const char *text);
 void	 i18n_bidi_text(const char *in, struct buf *out);
 /* The first such run in s[0..len): 1 with its bounds [*a, *b), else 0. */
 int	 i18n_next_ltr(const char *s, size_t len, size_t *a, size_t *b);
-/* "\u2066" and "\u2069" in an RTL language, "" otherwise (don't free). */
-const char *i18n_lri(void);
-const char *i18n_pdi(void);
 
 #endif

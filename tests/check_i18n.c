@@ -1,5 +1,5 @@
 /* Catalogues: one process switches languages back and forth, plural forms,
- * deferred texts, and right-to-left isolation.  The catalogues come from
+ * deferred texts, and right-to-left isolation of plain text.  The catalogues come from
  * the build tree ($LUDUS_LOCALE_DIR); no system locale is generated. */
 #include "config.h"
 
@@ -104,24 +104,48 @@ START_TEST(i18n_deferred_text_reads_in_each_language)
 }
 END_TEST
 
-START_TEST(i18n_ltr_runs_isolated_only_right_to_left)
-{
-	struct buf b = { 0 };
+#define LRM "\xe2\x80\x8e"
+#define LRI "\xe2\x81\xa6"
+#define PDI "\xe2\x81\xa9"
 
-	i18n_set("en");
-	i18n_ltr(&b, "ann@example.org");
-	ck_assert_str_eq(buf_str(&b), "ann@example.org");
+START_TEST(i18n_right_to_left_text_isolates_the_left_to_right)
+{
+	static const struct {
+		const char *in, *want;
+	} c[] = {
+		/* A board line: left to right as a whole. */
+		{ "      |  1 |  2 |", LRM LRI "      |  1 |  2 |" PDI },
+		/* Runs in Arabic text, edges outside. */
+		{ "مرحبًا ann@example.org،", "مرحبًا " LRI "ann@example.org" PDI "،" },
+		{ "لعب ann@example.org (الجنوب): b1-b2.",
+		  "لعب " LRI "ann@example.org" PDI " (الجنوب): " LRI "b1-b2"
+		  PDI "." },
+		/* A bracket opened inside stays inside; one that closes
+		 * nothing stays outside. */
+		{ "  help [GAME]   مساعدة", LRM LRI "  help [GAME]   مساعدة" PDI },
+		{ "الصيغة help [GAME] هنا", "الصيغة " LRI "help [GAME]" PDI " هنا" },
+		{ "(الافتراضي pass): pass: تذهب",
+		  "(الافتراضي " LRI "pass" PDI "): " LRI "pass" PDI ": تذهب" },
+		/* Left alone: blank lines, Arabic only, the signature. */
+		{ "", "" }, { "   ", "   " }, { "تم", "تم" }, { "-- ", "-- " },
+	};
+	struct buf b = { 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		buf_reset(&b);
+		i18n_bidi_text(c[i].in, &b);
+		ck_assert_msg(strcmp(buf_str(&b), c[i].want) == 0,
+		    "[%s]: [%s]", c[i].in, buf_str(&b));
+	}
 	buf_reset(&b);
-	i18n_set("ar");
-	i18n_ltr(&b, "ann@example.org");
-	ck_assert_str_eq(buf_str(&b), "\xe2\x81\xa6" "ann@example.org"
-	    "\xe2\x81\xa9");
+	i18n_bidi_text("a\nتم b\n", &b);
+	ck_assert_str_eq(buf_str(&b), LRM LRI "a" PDI "\nتم " LRI "b" PDI "\n");
 	buf_free(&b);
 	ck_assert(i18n_rtl("ar"));
 	ck_assert(!i18n_rtl("ru"));
 	ck_assert(i18n_known("ru") && i18n_known("ar") && i18n_known("en"));
 	ck_assert(!i18n_known("xx"));
-	i18n_set("en");
 }
 END_TEST
 
@@ -134,7 +158,7 @@ i18n_suite(void)
 	tcase_add_test(tc, i18n_switches_back_and_forth_in_one_process);
 	tcase_add_test(tc, i18n_plural_forms_follow_the_language);
 	tcase_add_test(tc, i18n_deferred_text_reads_in_each_language);
-	tcase_add_test(tc, i18n_ltr_runs_isolated_only_right_to_left);
+	tcase_add_test(tc, i18n_right_to_left_text_isolates_the_left_to_right);
 	suite_add_tcase(s, tc);
 	return s;
 }
