@@ -52,8 +52,9 @@ int	 i18n_rtl(const char *lang);
  * string for %s in order; an argument given as I18N_TR "South" is itself a
  * msgid, translated when shown) in one string: the msgid, then each
  * argument after a U+001F unit separator.  i18n_expand renders such a
- * string in the language in effect into b; text stored before (no
- * separator) is shown as it is.
+ * string (or what i18n_keep made of it) in the language in effect into
+ * b; text stored before (no separator) is shown through the catalogue as
+ * it is.
  */
 #define I18N_SEP	'\x1f'
 #define I18N_TR		"\x1e"
@@ -71,13 +72,15 @@ char	*i18n_expand_str(const char *stored);
 /*
  * A whole plain-text mail for a reader of a right-to-left language, for
  * clients that apply the Unicode bidirectional algorithm: a non-blank line
- * with no right-to-left letter (a board line, a move list) gets a
- * LEFT-TO-RIGHT MARK, so it is laid out left to right and left-aligned,
- * and is isolated whole; in a line of right-to-left text every run that
- * holds Latin letters or digits (a move, an address, `a command`, a
- * number with its unit) is isolated, its edges' spaces and punctuation
- * left outside.  The signature separator "-- " is left alone.  Appends
- * to out.
+ * with no right-to-left letter (a board line, a move list), or a board
+ * row that holds a translated word (indented, Latin before Arabic,
+ * columns lined up with blanks), gets a LEFT-TO-RIGHT MARK, so it is laid
+ * out left to right and left-aligned, and is isolated whole; in a line of
+ * right-to-left text every run that holds Latin letters or digits (a
+ * move, an address, `a command`, a number with its unit) is isolated,
+ * its edges' spaces and punctuation left outside (a closing bracket stays
+ * in the run only when it closes one opened there).  Blank lines and the
+ * signature separator "-- " are left alone.  Appends to out.
  */
 void	 i18n_bidi_text(const char *in, struct buf *out);
 /* The first such run in s[0..len): 1 with its bounds [*a, *b), else 0. */
