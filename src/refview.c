@@ -17,6 +17,9 @@
 #include "mailhtml.h"
 #include "refint.h"
 
+/* The longest name a board shows for a seat. */
+#define REFVIEW_LABEL_LEN	80
+
 int
 refview_seats(struct ref_msg *x, const struct play_game *g,
     struct ref_seats *rs)
@@ -272,10 +275,47 @@ refview_set_board(struct tmpl_data *d, const struct play_game *g,
 	free(style);
 }
 
+/*
+ * The names a game mail uses after its player list (on the board, for the
+ * last move and whose turn it is): a player's chosen name, else the local
+ * part of the address ("ann" for ann@example.org), unless two seats would
+ * read alike, when the whole addresses are kept.  The player list gives
+ * the full addresses once; repeating them everywhere made board lines wide
+ * on a phone, and a Russian mail with more than 20 Latin e's (a few
+ * example.org addresses) scores 1.0 in SpamAssassin's MIXED_ES.
+ */
+static void
+board_labels(const struct ref_seats *rs, char labels[][REFVIEW_LABEL_LEN],
+    const char *names[])
+{
+	const char *at;
+	int i, j, clash = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct store_player *p = &rs->p[i];
+
+		if (p->name != NULL && *p->name != '\0')
+			util_strlcpy(labels[i], p->name, REFVIEW_LABEL_LEN);
+		else if ((at = strchr(p->address, '@')) != NULL &&
+		    (size_t)(at - p->address) < REFVIEW_LABEL_LEN)
+			snprintf(labels[i], REFVIEW_LABEL_LEN, "%.*s",
+			    (int)(at - p->address), p->address);
+		else
+			util_strlcpy(labels[i], p->address, REFVIEW_LABEL_LEN);
+	}
+	for (i = 0; i < rs->n; i++)
+		for (j = i + 1; j < rs->n; j++)
+			clash |= strcmp(labels[i], labels[j]) == 0 &&
+			    strcmp(rs->p[i].address, rs->p[j].address) != 0;
+	for (i = 0; i < rs->n; i++)
+		names[i] = clash ? ref_name(&rs->p[i]) : labels[i];
+}
+
 struct tmpl_data *
 refview_game(struct ref_msg *x, const struct play_game *g,
     const struct ref_seats *rs, int viewer)
 {
+	char labels[STORE_MAX_SEATS][REFVIEW_LABEL_LEN];
 	const struct game_ops *ops = g->def->ops;
 	struct tmpl_data *d = tmpl_data_new(), *it;
 	struct tmpl_list *l;
@@ -333,8 +373,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	memset(&v, 0, sizeof(v));
 	v.viewer = viewer;
 	v.no_turn = 1;	/* the mails say whose turn it is, or that it ended */
-	for (i = 0; i < rs->n; i++)
-		v.names[i] = ref_name(&rs->p[i]);
+	board_labels(rs, labels, v.names);
 	ops->render(g->st, &v, &b);
 	/* The templates put the blank lines around the board. */
 	while (b.len > 0 && b.s[b.len - 1] == '\n')
@@ -350,7 +389,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 		if (last >= 0 && last < rs->n) {
 			tmpl_set(d, "last_move.seat", _(ops->seat_name(g->st,
 			    last)));
-			tmpl_set(d, "last_move.name", ref_name(&rs->p[last]));
+			tmpl_set(d, "last_move.name", v.names[last]);
 			tmpl_set(d, "last_move.text", buf_str(&b));
 			tmpl_set(d, "last_move.you", last == viewer ? "1" :
 			    "");
@@ -365,7 +404,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	for (i = 0; i < rs->n; i++)
 		if (tm & (1u << i)) {
 			buf_printf(&b, "%s%s", turn >= 0 ? ", " : "",
-			    ref_name(&rs->p[i]));
+			    v.names[i]);
 			buf_printf(&b2, "%s%s", turn >= 0 ? ", " : "",
 			    _(ops->seat_name(g->st, i)));
 			turn = i;

@@ -295,11 +295,12 @@ if invite_accept "alice bob carol dave"; then
 		grep -q "all nine tricks spoiled, no point" <<<"$hand1" && ok ||
 		    bad "aluette #$g: nine spoiled tricks here, the board says: $hand1"
 	else
-		# "Hand 1: alice@ludus.test, 3 tricks, +1 North-South."
-		[[ $hand1 =~ ^Hand\ 1:\ $w@[^,]*,\ $wn\ tricks?,\ \+1\ (North-South|East-West) ]] && ok ||
+		# "Hand 1: alice, 3 tricks, +1 North-South." (the board names
+		# players by their addresses' local parts)
+		[[ $hand1 =~ ^Hand\ 1:\ $w(@[^,]*)?,\ $wn\ tricks?,\ \+1\ (North-South|East-West) ]] && ok ||
 		    bad "aluette #$g: $w won $wn tricks here (${TRICKS[*]}, $spoiled spoiled), the board says: '$hand1'"
 		# The winner's partnership, from the seat the table line gives.
-		seat=$(tr '\n' ' ' <<<"$board" | grep -o "$w@[^ ]* ([A-Za-z]*)" |
+		seat=$(tr '\n' ' ' <<<"$board" | grep -o "$w\(@[^ ]*\)\? ([A-Za-z]*)" |
 		    head -n 1 | sed 's/.*(\(.*\))/\1/')
 		case $seat in
 		North|South) want="North-South 1, East-West 0" ;;

@@ -27,7 +27,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Every mail of the cases, raw, as $tmp/CASE/mail.N in the order written.
 n=0
-for c in game-kalah-3-pits html-errors move-timeout list-bump-name-language; do
+for c in game-kalah-3-pits html-errors move-timeout list-bump-name-language \
+    game-kalah-ru game-kalah-ar; do
 	mkdir -p "$tmp/$c"
 	golden_replay "$tmp/$c" "$cases/$c" 2>"$tmp/why" ||
 	    { echo "FAIL $c: the case does not replay"; cat "$tmp/why"; exit 1; }
@@ -82,6 +83,18 @@ for spec in 'invitation:Invitation to' 'start: begins' \
 		continue
 	fi
 	echo "$kind $f" >>"$tmp/chosen"
+done
+
+# A board mail (with its HTML part) in Russian and in Arabic.
+for spec in russian-board:game-kalah-ru arabic-board:game-kalah-ar; do
+	f=$(grep -l '^Content-Type: text/html' "$tmp/${spec#*:}"/mail.* 2>/dev/null |
+	    head -n 1)
+	if [ -z "$f" ]; then
+		echo "FAIL ${spec%%:*}: no board mail in ${spec#*:}"
+		fail=$((fail + 1))
+	else
+		echo "${spec%%:*} $f" >>"$tmp/chosen"
+	fi
 done
 
 # One spamassassin for all of them: an mbox, each mail labelled with its

@@ -3,7 +3,8 @@
 # golden case named game-*-ru or game-*-ar (whole games played by readers
 # who chose that language) is read, subject and text (the HTML part is
 # made from the same text), and each word of Latin letters must be
-# notation: inside `backquotes`, part of an address, joined to a digit or
+# notation: inside `backquotes`, part of an address or a player's name
+# (the address's local part, as the mails name players), joined to a digit or
 # = (b1-b2, 3co, pits=3, 1d), a card (Jsw), the subject tag, or a word the
 # games and commands define (a keyword, a game's name or alias, an option
 # and its values, a card or signal name) or a fixed token of the mails
@@ -37,6 +38,11 @@ fail=0 n=0
 for c in "$dir"/game-*-ru "$dir"/game-*-ar; do
 	[ -f "$c/expected" ] || continue
 	n=$((n + 1))
+	# The players' names: the mails call a player by the local part of
+	# the address after the player list ("ann" for ann@example.org).
+	{ cat "$tmp/allowed"; grep -o '[A-Za-z0-9._+-]*@' "$c/expected" |
+	    tr -d '@' | tr 'A-Z' 'a-z' | tr '._+-' '\n\n\n\n'; } |
+	    grep -v '^$' | sort -u >"$tmp/allowed-case"
 	# Subject (without its tag) and the text of every mail.
 	awk '
 		/^=== mail [0-9]+ ===$/ { hdr = 1; html = 0; mail = $3; next }
@@ -73,7 +79,7 @@ for c in "$dir"/game-*-ru "$dir"/game-*-ar; do
 					}
 			}
 		}
-	' "$tmp/allowed" - > "$tmp/found"
+	' "$tmp/allowed-case" - > "$tmp/found"
 	if [ -s "$tmp/found" ]; then
 		echo "FAIL ${c##*/}: English outside the notation"
 		sort -u "$tmp/found" | head -40
