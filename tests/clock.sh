@@ -98,7 +98,7 @@ at "T0 + D / 2 + 60"	# past 50% of game 1's day, not yet of game 2's
 ludus tick >/dev/null
 r=$(subjects "$before" alice@ludus.test | grep -c "^Reminder")
 [ "$r" = 1 ] && ok || bad "$r reminder mails at 50%, want 1"
-ludus outbox --all | grep -q "^Subject: Reminder: 2 game(s) wait for your move" && ok ||
+ludus outbox --all | grep -q "^Subject: Reminder: games waiting for your move: 2$" && ok ||
     bad "the reminder does not list both games"
 at "T0 + H + D / 2 + 60"	# game 2's 50%: already said
 ludus tick >/dev/null
@@ -113,7 +113,7 @@ ludus tick >/dev/null
 [ "$(sql "SELECT ended FROM games WHERE id = 1")" = timeout ] && ok || bad "no timeout after downtime"
 r=$(subjects "$before" alice@ludus.test | grep -c "^Reminder")
 [ "$r" = 1 ] && ok || bad "$r reminders after downtime, want 1 (game 2 only)"
-subjects "$before" alice@ludus.test | grep -q "^Reminder: 1 game(s)" && ok ||
+subjects "$before" alice@ludus.test | grep -q "^Reminder: games waiting for your move: 1$" && ok ||
     bad "the catch-up reminder lists game 1 too: $(subjects "$before" alice@ludus.test)"
 ludus tick | grep -q "^0 timers fired" && ok || bad "timers fired twice"
 
