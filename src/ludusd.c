@@ -419,12 +419,21 @@ sleep_until_news(struct daemon *d)
 		drain_wake_pipe();
 }
 
+/* Where the game definitions are: $LUDUS_GAMES_DIR, games_dir, or the
+ * installed ones. */
+static const char *
+games_dir(const struct daemon *d)
+{
+	const char *env = getenv("LUDUS_GAMES_DIR");
+
+	return env && *env ? env : d->cfg.games_dir ? d->cfg.games_dir :
+	    gamedef_default_dir();
+}
+
 static int
 open_everything(struct daemon *d, char *err, size_t errlen)
 {
-	const char *env = getenv("LUDUS_GAMES_DIR");
-	const char *dir = env && *env ? env : d->cfg.games_dir ?
-	    d->cfg.games_dir : gamedef_default_dir();
+	const char *dir = games_dir(d);
 
 	if (gamedef_load_dir(dir, &d->defs, &d->ndefs, err, errlen) == -1)
 		return -1;
@@ -490,9 +499,7 @@ preflight_new(const char *what, const char *path)
 static int
 preflight(struct daemon *d)
 {
-	const char *env = getenv("LUDUS_GAMES_DIR");
-	const char *games = env && *env ? env : d->cfg.games_dir ?
-	    d->cfg.games_dir : gamedef_default_dir();
+	const char *games = games_dir(d);
 	const char *tdir = getenv("LUDUS_TEMPLATES_DIR");
 	struct token_secret sec;
 	struct gamedef *defs;
@@ -571,9 +578,7 @@ preflight(struct daemon *d)
 static void
 reopen_referee(struct daemon *d)
 {
-	const char *env = getenv("LUDUS_GAMES_DIR");
-	const char *dir = env && *env ? env : d->cfg.games_dir ?
-	    d->cfg.games_dir : gamedef_default_dir();
+	const char *dir = games_dir(d);
 	struct referee fresh;
 	char err[512];
 

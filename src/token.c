@@ -19,13 +19,31 @@
 #include "token.h"
 #include "util.h"
 
+/* Write a key, hex-encoded with a newline, to a new file and make it
+ * durable: 0, or -1 with errno set (the file is closed either way). */
+static int
+secret_write(int fd, const unsigned char key[TOKEN_SECRET_LEN])
+{
+	char hex[2 * TOKEN_SECRET_LEN + 2];
+	ssize_t n;
+	int rc;
+
+	util_hex(key, TOKEN_SECRET_LEN, hex);
+	strcat(hex, "\n");
+	n = write(fd, hex, strlen(hex));
+	OPENSSL_cleanse(hex, sizeof(hex));
+	rc = n == (ssize_t)(2 * TOKEN_SECRET_LEN + 1) && fsync(fd) == 0 ?
+	    0 : -1;
+	if (close(fd) == -1)
+		rc = -1;
+	return rc;
+}
+
 int
 token_secret_create(const char *path, char *err, size_t errlen)
 {
 	unsigned char key[TOKEN_SECRET_LEN];
-	char hex[2 * TOKEN_SECRET_LEN + 2];
-	ssize_t n;
-	int fd;
+	int fd, rc;
 
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) ==
 	    -1) {
@@ -35,13 +53,9 @@ token_secret_create(const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	rng_seed_os(key);
-	util_hex(key, sizeof(key), hex);
-	strcat(hex, "\n");
-	n = write(fd, hex, strlen(hex));
+	rc = secret_write(fd, key);
 	OPENSSL_cleanse(key, sizeof(key));
-	OPENSSL_cleanse(hex, sizeof(hex));
-	if (n != (ssize_t)(2 * TOKEN_SECRET_LEN + 1) || fsync(fd) == -1 ||
-	    close(fd) == -1) {
+	if (rc == -1) {
 		util_err(err, errlen, "%s: %s", path, strerror(errno));
 		unlink(path);
 		return -1;
@@ -53,8 +67,7 @@ int
 token_secret_save(const struct token_secret *sec, const char *path,
     char *err, size_t errlen)
 {
-	char hex[2 * TOKEN_SECRET_LEN + 2], *tmp = xasprintf("%s.tmp", path);
-	ssize_t n;
+	char *tmp = xasprintf("%s.tmp", path);
 	int fd;
 
 	unlink(tmp);
@@ -64,12 +77,7 @@ token_secret_save(const struct token_secret *sec, const char *path,
 		free(tmp);
 		return -1;
 	}
-	util_hex(sec->key, sizeof(sec->key), hex);
-	strcat(hex, "\n");
-	n = write(fd, hex, strlen(hex));
-	OPENSSL_cleanse(hex, sizeof(hex));
-	if (n != (ssize_t)(2 * TOKEN_SECRET_LEN + 1) || fsync(fd) == -1 ||
-	    close(fd) == -1 || rename(tmp, path) == -1) {
+	if (secret_write(fd, sec->key) == -1 || rename(tmp, path) == -1) {
 		util_err(err, errlen, "%s: %s", path, strerror(errno));
 		unlink(tmp);
 		free(tmp);
