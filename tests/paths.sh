@@ -105,7 +105,7 @@ while read -r doc p; do
 	/usr/sbin/sendmail|/usr/sbin/postdrop|/usr/sbin/postfix) ;;
 	/var/spool/postfix|/var/spool/postfix/*) ;;
 	/etc/postfix/*|/usr/lib/dovecot/*|/etc/dovecot/*) ;;
-	/etc/systemd/system/*|/run/ludus/*|/home|/home/*|/bin/kill) ;;
+	/etc/systemd/system|/etc/systemd/system/*|/run/ludus/*|/home|/home/*|/bin/kill) ;;
 	/usr/bin/install|/usr/bin/fetchmail|/usr/bin/mbsync|/usr/bin/procmail) ;;
 	/dev/null) ;;
 	*) bad "$doc names $p: no directory of this build ($prefix, $sysconfdir, $localstatedir)" ;;
