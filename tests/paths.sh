@@ -97,7 +97,8 @@ while read -r doc p; do
 		;;	# the configuration and the state: the operator's
 	"$sbindir"/ludusd|"$bindir"/ludus)
 		[ -x "$root$p" ] || bad "$doc names $p, not installed" ;;
-	"$pkgdatadir"|"$pkgdatadir"/*|"$localedir"/*|"$docdir"/*)
+	"$sbindir"|"$bindir") ;;
+	"$pkgdatadir"|"$pkgdatadir"/*|"$localedir"/*|"$docdir"|"$docdir"/*)
 		f=$(echo "$p" | sed 's|/LANG/|/ru/|')
 		# shellcheck disable=SC2086
 		ls -d "$root"$f >/dev/null 2>&1 || bad "$doc names $p, not installed" ;;
