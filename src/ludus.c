@@ -1466,10 +1466,11 @@ main(int argc, char **argv)
 	 * none would report on an empty one it just invented. */
 	if (cmd->needs_store && cmd->fn != cmd_init && access(c.dbpath, F_OK) ==
 	    -1) {
-		gamedef_free_all(c.defs, c.ndefs);
-		config_free(&c.cfg);
+		/* Before config_free: the path may be the configuration's. */
 		err_out("no database at %s (from %s): `ludus init` creates one; "
 		    "-d, $LUDUS_DB or -c name another", c.dbpath, dbfrom);
+		gamedef_free_all(c.defs, c.ndefs);
+		config_free(&c.cfg);
 		return cmd->fn == cmd_deliver ? EXIT_TEMPFAIL : 1;
 	}
 	if (cmd->needs_store && store_open(c.dbpath, &c.store, err,

@@ -35,6 +35,7 @@
 #include "log.h"
 #include "maildir.h"
 #include "outbox.h"
+#include "smtp.h"
 #include "store.h"
 #include "template.h"
 #include "token.h"
@@ -573,6 +574,88 @@ preflight(struct daemon *d)
 	return bad;
 }
 
+/*
+ * ludusd -n -v: the servers too.  Log in to each as the daemon would (TLS
+ * and its verification, the login, the mailbox), then log out; nothing
+ * is fetched, marked or sent.  Returns how many failed.
+ */
+static int
+check_imap(struct daemon *d)
+{
+	const char *how = d->is.plain ? "no TLS (starttls: off)" :
+	    d->is.no_verify ? "TLS not verified (tls_verify: false)" :
+	    "TLS verified";
+	char err[512];
+	int bad = 0;
+
+	if (d->cfg.imap.cred.user != NULL && config_password(&d->cfg.imap.cred,
+	    &d->imap_password, err, sizeof(err)) == -1) {
+		fprintf(stderr, "ludusd: imap: %s\n", err);
+		return 1;
+	}
+	imap_settings_from(d);
+	d->imap = imap_new(&d->is);
+	if (imap_connect(d->imap, err, sizeof(err)) == -1) {
+		fprintf(stderr, "ludusd: imap %s: %s%s\n", d->is.url,
+		    imap_untrusted(d->imap) ? "certificate not trusted: " : "",
+		    err);
+		bad = 1;
+	} else
+		printf("imap %s: %s, logged in as %s, mailbox %s selected, "
+		    "logged out\n", d->is.url, how, d->is.user ? d->is.user :
+		    "(none)", d->is.mailbox ? d->is.mailbox : "INBOX");
+	imap_drop(d);
+	return bad;
+}
+
+static int
+check_smtp(struct daemon *d)
+{
+	const struct config_smtp *cs = &d->cfg.smtp;
+	struct smtp_settings ss;
+	char err[512], *password = NULL;
+	int untrusted, rc;
+
+	memset(&ss, 0, sizeof(ss));
+	ss.url = cs->url.text;
+	ss.user = cs->cred.user;
+	ss.ca_file = cs->ca_file;
+	ss.no_verify = !cs->tls_verify;
+	ss.plain = cs->starttls == CONFIG_STARTTLS_OFF && !cs->url.tls;
+	ss.connect_timeout = (long)(cs->timeout_ms / 1000);
+	ss.timeout = (long)(cs->timeout_ms / 1000);
+	if (ss.user != NULL && config_password(&cs->cred, &password, err,
+	    sizeof(err)) == -1) {
+		fprintf(stderr, "ludusd: smtp: %s\n", err);
+		return 1;
+	}
+	ss.password = password;
+	rc = smtp_probe(&ss, &untrusted, err, sizeof(err));
+	if (rc == -1)
+		fprintf(stderr, "ludusd: smtp %s: %s%s\n", ss.url, untrusted ?
+		    "certificate not trusted: " : "", err);
+	else
+		printf("smtp %s: %s, %s, logged out without sending\n", ss.url,
+		    ss.plain ? "no TLS (starttls: off)" : ss.no_verify ?
+		    "TLS not verified (tls_verify: false)" : "TLS verified",
+		    ss.user ? "logged in" : "no AUTH (no user)");
+	if (password)
+		config_password_free(password);
+	return rc == -1;
+}
+
+static int
+check_servers(struct daemon *d)
+{
+	int bad = 0;
+
+	if (d->cfg.in == CONFIG_IN_IMAP)
+		bad += check_imap(d);
+	if (d->cfg.out == CONFIG_OUT_SMTP)
+		bad += check_smtp(d);
+	return bad;
+}
+
 /* Templates, aliases and the secret again (SIGHUP); the running ones stay
  * when the new ones cannot be read. */
 static void
@@ -669,10 +752,11 @@ write_pid_file(const char *path)
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: ludusd [-c FILE] [-f] [-n] [--once]\n"
+	fprintf(f, "usage: ludusd [-c FILE] [-f] [-n [-v]] [--once]\n"
 	    "  -c FILE  configuration (default %s)\n"
 	    "  -f       stay in the foreground\n"
 	    "  -n       check the configuration and exit\n"
+	    "  -v       with -n: log in to the IMAP and SMTP servers too\n"
 	    "  --once   run one full cycle and exit\n", config_default_path());
 }
 
@@ -686,11 +770,12 @@ main(int argc, char **argv)
 	};
 	struct daemon d;
 	char err[512];
-	int ch, foreground = 0, check = 0, once = 0;
+	int ch, foreground = 0, check = 0, once = 0, servers = 0;
 
 	memset(&d, 0, sizeof(d));
 	d.config_path = config_default_path();
-	while ((ch = getopt_long(argc, argv, "c:fnh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "c:fnvh", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
 		case 'c':
 			d.config_path = optarg;
@@ -700,6 +785,9 @@ main(int argc, char **argv)
 			break;
 		case 'n':
 			check = 1;
+			break;
+		case 'v':
+			servers = 1;
 			break;
 		case 'o':
 			once = 1;
@@ -713,7 +801,7 @@ main(int argc, char **argv)
 			return 64;
 		}
 	}
-	if (optind != argc) {
+	if (optind != argc || (servers && !check)) {
 		usage(stderr);
 		return 64;
 	}
@@ -731,6 +819,8 @@ main(int argc, char **argv)
 	if (check) {
 		int bad = preflight(&d);
 
+		if (servers)
+			bad += check_servers(&d);
 		if (bad == 0)
 			printf("%s: configuration OK\n", d.config_path);
 		config_free(&d.cfg);

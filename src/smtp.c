@@ -201,24 +201,12 @@ smtp_not_tried(struct smtp_msg *m, size_t n, const char *cause)
 	}
 }
 
-int
-smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
-    size_t n, char *err, size_t errlen)
+/* The connection's settings: server, TLS and its checks, AUTH, timeouts,
+ * and the dialogue into x. */
+static void
+smtp_setup(CURL *c, const struct smtp_settings *set, int implicit,
+    struct smtp_xfer *x, char *errbuf)
 {
-	CURL *c;
-	struct smtp_xfer x;
-	char errbuf[CURL_ERROR_SIZE], cause[SMTP_REPLYLEN];
-	int implicit = 0, sent = 0, broken = 0;
-	size_t i, j;
-
-	if (smtp_check_url(set, &implicit, err, errlen) == -1)
-		return -1;
-	c = curl_easy_init();
-	if (c == NULL) {
-		util_err(err, errlen, "smtp: curl_easy_init failed");
-		return -1;
-	}
-	memset(&x, 0, sizeof(x));
 	curl_easy_setopt(c, CURLOPT_URL, set->url);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
 	curl_easy_setopt(c, CURLOPT_USE_SSL,
@@ -238,13 +226,34 @@ smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
 	curl_easy_setopt(c, CURLOPT_TIMEOUT,
 	    set->timeout > 0 ? set->timeout : 120L);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, smtp_debug_cb);
+	curl_easy_setopt(c, CURLOPT_DEBUGDATA, x);
+	curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+}
+
+int
+smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
+    size_t n, char *err, size_t errlen)
+{
+	CURL *c;
+	struct smtp_xfer x;
+	char errbuf[CURL_ERROR_SIZE], cause[SMTP_REPLYLEN];
+	int implicit = 0, sent = 0, broken = 0;
+	size_t i, j;
+
+	if (smtp_check_url(set, &implicit, err, errlen) == -1)
+		return -1;
+	c = curl_easy_init();
+	if (c == NULL) {
+		util_err(err, errlen, "smtp: curl_easy_init failed");
+		return -1;
+	}
+	memset(&x, 0, sizeof(x));
+	smtp_setup(c, set, implicit, &x, errbuf);
 	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
 	curl_easy_setopt(c, CURLOPT_READFUNCTION, smtp_read_cb);
 	curl_easy_setopt(c, CURLOPT_READDATA, &x);
-	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, smtp_debug_cb);
-	curl_easy_setopt(c, CURLOPT_DEBUGDATA, &x);
-	curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 
 	for (i = 0; i < n; i++) {
 		struct smtp_msg *m = &msgs[i];
@@ -466,4 +475,54 @@ smtp_sendmail(const char *path, struct smtp_msg *m)
 		util_err(m->reply, sizeof(m->reply), "%s exited with %d", path,
 		    m->code);
 	return -1;
+}
+
+/* NOOP's answer: not for stdout. */
+static size_t
+smtp_discard_cb(char *p, size_t size, size_t nmemb, void *arg)
+{
+	(void)p;
+	(void)arg;
+	return size * nmemb;
+}
+
+/*
+ * Connect, TLS with its checks, EHLO and AUTH as for sending, then NOOP
+ * and QUIT: no MAIL command, so nothing is sent.  libcurl sends a custom
+ * command instead of a mail when it is given no recipients and nothing to
+ * upload.
+ */
+int
+smtp_probe(const struct smtp_settings *set, int *untrusted, char *err,
+    size_t errlen)
+{
+	CURL *c;
+	struct smtp_xfer x;
+	char errbuf[CURL_ERROR_SIZE];
+	int implicit = 0, rc = 0;
+	CURLcode cc;
+
+	*untrusted = 0;
+	if (smtp_check_url(set, &implicit, err, errlen) == -1)
+		return -1;
+	if ((c = curl_easy_init()) == NULL) {
+		util_err(err, errlen, "smtp: curl_easy_init failed");
+		return -1;
+	}
+	memset(&x, 0, sizeof(x));
+	errbuf[0] = '\0';
+	smtp_setup(c, set, implicit, &x, errbuf);
+	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "NOOP");
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, smtp_discard_cb);
+	if ((cc = curl_easy_perform(c)) != CURLE_OK) {
+		*untrusted = cc == CURLE_PEER_FAILED_VERIFICATION ||
+		    cc == CURLE_SSL_CACERT_BADFILE ||
+		    cc == CURLE_SSL_ISSUER_ERROR ||
+		    cc == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
+		util_err(err, errlen, "%s%s%s", errbuf[0] ? errbuf :
+		    curl_easy_strerror(cc), x.fail[0] ? ": " : "", x.fail);
+		rc = -1;
+	}
+	curl_easy_cleanup(c);
+	return rc;
 }

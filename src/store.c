@@ -25,6 +25,7 @@
 struct store {
 	sqlite3	*db;
 	char	 errmsg[512];
+	FILE	*trace;		/* test builds: $LUDUS_SQL_TRACE */
 };
 
 /* Numbered migrations: migrations[i] takes user_version i to i + 1. */
@@ -230,6 +231,10 @@ static const char *const migrations[] = {
 	"CREATE INDEX replies_at ON replies(at);",
 	/* 7: the time zone a player reads deadlines in. */
 	"ALTER TABLE players ADD COLUMN timezone TEXT;",
+	/* 8: the ban list each message reads, and the lapsed admin
+	 * confirmations each new one deletes, without a scan. */
+	"CREATE INDEX players_banned ON players(address) WHERE banned != 0;"
+	"CREATE INDEX confirmations_expires ON confirmations(expires);",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -479,6 +484,47 @@ fail:
 	return -1;
 }
 
+#ifdef LUDUS_TEST_CLOCK
+/*
+ * Test builds: with $LUDUS_SQL_TRACE naming a file, the text of each
+ * statement run (parameters as ?) is appended to it, one line each, for
+ * tests/queryplan.sh to EXPLAIN.
+ */
+static int
+store_trace_cb(unsigned type, void *arg, void *p, void *x)
+{
+	FILE *f = arg;
+	const char *sql = sqlite3_sql(p);
+
+	(void)type;
+	(void)x;
+	if (sql != NULL) {
+		for (; *sql; sql++)
+			fputc(*sql == '\n' ? ' ' : *sql, f);
+		fputs(";\n", f);
+		fflush(f);
+	}
+	return 0;
+}
+
+static void
+store_trace(struct store *s)
+{
+	const char *path = getenv("LUDUS_SQL_TRACE");
+
+	if (path != NULL && *path != '\0' &&
+	    (s->trace = fopen(path, "a")) != NULL)
+		sqlite3_trace_v2(s->db, SQLITE_TRACE_STMT, store_trace_cb,
+		    s->trace);
+}
+#else
+static void
+store_trace(struct store *s)
+{
+	(void)s;
+}
+#endif
+
 int
 store_open_at(const char *path, int version, struct store **out, char *err,
     size_t errlen)
@@ -503,6 +549,7 @@ store_open_at(const char *path, int version, struct store **out, char *err,
 		return -1;
 	}
 	sqlite3_busy_timeout(s->db, 10000);
+	store_trace(s);
 	if (exec(s, "PRAGMA journal_mode = WAL;"
 	    "PRAGMA synchronous = FULL;"
 	    "PRAGMA foreign_keys = ON;") == -1 ||
@@ -544,6 +591,8 @@ store_close(struct store *s)
 	if (s == NULL)
 		return;
 	sqlite3_close(s->db);
+	if (s->trace != NULL)
+		fclose(s->trace);
 	free(s);
 }
 

@@ -88,6 +88,15 @@ srcfile(const char *rel)
 	return xasprintf("%s/%s", src && *src ? src : "..", rel);
 }
 
+/* A file the build made from its .in. */
+static char *
+builtfile(const char *rel)
+{
+	const char *b = getenv("LUDUS_BUILDDIR");
+
+	return xasprintf("%s/%s", b && *b ? b : ".", rel);
+}
+
 START_TEST(config_defaults_are_the_documented_ones)
 {
 	struct config c;
@@ -99,9 +108,11 @@ START_TEST(config_defaults_are_the_documented_ones)
 	ck_assert_int_eq(c.referee.plus_addressing, 0);
 	ck_assert_int_eq(c.referee.language, CONFIG_LANG_EN);
 	ck_assert_int_eq(c.admin.auto_accept, 0);
-	ck_assert_str_eq(c.state_dir, "/var/lib/ludus");
-	ck_assert_str_eq(c.database, "/var/lib/ludus/ludus.db");
-	ck_assert_str_eq(c.referee.secret_file, "/var/lib/ludus/secret");
+	/* LOCALSTATEDIR/lib/ludus of this build (tests/paths.sh builds
+	 * with other directories and reads them back). */
+	ck_assert_str_eq(c.state_dir, LUDUS_STATEDIR);
+	ck_assert_str_eq(c.database, LUDUS_STATEDIR "/ludus.db");
+	ck_assert_str_eq(c.referee.secret_file, LUDUS_STATEDIR "/secret");
 	ck_assert_ptr_null(c.pid_file);
 	ck_assert_int_eq(c.in, CONFIG_IN_STDIN);
 	ck_assert_int_eq(c.out, CONFIG_OUT_SENDMAIL);
@@ -887,7 +898,7 @@ END_TEST
 
 START_TEST(config_sample_is_generated_and_loads)
 {
-	char *file = srcfile("contrib/ludus.yaml.sample"), *text, *line, *p;
+	char *file = srcfile("contrib/ludus.yaml.sample.in"), *text, *line, *p;
 	char *copy;
 	struct buf gen = { 0 }, dd = { 0 }, ds = { 0 };
 	struct config c, def;
@@ -944,7 +955,7 @@ END_TEST
 
 START_TEST(config_man_page_is_generated_and_its_examples_load)
 {
-	char *file = srcfile("man/ludus.yaml.5"), *text, *begin, *end, *want;
+	char *file = srcfile("man/ludus.yaml.5.in"), *text, *begin, *end, *want;
 	char *p, *q, *example;
 	struct buf gen = { 0 };
 	struct config c;
@@ -967,7 +978,13 @@ START_TEST(config_man_page_is_generated_and_its_examples_load)
 		free(want);
 	}
 	ck_assert_int_ge(i, 50);
-	/* The examples of the manual load. */
+	/* The examples of the manual as built (this build's directories in
+	 * place of @sysconfdir@ and the like) load. */
+	free(text);
+	free(file);
+	file = builtfile("man/ludus.yaml.5");
+	text = slurp(file);
+	ck_assert_ptr_null(strstr(text, "@sysconfdir@"));
 	n = 0;
 	for (p = strstr(text, ".Sh EXAMPLES\n");
 	    p != NULL && (p = strstr(p, ".Bd -literal -offset indent\n"));

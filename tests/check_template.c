@@ -1118,7 +1118,7 @@ START_TEST(tmpl_every_name_is_documented)
 	char path[600], *man, *sec, *end, *hdr, *text, *line, *save;
 	size_t n, k;
 
-	snprintf(path, sizeof(path), "%s/man/ludus-templates.5",
+	snprintf(path, sizeof(path), "%s/man/ludus-templates.5.in",
 	    src != NULL ? src : "..");
 	man = slurp(path);
 	for (n = 0; n < nitems(names); n++) {

@@ -12,7 +12,7 @@ secs=15
 fuzz_build fuzz_command \
 	-DCOMMANDS_YAML="\"$srcdir/games/commands.yaml\"" \
 	-DLUDUS_GAMES_DIR='"/usr/share/ludus/games"' \
-	-DLUDUS_TEMPLATES_DIR='"/usr/share/ludus/templates"' -DLUDUS_SYSCONFDIR='"/etc"' \
+	-DLUDUS_TEMPLATES_DIR='"/usr/share/ludus/templates"' -DLUDUS_SYSCONFDIR='"/etc"' -DLUDUS_STATEDIR='"/var/lib/ludus"' \
 	$(pkg-config --cflags yaml-0.1) "$srcdir/src/command.c" \
 	"$srcdir/src/conf.c" "$srcdir/src/util.c" $(pkg-config --libs yaml-0.1)
 

@@ -10,11 +10,11 @@ secs=15
 # shellcheck disable=SC2046 # pkg-config output is meant to split
 fuzz_build fuzz_config \
 	-DLUDUS_GAMES_DIR='"/usr/share/ludus/games"' \
-	-DLUDUS_TEMPLATES_DIR='"/usr/share/ludus/templates"' -DLUDUS_SYSCONFDIR='"/etc"' \
+	-DLUDUS_TEMPLATES_DIR='"/usr/share/ludus/templates"' -DLUDUS_SYSCONFDIR='"/etc"' -DLUDUS_STATEDIR='"/var/lib/ludus"' \
 	$(pkg-config --cflags yaml-0.1) "$srcdir/src/conf.c" "$srcdir/src/util.c" \
 	$(pkg-config --libs yaml-0.1)
 
-cp "$srcdir/contrib/ludus.yaml.sample" "$tmp/corpus/sample"
+cp "$srcdir/contrib/ludus.yaml.sample.in" "$tmp/corpus/sample"
 printf 'referee:\n  address: r@example.org\n  admins: [a@example.org]\nin:\n  maildir:\n    path: md\nout:\n  smtp:\n    url: smtp://127.0.0.1:2525\n    starttls: off\nclock:\n  move: 7d+1d\n  reminders: [50%%, 10%%]\n' >"$tmp/corpus/small"
 printf 'referee: {address: "r@example.org", name: "Ref: #1"}\nclub: {lists: [<l.example.org>]}\n' >"$tmp/corpus/flow"
 printf 'referee: {address: "r@example.org", name: "a: b #c :", tag: x}\nstate_dir: "/a:"\nin: {maildir: {path: "- x", processed: "%s"}}\n' "'q\"" >"$tmp/corpus/quoted"

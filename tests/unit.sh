@@ -11,8 +11,8 @@ unit=$LUDUS_BUILDDIR/contrib/ludusd.service
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ludus-unit.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-make -s -C "$LUDUS_BUILDDIR" contrib/ludusd.service >/dev/null || bad "make the unit"
-eval "$(make -s -C "$LUDUS_BUILDDIR" --no-print-directory print-paths)"
+MAKEFLAGS= make -s -C "$LUDUS_BUILDDIR" contrib/ludusd.service >/dev/null || bad "make the unit"
+eval "$(MAKEFLAGS= make -s -C "$LUDUS_BUILDDIR" --no-print-directory print-paths 2>/dev/null)"
 conf=$(LUDUS_CONFIG= "$LUDUSD_BIN" --help 2>&1 | sed -n 's/.*default \([^ )]*ludus\.yaml\).*/\1/p' | head -n 1)
 [ "$conf" = "$sysconfdir/ludus/ludus.yaml" ] && ok ||
     bad "ludusd's default configuration is '$conf', not $sysconfdir/ludus/ludus.yaml"
@@ -23,10 +23,21 @@ grep -q "^ExecStartPre=$sbindir/ludusd -n -c $sysconfdir/ludus/ludus.yaml$" "$un
 grep -q "^LoadCredential=imap.password:$sysconfdir/ludus/imap.password$" "$unit" && ok ||
     bad "no IMAP credential: $(grep LoadCredential "$unit")"
 grep -q "@[a-z]*@" "$unit" && bad "unsubstituted: $(grep "@[a-z]*@" "$unit")" || ok
-# The state directory systemd makes is the one ludusd uses by default.
+# The state directory the unit makes (systemd's StateDirectory= under
+# /var/lib, else an install -d before the check) and opens for writing is
+# the one ludusd uses by default.
 sd=$(sed -n 's/^StateDirectory=//p' "$unit")
-LUDUS_CONFIG="$tmp/none" "$LUDUS_BUILDDIR/ludus" config | grep -q "^state_dir: /var/lib/$sd$" && ok ||
-    bad "state_dir default is not /var/lib/$sd: $(LUDUS_CONFIG="$tmp/none" "$LUDUS_BUILDDIR/ludus" config | grep state_dir)"
+if [ -n "$sd" ]; then
+	sd=/var/lib/$sd
+else
+	sd=$(sed -n 's/^ExecStartPre=+\/usr\/bin\/install -d -o ludus -g ludus -m 0700 //p' "$unit")
+fi
+[ -n "$sd" ] && [ "$sd" = "$statedir" ] && ok ||
+    bad "the unit makes the state directory '$sd', not $statedir"
+grep -qx "ReadWritePaths=$statedir" "$unit" && ok ||
+    bad "ReadWritePaths: $(grep ReadWritePaths= "$unit")"
+LUDUS_CONFIG="$tmp/none" "$LUDUS_BUILDDIR/ludus" config | grep -qx "state_dir: $sd" && ok ||
+    bad "state_dir default is not $sd: $(LUDUS_CONFIG="$tmp/none" "$LUDUS_BUILDDIR/ludus" config | grep state_dir)"
 grep -q '^#define HAVE_SYSTEMD 1' "$LUDUS_BUILDDIR/config.h" && {
 	grep -q "^Type=notify$" "$unit" && ok || bad "a libsystemd build without Type=notify"
 }
