@@ -458,10 +458,9 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 		tmpl_set_int(d, "deadline.hours", left % 86400 / 3600);
 		tmpl_set_int(d, "deadline.minutes", left % 3600 / 60);
 	}
-	if ((variant = site_game_url(x->r->cfg, g->row.id)) != NULL) {
-		tmpl_set(d, "game.url", variant);
-		free(variant);
-	}
+	variant = site_game_url(x->r->cfg, g->row.id);
+	tmpl_set(d, "game.url", variant ? variant : "");
+	free(variant);
 	rng_commitment(g->row.seed, commit);
 	tmpl_set(d, "seed.hash", commit);
 	tmpl_set(d, "game.chance", ops->chance ? "1" : "");

@@ -42,7 +42,8 @@ static const char site_css[] =
 	"th,td{text-align:start;padding:5px 10px 5px 0;vertical-align:top;"
 	"border-bottom:1px solid #e2dccd}"
 	"th{font-size:.85em;font-weight:600;color:#57524a}"
-	"td.n{font-variant-numeric:tabular-nums;white-space:nowrap}"
+	"td.n,.d{font-variant-numeric:tabular-nums;white-space:nowrap}"
+	"@media (min-width:700px){.positions pre{font-size:15px!important}}"
 	"dl.facts{display:grid;grid-template-columns:max-content 1fr;"
 	"gap:3px 14px;margin:0 0 12px}"
 	"dl.facts dt{color:#57524a}dl.facts dd{margin:0;"
@@ -56,8 +57,9 @@ static const char site_css[] =
 	"padding:5px 10px;border:1px solid #c9c0ad;border-radius:4px;"
 	"background:#fffdf8;text-align:center;text-decoration:none}"
 	"nav.step span{color:#6b655b;border-style:dashed}"
-	"ol.record{list-style:none;padding:0;margin:0 0 12px;columns:15em}"
-	"ol.record li{padding:1px 0;break-inside:avoid}"
+	"ol.record{list-style:none;padding:0;margin:0 0 12px}"
+	"ol.record li{display:inline-block;margin:0 1.1em 2px 0;"
+	"white-space:nowrap}"
 	"ol.record a{text-decoration:none}ol.record a:hover{text-decoration:"
 	"underline}"
 	".result{font-weight:bold}"
@@ -435,26 +437,29 @@ players_line(struct site *s, struct buf *b, const struct play_game *g,
 
 /* The stepper's links under a position: first, previous, next, now. */
 static void
-step_nav(struct buf *b, int k, int last, int rtl)
+step_nav(struct buf *b, int k, int last)
 {
 	buf_printf(b, "<nav class=\"step\" aria-label=\"%s\">",
 	    _("positions"));
-#define STEP(cond, to, text, label) do {				\
+#define STEP(cond, to, arrow, word, label) do {			\
+	const char *a_ = (to) < k ? (arrow) : "", *z_ = (to) < k ? "" :	\
+	    (arrow);							\
+									\
 	if (cond)							\
-		buf_printf(b, "<a href=\"#p%d\" aria-label=\"%s\">%s</a>", \
-		    (to), (label), (text));				\
+		buf_printf(b, "<a href=\"#p%d\" title=\"%s\">%s%s%s%s%s</a>", \
+		    (to), (label), a_, *a_ ? " " : "", (word), *z_ ? " " : \
+		    "", z_);						\
 	else								\
-		buf_printf(b, "<span aria-hidden=\"true\">%s</span>", (text)); \
+		buf_printf(b, "<span aria-hidden=\"true\">%s%s%s%s%s</span>", \
+		    a_, *a_ ? " " : "", (word), *z_ ? " " : "", z_);	\
 } while (0)
-	/* Arrows that point the way the text reads. */
-	STEP(k > 0, 0, rtl ? "\xc2\xbb\xc2\xbb" : "\xc2\xab\xc2\xab",
-	    _("the start"));
-	STEP(k > 0, k - 1, rtl ? "\xe2\x80\xba" : "\xe2\x80\xb9",
+	/* The arrows are mirrored in text that reads right to left. */
+	STEP(k > 0, 0, "\xc2\xab", _("Start"), _("the start"));
+	STEP(k > 0, k - 1, "\xe2\x80\xb9", _("Back"),
 	    _("the position before"));
-	STEP(k < last, k + 1, rtl ? "\xe2\x80\xb9" : "\xe2\x80\xba",
+	STEP(k < last, k + 1, "\xe2\x80\xba", _("Next"),
 	    _("the position after"));
-	STEP(k < last, last, rtl ? "\xc2\xab\xc2\xab" :
-	    "\xc2\xbb\xc2\xbb", _("the position now"));
+	STEP(k < last, last, "\xc2\xbb", _("Now"), _("the position now"));
 #undef STEP
 	buf_adds(b, "</nav>\n");
 }
@@ -614,9 +619,10 @@ game_page(struct site *s, const struct play_game *g, struct buf *b)
 			    _(ops->seat_name(st, log[i - 1].seat)));
 			ltr(s, &pos, text);
 			buf_adds(&rec, "<li><a href=\"#p");
-			buf_printf(&rec, "%d\">%d. ", k, num[i - 1]);
+			buf_printf(&rec, "%d\"><bdi>%d.</bdi> <bdi>", k,
+			    num[i - 1]);
 			esc(&rec, nm.label[log[i - 1].seat]);
-			buf_adds(&rec, ": ");
+			buf_adds(&rec, "</bdi>: ");
 			ltr(s, &rec, text);
 			buf_adds(&rec, "</a></li>\n");
 		}
@@ -629,7 +635,7 @@ game_page(struct site *s, const struct play_game *g, struct buf *b)
 	npos = k;
 
 	buf_adds(b, "<h2>");
-	esc(b, over ? _("The last position") : _("The position now"));
+	esc(b, _("The board"));
 	buf_adds(b, "</h2>\n<p class=\"muted\">");
 	esc(b, _("The arrows step through the game, one position at a "
 	    "time; each move of the record below shows the position after "
@@ -643,7 +649,7 @@ game_page(struct site *s, const struct play_game *g, struct buf *b)
 		while ((at = strstr(p, "@NAV")) != NULL) {
 			buf_add(b, p, (size_t)(at - p));
 			m = atoi(at + 4);
-			step_nav(b, m, npos - 1, s->rtl);
+			step_nav(b, m, npos - 1);
 			p = strchr(at + 4, '@') + 1;
 		}
 		buf_adds(b, p);
@@ -812,9 +818,10 @@ game_row(struct site *s, struct buf *b, int64_t id, int depth,
 	} else {
 		esc(b, refview_status(g.row.status));
 		if (g.row.nmoves > 0) {
-			buf_adds(b, ", ");
+			buf_adds(b, "<br /><span class=\"d muted\">");
 			ref_utc(g.row.updated, when, sizeof(when));
 			ltr(s, b, when);
+			buf_adds(b, "</span>");
 		}
 	}
 	buf_adds(b, "</td></tr>\n");
@@ -1187,6 +1194,7 @@ ladder_page(struct site *s, int64_t id, struct buf *b, int64_t **players,
 			buf_adds(b, "</p>\n");
 			store_challenges_free(ch, nch);
 			ch = NULL;
+			nch = 0;
 			continue;
 		}
 		buf_adds(b, "<div class=\"wide\"><table>\n<thead><tr><th>");
@@ -1244,6 +1252,7 @@ ladder_page(struct site *s, int64_t id, struct buf *b, int64_t **players,
 		table_end(b);
 		store_challenges_free(ch, nch);
 		ch = NULL;
+		nch = 0;
 	}
 	page_end(s, b);
 	rc = 0;
