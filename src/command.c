@@ -48,6 +48,8 @@ static const struct command_info infos[CMD_NKINDS] = {
 	[CMD_SET_NOTIFY] = { "set notify", "set notify turn|all|off", 0 },
 	[CMD_SET_NAME] = { "set name", "set name TEXT", 0 },
 	[CMD_SET_TIMEZONE] = { "set timezone", "set timezone ZONE", 0 },
+	[CMD_SET_PUBLIC_ADDRESS] = { "set public-address",
+	    "set public-address yes|no", 0 },
 	[CMD_VACATION] = { "vacation", "vacation DAYS|off", 0 },
 	[CMD_SAY] = { "say", "say [#ID] TEXT", 1 },
 	[CMD_THANKS] = { "thanks", "thanks [#ID] [TEXT]", 1 },
@@ -782,6 +784,33 @@ parse_notify(const char *p, struct command *c, char *err, size_t errlen)
 	return rc;
 }
 
+/* set public-address yes|no: may the public site show the address? */
+static int
+parse_public_address(const char *p, struct command *c, char *err,
+    size_t errlen)
+{
+	char *w = next_word(&p);
+	int rc = 0;
+
+	if (w == NULL || no_more(p, CMD_SET_PUBLIC_ADDRESS, err, errlen) ==
+	    -1) {
+		if (w == NULL)
+			cmd_err(err, errlen, _("set public-address needs yes or "
+			    "no: set public-address yes"));
+		free(w);
+		return -1;
+	}
+	if (util_strcaseeq(w, "yes") || util_strcaseeq(w, "on"))
+		c->yes = 1;
+	else if (util_strcaseeq(w, "no") || util_strcaseeq(w, "off"))
+		c->yes = 0;
+	else
+		rc = cmd_err(err, errlen, _("set public-address takes yes or "
+		    "no, not `%.40s`"), w);
+	free(w);
+	return rc;
+}
+
 /* set timezone ZONE: one word, checked against the system's zones when
  * the command runs (c->text). */
 static int
@@ -1177,6 +1206,8 @@ parse_args(const char *p, struct command *c, char *err, size_t errlen)
 		return parse_name(p, c, err, errlen);
 	case CMD_SET_TIMEZONE:
 		return parse_timezone(p, c, err, errlen);
+	case CMD_SET_PUBLIC_ADDRESS:
+		return parse_public_address(p, c, err, errlen);
 	case CMD_VACATION:
 		return parse_vacation(p, c, err, errlen);
 	case CMD_SAY:

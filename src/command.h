@@ -51,6 +51,7 @@ enum command_kind {
 	CMD_SET_NOTIFY,
 	CMD_SET_NAME,
 	CMD_SET_TIMEZONE,
+	CMD_SET_PUBLIC_ADDRESS,
 	CMD_VACATION,
 	CMD_SAY,
 	CMD_THANKS,
@@ -120,6 +121,7 @@ struct command {
 	/* set language: a lower-case code ("en", "ru", "pt-br") */
 	char	*lang;		/* owned */
 	enum command_notify notify;
+	int	 yes;		/* set public-address: 1 yes, 0 no */
 	int	 days;		/* vacation: 1-365, 0 for `vacation off` */
 	int	 hours;		/* admin extend */
 	int64_t	 report;	/* admin resolve N */

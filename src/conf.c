@@ -64,6 +64,7 @@ static int check_text(const char *, char *, size_t);
 static int check_env(const char *, char *, size_t);
 static int check_token(const char *, char *, size_t);
 static int check_folder(const char *, char *, size_t);
+static int check_site_url(const char *, char *, size_t);
 
 static const char *const v_language[] = { "en", "ru", "ar", NULL };
 static const char *const v_starttls[] = { "required", "off", NULL };
@@ -116,6 +117,9 @@ static const struct section sections[] = {
 	{ "ladder", 0, "Club ladders: those the referee opens by itself, and "
 	    "the defaults of a new one (`admin ladder create` may set each "
 	    "for its ladder)." },
+	{ "site", 0, "The club's public pages: every game, ladder and player "
+	    "as static HTML (`ludus site` writes them once), the public view "
+	    "only." },
 };
 
 /*
@@ -389,6 +393,17 @@ static const struct setting settings[] = {
 	    "28d", NULL, NULL, 0, NULL,
 	    "A rung that has played nothing for this long drops one place at "
 	    "the weekly round; 0 for never." },
+
+	{ "site.dir", T_PATH, O(site.dir), 0, 0, NULL, NULL, "none",
+	    "/var/www/ludus", F_EMPTY, NULL,
+	    "Where ludusd keeps the public pages: it writes them all when "
+	    "there is no index.html yet, then after each change rewrites the "
+	    "pages it changed, each by rename, so a web server may serve the "
+	    "directory as it is." },
+	{ "site.url", T_STRING, O(site.url), 0, 0, NULL, NULL, "none",
+	    "https://club.example.org/ludus", F_EMPTY, check_site_url,
+	    "The address the pages are served at (http:// or https://): "
+	    "board and end mails then link to the game's page." },
 };
 
 #define NSETTINGS	((int)nitems(settings))
@@ -758,6 +773,24 @@ check_token(const char *s, char *msg, size_t len)
 			    "spaces or semicolons)", s);
 			return -1;
 		}
+	return 0;
+}
+
+static int
+check_site_url(const char *s, char *msg, size_t len)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p <= 0x20 || *p >= 0x7f || *p == '"' || *p == '<' ||
+		    *p == '>' || *p == '\\')
+			break;
+	if (*p != '\0' || (strncmp(s, "https://", 8) != 0 &&
+	    strncmp(s, "http://", 7) != 0) || strlen(s) > 200) {
+		util_err(msg, len, "`%s` is not an http:// or https:// URL "
+		    "(ASCII, no spaces, quotes or angle brackets)", s);
+		return -1;
+	}
 	return 0;
 }
 

@@ -188,6 +188,10 @@ struct config {
 		long long rematch_ms;		/* 0: none */
 		long long idle_ms;		/* 0: never */
 	} ladder;
+	struct {
+		char	*dir;		/* NULL: no pages kept */
+		char	*url;		/* NULL: mails link to none */
+	} site;
 };
 
 /* logging.facility as syslog(3) wants it (LOG_MAIL, ...).  logging.level

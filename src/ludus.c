@@ -25,6 +25,7 @@
 #include "mail.h"
 #include "outbox.h"
 #include "play.h"
+#include "site.h"
 #include "store.h"
 #include "token.h"
 
@@ -1261,6 +1262,26 @@ cmd_token(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+static int
+cmd_site(struct ctx *c, int argc, char **argv)
+{
+	struct site_src src;
+	char err[512];
+	int pages;
+
+	if (argc != 1)
+		return usage_of("site");
+	src.store = c->store;
+	src.cfg = &c->cfg;
+	src.defs = c->defs;
+	src.ndefs = c->ndefs;
+	if (site_write_all(&src, argv[0], &pages, err, sizeof(err)) == -1)
+		return err_out("%s", err);
+	printf("%d page%s written in %s\n", pages, pages == 1 ? "" : "s",
+	    argv[0]);
+	return 0;
+}
+
 static int cmd_help(struct ctx *, int, char **);
 
 static const struct cmd cmds[] = {
@@ -1316,6 +1337,8 @@ static const struct cmd cmds[] = {
 	{ "backup", "FILE", "a consistent copy of the database (safe while "
 	    "ludusd runs),\n           and of the secret as FILE.secret",
 	    cmd_backup, 1 },
+	{ "site", "DIR", "the club's public pages (games, ladders, players) as "
+	    "static HTML into DIR", cmd_site, 1 },
 	{ "token", "ID SEAT|ADDRESS",
 	    "the reply token of a seat (numbered from 0) of a game",
 	    cmd_token, 1 },

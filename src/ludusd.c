@@ -35,6 +35,7 @@
 #include "log.h"
 #include "maildir.h"
 #include "outbox.h"
+#include "site.h"
 #include "smtp.h"
 #include "store.h"
 #include "template.h"
@@ -688,6 +689,27 @@ fire_timers(struct daemon *d)
 		log_info("timers: %d fired", n);
 }
 
+/* site.dir: rewrite the public pages the commits since the last call
+ * changed (every page the first time).  A failure is logged and tried
+ * again next time: the changes stay recorded until their pages are
+ * written. */
+static void
+site_pages(struct daemon *d)
+{
+	struct site_src src = { d->store, &d->cfg, d->defs, d->ndefs };
+	char err[512];
+	int pages;
+
+	if (d->cfg.site.dir == NULL || clock_now() < d->store_retry_at)
+		return;
+	if (site_refresh(&src, d->cfg.site.dir, &pages, err, sizeof(err)) ==
+	    -1)
+		log_err("site: %s", err);
+	else if (pages > 0)
+		log_debug("site: %d page%s written", pages, pages == 1 ? "" :
+		    "s");
+}
+
 /* Once a day: delete what the retention settings no longer keep.  The
  * error-reply counts matter for an hour; a day of them is kept. */
 static void
@@ -870,6 +892,7 @@ main(int argc, char **argv)
 		if (want_quit)
 			break;
 		fire_timers(&d);
+		site_pages(&d);
 		flush(&d);
 		prune(&d);
 		if (once)

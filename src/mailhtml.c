@@ -371,18 +371,14 @@ board_block(struct html *h, const struct line *l, size_t n)
 	}
 }
 
-char *
-mailhtml_render(const char *text, const char *style,
-    const struct mailhtml_opts *o)
+/* The paragraphs and boards of text, into h->out. */
+static void
+body(struct html *h, const char *text, const char *style)
 {
-	struct html h;
 	struct line *lines = NULL;
 	const unsigned char *y = (const unsigned char *)style;
 	size_t n = 0, cap = 0, off = 0, len, i, j, k;
 
-	memset(&h, 0, sizeof(h));
-	h.o = o;
-	h.rtl = o->lang != NULL && i18n_rtl(o->lang);
 	while (text[off] != '\0') {
 		len = strcspn(text + off, "\n");
 		if (n == cap) {
@@ -402,6 +398,47 @@ mailhtml_render(const char *text, const char *style,
 		n++;
 		off += len + (text[off + len] == '\n');
 	}
+	for (i = 0; i < n; i = j) {
+		if (lines[i].board) {
+			para_close(h);
+			for (j = i; j < n && lines[j].board; j++)
+				;
+			board_block(h, lines + i, j - i);
+			continue;
+		}
+		j = i + 1;
+		if (lines[i].len == 0)
+			para_close(h);
+		else
+			para_line(h, lines[i].t, lines[i].y, lines[i].len);
+	}
+	para_close(h);
+	free(lines);
+}
+
+void
+mailhtml_body(struct buf *out, const char *text, const char *style,
+    const struct mailhtml_opts *o)
+{
+	struct html h;
+
+	memset(&h, 0, sizeof(h));
+	h.o = o;
+	h.rtl = o->lang != NULL && i18n_rtl(o->lang);
+	h.out = *out;
+	body(&h, text, style);
+	*out = h.out;
+}
+
+char *
+mailhtml_render(const char *text, const char *style,
+    const struct mailhtml_opts *o)
+{
+	struct html h;
+
+	memset(&h, 0, sizeof(h));
+	h.o = o;
+	h.rtl = o->lang != NULL && i18n_rtl(o->lang);
 
 	buf_printf(&h.out, "<!DOCTYPE html>\n<html lang=\"%s\"%s>\n<head>\n"
 	    "<meta charset=\"utf-8\" />\n"
@@ -421,22 +458,7 @@ mailhtml_render(const char *text, const char *style,
 	    PAGE_FG "\">\n<div%s style=\"max-width:44em\">\n",
 	    h.rtl ? " dir=\"rtl\" align=\"right\"" : "",
 	    h.rtl ? " dir=\"rtl\"" : "");
-	for (i = 0; i < n; i = j) {
-		if (lines[i].board) {
-			para_close(&h);
-			for (j = i; j < n && lines[j].board; j++)
-				;
-			board_block(&h, lines + i, j - i);
-			continue;
-		}
-		j = i + 1;
-		if (lines[i].len == 0)
-			para_close(&h);
-		else
-			para_line(&h, lines[i].t, lines[i].y, lines[i].len);
-	}
-	para_close(&h);
+	body(&h, text, style);
 	buf_adds(&h.out, "</div>\n</td></tr></table>\n</body>\n</html>\n");
-	free(lines);
 	return buf_steal(&h.out);
 }

@@ -45,9 +45,13 @@ struct mailhtml_opts {
  * (strlen(text) bytes, or NULL for plain text). */
 char	*mailhtml_render(const char *text, const char *style,
 	    const struct mailhtml_opts *);
+/* The same text's paragraphs and boards alone, appended to out: what
+ * goes inside a page's body (the public site's boards are these). */
+struct buf;
+void	 mailhtml_body(struct buf *out, const char *text, const char *style,
+	    const struct mailhtml_opts *);
 /* Append s percent-encoded for a mailto: URI (RFC 6068: UTF-8, every
  * byte but the unreserved ones). */
-struct buf;
 void	 mailhtml_uri_escape(struct buf *, const char *s);
 
 #endif

@@ -901,6 +901,12 @@ cmd_set(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		if (set_timezone(x, c->text, res) != REF_OK)
 			return REF_FAIL;
 		break;
+	case CMD_SET_PUBLIC_ADDRESS:
+		p->public_address = c->yes;
+		res->note = xstrdup(c->yes ? _("the club's public pages now "
+		    "show your address") : _("the club's public pages show "
+		    "your name, not your address"));
+		break;
 	default:
 		free(p->name);
 		p->name = xstrdup(c->text);
@@ -969,6 +975,7 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 	case CMD_SET_NOTIFY:
 	case CMD_SET_NAME:
 	case CMD_SET_TIMEZONE:
+	case CMD_SET_PUBLIC_ADDRESS:
 		rc = cmd_set(x, &c, res);
 		break;
 	case CMD_VACATION:

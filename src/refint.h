@@ -1,7 +1,7 @@
 /*
  * refint: how the parts of the referee talk to each other.  Only
- * referee.c, refview.c, refgame.c, refadmin.c, refclock.c and
- * refladder.c include this.
+ * referee.c, refview.c, refgame.c, refadmin.c, refclock.c,
+ * refladder.c and site.c (the public pages, views too) include this.
  *
  * One incoming message (or one due timer) is one struct ref_msg.  Its
  * commands run in order, each inside a savepoint of the caller's
@@ -189,6 +189,8 @@ int	refview_end_by(struct ref_msg *, const struct play_game *,
  * it goes on): the engine's own words for a game the rules ended, else
  * the deferred text the referee stored (i18n_defer). */
 void	refview_result(const struct play_game *, struct buf *);
+/* The variant as the options that differ from the defaults (owned). */
+char	*refview_variant(const struct play_game *);
 /* A game's status word for people, translated (don't free). */
 const char *refview_status(const char *status);
 /* A logged move as viewer may read it, by the engine's shown_move:

@@ -16,6 +16,7 @@
 
 #include "mailhtml.h"
 #include "refint.h"
+#include "site.h"
 
 /* The longest name a board shows for a seat. */
 #define REFVIEW_LABEL_LEN	80
@@ -208,9 +209,8 @@ refview_last_move(struct ref_msg *x, const struct play_game *g, int viewer,
 	return 0;
 }
 
-/* The variant as the options that differ from the defaults. */
-static char *
-variant_text(const struct play_game *g)
+char *
+refview_variant(const struct play_game *g)
 {
 	struct game_opts def;
 	struct buf b = { 0 };
@@ -331,7 +331,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	tmpl_setf(d, "game.id", "%lld", (long long)g->row.id);
 	tmpl_set(d, "game.title", _(g->def->title));
 	tmpl_set(d, "game.name", g->def->name);
-	variant = variant_text(g);
+	variant = refview_variant(g);
 	tmpl_set(d, "game.variant", variant);
 	free(variant);
 	clock_text(x, g, &b);
@@ -458,6 +458,9 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 		tmpl_set_int(d, "deadline.hours", left % 86400 / 3600);
 		tmpl_set_int(d, "deadline.minutes", left % 3600 / 60);
 	}
+	variant = site_game_url(x->r->cfg, g->row.id);
+	tmpl_set(d, "game.url", variant ? variant : "");
+	free(variant);
 	rng_commitment(g->row.seed, commit);
 	tmpl_set(d, "seed.hash", commit);
 	tmpl_set(d, "game.chance", ops->chance ? "1" : "");

@@ -235,6 +235,59 @@ static const char *const migrations[] = {
 	 * confirmations each new one deletes, without a scan. */
 	"CREATE INDEX players_banned ON players(address) WHERE banned != 0;"
 	"CREATE INDEX confirmations_expires ON confirmations(expires);",
+	/* 9: whether the public site may show a player's address. */
+	"ALTER TABLE players ADD COLUMN public_address INTEGER NOT NULL "
+	"  DEFAULT 0;",
+	/* 10: what the public site shows that changed since its pages were
+	 * written: one row per game, player or ladder, renumbered at each
+	 * change (whichever process makes it), taken by the daemon. */
+	"CREATE TABLE site_changes ("
+	"  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+	"  kind TEXT NOT NULL,"
+	"  id INTEGER NOT NULL);"
+	"CREATE UNIQUE INDEX site_changes_what ON site_changes(kind, id);"
+	"CREATE TRIGGER site_game AFTER UPDATE ON games BEGIN"
+	"  DELETE FROM site_changes WHERE kind = 'g' AND id = NEW.id;"
+	"  INSERT INTO site_changes (kind, id) VALUES ('g', NEW.id); END;"
+	"CREATE TRIGGER site_game_status AFTER UPDATE OF status ON games"
+	"  WHEN OLD.status IS NOT NEW.status BEGIN"
+	"  DELETE FROM site_changes WHERE kind = 'G' AND id = NEW.id;"
+	"  INSERT INTO site_changes (kind, id) VALUES ('G', NEW.id); END;"
+	"CREATE TRIGGER site_player AFTER UPDATE OF name, public_address ON"
+	"  players WHEN OLD.name IS NOT NEW.name OR"
+	"  OLD.public_address IS NOT NEW.public_address BEGIN"
+	"  DELETE FROM site_changes WHERE kind = 'n' AND id = NEW.id;"
+	"  INSERT INTO site_changes (kind, id) VALUES ('n', NEW.id); END;"
+	"CREATE TRIGGER site_thanks AFTER INSERT ON thanks BEGIN"
+	"  DELETE FROM site_changes WHERE kind = 'p' AND id = NEW.to_player;"
+	"  INSERT INTO site_changes (kind, id) VALUES ('p', NEW.to_player);"
+	"  END;"
+	"CREATE TRIGGER site_ladder_new AFTER INSERT ON ladders BEGIN"
+	"  DELETE FROM site_changes WHERE kind = 'l' AND id = NEW.id;"
+	"  INSERT INTO site_changes (kind, id) VALUES ('l', NEW.id); END;"
+	"CREATE TRIGGER site_ladder AFTER UPDATE ON ladders BEGIN"
+	"  DELETE FROM site_changes WHERE kind = 'l' AND id = NEW.id;"
+	"  INSERT INTO site_changes (kind, id) VALUES ('l', NEW.id); END;"
+	"CREATE TRIGGER site_rung AFTER INSERT ON rungs BEGIN"
+	"  DELETE FROM site_changes WHERE kind = 'l' AND"
+	"    id = NEW.ladder_id;"
+	"  INSERT INTO site_changes (kind, id) VALUES ('l',"
+	"    NEW.ladder_id); END;"
+	"CREATE TRIGGER site_rung_gone AFTER DELETE ON rungs BEGIN"
+	"  DELETE FROM site_changes WHERE kind = 'l' AND"
+	"    id = OLD.ladder_id;"
+	"  INSERT INTO site_changes (kind, id) VALUES ('l',"
+	"    OLD.ladder_id); END;"
+	"CREATE TRIGGER site_challenge_new AFTER INSERT ON challenges BEGIN"
+	"  DELETE FROM site_changes WHERE kind = 'l' AND"
+	"    id = NEW.ladder_id;"
+	"  INSERT INTO site_changes (kind, id) VALUES ('l',"
+	"    NEW.ladder_id); END;"
+	"CREATE TRIGGER site_challenge AFTER UPDATE ON challenges BEGIN"
+	"  DELETE FROM site_changes WHERE kind = 'l' AND"
+	"    id = NEW.ladder_id;"
+	"  INSERT INTO site_changes (kind, id) VALUES ('l',"
+	"    NEW.ladder_id); END;",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -671,7 +724,7 @@ store_player_id(struct store *s, const char *address, int create,
 /* Fill p from a row of PLAYER_COLUMNS; 1 when there is none. */
 #define PLAYER_COLUMNS	"id, address, name, language, notify, banned, " \
 	"ifnull(vacation_start, 0), ifnull(vacation_until, 0), " \
-	"vacation_used, vacation_year, timezone"
+	"vacation_used, vacation_year, timezone, public_address"
 
 static int
 player_row(struct store *s, sqlite3_stmt *st, struct store_player *p)
@@ -694,6 +747,7 @@ player_row(struct store *s, sqlite3_stmt *st, struct store_player *p)
 		p->vacation_used = sqlite3_column_int64(st, 8);
 		p->vacation_year = sqlite3_column_int(st, 9);
 		p->timezone = col_text(st, 10);
+		p->public_address = sqlite3_column_int(st, 11);
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "player load");
@@ -721,10 +775,11 @@ store_player_update(struct store *s, const struct store_player *p)
 {
 	if (run(s, "UPDATE players SET name = ?, language = ?, notify = ?, "
 	    "vacation_start = NULLIF(?, 0), vacation_until = NULLIF(?, 0), "
-	    "vacation_used = ?, vacation_year = ?, timezone = ? WHERE id = ?",
-	    "tttiiiiti", p->name, p->language, p->notify, p->vacation_start,
+	    "vacation_used = ?, vacation_year = ?, timezone = ?, "
+	    "public_address = ? WHERE id = ?",
+	    "tttiiiitii", p->name, p->language, p->notify, p->vacation_start,
 	    p->vacation_until, p->vacation_used, (int64_t)p->vacation_year,
-	    p->timezone, p->id) == -1)
+	    p->timezone, (int64_t)(p->public_address != 0), p->id) == -1)
 		return -1;
 	if (sqlite3_changes(s->db) != 1) {
 		snprintf(s->errmsg, sizeof(s->errmsg), "no player %lld",
@@ -2081,4 +2136,91 @@ store_rating_changes(struct store *s, int64_t game,
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : store_fail(s, "rating changes");
+}
+
+int
+store_games_public(struct store *s, int finished, int max, int64_t **ids,
+    int *n)
+{
+	/* Games that began: an invitation declined or lapsed never did. */
+	return collect_ids(s, query(s, finished ? "SELECT id FROM games "
+	    "WHERE status IN ('finished', 'aborted') AND nmoves > 0 ORDER BY "
+	    "updated DESC, id DESC LIMIT ?" : "SELECT id FROM games WHERE "
+	    "status = 'active' ORDER BY updated DESC, id DESC LIMIT ?", "i",
+	    (int64_t)max), ids, n);
+}
+
+int
+store_rating_history(struct store *s, int64_t player, const char *kind,
+    struct store_rating_point **out, int *n)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT c.game_id, g.updated, c.r_old, c.r_new "
+	    "FROM rating_changes c JOIN games g ON g.id = c.game_id WHERE "
+	    "c.player_id = ? AND g.kind = ? ORDER BY g.updated, c.game_id",
+	    "it", player, kind)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
+		}
+		(*out)[*n].game = sqlite3_column_int64(st, 0);
+		(*out)[*n].when = sqlite3_column_int64(st, 1);
+		(*out)[*n].r_old = sqlite3_column_double(st, 2);
+		(*out)[*n].r_new = sqlite3_column_double(st, 3);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "rating history");
+	}
+	return 0;
+}
+
+int
+store_site_changes(struct store *s, int max, struct store_site_change **out,
+    int *n)
+{
+	sqlite3_stmt *st;
+	const unsigned char *k;
+	int rc, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT seq, kind, id FROM site_changes ORDER BY "
+	    "seq LIMIT ?", "i", (int64_t)max)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
+		}
+		k = sqlite3_column_text(st, 1);
+		(*out)[*n].seq = sqlite3_column_int64(st, 0);
+		(*out)[*n].kind = k == NULL ? '?' : (char)k[0];
+		(*out)[*n].id = sqlite3_column_int64(st, 2);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "site changes");
+	}
+	return 0;
+}
+
+int
+store_site_changes_done(struct store *s, int64_t upto)
+{
+	return run(s, "DELETE FROM site_changes WHERE seq <= ?", "i", upto);
 }

@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	8
+#define STORE_SCHEMA_VERSION	10
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -59,6 +59,7 @@ struct store_player {
 	int64_t	 vacation_used;		/* seconds taken in vacation_year */
 	int	 vacation_year;		/* the UTC year of vacation_used */
 	char	*timezone;	/* owned: an IANA zone name, NULL for UTC */
+	int	 public_address; /* the public site may show the address */
 };
 /* The player's id, creating the row when create is set (1 if absent and
  * not created). */
@@ -68,7 +69,8 @@ int	 store_player_load(struct store *, int64_t id, struct store_player *);
 /* The same by canonical address (1 when unknown). */
 int	 store_player_find(struct store *, const char *address,
 	    struct store_player *);
-/* Write name, language, notify, timezone and the vacation fields. */
+/* Write name, language, notify, timezone, public_address and the
+ * vacation fields. */
 int	 store_player_update(struct store *, const struct store_player *);
 void	 store_player_free(struct store_player *);
 
@@ -402,5 +404,35 @@ int	 store_challenges(struct store *, int64_t ladder, int64_t player,
 	    int open, int64_t since, struct store_challenge **, int *n);
 void	 store_challenge_free(struct store_challenge *);
 void	 store_challenges_free(struct store_challenge *, int);
+
+/* The public site (site.h). */
+
+/* Ids of the games that began, the last changed first: those going on
+ * (finished 0) or those over (finished 1), at most max. */
+int	 store_games_public(struct store *, int finished, int max,
+	    int64_t **ids, int *n);
+/* A player's rated games of a kind, oldest first: when each ended and
+ * the rating before and after. */
+struct store_rating_point {
+	int64_t	 game;
+	int64_t	 when;
+	double	 r_old, r_new;
+};
+int	 store_rating_history(struct store *, int64_t player, const char *kind,
+	    struct store_rating_point **, int *n);
+/* What changed since the site's pages were written, oldest first, at most
+ * max, by kind: 'g' a game, 'G' a game's status, 'n' a player's name or
+ * public_address, 'p' the thanks a player received, 'l' a ladder, its
+ * rungs or challenges.  Every change,
+ * from any process, renumbers its row; done deletes the rows up to a
+ * seq read, so a row changed again meanwhile is kept. */
+struct store_site_change {
+	int64_t	 seq;
+	char	 kind;
+	int64_t	 id;
+};
+int	 store_site_changes(struct store *, int max,
+	    struct store_site_change **, int *n);
+int	 store_site_changes_done(struct store *, int64_t upto);
 
 #endif

@@ -518,9 +518,20 @@ START_TEST(command_preferences)
 	command_free(&c);
 
 	bad("set", CMD_NONE, "`set` needs more words: set language CODE; set "
-	    "notify turn|all|off; set name TEXT; set timezone ZONE");
+	    "notify turn|all|off; set name TEXT; set timezone ZONE; set "
+	    "public-address yes|no");
 	bad("set colour red", CMD_NONE, "`set` needs more words: set language "
-	    "CODE; set notify turn|all|off; set name TEXT; set timezone ZONE");
+	    "CODE; set notify turn|all|off; set name TEXT; set timezone ZONE; "
+	    "set public-address yes|no");
+	ok("set public-address yes", &c);
+	ck_assert_int_eq(c.kind, CMD_SET_PUBLIC_ADDRESS);
+	ck_assert_int_eq(c.yes, 1);
+	command_free(&c);
+	ok("set public-address NO", &c);
+	ck_assert_int_eq(c.yes, 0);
+	command_free(&c);
+	bad("set public-address maybe", CMD_SET_PUBLIC_ADDRESS, "set "
+	    "public-address takes yes or no, not `maybe`");
 	bad("set language", CMD_SET_LANGUAGE, "set language needs a language "
 	    "code: set language ru");
 	bad("set language klingon", CMD_SET_LANGUAGE, "`klingon` is not a "

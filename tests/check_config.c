@@ -19,7 +19,7 @@
 #define ADDR	"referee:\n  address: referee@example.org\n"
 #define TOP_LEVEL "state_dir, database, games_dir, templates_dir, " \
 	"pid_file, referee, admin, in, out, retention, limits, logging, auth, clock, " \
-	"almakleh, robots, club, ladder)"
+	"almakleh, robots, club, ladder, site)"
 
 static char path[512];
 static char err[1024];

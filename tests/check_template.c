@@ -668,6 +668,8 @@ sample(int full)
 	tmpl_set(d, "game.move_number", "12");
 	tmpl_set(d, "game.name", "mancala");
 	tmpl_set(d, "game.chance", on);
+	tmpl_set(d, "game.url", full ? "https://club.example.org/game/42.html" :
+	    "");
 	l = tmpl_list(d, "game.players");
 	player(l, "South", "Анна Smith", 1, full);
 	player(l, "North", "Bob", 0, full);
