@@ -109,6 +109,9 @@ while read -r doc p; do
 	/etc/systemd/system|/etc/systemd/system/*|/run/ludus/*|/home|/home/*|/bin/kill) ;;
 	/usr/bin/install|/usr/bin/fetchmail|/usr/bin/mbsync|/usr/bin/procmail) ;;
 	/dev/null) ;;
+	# systemd makes state directories only under /var/lib; a site for
+	# the web server.
+	/var|/var/lib|/var/www/*) ;;
 	*) bad "$doc names $p: no directory of this build ($prefix, $sysconfdir, $localstatedir)" ;;
 	esac
 done <"$tmp/paths"
