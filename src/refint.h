@@ -290,6 +290,28 @@ void	refladder_list(struct ref_msg *, struct tmpl_data *);
 int	refladder_rating_text(struct ref_msg *, int64_t player,
 	    const char *kind, struct buf *);
 
+/* refdeck.c: the server's Almakleh deck (almakleh.cycle_deck). */
+struct refdeck_draw {
+	const char *deck;	/* foreign: the definition's name */
+	int	 cycle;		/* how often the deck had been shuffled */
+	char	*cards;		/* owned: the deal= value, NULL: none */
+};
+/* The deal= word (owned, in *word) for a new game of def from the
+ * server's deck, and what was drawn; *word is NULL when the game is not
+ * dealt from the deck (cycling off, another game, deal= or cards=discard
+ * among the words).  The deck is updated in the store. */
+int	refdeck_deal(struct ref_msg *, const struct gamedef *,
+	    char *const *words, int nwords,
+	    const unsigned char seed[RNG_SEED_LEN], char **word,
+	    struct refdeck_draw *);
+/* Record the draw for the game made with it (nothing without one). */
+int	refdeck_record(struct ref_msg *, int64_t game,
+	    const struct refdeck_draw *);
+void	refdeck_draw_free(struct refdeck_draw *);
+/* 1 when the game was dealt from the deck (its deal= is the deck's, no
+ * variant), 0 when not, -1 when the store fails. */
+int	refdeck_dealt(struct ref_msg *, int64_t game);
+
 /* referee.c: run one command line (used by confirm). */
 int	ref_run_line(struct ref_msg *, const char *line, struct ref_result *);
 
