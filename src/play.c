@@ -229,6 +229,7 @@ play_create_with(struct store *s, const struct gamedef *def,
 		g->row.inviter = set->inviter;
 		g->row.expires = set->expires;
 		g->row.deadline = set->deadline;
+		g->row.id = set->id;
 	}
 	for (i = 0; i < naddresses; i++) {
 		if (store_player_id(s, canon[i], 1, now, &g->row.player[i]) !=

@@ -4,9 +4,10 @@
  *
  * The deck is the definition's cards (games/almakleh.yaml), shuffled with
  * each card turned to a random side.  Every new game is dealt the next
- * five from what remains, and those five are set aside; when fewer than
- * five remain, all the cards are gathered and shuffled again, which
- * starts the next cycle.  The engine is handed the deal as `deal=`, which
+ * five from what remains, and those are set aside.  When the deck runs
+ * out, every card not on the table of the game being dealt is gathered
+ * and shuffled again, which starts the next cycle, and the deal goes on
+ * from it: within a cycle no card comes twice.  The engine is handed the deal as `deal=`, which
  * the game records with its options: replay and verification need the
  * game alone, never the deck.  The deck's state is one row of the store,
  * so it survives restarts; each game's draw is recorded beside it.
@@ -82,42 +83,49 @@ deck_card(const struct deck *d, const char *name)
 	return -1;
 }
 
-/* The whole deck shuffled from the seed, each card turned to a random
- * side, as almakleh.c's deal_random draws: the names in draw order. */
+/* A new cycle: the cards not in `taken` shuffled with the generator,
+ * each turned to a random side, as almakleh.c's deal_random draws them
+ * (so a whole deck shuffled for a game deals what the engine would):
+ * their up sides' names into left, in draw order. */
 static void
-deck_shuffle(const struct deck *d, const unsigned char seed[RNG_SEED_LEN],
-    struct buf *out)
+deck_shuffle(const struct deck *d, struct rng *r, const int *taken,
+    char left[][DECK_NAMELEN], int *n)
 {
-	struct rng r;
 	uint8_t order[DECK_MAX], face[DECK_MAX];
-	int i;
+	int i, m = 0;
 
 	for (i = 0; i < d->n; i++)
-		order[i] = (uint8_t)i;
-	rng_init_sub(&r, seed, "almakleh");
-	rng_shuffle(&r, order, (size_t)d->n, 1);
+		if (!taken[i])
+			order[m++] = (uint8_t)i;
+	rng_shuffle(r, order, (size_t)m, 1);
 	for (i = 0; i < d->n; i++)
-		face[i] = (uint8_t)rng_below(&r, 2);
-	for (i = 0; i < d->n; i++)
-		buf_printf(out, "%s%s", i ? " " : "",
-		    d->side[order[i]][face[order[i]]]);
+		face[i] = taken[i] ? 0 : (uint8_t)rng_below(r, 2);
+	for (i = 0; i < m; i++)
+		util_strlcpy(left[i], d->side[order[i]][face[order[i]]],
+		    DECK_NAMELEN);
+	*n = m;
 }
 
-/* Split the stored cards into names; -1 when one is no side of the deck
- * or a card comes twice (the definition changed since). */
+/* The stored cards, in draw order; -1 when one is no side of the deck or
+ * a card comes twice (the definition changed since). */
 static int
-deck_left(const struct deck *d, char *cards, char **names, int *n)
+deck_left(const struct deck *d, const char *cards, char left[][DECK_NAMELEN],
+    int *n)
 {
 	int seen[DECK_MAX] = { 0 }, c;
-	char *tok, *save;
+	char *copy = xstrdup(cards), *tok, *save;
 
 	*n = 0;
-	for (tok = strtok_r(cards, " ", &save); tok != NULL;
+	for (tok = strtok_r(copy, " ", &save); tok != NULL;
 	    tok = strtok_r(NULL, " ", &save)) {
-		if ((c = deck_card(d, tok)) == -1 || seen[c]++ || *n == DECK_MAX)
+		if ((c = deck_card(d, tok)) == -1 || seen[c]++ ||
+		    *n == DECK_MAX) {
+			free(copy);
 			return -1;
-		names[(*n)++] = tok;
+		}
+		util_strlcpy(left[(*n)++], tok, DECK_NAMELEN);
 	}
+	free(copy);
 	return 0;
 }
 
@@ -140,10 +148,11 @@ refdeck_deal(struct ref_msg *x, const struct gamedef *def,
     char **word, struct refdeck_draw *draw)
 {
 	struct deck d;
+	struct rng r;
 	struct buf b = { 0 }, dealt = { 0 };
-	char *stored = NULL, *names[DECK_MAX];
+	char *stored = NULL, left[DECK_MAX][DECK_NAMELEN];
 	const char *v;
-	int cycle, n = 0, i, rc, ok;
+	int taken[DECK_MAX] = { 0 }, cycle, n = 0, top = 0, i, rc;
 
 	*word = NULL;
 	memset(draw, 0, sizeof(*draw));
@@ -161,31 +170,37 @@ refdeck_deal(struct ref_msg *x, const struct gamedef *def,
 	if ((rc = store_deck_get(x->r->store, def->name, &cycle, &stored)) ==
 	    -1)
 		return -1;
-	ok = rc == 0 && deck_left(&d, stored, names, &n) == 0;
-	if (rc == 0 && !ok)
+	if (rc == 0 && deck_left(&d, stored, left, &n) == -1) {
 		log_warn("the %s deck in the store does not match the "
 		    "definition; shuffled again", def->name);
-	if (!ok || n < DEAL_FIRST + DEAL_SECOND) {
-		free(stored);
-		deck_shuffle(&d, seed, &b);
-		stored = buf_steal(&b);
-		cycle++;
-		if (deck_left(&d, stored, names, &n) == -1)
-			fatal("refdeck: a fresh deck does not read back");
+		n = 0;
 	}
-	for (i = 0; i < DEAL_FIRST + DEAL_SECOND; i++)
+	free(stored);
+	rng_init_sub(&r, seed, "almakleh");
+	/* Deal from the top; when the deck runs out, the cards not on this
+	 * game's table are shuffled into the next cycle. */
+	for (i = 0; i < DEAL_FIRST + DEAL_SECOND; i++) {
+		if (top == n) {
+			deck_shuffle(&d, &r, taken, left, &n);
+			top = 0;
+			cycle++;
+			if (i > 0)
+				draw->turn = i;
+		}
+		if (i == 0)
+			draw->cycle = cycle;
+		taken[deck_card(&d, left[top])] = 1;
 		buf_printf(&dealt, "%s%s", i == 0 ? "" : i == DEAL_FIRST ? "/" :
-		    ",", names[i]);
-	for (i = DEAL_FIRST + DEAL_SECOND; i < n; i++)
-		buf_printf(&b, "%s%s", b.len ? " " : "", names[i]);
+		    ",", left[top++]);
+	}
+	for (i = top; i < n; i++)
+		buf_printf(&b, "%s%s", i > top ? " " : "", left[i]);
 	rc = store_deck_put(x->r->store, def->name, cycle, buf_str(&b));
 	buf_free(&b);
-	free(stored);
 	if (rc == -1) {
 		buf_free(&dealt);
 		return -1;
 	}
-	draw->cycle = cycle;
 	draw->deck = def->name;
 	draw->cards = buf_steal(&dealt);
 	*word = xasprintf("deal=%s", draw->cards);
@@ -199,7 +214,7 @@ refdeck_record(struct ref_msg *x, int64_t game,
 	if (draw->cards == NULL)
 		return 0;
 	return store_deck_deal_add(x->r->store, game, draw->deck, draw->cycle,
-	    draw->cards);
+	    draw->turn, draw->cards);
 }
 
 void
@@ -213,9 +228,10 @@ int
 refdeck_dealt(struct ref_msg *x, int64_t game)
 {
 	char *cards;
-	int cycle, rc;
+	int cycle, turn, rc;
 
-	if ((rc = store_deck_deal(x->r->store, game, &cycle, &cards)) == -1)
+	if ((rc = store_deck_deal(x->r->store, game, &cycle, &turn,
+	    &cards)) == -1)
 		return -1;
 	free(cards);
 	return rc == 0;

@@ -209,7 +209,8 @@ refview_last_move(struct ref_msg *x, const struct play_game *g, int viewer,
 }
 
 /* The variant as the options that differ from the defaults; a deal the
- * server's deck gave (refdeck.c) is no variant. */
+ * server's deck gave (refdeck.c) is no variant, nor are the colours (the
+ * board's legend names them). */
 static char *
 variant_text(const struct play_game *g, int deck)
 {
@@ -222,7 +223,8 @@ variant_text(const struct play_game *g, int deck)
 		return xstrdup(g->row.options);
 	for (i = 0; i < g->opts.n && i < def.n; i++)
 		if (strcmp(g->opts.v[i].sval, def.v[i].sval) != 0 &&
-		    !(deck && strcmp(g->opts.v[i].name, "deal") == 0))
+		    !(deck && strcmp(g->opts.v[i].name, "deal") == 0) &&
+		    strcmp(g->opts.v[i].name, "colours") != 0)
 			buf_printf(&b, "%s%s=%s", b.len ? " " : "",
 			    g->opts.v[i].name, g->opts.v[i].sval);
 	return buf_steal(&b);

@@ -240,6 +240,7 @@ static const char *const migrations[] = {
 	"  game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,"
 	"  deck TEXT NOT NULL,"
 	"  cycle INTEGER NOT NULL,"
+	"  turn INTEGER NOT NULL DEFAULT 0,"
 	"  cards TEXT NOT NULL);",
 	/* 9: open seeks, the lobby: a game offered to whoever takes the free
 	 * seats; its id is taken from the games' numbers. */
@@ -2121,27 +2122,30 @@ store_deck_put(struct store *s, const char *name, int cycle,
 
 int
 store_deck_deal_add(struct store *s, int64_t game, const char *deck,
-    int cycle, const char *cards)
+    int cycle, int turn, const char *cards)
 {
-	return run(s, "INSERT INTO deck_deals (game_id, deck, cycle, cards) "
-	    "VALUES (?, ?, ?, ?)", "itit", game, deck, (int64_t)cycle, cards);
+	return run(s, "INSERT INTO deck_deals (game_id, deck, cycle, turn, "
+	    "cards) VALUES (?, ?, ?, ?, ?)", "itiit", game, deck,
+	    (int64_t)cycle, (int64_t)turn, cards);
 }
 
 int
-store_deck_deal(struct store *s, int64_t game, int *cycle, char **cards)
+store_deck_deal(struct store *s, int64_t game, int *cycle, int *turn,
+    char **cards)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	*cards = NULL;
-	*cycle = 0;
-	if ((st = query(s, "SELECT cycle, cards FROM deck_deals WHERE "
+	*cycle = *turn = 0;
+	if ((st = query(s, "SELECT cycle, turn, cards FROM deck_deals WHERE "
 	    "game_id = ?", "i", game)) == NULL)
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*cycle = sqlite3_column_int(st, 0);
-		*cards = col_text(st, 1);
+		*turn = sqlite3_column_int(st, 1);
+		*cards = col_text(st, 2);
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "deck deal");
@@ -2166,7 +2170,7 @@ store_seek_add(struct store *s, struct store_seek *k)
 	    "status, created, expires, game_id) VALUES (?, ?, ?, ?, ?, ?, ?, "
 	    "NULLIF(?, 0), NULLIF(?, 0), NULLIF(?, 0), NULLIF(?, 0), "
 	    "NULLIF(?, 0), NULLIF(?, 0), ?, ?, ?, NULLIF(?, 0))",
-	    "ittti" "iiiiiiiiitiii", k->id, k->kind, k->words ? k->words : "",
+	    "itttiiiiiiiiitiii", k->id, k->kind, k->words ? k->words : "",
 	    k->clock, (int64_t)(k->rated != 0), (int64_t)k->nseats,
 	    k->player[0], k->player[1], k->player[2], k->player[3], k->ladder,
 	    (int64_t)k->rating_min, (int64_t)k->rating_max, k->status,

@@ -415,11 +415,13 @@ int	 store_deck_get(struct store *, const char *name, int *cycle,
 	    char **cards);
 int	 store_deck_put(struct store *, const char *name, int cycle,
 	    const char *cards);
-/* The cards a game was dealt from a deck, and in which cycle (1 when the
- * game was not dealt from one). */
+/* The cards a game was dealt from a deck (its deal= value), the cycle
+ * its first card came from, and the place in the deal where the deck
+ * ran out and the next cycle began (0: none did); 1 when the game was
+ * not dealt from one. */
 int	 store_deck_deal_add(struct store *, int64_t game, const char *deck,
-	    int cycle, const char *cards);
-int	 store_deck_deal(struct store *, int64_t game, int *cycle,
+	    int cycle, int turn, const char *cards);
+int	 store_deck_deal(struct store *, int64_t game, int *cycle, int *turn,
 	    char **cards);
 
 /* Open seeks: a game offered to whoever takes its free seats.  Seat 0 is
