@@ -79,6 +79,9 @@ static const struct command_info infos[CMD_NKINDS] = {
 	    "admin ladder remove-player NAME ADDRESS", 0 },
 	[CMD_ADMIN_LADDER_ADJUST] = { "admin ladder adjust",
 	    "admin ladder adjust NAME ADDRESS POSITION", 0 },
+	[CMD_SEEK] = { "seek", "seek GAME [OPT=VAL...] [ladder=NAME] "
+	    "[rating=LOW-HIGH]", 0 },
+	[CMD_SEEKS] = { "seeks", "seeks", 0 },
 };
 
 struct alias {
@@ -646,9 +649,17 @@ parse_new(const char *p, struct command *c, char *err, size_t errlen)
 	const char *q;
 	int rc = 0, i, robot;
 
-	for (s = copy; *s != '\0'; s++)
-		if (*s == ',')
-			*s = ' ';
+	/* Commas separate addresses, but belong to an option's value
+	 * (colours=red,blue); one ending an option is a separator. */
+	for (s = copy; *s != '\0'; ) {
+		char *e = s + strcspn(s, " \t"), *t;
+		int opt = memchr(s, '=', (size_t)(e - s)) != NULL;
+
+		for (t = s; t < e; t++)
+			if (*t == ',' && (!opt || t + 1 == e || t[1] == ','))
+				*t = ' ';
+		s = *e != '\0' ? e + 1 : e;
+	}
 	q = copy;
 	w = next_word(&q);
 	folded = w != NULL ? command_fold(w) : NULL;
@@ -1151,6 +1162,91 @@ parse_ladder(const char *p, struct command *c, char *err, size_t errlen)
 	}
 }
 
+/* rating=LOW-HIGH, rating=LOW- (at least), rating=-HIGH (at most). */
+static int
+seek_rating(struct command *c, const char *val, char *err, size_t errlen)
+{
+	const char *dash = strchr(val, '-');
+	char *lo = NULL, *hi = NULL;
+	long long v;
+	int rc = 0;
+
+	if (dash == NULL)
+		rc = -1;
+	else {
+		lo = xstrndup(val, (size_t)(dash - val));
+		hi = xstrdup(dash + 1);
+		if (*lo == '\0' && *hi == '\0')
+			rc = -1;
+	}
+	if (rc == 0 && *lo != '\0') {
+		if (util_parse_int(lo, 1, COMMAND_RATING_MAX, &v) == -1)
+			rc = -1;
+		else
+			c->rating_min = (int)v;
+	}
+	if (rc == 0 && *hi != '\0') {
+		if (util_parse_int(hi, 1, COMMAND_RATING_MAX, &v) == -1)
+			rc = -1;
+		else
+			c->rating_max = (int)v;
+	}
+	if (rc == 0 && c->rating_max != 0 && c->rating_min > c->rating_max)
+		rc = -1;
+	free(lo);
+	free(hi);
+	if (rc == -1)
+		return cmd_err(err, errlen, _("rating=%.40s: write the range as "
+		    "rating=1400-1800, rating=1500- (at least) or rating=-1700 "
+		    "(at most)"), val);
+	return 0;
+}
+
+/* seek GAME [OPT=VAL...]: as new, without players; ladder= and rating=
+ * say who may take the seats. */
+static int
+parse_seek(const char *p, struct command *c, char *err, size_t errlen)
+{
+	char *w, *eq;
+	int rc = 0;
+
+	w = next_word(&p);
+	if (w == NULL || strchr(w, '=') != NULL || strchr(w, '@') != NULL) {
+		free(w);
+		return cmd_err(err, errlen, _("seek needs the game first: seek "
+		    "mancala"));
+	}
+	c->gamename = command_fold(w);
+	free(w);
+	while (rc == 0 && (w = next_word(&p)) != NULL) {
+		if ((eq = strchr(w, '=')) == NULL || eq == w)
+			rc = cmd_err(err, errlen, _("`%.60s`: a seek names no "
+			    "players, only OPTION=VALUE: %s"), w,
+			    infos[c->kind].usage);
+		else if (util_strncaseeq(w, "ladder=", 7)) {
+			const char *q = eq + 1;
+
+			if (c->ladder != NULL)
+				rc = cmd_err(err, errlen, _("ladder= is given "
+				    "twice"));
+			else
+				rc = ladder_name(&q, c, 1, err, errlen);
+		} else if (util_strncaseeq(w, "rating=", 7)) {
+			if (c->rating_min || c->rating_max)
+				rc = cmd_err(err, errlen, _("rating= is given "
+				    "twice"));
+			else
+				rc = seek_rating(c, eq + 1, err, errlen);
+		} else
+			rc = new_option(c, w, eq, err, errlen);
+		free(w);
+	}
+	if (rc == 0 && c->first == CMD_FIRST_ADDRESS)
+		rc = cmd_err(err, errlen, _("first= in a seek takes random or me: "
+		    "who takes the other seats is not known yet"));
+	return rc;
+}
+
 static int
 parse_args(const char *p, struct command *c, char *err, size_t errlen)
 {
@@ -1173,7 +1269,10 @@ parse_args(const char *p, struct command *c, char *err, size_t errlen)
 	case CMD_LIST:
 	case CMD_BUMP:
 	case CMD_ADMIN_REPORTS:
+	case CMD_SEEKS:
 		return no_more(p, c->kind, err, errlen);
+	case CMD_SEEK:
+		return parse_seek(p, c, err, errlen);
 	case CMD_NEW:
 	case CMD_ADMIN_NEW:
 		return parse_new(p, c, err, errlen);

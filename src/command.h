@@ -73,6 +73,8 @@ enum command_kind {
 	CMD_ADMIN_LADDER_CLOSE,
 	CMD_ADMIN_LADDER_REMOVE,
 	CMD_ADMIN_LADDER_ADJUST,
+	CMD_SEEK,
+	CMD_SEEKS,
 	CMD_NKINDS
 };
 
@@ -137,7 +139,15 @@ struct command {
 	 * opts (the ladder's own settings among them, unchecked). */
 	char	*ladder;	/* owned */
 	int	 position;	/* admin ladder adjust: 1 = top */
+
+	/* seek GAME [OPT=VAL...]: the game in gamename, its words in opts
+	 * and clock, first, rated as for new; ladder=NAME in ladder;
+	 * rating=LOW-HIGH (either end may be left out), 0 for no bound. */
+	int	 rating_min;
+	int	 rating_max;
 };
+
+#define COMMAND_RATING_MAX	4000	/* seek rating= bounds: 1 to this */
 
 #define COMMAND_LADDER_NAME_MAX	40
 

@@ -357,8 +357,8 @@ static const struct setting settings[] = {
 	{ "almakleh.cycle_deck", T_BOOL, O(almakleh.cycle_deck), 0, 0, NULL,
 	    "true", NULL, NULL, 0, NULL,
 	    "Deal from one server-wide deck, reshuffled when it runs out, as "
-	    "players do at a table; off deals each game from a fresh "
-	    "shuffle." },
+	    "players do at a table; each game records its deal (deal=). Off "
+	    "deals each game from a fresh shuffle." },
 
 	{ "robots.budget", T_DURATION, O(robots.budget_ms), 10, MIN_MS, NULL,
 	    "1s", NULL, NULL, 0, NULL,
@@ -367,7 +367,8 @@ static const struct setting settings[] = {
 	{ "club.lists", T_LISTID_LIST, O(club.lists), 0, 0, NULL, "", NULL,
 	    "club@lists.example.org", 0, NULL,
 	    "Mailing lists (by address or List-Id) whose mail is read like "
-	    "a player's instead of being ignored as list traffic." },
+	    "a player's instead of being ignored as list traffic; those "
+	    "named by address get the open seeks once a week." },
 
 	{ "ladder.create", T_LINE_LIST, O(ladder.create), 0, 0, NULL, "",
 	    NULL, "[\"kalah mancala seeds=3 list=club@lists.example.org\"]",

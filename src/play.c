@@ -61,6 +61,50 @@ play_create(struct store *s, const struct gamedef *def, char *const *words,
 	    naddresses, seed, status, now, g, err, errlen);
 }
 
+/* "colours=A,B" by seat from the colours of the players as they were
+ * named (one when `only` is set: the first player named's), or NULL with
+ * err. */
+static char *
+colours_by_seat(const char *text, int only, char *const *addresses,
+    int n, char *const *canon, char *err, size_t errlen)
+{
+	char *copy = xstrdup(text), *p = copy, *given[STORE_MAX_SEATS] = { 0 };
+	char *want;
+	struct buf b = { 0 };
+	int i, k, ngiven = 0;
+
+	while (p != NULL && ngiven <= n) {
+		if (ngiven < n)
+			given[ngiven] = p;
+		ngiven++;
+		if ((p = strchr(p, ',')) != NULL)
+			*p++ = '\0';
+	}
+	if (ngiven > n || (only && ngiven > 1)) {
+		util_err(err, errlen, only ? _("colour= takes one colour, as "
+		    "colour=green") : _("colours=: at most one colour for each "
+		    "of the %d players"), n);
+		free(copy);
+		return NULL;
+	}
+	buf_adds(&b, "colours=");
+	for (i = 0; i < n; i++) {
+		/* The player in seat i, by the order they were named. */
+		for (k = 0; k < n; k++) {
+			want = util_addr_canon(addresses[k]);
+			if (want != NULL && strcmp(want, canon[i]) == 0) {
+				free(want);
+				break;
+			}
+			free(want);
+		}
+		buf_printf(&b, "%s%s", i ? "," : "", k < n && given[k] ?
+		    given[k] : "");
+	}
+	free(copy);
+	return buf_steal(&b);
+}
+
 int
 play_create_with(struct store *s, const struct gamedef *def,
     const struct play_settings *set, char *const *words, int nwords,
@@ -69,17 +113,30 @@ play_create_with(struct store *s, const struct gamedef *def,
     struct play_game *g, char *err, size_t errlen)
 {
 	char **optwords, *canon[STORE_MAX_SEATS] = { 0 }, *first = NULL;
+	char *colourw = NULL;
+	const char *colour = NULL, *colours = NULL;
 	const struct game_ops *ops = def->ops;
 	int i, j, nopt = 0, rc = -1;
 
 	memset(g, 0, sizeof(*g));
 	g->def = def;
-	optwords = xcalloc((size_t)nwords + 1, sizeof(*optwords));
+	optwords = xcalloc((size_t)nwords + 2, sizeof(*optwords));
 	for (i = 0; i < nwords; i++) {
 		if (util_strncaseeq(words[i], "first=", 6))
 			first = words[i] + 6;
+		else if (util_strncaseeq(words[i], "colour=", 7) ||
+		    util_strncaseeq(words[i], "color=", 6))
+			colour = strchr(words[i], '=') + 1;
+		else if (util_strncaseeq(words[i], "colours=", 8) ||
+		    util_strncaseeq(words[i], "colors=", 7))
+			colours = strchr(words[i], '=') + 1;
 		else
 			optwords[nopt++] = words[i];
+	}
+	if (colour != NULL && colours != NULL) {
+		util_err(err, errlen, _("give colour= (yours) or colours= (every "
+		    "player's), not both"));
+		goto out;
 	}
 	if (naddresses != def->seats) {
 		util_err(err, errlen, _("%s is for %d players; %d given"),
@@ -99,9 +156,6 @@ play_create_with(struct store *s, const struct gamedef *def,
 				goto out;
 			}
 	}
-	if (gamedef_resolve(def, optwords, nopt, &g->opts, err, errlen) == -1)
-		goto out;
-
 	/* Seat 0 moves first where the rules have a first player. */
 	if (first == NULL && def->first_random)
 		first = "random";
@@ -140,6 +194,26 @@ play_create_with(struct store *s, const struct gamedef *def,
 		}
 	}
 
+	/* Colours are chosen per player, in the order named; the engine
+	 * takes them per seat. */
+	if (colour != NULL || colours != NULL) {
+		for (i = 0; i < def->nopts; i++)
+			if (strcmp(def->opts[i].name, "colours") == 0)
+				break;
+		if (i == def->nopts) {
+			util_err(err, errlen, _("%s has no faction colours"),
+			    def->title);
+			goto out;
+		}
+		if ((colourw = colours_by_seat(colour ? colour : colours,
+		    colour != NULL, addresses, naddresses, canon, err,
+		    errlen)) == NULL)
+			goto out;
+		optwords[nopt++] = colourw;
+	}
+	if (gamedef_resolve(def, optwords, nopt, &g->opts, err, errlen) == -1)
+		goto out;
+
 	g->st = xcalloc(1, ops->state_size);
 	if (ops->create(g->st, &g->opts, seed, naddresses, err, errlen) == -1)
 		goto out;
@@ -155,6 +229,7 @@ play_create_with(struct store *s, const struct gamedef *def,
 		g->row.inviter = set->inviter;
 		g->row.expires = set->expires;
 		g->row.deadline = set->deadline;
+		g->row.id = set->id;
 	}
 	for (i = 0; i < naddresses; i++) {
 		if (store_player_id(s, canon[i], 1, now, &g->row.player[i]) !=
@@ -176,6 +251,7 @@ out:
 	for (i = 0; i < STORE_MAX_SEATS; i++)
 		free(canon[i]);
 	free(optwords);
+	free(colourw);
 	if (rc == -1)
 		play_free(g);
 	return rc;

@@ -42,6 +42,7 @@ struct play_settings {
 	int64_t	 inviter;
 	int64_t	 expires;
 	int64_t	 deadline;
+	int64_t	 id;		/* the game's number; 0: the next one */
 };
 int	 play_create_with(struct store *, const struct gamedef *,
 	    const struct play_settings *, char *const *words, int nwords,

@@ -37,8 +37,9 @@ make_cookie(struct ref_msg *x, char out[2 * 10 + 1])
 	util_hex(md, 10, out);
 }
 
-static int
-ask_confirmation(struct ref_msg *x, const char *line, struct ref_result *res)
+int
+refadmin_ask(struct ref_msg *x, const char *line, int admin,
+    struct ref_result *res)
 {
 	struct tmpl_data *d;
 	char cookie[2 * 10 + 1], when[40];
@@ -52,6 +53,7 @@ ask_confirmation(struct ref_msg *x, const char *line, struct ref_result *res)
 	d = tmpl_data_new();
 	tmpl_set(d, "confirm.command", line);
 	tmpl_set(d, "confirm.cookie", cookie);
+	tmpl_set(d, "confirm.player", admin ? "" : "1");
 	ref_utc(expires, when, sizeof(when));
 	tmpl_set(d, "confirm.expires", when);
 	rc = ref_send(x, &x->me, "confirm", d, 0, -1, NULL);
@@ -409,7 +411,7 @@ refadmin_run(struct ref_msg *x, const struct command *c, const char *line,
 		return ref_fail(res, _("admin commands are for the admins of "
 		    "this referee"));
 	if (!x->dmarc && !x->confirmed)
-		return ask_confirmation(x, line, res);
+		return refadmin_ask(x, line, 1, res);
 	switch (c->kind) {
 	case CMD_ADMIN_NEW:
 		return refgame_new(x, c, 1, res);
@@ -488,6 +490,8 @@ refadmin_timer(struct ref_msg *x, const struct store_timer *t)
 		return refclock_timer(x, t);
 	if (strcmp(t->kind, "ladder") == 0)
 		return refladder_timer(x, t);
+	if (strcmp(t->kind, "seek") == 0 || strcmp(t->kind, "seeks") == 0)
+		return refseek_timer(x, t);
 	if (strcmp(t->kind, "report") == 0) {
 		if (t->data == NULL || util_parse_int(t->data, 1, INT64_MAX,
 		    &id) == -1 || store_report_load(x->r->store, id, &rp) != 0)

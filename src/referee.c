@@ -452,7 +452,7 @@ static int
 tmpl_part(const char *tmplname)
 {
 	static const char *const info[] = { "help", "games", "list",
-	    "aside" };
+	    "aside", "seeks" };
 	size_t i;
 
 	if (strcmp(tmplname, "error") == 0)
@@ -1010,7 +1010,16 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 	case CMD_CHALLENGE:
 		rc = refladder_run(x, &c, res);
 		break;
+	case CMD_SEEK:
+	case CMD_SEEKS:
+		rc = refseek_run(x, &c, line, res);
+		break;
 	default:
+		/* accept #ID and decline #ID of a seek; a game's otherwise. */
+		if ((c.kind == CMD_ACCEPT || c.kind == CMD_DECLINE) &&
+		    c.game != 0 && !from_tag && (rc = refseek_answer(x, &c,
+		    line, res)) != REF_NOSEEK)
+			break;
 		if (c.implicit && c.game == 0)
 			rc = ref_fail(res, _("`%.60s` is not a command; send "
 			    "`help` for the commands"), line);

@@ -92,7 +92,8 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	struct store_timer t;
 	struct buf clock = { 0 }, who = { 0 };
 	char *addrs[STORE_MAX_SEATS + 1], **words = NULL, *firstw = NULL;
-	char err[400];
+	char *dealw = NULL, err[400];
+	struct refdeck_draw draw = { 0 };
 	char *robotaddr[STORE_MAX_SEATS + 1] = { 0 };
 	unsigned char seed[RNG_SEED_LEN];
 	int i, n = 0, nw = 0, count, rc = REF_FAIL, active;
@@ -160,7 +161,7 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	if (!active)
 		set.expires = x->now + (x->invite_for ? x->invite_for :
 		    cfg->clock.invitation_ms / 1000);
-	words = xcalloc((size_t)c->nopts + 1, sizeof(*words));
+	words = xcalloc((size_t)c->nopts + 2, sizeof(*words));
 	for (i = 0; i < c->nopts; i++)
 		words[nw++] = c->opts[i];
 	if (c->first == CMD_FIRST_RANDOM)
@@ -175,6 +176,10 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		if (ref_player_make(x, addrs[i], &pid) == -1)
 			goto out;
 	ref_seed(x, seed);
+	if (refdeck_deal(x, def, words, nw, seed, &dealw, &draw) == -1)
+		goto out;
+	if (dealw != NULL)
+		words[nw++] = dealw;
 	if (play_create_with(x->r->store, def, &set, words, nw, addrs, n, seed,
 	    active ? "active" : "invited", x->now, &g, err, sizeof(err)) ==
 	    -1) {
@@ -182,6 +187,8 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		goto out;
 	}
 	res->game = g.row.id;
+	if (refdeck_record(x, g.row.id, &draw) == -1)
+		goto free;
 	/* Robots accept at once, and so does a proposer whose From a
 	 * trusted DMARC pass proves: without it the invitation to the
 	 * proposer is the confirmation that stops a forged From from
@@ -253,6 +260,8 @@ out:
 	for (i = 0; i < STORE_MAX_SEATS + 1; i++)
 		free(robotaddr[i]);
 	free(firstw);
+	free(dealw);
+	refdeck_draw_free(&draw);
 	free(words);
 	buf_free(&clock);
 	buf_free(&who);

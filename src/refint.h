@@ -190,7 +190,7 @@ int	refview_end_by(struct ref_msg *, const struct play_game *,
  * the deferred text the referee stored (i18n_defer). */
 void	refview_result(const struct play_game *, struct buf *);
 /* The variant as the options that differ from the defaults (owned). */
-char	*refview_variant(const struct play_game *);
+char	*refview_variant(const struct play_game *, int deck);
 /* A game's status word for people, translated (don't free). */
 const char *refview_status(const char *status);
 /* A logged move as viewer may read it, by the engine's shown_move:
@@ -227,6 +227,11 @@ int	refadmin_report(struct ref_msg *, const struct command *,
 int	refadmin_confirm(struct ref_msg *, const struct command *,
 	    struct ref_result *);
 int	refadmin_timer(struct ref_msg *, const struct store_timer *);
+/* Mail the sender a cookie that runs line when `confirm COOKIE` comes
+ * back (admin: the confirmation of an admin command; else of a player's
+ * command that needs proof of the From address). */
+int	refadmin_ask(struct ref_msg *, const char *line, int admin,
+	    struct ref_result *);
 
 /* refclock.c: deadlines, reserves, reminders, timeouts, vacations.
  * They change g->row (the caller writes it) and the timers. */
@@ -291,6 +296,41 @@ void	refladder_list(struct ref_msg *, struct tmpl_data *);
  * when the store fails). */
 int	refladder_rating_text(struct ref_msg *, int64_t player,
 	    const char *kind, struct buf *);
+
+/* refdeck.c: the server's Almakleh deck (almakleh.cycle_deck). */
+struct refdeck_draw {
+	const char *deck;	/* foreign: the definition's name */
+	int	 cycle;		/* the cycle of the first card dealt */
+	int	 turn;		/* where the next cycle began, 0: none */
+	char	*cards;		/* owned: the deal= value, NULL: none */
+};
+/* The deal= word (owned, in *word) for a new game of def from the
+ * server's deck, and what was drawn; *word is NULL when the game is not
+ * dealt from the deck (cycling off, another game, deal= or cards=discard
+ * among the words).  The deck is updated in the store. */
+int	refdeck_deal(struct ref_msg *, const struct gamedef *,
+	    char *const *words, int nwords,
+	    const unsigned char seed[RNG_SEED_LEN], char **word,
+	    struct refdeck_draw *);
+/* Record the draw for the game made with it (nothing without one). */
+int	refdeck_record(struct ref_msg *, int64_t game,
+	    const struct refdeck_draw *);
+void	refdeck_draw_free(struct refdeck_draw *);
+/* 1 when the game was dealt from the deck (its deal= is the deck's, no
+ * variant), 0 when not, -1 when the store fails. */
+int	refdeck_dealt(struct ref_msg *, int64_t game);
+
+/* refseek.c: open seeks, the lobby by mail. */
+#define REF_NOSEEK	3	/* refseek_answer: #ID is no seek */
+/* seek, seeks; line is the command as written (for its confirmation). */
+int	refseek_run(struct ref_msg *, const struct command *, const char *line,
+	    struct ref_result *);
+/* accept #ID / decline #ID when #ID is a seek; REF_NOSEEK when it is
+ * not (then it is a game's). */
+int	refseek_answer(struct ref_msg *, const struct command *,
+	    const char *line, struct ref_result *);
+/* A `seek` timer (a seek lapses) or the weekly `seeks` posting. */
+int	refseek_timer(struct ref_msg *, const struct store_timer *);
 
 /* referee.c: run one command line (used by confirm). */
 int	ref_run_line(struct ref_msg *, const char *line, struct ref_result *);

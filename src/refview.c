@@ -209,8 +209,11 @@ refview_last_move(struct ref_msg *x, const struct play_game *g, int viewer,
 	return 0;
 }
 
+/* The variant as the options that differ from the defaults; a deal the
+ * server's deck gave (refdeck.c, deck 1) is no variant, nor are the
+ * colours (the board's legend names them). */
 char *
-refview_variant(const struct play_game *g)
+refview_variant(const struct play_game *g, int deck)
 {
 	struct game_opts def;
 	struct buf b = { 0 };
@@ -220,7 +223,9 @@ refview_variant(const struct play_game *g)
 	if (gamedef_resolve(g->def, NULL, 0, &def, err, sizeof(err)) == -1)
 		return xstrdup(g->row.options);
 	for (i = 0; i < g->opts.n && i < def.n; i++)
-		if (strcmp(g->opts.v[i].sval, def.v[i].sval) != 0)
+		if (strcmp(g->opts.v[i].sval, def.v[i].sval) != 0 &&
+		    !(deck && strcmp(g->opts.v[i].name, "deal") == 0) &&
+		    strcmp(g->opts.v[i].name, "colours") != 0)
 			buf_printf(&b, "%s%s=%s", b.len ? " " : "",
 			    g->opts.v[i].name, g->opts.v[i].sval);
 	return buf_steal(&b);
@@ -331,7 +336,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	tmpl_setf(d, "game.id", "%lld", (long long)g->row.id);
 	tmpl_set(d, "game.title", _(g->def->title));
 	tmpl_set(d, "game.name", g->def->name);
-	variant = refview_variant(g);
+	variant = refview_variant(g, refdeck_dealt(x, g->row.id) == 1);
 	tmpl_set(d, "game.variant", variant);
 	free(variant);
 	clock_text(x, g, &b);

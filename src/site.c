@@ -405,6 +405,20 @@ told_plies(const struct play_game *g, const struct store_move *log, int n)
 	return k;
 }
 
+/* Whether the server's deck dealt the game (its deal= is then no
+ * variant, as in the mails). */
+static int
+deck_dealt(struct site *s, int64_t game)
+{
+	char *cards;
+	int cycle, turn;
+
+	if (store_deck_deal(s->src->store, game, &cycle, &turn, &cards) != 0)
+		return 0;
+	free(cards);
+	return 1;
+}
+
 static void
 fact(struct buf *b, const char *term)
 {
@@ -500,7 +514,7 @@ game_page(struct site *s, const struct play_game *g, struct buf *b)
 	fact(b, _("Players"));
 	players_line(s, b, g, &nm, over ? &res : NULL, 1);
 	buf_adds(b, "</dd>");
-	variant = refview_variant(g);
+	variant = refview_variant(g, deck_dealt(s, g->row.id));
 	fact(b, _("Variant"));
 	if (*variant)
 		ltr(s, b, variant);

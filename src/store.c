@@ -288,6 +288,39 @@ static const char *const migrations[] = {
 	"    id = NEW.ladder_id;"
 	"  INSERT INTO site_changes (kind, id) VALUES ('l',"
 	"    NEW.ladder_id); END;",
+	/* 11: the server's card decks (Almakleh's, cycled across games) and
+	 * the cards each game was dealt from one. */
+	"CREATE TABLE decks ("
+	"  name TEXT PRIMARY KEY,"
+	"  cycle INTEGER NOT NULL,"
+	"  cards TEXT NOT NULL);"
+	"CREATE TABLE deck_deals ("
+	"  game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,"
+	"  deck TEXT NOT NULL,"
+	"  cycle INTEGER NOT NULL,"
+	"  turn INTEGER NOT NULL DEFAULT 0,"
+	"  cards TEXT NOT NULL);",
+	/* 12: open seeks, the lobby: a game offered to whoever takes the free
+	 * seats; its id is taken from the games' numbers. */
+	"CREATE TABLE seeks ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"
+	"  words TEXT NOT NULL DEFAULT '',"
+	"  clock TEXT,"
+	"  rated INTEGER NOT NULL DEFAULT 1,"
+	"  nseats INTEGER NOT NULL CHECK (nseats >= 2 AND nseats <= 4),"
+	"  player_id INTEGER NOT NULL REFERENCES players(id),"
+	"  seat1 INTEGER REFERENCES players(id),"
+	"  seat2 INTEGER REFERENCES players(id),"
+	"  seat3 INTEGER REFERENCES players(id),"
+	"  ladder_id INTEGER REFERENCES ladders(id),"
+	"  rating_min INTEGER,"
+	"  rating_max INTEGER,"
+	"  status TEXT NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  expires INTEGER NOT NULL,"
+	"  game_id INTEGER);"
+	"CREATE INDEX seeks_status ON seeks(status);",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -800,23 +833,43 @@ store_player_free(struct store_player *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* The next number for a game or a seek. */
+static int
+next_game_id(struct store *s, int64_t *id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = query(s, "SELECT max(ifnull((SELECT max(id) FROM games), 0), "
+	    "ifnull((SELECT max(id) FROM seeks), 0)) + 1", "")) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : store_fail(s, "next id");
+}
+
 int
 store_game_create(struct store *s, struct store_game *g)
 {
 	int i;
 
-	if (run(s, "INSERT INTO games (kind, options, seed, state, status, "
-	    "result, nmoves, created, updated, clock, rated, inviter, "
+	/* Games and seeks share one series of numbers, so `accept #ID`
+	 * names one of them; a seek's game keeps the seek's number. */
+	if (g->id == 0 && next_game_id(s, &g->id) == -1)
+		return -1;
+	if (run(s, "INSERT INTO games (id, kind, options, seed, state, "
+	    "status, result, nmoves, created, updated, clock, rated, inviter, "
 	    "expires, deadline, draw_offer, ended, turn_since, reminded) "
-	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, 0), "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, 0), "
 	    "NULLIF(?, 0), NULLIF(?, 0), ?, ?, NULLIF(?, 0), ?)",
-	    "ttbtttiiitiiiiitii", g->kind, g->options, g->seed, RNG_SEED_LEN,
+	    "ittbtttiiitiiiiitii", g->id, g->kind, g->options, g->seed, RNG_SEED_LEN,
 	    g->state, g->status, g->result, (int64_t)g->nmoves, g->created,
 	    g->updated, g->clock, (int64_t)(g->rated != 0), g->inviter,
 	    g->expires, g->deadline, (int64_t)g->draw_offer, g->ended,
 	    g->turn_since, (int64_t)g->reminded) == -1)
 		return -1;
-	g->id = sqlite3_last_insert_rowid(s->db);
 	for (i = 0; i < g->nseats; i++)
 		if (run(s, "INSERT INTO seats (game_id, seat, player_id, "
 		    "accepted, reserve) VALUES (?, ?, ?, ?, ?)", "iiiii",
@@ -2153,6 +2206,141 @@ store_games_public(struct store *s, int finished, int max, int64_t **ids,
 int
 store_rating_history(struct store *s, int64_t player, const char *kind,
     struct store_rating_point **out, int *n)
+/* ---- decks ---- */
+
+int
+store_deck_get(struct store *s, const char *name, int *cycle, char **cards)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*cards = NULL;
+	*cycle = 0;
+	if ((st = query(s, "SELECT cycle, cards FROM decks WHERE name = ?", "t",
+	    name)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*cycle = sqlite3_column_int(st, 0);
+		*cards = col_text(st, 1);
+		rc = 0;
+	} else
+		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "deck");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+store_deck_put(struct store *s, const char *name, int cycle,
+    const char *cards)
+{
+	return run(s, "INSERT INTO decks (name, cycle, cards) VALUES (?, ?, ?) "
+	    "ON CONFLICT (name) DO UPDATE SET cycle = excluded.cycle, "
+	    "cards = excluded.cards", "tit", name, (int64_t)cycle, cards);
+}
+
+int
+store_deck_deal_add(struct store *s, int64_t game, const char *deck,
+    int cycle, int turn, const char *cards)
+{
+	return run(s, "INSERT INTO deck_deals (game_id, deck, cycle, turn, "
+	    "cards) VALUES (?, ?, ?, ?, ?)", "itiit", game, deck,
+	    (int64_t)cycle, (int64_t)turn, cards);
+}
+
+int
+store_deck_deal(struct store *s, int64_t game, int *cycle, int *turn,
+    char **cards)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*cards = NULL;
+	*cycle = *turn = 0;
+	if ((st = query(s, "SELECT cycle, turn, cards FROM deck_deals WHERE "
+	    "game_id = ?", "i", game)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*cycle = sqlite3_column_int(st, 0);
+		*turn = sqlite3_column_int(st, 1);
+		*cards = col_text(st, 2);
+		rc = 0;
+	} else
+		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "deck deal");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ---- seeks ---- */
+
+#define SEEK_COLUMNS	"id, kind, words, clock, rated, nseats, player_id, " \
+	"ifnull(seat1, 0), ifnull(seat2, 0), ifnull(seat3, 0), " \
+	"ifnull(ladder_id, 0), ifnull(rating_min, 0), ifnull(rating_max, 0), " \
+	"status, created, expires, ifnull(game_id, 0)"
+
+int
+store_seek_add(struct store *s, struct store_seek *k)
+{
+	if (next_game_id(s, &k->id) == -1)
+		return -1;
+	return run(s, "INSERT INTO seeks (id, kind, words, clock, rated, nseats, "
+	    "player_id, seat1, seat2, seat3, ladder_id, rating_min, rating_max, "
+	    "status, created, expires, game_id) VALUES (?, ?, ?, ?, ?, ?, ?, "
+	    "NULLIF(?, 0), NULLIF(?, 0), NULLIF(?, 0), NULLIF(?, 0), "
+	    "NULLIF(?, 0), NULLIF(?, 0), ?, ?, ?, NULLIF(?, 0))",
+	    "itttiiiiiiiiitiii", k->id, k->kind, k->words ? k->words : "",
+	    k->clock, (int64_t)(k->rated != 0), (int64_t)k->nseats,
+	    k->player[0], k->player[1], k->player[2], k->player[3], k->ladder,
+	    (int64_t)k->rating_min, (int64_t)k->rating_max, k->status,
+	    k->created, k->expires, k->game);
+}
+
+int
+store_seek_load(struct store *s, int64_t id, struct store_seek *k)
+{
+	sqlite3_stmt *st;
+	int rc, i;
+
+	memset(k, 0, sizeof(*k));
+	if ((st = query(s, "SELECT " SEEK_COLUMNS " FROM seeks WHERE id = ?",
+	    "i", id)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		k->id = sqlite3_column_int64(st, 0);
+		k->kind = col_text(st, 1);
+		k->words = col_text(st, 2);
+		k->clock = col_text(st, 3);
+		k->rated = sqlite3_column_int(st, 4);
+		k->nseats = sqlite3_column_int(st, 5);
+		for (i = 0; i < STORE_MAX_SEATS; i++)
+			k->player[i] = sqlite3_column_int64(st, 6 + i);
+		k->ladder = sqlite3_column_int64(st, 10);
+		k->rating_min = sqlite3_column_int(st, 11);
+		k->rating_max = sqlite3_column_int(st, 12);
+		k->status = col_text(st, 13);
+		k->created = sqlite3_column_int64(st, 14);
+		k->expires = sqlite3_column_int64(st, 15);
+		k->game = sqlite3_column_int64(st, 16);
+		rc = 0;
+	} else
+		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "seek");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+store_seek_update(struct store *s, const struct store_seek *k)
+{
+	return run(s, "UPDATE seeks SET seat1 = NULLIF(?, 0), seat2 = "
+	    "NULLIF(?, 0), seat3 = NULLIF(?, 0), status = ?, game_id = "
+	    "NULLIF(?, 0) WHERE id = ?", "iiitii", k->player[1], k->player[2],
+	    k->player[3], k->status, k->game, k->id);
+}
+
+int
+store_seeks_open(struct store *s, int64_t **ids, int *n)
 {
 	sqlite3_stmt *st;
 	int rc, cap = 0;
@@ -2181,6 +2369,24 @@ store_rating_history(struct store *s, int64_t player, const char *kind,
 		*out = NULL;
 		*n = 0;
 		return store_fail(s, "rating history");
+	*ids = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT id FROM seeks WHERE status = 'open' ORDER "
+	    "BY id", "")) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			*ids = xreallocarray(*ids, (size_t)cap, sizeof(**ids));
+		}
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+		return store_fail(s, "seeks");
 	}
 	return 0;
 }
@@ -2223,4 +2429,29 @@ int
 store_site_changes_done(struct store *s, int64_t upto)
 {
 	return run(s, "DELETE FROM site_changes WHERE seq <= ?", "i", upto);
+void
+store_seek_free(struct store_seek *k)
+{
+	free(k->kind);
+	free(k->words);
+	free(k->clock);
+	free(k->status);
+	memset(k, 0, sizeof(*k));
+}
+
+int
+store_timer_count(struct store *s, const char *kind, int *n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*n = 0;
+	if ((st = query(s, "SELECT count(*) FROM timers WHERE kind = ?", "t",
+	    kind)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : store_fail(s, "timers");
 }

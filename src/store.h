@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	10
+#define STORE_SCHEMA_VERSION	12
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -106,7 +106,9 @@ struct store_game {
 	int64_t	 reserve[STORE_MAX_SEATS];	/* Fischer: seconds left
 						 * to each seat */
 };
-int	 store_game_create(struct store *, struct store_game *);	/* sets id */
+/* Sets id, unless it is set already (a seek's game keeps the seek's
+ * number); games and seeks are numbered in one series. */
+int	 store_game_create(struct store *, struct store_game *);
 int	 store_game_load(struct store *, int64_t id, struct store_game *);
 /* Write state, status, result, nmoves, updated, expires, deadline,
  * draw_offer, ended, turn_since, reminded and the seats' accepted and
@@ -434,5 +436,51 @@ struct store_site_change {
 int	 store_site_changes(struct store *, int max,
 	    struct store_site_change **, int *n);
 int	 store_site_changes_done(struct store *, int64_t upto);
+/* How many timers of a kind are set. */
+int	 store_timer_count(struct store *, const char *kind, int *n);
+
+/* Card decks the server keeps across games (Almakleh's): the cards left,
+ * their up sides' names in draw order, space-separated (owned), and how
+ * often the deck was shuffled.  1 when the deck has no row yet. */
+int	 store_deck_get(struct store *, const char *name, int *cycle,
+	    char **cards);
+int	 store_deck_put(struct store *, const char *name, int cycle,
+	    const char *cards);
+/* The cards a game was dealt from a deck (its deal= value), the cycle
+ * its first card came from, and the place in the deal where the deck
+ * ran out and the next cycle began (0: none did); 1 when the game was
+ * not dealt from one. */
+int	 store_deck_deal_add(struct store *, int64_t game, const char *deck,
+	    int cycle, int turn, const char *cards);
+int	 store_deck_deal(struct store *, int64_t game, int *cycle, int *turn,
+	    char **cards);
+
+/* Open seeks: a game offered to whoever takes its free seats.  Seat 0 is
+ * the seeker's; the others fill in the order they are taken (0: free). */
+struct store_seek {
+	int64_t	 id;		/* from the games' series of numbers */
+	char	*kind;		/* owned: the game */
+	char	*words;		/* owned: the OPT=VAL words as given */
+	char	*clock;		/* owned, NULL: the configured default */
+	int	 rated;
+	int	 nseats;
+	int64_t	 player[STORE_MAX_SEATS];
+	int64_t	 ladder;	/* only its members may take a seat; 0 */
+	int	 rating_min;	/* rating range of who may take a seat; 0 */
+	int	 rating_max;	/* for no bound */
+	char	*status;	/* owned: open, filled, withdrawn, expired */
+	int64_t	 created;
+	int64_t	 expires;
+	int64_t	 game;		/* the game once filled, else 0 */
+};
+/* Sets id. */
+int	 store_seek_add(struct store *, struct store_seek *);
+/* 1 when there is none. */
+int	 store_seek_load(struct store *, int64_t id, struct store_seek *);
+/* Write the seats, status and game. */
+int	 store_seek_update(struct store *, const struct store_seek *);
+/* Ids of the open seeks, oldest first. */
+int	 store_seeks_open(struct store *, int64_t **ids, int *n);
+void	 store_seek_free(struct store_seek *);
 
 #endif

@@ -728,7 +728,7 @@ START_TEST(almakleh_render_marks_pieces_portals_and_last_move)
 	s = buf_str(&b);
 	/* North's view: rank 1 on top, files from e to a. */
 	ck_assert_ptr_nonnull(strstr(s,
-	    "        alice (South): master M, pawns P\n"
+	    "        alice (South, red): master M, pawns P\n"
 	    "     e   d   c   b   a\n"
 	    "   +---+---+---+---+---+\n"
 	    " 1 | P | P |[M]| . | P | 1\n"
@@ -740,7 +740,7 @@ START_TEST(almakleh_render_marks_pieces_portals_and_last_move)
 	    " 5 | p | p |[m]| p | p | 5\n"
 	    "   +---+---+---+---+---+\n"
 	    "     e   d   c   b   a\n"
-	    "        bob (North): master m, pawns p\n"));
+	    "        bob (North, blue): master m, pawns p\n"));
 	ck_assert_ptr_nonnull(strstr(s,
 	    "Last move: alice (South) panther b1-b3, marked ( ).\n"));
 	ck_assert_ptr_nonnull(strstr(s, "bob (North) holds, to move:\n"
@@ -750,6 +750,84 @@ START_TEST(almakleh_render_marks_pieces_portals_and_last_move)
 	ck_assert_ptr_nonnull(strstr(s, "bob (North) to move.\n"));
 	buf_free(&b);
 	free(st);
+}
+END_TEST
+
+/* rules.md, faction colours: the legend names each side's colour and the
+ * style layer shows pieces, legend and card moves in it; a seat without
+ * a chosen colour gets the first not taken; the colours survive the state
+ * text; bad colours are refused. */
+START_TEST(almakleh_faction_colours_in_legend_and_style)
+{
+	void *st = tu_new("almakleh", "colours=green,orange "
+	    "deal=hawk,panther,newt/otter,adder", 1, 2);
+	void *copy = xcalloc(1, ops->state_size);
+	struct game_view v = { .viewer = 0, .names = { "alice", "bob" } };
+	struct buf b = { 0 };
+	char err[GAME_ERRLEN], *style, *a, *c;
+	const char *s, *p;
+
+	ops->render(st, &v, &b);
+	s = buf_str(&b);
+	ck_assert_ptr_nonnull(strstr(s,
+	    "        bob (North, orange): master m, pawns p\n"));
+	ck_assert_ptr_nonnull(strstr(s,
+	    "        alice (South, green): master M, pawns P\n"));
+	style = xcalloc(1, b.len + 1);
+	ops->render_style(st, &v, s, b.len, style);
+	p = strstr(s, " 1 | P |");
+	ck_assert_int_eq(style[p - s + 5] & GAME_STYLE_COLOUR,
+	    GAME_STYLE_SEAT(2));
+	p = strstr(s, " 5 | p |");
+	ck_assert_int_eq(style[p - s + 5] & GAME_STYLE_COLOUR,
+	    GAME_STYLE_SEAT(3));
+	p = strstr(s, "orange)");
+	ck_assert_int_eq(style[p - s] & GAME_STYLE_COLOUR, GAME_STYLE_SEAT(3));
+	ck_assert_int_eq(style[p - s + 5] & GAME_STYLE_COLOUR,
+	    GAME_STYLE_SEAT(3));
+	p = strstr(s, "green)");
+	ck_assert_int_eq(style[p - s] & GAME_STYLE_COLOUR, GAME_STYLE_SEAT(2));
+	free(style);
+	buf_free(&b);
+
+	a = ser(st);
+	ck_assert_ptr_nonnull(strstr(a, " colours=green,orange\n"));
+	ck_assert_int_eq(ops->parse_state(copy, a, err, sizeof(err)), 0);
+	c = ser(copy);
+	ck_assert_str_eq(a, c);
+	free(a);
+	free(c);
+	free(st);
+
+	/* Only the second chosen: the first gets red; red chosen for the
+	 * second: the first gets blue.  The default writes nothing. */
+	st = tu_new("almakleh", "colours=,green", 1, 2);
+	ops->render(st, &v, &b);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "alice (South, red)"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "bob (North, green)"));
+	buf_reset(&b);
+	free(st);
+	st = tu_new("almakleh", "colours=,red", 1, 2);
+	ops->render(st, &v, &b);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "alice (South, blue)"));
+	buf_free(&b);
+	free(st);
+	st = tu_new("almakleh", "", 1, 2);
+	a = ser(st);
+	ck_assert_ptr_null(strstr(a, "colours"));
+	free(a);
+	free(st);
+
+	ck_assert_int_eq(create_err("colours=purple,red", err, sizeof(err)),
+	    -1);
+	ck_assert_str_eq(err, "colour `purple`: the colours are red, blue, "
+	    "green and orange");
+	ck_assert_int_eq(create_err("colours=red,RED", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "both players cannot be red: give them two "
+	    "colours");
+	ck_assert_int_eq(create_err("colours=red,blue,green", err,
+	    sizeof(err)), -1);
+	free(copy);
 }
 END_TEST
 
@@ -986,6 +1064,7 @@ almakleh_suite(void)
 	tcase_add_test(tc, almakleh_short_notation_ambiguous_needs_card);
 	tcase_add_test(tc, almakleh_errors_say_what_is_wrong);
 	tcase_add_test(tc, almakleh_render_marks_pieces_portals_and_last_move);
+	tcase_add_test(tc, almakleh_faction_colours_in_legend_and_style);
 	tcase_add_test(tc, almakleh_state_text_round_trip);
 	tcase_add_test(tc, almakleh_deck_errors_name_the_line);
 	tcase_add_test(tc, almakleh_random_playouts);

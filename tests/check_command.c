@@ -669,6 +669,78 @@ START_TEST(command_ladder)
 }
 END_TEST
 
+/* seek GAME [OPT=VAL...]: the game's options as for new, ladder= and
+ * rating= for who may take a seat; no players; a comma belongs to an
+ * option's value, in new too. */
+START_TEST(command_seek)
+{
+	struct command c;
+
+	ok("seek Kalah pits=3 clock=3d rated=no first=me", &c);
+	ck_assert_int_eq(c.kind, CMD_SEEK);
+	ck_assert_str_eq(c.gamename, "kalah");
+	ck_assert_int_eq(c.nopts, 1);
+	ck_assert_str_eq(c.opts[0], "pits=3");
+	ck_assert_str_eq(c.clock, "3d");
+	ck_assert_int_eq(c.rated, 0);
+	ck_assert_int_eq(c.first, CMD_FIRST_ME);
+	ck_assert_ptr_null(c.ladder);
+	ck_assert_int_eq(c.rating_min, 0);
+	ck_assert_int_eq(c.rating_max, 0);
+	command_free(&c);
+	ok("seek kalah ladder=Club rating=1400-1800", &c);
+	ck_assert_str_eq(c.ladder, "club");
+	ck_assert_int_eq(c.rating_min, 1400);
+	ck_assert_int_eq(c.rating_max, 1800);
+	ck_assert_int_eq(c.nopts, 0);
+	command_free(&c);
+	ok("seek kalah rating=1500-", &c);
+	ck_assert_int_eq(c.rating_min, 1500);
+	ck_assert_int_eq(c.rating_max, 0);
+	command_free(&c);
+	ok("заявка alquerque rating=-1700", &c);
+	ck_assert_int_eq(c.kind, CMD_SEEK);
+	ck_assert_int_eq(c.rating_min, 0);
+	ck_assert_int_eq(c.rating_max, 1700);
+	command_free(&c);
+	ok("seek almakleh colour=green", &c);
+	ck_assert_str_eq(c.opts[0], "colour=green");
+	command_free(&c);
+	kind_is("seeks", CMD_SEEKS, 0, NULL);
+	kind_is("заявки", CMD_SEEKS, 0, NULL);
+	kind_is("accept #12", CMD_ACCEPT, 12, NULL);
+
+	ok("new almakleh colours=red,blue, bob@x.org,cat@x.org", &c);
+	ck_assert_int_eq(c.nopts, 1);
+	ck_assert_str_eq(c.opts[0], "colours=red,blue");
+	ck_assert_int_eq(c.nseats, 2);
+	command_free(&c);
+
+	bad("seek", CMD_SEEK, "seek needs the game first: seek mancala");
+	bad("seek bob@x.org", CMD_SEEK, "seek needs the game first: seek "
+	    "mancala");
+	bad("seek kalah bob@x.org", CMD_SEEK, "`bob@x.org`: a seek names no "
+	    "players, only OPTION=VALUE: seek GAME [OPT=VAL...] [ladder=NAME] "
+	    "[rating=LOW-HIGH]");
+	bad("seek kalah first=bob@x.org", CMD_SEEK, "first= in a seek takes "
+	    "random or me: who takes the other seats is not known yet");
+	bad("seek kalah rating=1800-1400", CMD_SEEK, "rating=1800-1400: write "
+	    "the range as rating=1400-1800, rating=1500- (at least) or "
+	    "rating=-1700 (at most)");
+	bad("seek kalah rating=1500", CMD_SEEK, "rating=1500: write the range "
+	    "as rating=1400-1800, rating=1500- (at least) or rating=-1700 (at "
+	    "most)");
+	bad("seek kalah rating=-", CMD_SEEK, "rating=-: write the range as "
+	    "rating=1400-1800, rating=1500- (at least) or rating=-1700 (at "
+	    "most)");
+	bad("seek kalah ladder=a ladder=b", CMD_SEEK, "ladder= is given twice");
+	bad("seek kalah ladder=k@x", CMD_SEEK, "`k@x` is no ladder name "
+	    "(letters, digits, - and _, at most 40)");
+	bad("seeks all", CMD_SEEKS, "seeks takes nothing more, not `all`: "
+	    "seeks");
+}
+END_TEST
+
 START_TEST(command_admin_ladder)
 {
 	struct command c;
@@ -1160,6 +1232,7 @@ command_suite(void)
 	tcase_add_test(tc, command_other_errors);
 	tcase_add_test(tc, command_admin);
 	tcase_add_test(tc, command_ladder);
+	tcase_add_test(tc, command_seek);
 	tcase_add_test(tc, command_admin_ladder);
 	tcase_add_test(tc, command_long_lines);
 	tcase_add_test(tc, command_junk_never_crashes);

@@ -19,7 +19,11 @@
  *   - a message seen again is not applied again;
  *   - in every game, remarks around a move are set aside and mistyped
  *     moves fail; a mail gets one answer, however many commands it
- *     holds, and help and list have a cap of their own.
+ *     holds, and help and list have a cap of their own;
+ *   - the server's Almakleh deck: games proposed one after another, the
+ *     referee restarted between them, are dealt from one deck that
+ *     cycles, no card twice within a cycle, each game recording its
+ *     deal= so that it replays from itself alone.
  */
 #include "config.h"
 
@@ -46,6 +50,8 @@ static const char *const players[] = { "ann@club.example", "bob@club.example",
 
 /* One referee over its own store, configuration and secret. */
 struct world {
+	char		*db;		/* the store's file */
+	char		*secret;	/* the secret's file */
 	struct store	*s;
 	struct config	 cfg;
 	struct gamedef	*defs;
@@ -88,42 +94,59 @@ outs_free(struct outs *o)
 	o->n = 0;
 }
 
+/* The referee over w->db and w->secret, as a restart makes it. */
 static void
-w_open(struct world *w, const char *name, const char *extra)
+w_boot(struct world *w, const char *extra)
 {
-	char err[512], *db, *secret, *text;
-	static int seq;
+	char err[512], *text;
 
-	memset(w, 0, sizeof(*w));
-	w->now = T0;
-	db = xasprintf("%s/%s-%d-%d.db", tu_tmpdir(), name, (int)getpid(),
-	    ++seq);
-	secret = xasprintf("%s/%s-%d-%d.secret", tu_tmpdir(), name,
-	    (int)getpid(), seq);
-	ck_assert_msg(token_secret_create(secret, err, sizeof(err)) == 0, "%s",
-	    err);
 	text = xasprintf("referee:\n  address: %s\n"
 	    "  admins: [boss@club.example]\n  plus_addressing: yes\n%s",
 	    REFEREE, extra ? extra : "");
 	ck_assert_msg(config_load_text("test.yaml", text, strlen(text),
 	    &w->cfg, err, sizeof(err)) == 0, "%s", err);
 	free(text);
-	ck_assert_msg(store_open(db, &w->s, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(store_open(w->db, &w->s, err, sizeof(err)) == 0, "%s",
+	    err);
 	ck_assert_msg(gamedef_load_dir(gamedef_default_dir(), &w->defs,
 	    &w->ndefs, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_msg(referee_open(&w->r, w->s, &w->cfg, w->defs, w->ndefs,
-	    gamedef_default_dir(), secret, err, sizeof(err)) == 0, "%s", err);
-	free(db);
-	free(secret);
+	    gamedef_default_dir(), w->secret, err, sizeof(err)) == 0, "%s",
+	    err);
 }
 
 static void
-w_close(struct world *w)
+w_stop(struct world *w)
 {
 	referee_close(&w->r);
 	gamedef_free_all(w->defs, w->ndefs);
 	store_close(w->s);
 	config_free(&w->cfg);
+}
+
+static void
+w_open(struct world *w, const char *name, const char *extra)
+{
+	char err[512];
+	static int seq;
+
+	memset(w, 0, sizeof(*w));
+	w->now = T0;
+	w->db = xasprintf("%s/%s-%d-%d.db", tu_tmpdir(), name, (int)getpid(),
+	    ++seq);
+	w->secret = xasprintf("%s/%s-%d-%d.secret", tu_tmpdir(), name,
+	    (int)getpid(), seq);
+	ck_assert_msg(token_secret_create(w->secret, err, sizeof(err)) == 0,
+	    "%s", err);
+	w_boot(w, extra);
+}
+
+static void
+w_close(struct world *w)
+{
+	w_stop(w);
+	free(w->db);
+	free(w->secret);
 }
 
 /* A raw message; msgid NULL makes a fresh one. */
@@ -1706,6 +1729,107 @@ START_TEST(made_up_dmarc_results_share_a_count)
 }
 END_TEST
 
+/*
+ * rules.md, deck cycling: seven Almakleh games proposed in a row, the
+ * referee stopped and started again (a new process over the same store)
+ * after every second one, are dealt from one deck: every game after the
+ * first goes on where the last left it (the deck never forgets), the
+ * deck cycles at least twice, no card comes twice within a cycle, and
+ * each game's options hold its deal=, so replaying it from the store
+ * needs nothing of the deck.
+ */
+#define DECK_GAMES	7
+
+/* The card a side name is on, by the definition's `card A ... | B ...`
+ * lines. */
+static int
+deck_card_of(const char *data, const char *side)
+{
+	char *copy = xstrdup(data), *line, *save, *tok, *save2;
+	int card = -1, n = 0;
+
+	for (line = strtok_r(copy, "\n", &save); line != NULL && card < 0;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if ((tok = strtok_r(line, " ", &save2)) == NULL ||
+		    strcmp(tok, "card") != 0)
+			continue;
+		while ((tok = strtok_r(NULL, " ", &save2)) != NULL)
+			if (strcmp(tok, side) == 0)
+				card = n;
+		n++;
+	}
+	free(copy);
+	return card;
+}
+
+START_TEST(almakleh_deck_cycles_across_games)
+{
+	const struct gamedef *def;
+	struct world w;
+	struct play_game g;
+	char *outcome, *cards, *p, *tok, *state, err[300];
+	int seen[16][16] = { { 0 } }, game, cycle, turn, k, card, c;
+	int last_cycle = 0, ncycles = 0;
+	int64_t now;
+
+	w_open(&w, "deck", NULL);
+	def = gamedef_find(w.defs, w.ndefs, "almakleh");
+	ck_assert_ptr_nonnull(def);
+	for (game = 1; game <= DECK_GAMES; game++) {
+		outcome = w_send(&w, players[0], "a game",
+		    "new almakleh bob@club.example");
+		free(outcome);
+		if (game % 2 == 0 && game < DECK_GAMES) {
+			now = w.now;
+			w_stop(&w);
+			w_boot(&w, NULL);
+			w.now = now;
+			def = gamedef_find(w.defs, w.ndefs, "almakleh");
+		}
+	}
+	for (game = 1; game <= DECK_GAMES; game++) {
+		ck_assert_int_eq(store_deck_deal(w.s, game, &cycle, &turn,
+		    &cards), 0);
+		/* After the first, each game takes the three cards the last
+		 * one left and starts the next cycle with its fourth. */
+		if (game == 1)
+			ck_assert_int_eq(turn, 0);
+		else {
+			ck_assert_int_eq(turn, 3);
+			ck_assert_int_eq(cycle, last_cycle);
+		}
+		ck_assert_int_eq(play_load(w.s, w.defs, w.ndefs, game, &g, err,
+		    sizeof(err)), 0);
+		p = xasprintf("deal=%s ", cards);
+		ck_assert_msg(strstr(g.row.options, p) != NULL, "%s", g.row.options);
+		free(p);
+		/* The game replays from its own record. */
+		ck_assert_int_eq(play_replay(w.s, &g, &state, err, sizeof(err)),
+		    0);
+		ck_assert_str_eq(state, g.row.state);
+		free(state);
+		play_free(&g);
+		for (k = 0, p = cards; (tok = strsep(&p, ",/")) != NULL; k++) {
+			c = turn > 0 && k >= turn ? cycle + 1 : cycle;
+			ck_assert_int_lt(c, 16);
+			card = deck_card_of(def->data, tok);
+			ck_assert_int_ge(card, 0);
+			ck_assert_msg(!seen[c][card], "game %d: %s twice in "
+			    "cycle %d", game, tok, c);
+			seen[c][card] = 1;
+			if (c > ncycles)
+				ncycles = c;
+		}
+		ck_assert_int_eq(k, 5);
+		last_cycle = turn > 0 ? cycle + 1 : cycle;
+		free(cards);
+	}
+	/* Shuffled again at least twice after the first shuffle. */
+	ck_assert_int_ge(ncycles, 3);
+	w_close(&w);
+}
+END_TEST
+
 static Suite *
 referee_suite(void)
 {
@@ -1743,6 +1867,10 @@ referee_suite(void)
 	tcase_add_loop_test(tc, remarks_set_aside_moves_fail, 0,
 	    (int)nitems(chatter_cases));
 	tcase_add_test(tc, thousand_helps_one_answer);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("deck");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, almakleh_deck_cycles_across_games);
 	suite_add_tcase(s, tc);
 	return s;
 }

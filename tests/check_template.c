@@ -24,6 +24,7 @@ static const char *const names[] = {
 	"bounce-notice", "done", "draw", "report-admin", "admin-reports",
 	"timeout", "timeout-admin", "vacation-notice", "ladder",
 	"ladder-result", "ladder-standings", "aside", "elsewhere",
+	"seeks", "seek-closed",
 };
 static const char *const langs[] = { "en", "ru", "ar" };
 
@@ -851,6 +852,30 @@ sample(int full)
 	tmpl_set(d, "confirm.command", "admin ban spam@example.org");
 	tmpl_set(d, "confirm.cookie", "k3j4h5");
 	tmpl_set(d, "confirm.expires", "2026-11-30 10:00 UTC");
+	tmpl_set(d, "confirm.player", on);
+	l = tmpl_list(d, "seeks");
+	if (full) {
+		r = tmpl_list_add(l);
+		tmpl_set(r, "id", "45");
+		tmpl_set(r, "title", "Aluette");
+		tmpl_set(r, "game", "aluette");
+		tmpl_set(r, "variant", "teams=fixed");
+		tmpl_set(r, "clock", "2d");
+		tmpl_set(r, "rated", on);
+		tmpl_set(r, "seeker", "Dan");
+		tmpl_set(r, "seats", "4");
+		tmpl_set(r, "free", "2");
+		tmpl_set(r, "takers", "Cleo");
+		tmpl_set(r, "ladder", "club");
+		tmpl_set(r, "rating", "1400-1800");
+		tmpl_set(r, "expires", "2026-12-01 12:00 UTC");
+		tmpl_set(r, "mine", "");
+		tmpl_set(r, "seated", on);
+	}
+	tmpl_set(d, "seek.id", "45");
+	tmpl_set(d, "seek.title", "Aluette");
+	tmpl_set(d, "seek.withdrawn", on);
+	tmpl_set(d, "seek.yours", on);
 	tmpl_set(d, "accepter.name", "Bob");
 	l = tmpl_list(d, "waiting");
 	if (full)

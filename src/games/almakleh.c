@@ -69,9 +69,62 @@ struct almakleh {
 	uint16_t ply;
 	struct rng rng;			/* redeals and reshuffles */
 	struct alm_side side[ALM_MAXCARDS][2];
+	uint8_t	colour[2];		/* each seat's faction colour, COLOUR_* */
 };
 
 static const char *const seat_names[] = { N_("South"), N_("North") };
+
+/* The faction colours of rules.md, in the order GAME_STYLE_SEAT shows
+ * them; a seat without a chosen one gets the first not taken. */
+enum { COLOUR_RED, COLOUR_BLUE, COLOUR_GREEN, COLOUR_ORANGE, NCOLOURS };
+static const char *const colour_names[NCOLOURS] = { N_("red"), N_("blue"),
+	N_("green"), N_("orange") };
+
+/* colours=FIRST,SECOND as the options give it, either may be empty. */
+static int
+colours_read(struct almakleh *a, const char *text, char *err, size_t errlen)
+{
+	char *copy = xstrdup(text), *p = copy, *name;
+	int want[2] = { -1, -1 }, seat, c, rc = -1;
+
+	for (seat = 0; seat < 2 && p != NULL; seat++) {
+		name = p;
+		if ((p = strchr(p, ',')) != NULL)
+			*p++ = '\0';
+		name = util_trim(name);
+		if (*name == '\0')
+			continue;
+		for (c = 0; c < NCOLOURS; c++)
+			if (util_strcaseeq(name, colour_names[c]))
+				break;
+		if (c == NCOLOURS) {
+			util_err(err, errlen, _("colour `%s`: the colours are "
+			    "red, blue, green and orange"), name);
+			goto out;
+		}
+		want[seat] = c;
+	}
+	if (p != NULL) {
+		util_err(err, errlen, _("colours: one colour for each of the "
+		    "two players, as colours=red,blue"));
+		goto out;
+	}
+	if (want[0] >= 0 && want[0] == want[1]) {
+		util_err(err, errlen, _("both players cannot be %s: give them "
+		    "two colours"), _(colour_names[want[0]]));
+		goto out;
+	}
+	for (seat = 0; seat < 2; seat++) {
+		for (c = 0; want[seat] < 0 && c < NCOLOURS; c++)
+			if (c != want[!seat])
+				want[seat] = c;
+		a->colour[seat] = (uint8_t)want[seat];
+	}
+	rc = 0;
+out:
+	free(copy);
+	return rc;
+}
 static const char piece_chars[] = ".PMpm";
 
 static int
@@ -462,6 +515,8 @@ almakleh_create(void *st, const struct game_opts *o,
 	const char *deal = game_opt_str(o, "deal");
 
 	memset(a, 0, sizeof(*a));
+	if (colours_read(a, game_opt_str(o, "colours"), err, errlen) == -1)
+		return -1;
 	if (nseats != 2) {
 		util_err(err, errlen, _("Almakleh is for 2 players, not %d"),
 		    nseats);
@@ -997,6 +1052,25 @@ view_name(const struct game_view *v, int seat, char *out, size_t len)
 	return out;
 }
 
+/* A side as the board's legend names it, with its faction colour:
+ * "ann (North, blue)", or "North (blue)" without the players' names. */
+static const char *
+legend_name(const struct game_view *v, const struct almakleh *a, int seat,
+    char *out, size_t len)
+{
+	/* TRANSLATORS: a side in the board's legend: its seat (its
+	 * faction colour). */
+	if (v->names[seat] == NULL)
+		snprintf(out, len, _("%s (%s)"), _(seat_names[seat]),
+		    _(colour_names[a->colour[seat]]));
+	/* TRANSLATORS: a side in the board's legend: the player's name
+	 * (the seat, the faction colour). */
+	else
+		snprintf(out, len, _("%s (%s, %s)"), v->names[seat],
+		    _(seat_names[seat]), _(colour_names[a->colour[seat]]));
+	return out;
+}
+
 static int
 side_has(const struct alm_side *s, int dx, int dy)
 {
@@ -1091,8 +1165,8 @@ fmt_fits(const char *line, size_t len, const char *fmt)
 
 /*
  * The look of almakleh_render()'s text: pieces in their side's faction
- * colour (red for South, blue for North: the first two of rules.md's
- * colours), the last move's squares highlighted (the text marks them "."
+ * colour (red for South, blue for North unless the players chose), the
+ * colour's name in the legend too, the last move's squares highlighted (the text marks them "."
  * and "( )"), grid and coordinates dim, the moves on each card in its
  * holder's colour, and every other line running text.
  */
@@ -1138,10 +1212,11 @@ almakleh_render_style(const void *st, const struct game_view *v,
 				i = at + 4 + 4 * (size_t)col;
 				style[i] = style[i + 2] = text[i] == ' ' ? 0 :
 				    GAME_STYLE_BOLD;
-				style[i + 1] = strchr("PM", text[i + 1]) ?
-				    GAME_STYLE_SEAT(SOUTH) | GAME_STYLE_BOLD :
-				    strchr("pm", text[i + 1]) ?
-				    GAME_STYLE_SEAT(NORTH) | GAME_STYLE_BOLD : 0;
+				style[i + 1] = (char)(strchr("PM", text[i + 1]) ?
+				    GAME_STYLE_SEAT(a->colour[SOUTH]) |
+				    GAME_STYLE_BOLD : strchr("pm", text[i + 1]) ?
+				    GAME_STYLE_SEAT(a->colour[NORTH]) |
+				    GAME_STYLE_BOLD : 0);
 				if (a->last_kind == MV_MOVE && sq ==
 				    a->last_to && a->last_took != EMPTY) {
 					/* A capture: the square is marked
@@ -1167,10 +1242,22 @@ almakleh_render_style(const void *st, const struct game_view *v,
 		if (strncmp(text + at, "        ", 8) == 0 && nmid > 0 &&
 		    (p = strstr(text + at, master)) != NULL &&
 		    (size_t)(p - text) + nmid < end) {
-			/* A legend: "NAME (North): master m, pawns p". */
-			style[p - text + nmid] = style[end - 1] = (char)
-			    (GAME_STYLE_SEAT(text[end - 1] == 'P' ? SOUTH :
-			    NORTH) | GAME_STYLE_BOLD);
+			/* A legend: "NAME (North, blue): master m, pawns
+			 * p", the colour's name in its colour. */
+			int seat = text[end - 1] == 'P' ? SOUTH : NORTH;
+			char colour = (char)(GAME_STYLE_SEAT(a->colour[seat]) |
+			    GAME_STYLE_BOLD);
+			const char *cn = _(colour_names[a->colour[seat]]), *q;
+			size_t cl = strlen(cn);
+
+			style[p - text + nmid] = style[end - 1] = colour;
+			for (q = text + at; (q = strstr(q, cn)) != NULL &&
+			    q + cl <= p; q++)
+				if (q + cl < p && (q[cl] == ')' ||
+				    q[cl] == ',')) {
+					memset(style + (q - text), colour, cl);
+					break;
+				}
 			/* Text, so that a long name does not widen the
 			 * board. */
 			style[at] |= GAME_STYLE_TEXT;
@@ -1183,7 +1270,7 @@ almakleh_render_style(const void *st, const struct game_view *v,
 					style[i] = GAME_STYLE_BOLD;
 				else if (text[i] == 'x')
 					style[i] = (char)(GAME_STYLE_SEAT(
-					    holder) | GAME_STYLE_BOLD);
+					    a->colour[holder]) | GAME_STYLE_BOLD);
 				else if (text[i] == 'o')
 					style[i] = GAME_STYLE_BOLD;
 				else if (text[i] == '.')
@@ -1210,12 +1297,13 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 	int rank, file, seat, i;
 	const char *files = me == SOUTH ? "a   b   c   d   e" :
 	    "e   d   c   b   a", *name[2];
-	char nbuf[2][96];
+	char nbuf[2][96], lbuf[128];
 
 	for (seat = 0; seat < 2; seat++)
 		name[seat] = view_name(v, seat, nbuf[seat], sizeof(nbuf[seat]));
 	buf_adds(b, "        ");
-	buf_printf(b, _("%s: master %c, pawns %c\n"), name[them],
+	buf_printf(b, _("%s: master %c, pawns %c\n"),
+	    legend_name(v, a, them, lbuf, sizeof(lbuf)),
 	    them == SOUTH ? 'M' : 'm', them == SOUTH ? 'P' : 'p');
 	buf_printf(b, "     %s\n", files);
 	for (row = 0; row < 5; row++) {
@@ -1231,7 +1319,8 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 	buf_adds(b, "   +---+---+---+---+---+\n");
 	buf_printf(b, "     %s\n", files);
 	buf_adds(b, "        ");
-	buf_printf(b, _("%s: master %c, pawns %c\n"), name[me],
+	buf_printf(b, _("%s: master %c, pawns %c\n"),
+	    legend_name(v, a, me, lbuf, sizeof(lbuf)),
 	    me == SOUTH ? 'M' : 'm', me == SOUTH ? 'P' : 'p');
 	buf_addc(b, '\n');
 	buf_adds(b, _("Portals: [c1] South's, [c5] North's.\n"
@@ -1350,8 +1439,14 @@ almakleh_serialise(const void *st, struct buf *b)
 	int c, sq;
 
 	buf_printf(b, "almakleh cards=%s centre=%d opening=%s redeals=%d "
-	    "asked=%d\n", a->discard ? "discard" : "pass", a->centre,
+	    "asked=%d", a->discard ? "discard" : "pass", a->centre,
 	    a->classic ? "classic" : "normal", a->redeals, a->asked);
+	/* Written only when chosen, so states from before colours read
+	 * as they always did. */
+	if (a->colour[SOUTH] != COLOUR_RED || a->colour[NORTH] != COLOUR_BLUE)
+		buf_printf(b, " colours=%s,%s", colour_names[a->colour[SOUTH]],
+		    colour_names[a->colour[NORTH]]);
+	buf_addc(b, '\n');
 	for (c = 0; c < a->ncards; c++) {
 		buf_adds(b, "card ");
 		write_side(b, &a->side[c][0]);
@@ -1406,6 +1501,23 @@ read_cards(struct almakleh *a, char *line, const char *label, uint8_t *out,
 	return n;
 }
 
+/* The rest of a state's first line: nothing (red and blue), or
+ * " colours=FIRST,SECOND". */
+static int
+colours_state(struct almakleh *a, const char *rest)
+{
+	char e[GAME_ERRLEN];
+
+	a->colour[SOUTH] = COLOUR_RED;
+	a->colour[NORTH] = COLOUR_BLUE;
+	if (*rest == '\0')
+		return 0;
+	if (strncmp(rest, " colours=", 9) != 0 || strchr(rest + 9, ',') ==
+	    NULL || strchr(rest + 9, ' ') != NULL)
+		return -1;
+	return colours_read(a, rest + 9, e, sizeof(e));
+}
+
 static int
 almakleh_parse_state(void *st, const char *text, char *err, size_t errlen)
 {
@@ -1425,7 +1537,8 @@ almakleh_parse_state(void *st, const char *text, char *err, size_t errlen)
 	}
 	if (n < 1 || sscanf(lines[0], "almakleh cards=%15s centre=%d "
 	    "opening=%15s redeals=%d asked=%d%n", cardsopt, &centre, openopt,
-	    &redeals, &asked, &end) != 5 || lines[0][end] != '\0' ||
+	    &redeals, &asked, &end) != 5 ||
+	    colours_state(&a, lines[0] + end) == -1 ||
 	    (centre != 0 && centre != 1) || redeals < 0 || redeals > 9 ||
 	    asked < 0 || asked > 3)
 		goto bad;
