@@ -2206,6 +2206,78 @@ store_games_public(struct store *s, int finished, int max, int64_t **ids,
 int
 store_rating_history(struct store *s, int64_t player, const char *kind,
     struct store_rating_point **out, int *n)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT c.game_id, g.updated, c.r_old, c.r_new "
+	    "FROM rating_changes c JOIN games g ON g.id = c.game_id WHERE "
+	    "c.player_id = ? AND g.kind = ? ORDER BY g.updated, c.game_id",
+	    "it", player, kind)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
+		}
+		(*out)[*n].game = sqlite3_column_int64(st, 0);
+		(*out)[*n].when = sqlite3_column_int64(st, 1);
+		(*out)[*n].r_old = sqlite3_column_double(st, 2);
+		(*out)[*n].r_new = sqlite3_column_double(st, 3);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "rating history");
+	}
+	return 0;
+}
+
+int
+store_site_changes(struct store *s, int max, struct store_site_change **out,
+    int *n)
+{
+	sqlite3_stmt *st;
+	const unsigned char *k;
+	int rc, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT seq, kind, id FROM site_changes ORDER BY "
+	    "seq LIMIT ?", "i", (int64_t)max)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
+		}
+		k = sqlite3_column_text(st, 1);
+		(*out)[*n].seq = sqlite3_column_int64(st, 0);
+		(*out)[*n].kind = k == NULL ? '?' : (char)k[0];
+		(*out)[*n].id = sqlite3_column_int64(st, 2);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "site changes");
+	}
+	return 0;
+}
+
+int
+store_site_changes_done(struct store *s, int64_t upto)
+{
+	return run(s, "DELETE FROM site_changes WHERE seq <= ?", "i", upto);
+}
+
 /* ---- decks ---- */
 
 int
@@ -2345,30 +2417,6 @@ store_seeks_open(struct store *s, int64_t **ids, int *n)
 	sqlite3_stmt *st;
 	int rc, cap = 0;
 
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT c.game_id, g.updated, c.r_old, c.r_new "
-	    "FROM rating_changes c JOIN games g ON g.id = c.game_id WHERE "
-	    "c.player_id = ? AND g.kind = ? ORDER BY g.updated, c.game_id",
-	    "it", player, kind)) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		(*out)[*n].game = sqlite3_column_int64(st, 0);
-		(*out)[*n].when = sqlite3_column_int64(st, 1);
-		(*out)[*n].r_old = sqlite3_column_double(st, 2);
-		(*out)[*n].r_new = sqlite3_column_double(st, 3);
-		(*n)++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "rating history");
 	*ids = NULL;
 	*n = 0;
 	if ((st = query(s, "SELECT id FROM seeks WHERE status = 'open' ORDER "
@@ -2391,44 +2439,6 @@ store_seeks_open(struct store *s, int64_t **ids, int *n)
 	return 0;
 }
 
-int
-store_site_changes(struct store *s, int max, struct store_site_change **out,
-    int *n)
-{
-	sqlite3_stmt *st;
-	const unsigned char *k;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT seq, kind, id FROM site_changes ORDER BY "
-	    "seq LIMIT ?", "i", (int64_t)max)) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		k = sqlite3_column_text(st, 1);
-		(*out)[*n].seq = sqlite3_column_int64(st, 0);
-		(*out)[*n].kind = k == NULL ? '?' : (char)k[0];
-		(*out)[*n].id = sqlite3_column_int64(st, 2);
-		(*n)++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "site changes");
-	}
-	return 0;
-}
-
-int
-store_site_changes_done(struct store *s, int64_t upto)
-{
-	return run(s, "DELETE FROM site_changes WHERE seq <= ?", "i", upto);
 void
 store_seek_free(struct store_seek *k)
 {
