@@ -510,7 +510,7 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 {
 	char err[GAME_ERRLEN + 100], last[GAME_MOVE_TEXT];
 	uint32_t before = g->def->ops->to_move(g->st);
-	int n, rc;
+	int n, rc, plies, plies_before;
 
 	if (need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
@@ -518,15 +518,24 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 		res->legal_seat = seat;
 	if ((rc = check_guard(x, g, c, res)) != REF_OK)
 		return rc;
+	if ((plies_before = play_plies_stored(x->r->store, g)) == -1)
+		return -1;
 	if ((n = play_line(x->r->store, g, seat, c->text, x->now, err,
 	    sizeof(err))) == -1)
 		return ref_fail(res, "%s", err);
-	res->note = xasprintf(P_("%d move played in game #%lld",
-	    "%d moves played in game #%lld", n), n, (long long)g->row.id);
 	if ((rc = events_only(x, g, n, last, sizeof(last))) == -1)
 		return -1;
-	if (rc == 1)
+	if (rc == 1) {
+		res->note = xasprintf(_("signal passed in game #%lld"),
+		    (long long)g->row.id);
 		return signal_fanout(x, g, seat, last);
+	}
+	/* Signals in the line are no moves. */
+	if ((plies = play_plies_stored(x->r->store, g)) == -1)
+		return -1;
+	n = plies - plies_before;
+	res->note = xasprintf(P_("%d move played in game #%lld",
+	    "%d moves played in game #%lld", n), n, (long long)g->row.id);
 	return after_move(x, g, seat, before);
 }
 
