@@ -265,6 +265,79 @@ START_TEST(almakleh_pass_when_blocked)
 }
 END_TEST
 
+/*
+ * Notation as ludus-games(7) lists it: `CARD FROM-TO`, or `FROM-TO` when
+ * one usable card makes the move; a card is one word of letters, a square
+ * a letter a-e and a digit 1-5, in either case; `x` or `:` may stand for
+ * the dash, with blanks around it or none; `pass CARD`.  Blanks go
+ * between the words and around the dash, nowhere else.  South holds hawk
+ * (a1-b2 is its alone), panther and newt.
+ */
+static const struct tu_notation almakleh_moves[] = {
+	{ "hawk a1-b2", "hawk a1-b2" },
+	{ "HAWK A1-B2", "hawk a1-b2" },
+	{ "Hawk a1 - b2", "hawk a1-b2" },
+	{ "hawk a1xb2", "hawk a1-b2" },
+	{ "hawk a1Xb2", "hawk a1-b2" },
+	{ "hawk a1:b2", "hawk a1-b2" },
+	{ "hawk   a1-b2", "hawk a1-b2" },
+	{ " hawk a1-b2 ", "hawk a1-b2" },
+	{ "a1-b2", "hawk a1-b2" },
+	{ "a1 x b2", "hawk a1-b2" },
+	{ "A1:B2", "hawk a1-b2" },
+	{ "panther b1-b3", "panther b1-b3" },
+	{ "hawk a1b2", NULL },
+	{ "hawk a1 b2", NULL },
+	{ "hawka1-b2", NULL },
+	{ "hawk a 1-b2", NULL },
+	{ "hawk a1-b 2", NULL },
+	{ "ha wk a1-b2", NULL },
+	{ "hawk: a1-b2", NULL },
+	{ "hawk-a1-b2", NULL },
+	{ "hawk a1-b2 b3", NULL },
+	{ "hawk a1--b2", NULL },
+	{ "hawk a1-b2-c3", NULL },
+	{ "hawk a1\xe2\x80\x93b2", NULL },	/* an en dash */
+	{ "hawk a1.b2", NULL },
+	{ "a1b2", NULL },
+	{ "a1 b2", NULL },
+	{ "hawk", NULL },
+};
+static const struct tu_notation almakleh_passes[] = {
+	{ "pass zebra", "pass zebra" },
+	{ "PASS Zebra", "pass zebra" },
+	{ " pass  zebra ", "pass zebra" },
+	{ "pass panther", "pass panther" },
+	{ "pass ze bra", NULL },
+	{ "passzebra", NULL },
+	{ "pass zebra a1", NULL },
+	{ "pass: zebra", NULL },
+	{ "pass-zebra", NULL },
+	{ "pass", NULL },
+};
+
+START_TEST(almakleh_notation_table)
+{
+	void *st = tu_new("almakleh", "deal=hawk,panther,newt/otter,adder", 1,
+	    2);
+
+	tu_notation_check("almakleh", st, 0, almakleh_moves,
+	    nitems(almakleh_moves));
+	free(st);
+	st = pos(HEAD, "board P.... P.... P.... P.... M.m.p\n"
+	    "south panther zebra pike\n"
+	    "north badger swan\n"
+	    "fresh pike\n"
+	    "pile -\n"
+	    "discard -\n"
+	    "turn=0 ply=10 over=0 winner=0 how=0 hold=-1:0 "
+	    "last=1:0:-1:0:0:0\n");
+	tu_notation_check("almakleh", st, 0, almakleh_passes,
+	    nitems(almakleh_passes));
+	free(st);
+}
+END_TEST
+
 START_TEST(almakleh_pass_refused_when_a_move_exists)
 {
 	void *st = tu_new("almakleh", "deal=yak,badger,scorpion/zebra,bison",
@@ -982,6 +1055,7 @@ almakleh_suite(void)
 	tcase_add_test(tc, almakleh_discard_reshuffles_when_pile_empty);
 	tcase_add_test(tc, almakleh_deal_unknown_name_rejected);
 	tcase_add_test(tc, almakleh_opening_classic_third_card_unusable);
+	tcase_add_test(tc, almakleh_notation_table);
 	tcase_add_test(tc, almakleh_redeal_needs_both);
 	tcase_add_test(tc, almakleh_short_notation_ambiguous_needs_card);
 	tcase_add_test(tc, almakleh_errors_say_what_is_wrong);

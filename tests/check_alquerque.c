@@ -304,6 +304,70 @@ START_TEST(alquerque_short_chain_notation_unambiguous)
 }
 END_TEST
 
+/*
+ * Notation as ludus-games(7) lists it: a point is a letter a-e and a digit
+ * 1-5, in either case, nothing between them; a step joins two points with
+ * `-`; a jump or chain with `x` or `:` (mixed freely, never with `-`),
+ * every landing point named, or only the first and last when one chain
+ * joins them; blanks around separators and at the ends, nowhere else.
+ */
+static const struct tu_notation alquerque_steps[] = {
+	{ "b2-c3", "b2-c3" },
+	{ "B2-C3", "b2-c3" },
+	{ "b2 - c3", "b2-c3" },
+	{ "b2 -c3", "b2-c3" },
+	{ "\tb2-c3 ", "b2-c3" },
+	{ "d3-c3", "d3-c3" },
+	{ "b2c3", NULL },
+	{ "b2 c3", NULL },
+	{ "b 2-c3", NULL },
+	{ "b2-c 3", NULL },
+	{ "b2 - c 3", NULL },
+	{ "b2\xe2\x80\x93c3", NULL },	/* an en dash */
+	{ "b2--c3", NULL },
+	{ "b2_c3", NULL },
+	{ "b2.c3", NULL },
+	{ "b2-c3.", NULL },
+	{ "bb2-c3", NULL },
+	{ "b02-c3", NULL },
+	{ "2b-3c", NULL },
+	{ "b2-c3-d4", NULL },
+};
+static const struct tu_notation alquerque_jumps[] = {
+	{ "a1xc3xc5", "a1xc3xc5" },
+	{ "a1:c3:c5", "a1xc3xc5" },
+	{ "a1xc3:c5", "a1xc3xc5" },
+	{ "A1XC3XC5", "a1xc3xc5" },
+	{ "a1 x c3 x c5", "a1xc3xc5" },
+	{ "a1xc5", "a1xc3xc5" },
+	{ " A1 : c5 ", "a1xc3xc5" },
+	{ "a1x c 3xc5", NULL },
+	{ "a 1xc5", NULL },
+	{ "a1-c3-c5", NULL },
+	{ "a1xc3-c5", NULL },
+	{ "a1c3c5", NULL },
+	{ "a1 c3 c5", NULL },
+	{ "a1xxc3xc5", NULL },
+	{ "a1x", NULL },
+	{ "xa1c5", NULL },
+	{ "a1xc3xc5x", NULL },
+	{ "a1*c5", NULL },
+};
+
+START_TEST(alquerque_notation_table)
+{
+	void *st = tu_new("alquerque", "", 1, 2);
+
+	tu_notation_check("alquerque", st, 0, alquerque_steps,
+	    nitems(alquerque_steps));
+	free(st);
+	st = mkpos("B..../..B../...../.B.../W....", 0, 0);
+	tu_notation_check("alquerque", st, 0, alquerque_jumps,
+	    nitems(alquerque_jumps));
+	free(st);
+}
+END_TEST
+
 START_TEST(alquerque_short_chain_ambiguous_rejected)
 {
 	void *st = mkpos("....B/...../.B.../B.B../WB...", 0, 0);
@@ -1130,6 +1194,7 @@ alquerque_suite(void)
 	tcase_add_test(tc, alquerque_jumped_stone_removed_at_once);
 	tcase_add_test(tc, alquerque_short_chain_notation_unambiguous);
 	tcase_add_test(tc, alquerque_short_chain_ambiguous_rejected);
+	tcase_add_test(tc, alquerque_notation_table);
 	tcase_add_test(tc, alquerque_win_no_stones);
 	tcase_add_test(tc, alquerque_win_no_legal_move);
 	tcase_add_test(tc, alquerque_threefold_repetition_draw);

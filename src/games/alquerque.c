@@ -26,6 +26,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,12 +458,20 @@ read_path(const char *text, uint8_t *path, int *n, int *kind, char *err,
     size_t errlen)
 {
 	char s[GAME_MOVE_TEXT];
+	const char *given = text;
 	size_t len = 0;
 	int i, sep = 0;
 
 	for (; *text != '\0'; text++) {
-		if (*text == ' ' || *text == '\t')
+		/* Blanks around the separators only, never inside a point:
+		 * a letter after a digit is the separator x, any other begins
+		 * a point, whose digit must follow at once. */
+		if (*text == ' ' || *text == '\t') {
+			if (len > 0 && isalpha((unsigned char)s[len - 1]) &&
+			    (len == 1 || !isdigit((unsigned char)s[len - 2])))
+				goto syntax;
 			continue;
+		}
 		if (len + 1 >= sizeof(s)) {
 			util_err(err, errlen, _("that move is too long: a chain "
 			    "names at most %d points"), ALQ_MAXPATH);
@@ -517,7 +526,7 @@ read_path(const char *text, uint8_t *path, int *n, int *kind, char *err,
 	return 0;
 syntax:
 	util_err(err, errlen, _("`%s` is not a move: write a step as b2-c3, "
-	    "a jump as b2xd4, a chain as b2xd4xb4"), s);
+	    "a jump as b2xd4, a chain as b2xd4xb4"), given);
 	return -1;
 }
 
