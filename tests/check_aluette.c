@@ -545,6 +545,46 @@ START_TEST(aluette_changer_needs_all_four)
 END_TEST
 
 /*
+ * rules.md: the two changers discard independently, in either order or
+ * interleaved, neither waiting for the other, and perft counts both
+ * changers' discards at every node until both hold 9.  After the change
+ * eldest and dealer hold 15 cards each: 30 discards at the first node,
+ * then 29 (whoever discarded holds 14), then 28: 30, 870, 24360.  One
+ * changer done does not hold up the other, and the one done is no longer
+ * to move.
+ */
+START_TEST(aluette_changer_discards_independent)
+{
+	void *st = pos(changer_pos);
+
+	play_ok(st, 0, "change");
+	play_ok(st, 1, "change");
+	play_ok(st, 2, "change");
+	play_ok(st, 3, "change");
+	ck_assert_uint_eq(ops->to_move(st), (1u << 0) | (1u << 3));
+	ck_assert_uint_eq(game_perft(ops, st, 1), 30);
+	ck_assert_uint_eq(game_perft(ops, st, 2), 870);
+	ck_assert_uint_eq(game_perft(ops, st, 3), 24360);
+	/* Interleaved: the dealer one, eldest two, the dealer again. */
+	play_ok(st, 3, "discard 4sw");
+	play_ok(st, 0, "discard 4co, 4cl");
+	play_ok(st, 3, "discard 5sw");
+	ck_assert_uint_eq(ops->to_move(st), (1u << 0) | (1u << 3));
+	ck_assert_uint_eq(game_perft(ops, st, 1), 13 + 13);
+	/* Eldest finishes first: only the dealer is to move, and only the
+	 * dealer's discards count. */
+	play_ok(st, 0, "discard 3cl, 5co, 5cl, 6co");
+	ck_assert_uint_eq(ops->to_move(st), 1u << 3);
+	ck_assert_uint_eq(game_perft(ops, st, 1), 13);
+	ck_assert_uint_eq(game_perft(ops, st, 2), 13 * 12);
+	play_ok(st, 3, "discard 6sw, 7sw, 7cl, 8cl");
+	assert_line(st, "hand", "hand 1 dealer 3 phase play asked 4");
+	ck_assert_uint_eq(ops->to_move(st), 1u << 0);
+	free(st);
+}
+END_TEST
+
+/*
  * Notation as ludus-games(7) lists it: a card is its rank (1-9, J, C, K;
  * A for an ace) and suit (co, cu, sw, cl), three characters in either
  * case, or the name of one of the eight named cards, where case, blanks,
@@ -1763,6 +1803,7 @@ aluette_suite(void)
 	tcase_add_test(tc, aluette_mordienne_two_points);
 	tcase_add_test(tc, aluette_all_spoiled_scores_nothing);
 	tcase_add_test(tc, aluette_changer_needs_all_four);
+	tcase_add_test(tc, aluette_changer_discards_independent);
 	tcase_add_test(tc, aluette_notation_table);
 	tcase_add_test(tc, aluette_partners_from_top_cards);
 	tcase_add_test(tc, aluette_dealer_passes_left);
