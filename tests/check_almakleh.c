@@ -682,6 +682,74 @@ START_TEST(almakleh_opening_classic_third_card_unusable)
 }
 END_TEST
 
+/*
+ * cards=discard with opening=classic (rules.md): on move 1 South may not
+ * use the third card dealt; all of North's three are usable.  By hand,
+ * with yak, badger, scorpion / zebra, bison, swan: every piece stands on
+ * its home rank, so only forward moves reach the board.  South: yak 5
+ * and badger 5 forward, scorpion (held back) 5: 10 moves, 15 without the
+ * classic opening.  North, whatever South did on rank 2: zebra 5 forward,
+ * bison 8 forward diagonals, swan 4 (turned round, its forward-left
+ * diagonal goes to the right on the board, off the board from e5): 17, so
+ * depth 2 is 170 (255 without).  From South's second move on, the card is
+ * an ordinary one.
+ */
+START_TEST(almakleh_discard_classic_third_card_unusable)
+{
+	const char *deal = "deal=yak,badger,scorpion/zebra,bison,swan";
+	char *opts = xasprintf("cards=discard opening=classic %s", deal);
+	char *plain = xasprintf("cards=discard %s", deal);
+	void *st = tu_new("almakleh", opts, 1, 2);
+	void *normal = tu_new("almakleh", plain, 1, 2);
+	struct game_view v = { .viewer = 0 };
+	struct buf b = { 0 };
+	char *legal = legal_text(st, 0), *s, err[GAME_ERRLEN];
+	void *copy;
+
+	ck_assert_ptr_null(strstr(legal, "scorpion"));
+	ck_assert_ptr_nonnull(strstr(legal, "yak b1-b2\n"));
+	ck_assert_ptr_nonnull(strstr(legal, "badger b1-b2\n"));
+	free(legal);
+	ck_assert_uint_eq(game_perft(ops, st, 1), 10);
+	ck_assert_uint_eq(game_perft(ops, st, 2), 170);
+	ck_assert_uint_eq(game_perft(ops, normal, 1), 15);
+	ck_assert_uint_eq(game_perft(ops, normal, 2), 255);
+	play_err(st, 0, "scorpion b1-b2",
+	    "scorpion is not usable this turn: you just received it");
+	ops->render(st, &v, &b);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "South may not use "
+	    "scorpion on the first move (the classic opening)."));
+	buf_free(&b);
+	/* The state says so and reads back. */
+	s = ser(st);
+	ck_assert_ptr_nonnull(strstr(s, "\nfresh scorpion\n"));
+	copy = xcalloc(1, ops->state_size);
+	ck_assert_msg(ops->parse_state(copy, s, err, sizeof(err)) == 0, "%s",
+	    err);
+	free(copy);
+	free(s);
+	play_ok(normal, 0, "scorpion b1-b2");
+	/* Move 1 discards yak and draws; North may use all three. */
+	play_ok(st, 0, "yak b1-b2");
+	s = ser(st);
+	ck_assert_ptr_nonnull(strstr(s, "\nfresh -\n"));
+	free(s);
+	legal = legal_text(st, 1);
+	ck_assert_ptr_nonnull(strstr(legal, "zebra "));
+	ck_assert_ptr_nonnull(strstr(legal, "bison "));
+	ck_assert_ptr_nonnull(strstr(legal, "swan "));
+	free(legal);
+	ck_assert_uint_eq(game_perft(ops, st, 1), 17);
+	play_ok(st, 1, "swan a5-b4");
+	/* South's second move: scorpion is usable. */
+	play_ok(st, 0, "scorpion b2-b3");
+	free(opts);
+	free(plain);
+	free(st);
+	free(normal);
+}
+END_TEST
+
 static void
 hands(const void *st, char *out, size_t len)
 {
@@ -1055,6 +1123,7 @@ almakleh_suite(void)
 	tcase_add_test(tc, almakleh_discard_reshuffles_when_pile_empty);
 	tcase_add_test(tc, almakleh_deal_unknown_name_rejected);
 	tcase_add_test(tc, almakleh_opening_classic_third_card_unusable);
+	tcase_add_test(tc, almakleh_discard_classic_third_card_unusable);
 	tcase_add_test(tc, almakleh_notation_table);
 	tcase_add_test(tc, almakleh_redeal_needs_both);
 	tcase_add_test(tc, almakleh_short_notation_ambiguous_needs_card);
