@@ -504,6 +504,8 @@ signal_fanout(struct ref_msg *x, struct play_game *g, int seat,
 	return rc;
 }
 
+static void	signal_passed(const struct play_game *, struct ref_result *);
+
 static int
 cmd_move(struct ref_msg *x, struct play_game *g, int seat,
     const struct command *c, struct ref_result *res)
@@ -526,8 +528,7 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 	if ((rc = events_only(x, g, n, last, sizeof(last))) == -1)
 		return -1;
 	if (rc == 1) {
-		res->note = xasprintf(_("signal passed in game #%lld"),
-		    (long long)g->row.id);
+		signal_passed(g, res);
 		return signal_fanout(x, g, seat, last);
 	}
 	/* Signals in the line are no moves. */
@@ -553,9 +554,16 @@ cmd_signal(struct ref_msg *x, struct play_game *g, int seat,
 	if (play_line(x->r->store, g, seat, line, x->now, err,
 	    sizeof(err)) == -1)
 		return ref_fail(res, "%s", err);
+	signal_passed(g, res);
+	return signal_fanout(x, g, seat, line);
+}
+
+/* The note for a line that held signals only. */
+static void
+signal_passed(const struct play_game *g, struct ref_result *res)
+{
 	res->note = xasprintf(_("signal passed in game #%lld"),
 	    (long long)g->row.id);
-	return signal_fanout(x, g, seat, line);
 }
 
 static int
