@@ -31,6 +31,7 @@ export LUDUS_GAMES_DIR
 . "$LUDUS_SRCDIR/tests/goldenlib.sh"
 if ! golden_test_build; then
 	echo "signals: $LUDUS_BIN is not a test build (configure --enable-test-clock)"
+	[ "${CI:-}" = true ] && exit 1
 	exit 77
 fi
 command -v sqlite3 >/dev/null || { echo "signals: no sqlite3"; exit 77; }
