@@ -170,6 +170,8 @@ play_a() {
 # after a separate signal are named after the step before.
 play_b() {
 	_k=1 _ns=0 _inl_d=0 _inl_p=0 _mode=$4 _nod=${5:-}
+	# The two signallers, one word each.
+	# shellcheck disable=SC2086
 	set -- "$1" "$2" $3
 	views "$1" 0
 	while read -r _t _from _line; do
