@@ -905,11 +905,28 @@ parse_vacation(const char *p, struct command *c, char *err, size_t errlen)
 static int
 parse_signal(const char *p, struct command *c, char *err, size_t errlen)
 {
+	const char *start;
+	char *line;
+
 	if (opt_game(&p, c, err, errlen) == -1)
 		return -1;
+	start = p;
 	if ((c->text = next_word(&p)) == NULL)
 		return cmd_err(err, errlen, _("signal needs the signal's name: "
 		    "signal madame"));
+	/* `signal madame, 2cl`: a signal and moves in one line make a line
+	 * of moves (ludus-games(7)). */
+	if (c->text[strlen(c->text) - 1] == ',' || *skip_space(p) == ',') {
+		line = rest_text(start);
+		free(c->text);
+		c->text = xasprintf("signal %s", line);
+		free(line);
+		c->kind = CMD_MOVE;
+		if (strlen(c->text) > COMMAND_TEXT_MAX)
+			return cmd_err(err, errlen, _("the move line is too "
+			    "long (at most %d bytes)"), COMMAND_TEXT_MAX);
+		return 0;
+	}
 	return no_more(p, c->kind, err, errlen);
 }
 

@@ -384,8 +384,10 @@ cmd_list(struct ctx *c, int argc, char **argv)
 			    err);
 			continue;
 		}
+		/* Plies, not log rows: a signal is no move (and may be
+		 * hidden from the other side). */
 		printf("#%lld\t%s\t%s\tmoves %d\t", (long long)g.row.id,
-		    g.row.kind, g.row.status, g.row.nmoves);
+		    g.row.kind, g.row.status, play_plies_stored(c->store, &g));
 		for (j = 0; j < g.row.nseats; j++)
 			printf("%s%s", j ? " v " : "", g.address[j]);
 		printf("\tto move: ");
@@ -418,7 +420,8 @@ cmd_show(struct ctx *c, int argc, char **argv)
 		return 1;
 	}
 	printf("Game #%lld: %s (%s), %s, move %d\n", (long long)g.row.id,
-	    g.def->title, g.row.options, g.row.status, g.row.nmoves);
+	    g.def->title, g.row.options, g.row.status,
+	    play_plies_stored(c->store, &g));
 	play_render(&g, seat, &b);
 	fputs(buf_str(&b), stdout);
 	buf_free(&b);
@@ -460,7 +463,7 @@ cmd_move(struct ctx *c, int argc, char **argv)
 	struct play_game g;
 	struct buf line = { 0 };
 	char err[GAME_ERRLEN];
-	int seat, i, n;
+	int seat, i, n = 0, plies = 0;
 
 	if (argc < 3)
 		return usage_of("move");
@@ -475,7 +478,8 @@ cmd_move(struct ctx *c, int argc, char **argv)
 	if (store_begin(c->store) == -1) {
 		n = -1;
 		util_strlcpy(err, store_errmsg(c->store), sizeof(err));
-	} else if ((n = play_line(c->store, &g, seat, buf_str(&line), now(),
+	} else if ((plies = play_plies_stored(c->store, &g)) == -1 ||
+	    (n = play_line(c->store, &g, seat, buf_str(&line), now(),
 	    err, sizeof(err))) == -1 || store_commit(c->store) == -1) {
 		if (n != -1)
 			util_strlcpy(err, store_errmsg(c->store), sizeof(err));
@@ -487,8 +491,13 @@ cmd_move(struct ctx *c, int argc, char **argv)
 		play_free(&g);
 		return err_out("%s", err);
 	}
-	printf("game #%lld: %d move%s played", (long long)g.row.id, n,
-	    n == 1 ? "" : "s");
+	/* A signal is logged, but it is no move. */
+	plies = play_plies_stored(c->store, &g) - plies;
+	printf("game #%lld: %d move%s played", (long long)g.row.id, plies,
+	    plies == 1 ? "" : "s");
+	if (n > plies)
+		printf(", %d signal%s passed", n - plies, n - plies == 1 ? "" :
+		    "s");
 	if (g.row.result)
 		printf("; game over: %.*s", (int)i18n_english_len(
 		    g.row.result), g.row.result);
@@ -497,33 +506,59 @@ cmd_move(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The move record.  Plies are numbered; an event (an Aluette signal) is
+ * no ply and is shown in parentheses without a number.  With --as, only
+ * what that player may read: a move it may not learn of is left out, a
+ * face-down discard reads as one, and the numbers stay those of the
+ * plies, so they never tell of a hidden signal.
+ */
 static int
 cmd_history(struct ctx *c, int argc, char **argv)
 {
 	struct play_game g;
 	struct store_move *log;
-	int n, i;
+	char text[GAME_MOVE_TEXT];
+	const char *as;
+	int n, i, seat, shown, ply = 0;
 
-	(void)argv;
+	argc = take_as(argc, argv, &as);
 	if (argc != 1)
 		return usage_of("history");
 	if (load_game(c, argv[0], &g) != 0)
 		return 1;
+	if (viewer_seat(&g, as, &seat) != 0) {
+		play_free(&g);
+		return 1;
+	}
 	if (store_moves(c->store, g.row.id, &log, &n) == -1) {
 		play_free(&g);
 		return err_out("%s", store_errmsg(c->store));
 	}
 	for (i = 0; i < n; i++) {
-		char when[32];
+		char when[32], who[160];
 		time_t t = (time_t)log[i].created;
 		struct tm tm;
 
+		if (as == NULL) {
+			shown = play_is_ply(&g, log[i].seat,
+			    log[i].notation) ? GAME_SHOWN_PLY :
+			    GAME_SHOWN_EVENT;
+			util_strlcpy(text, log[i].notation, sizeof(text));
+		} else
+			shown = play_shown(&g, log[i].seat, log[i].notation,
+			    seat, text, sizeof(text));
+		if (shown == GAME_SHOWN_NONE)
+			continue;
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M",
 		    gmtime_r(&t, &tm));
-		printf("%d. %s (%s) %s  [%s UTC]\n", log[i].ply,
+		snprintf(who, sizeof(who), "%s (%s)",
 		    g.def->ops->seat_name(g.st, log[i].seat),
-		    g.address[log[i].seat] ? g.address[log[i].seat] : "?",
-		    log[i].notation, when);
+		    g.address[log[i].seat] ? g.address[log[i].seat] : "?");
+		if (shown == GAME_SHOWN_PLY)
+			printf("%d. %s %s  [%s UTC]\n", ++ply, who, text, when);
+		else
+			printf("   (%s %s)  [%s UTC]\n", who, text, when);
 	}
 	if (g.row.result)
 		printf("%.*s\n", (int)i18n_english_len(g.row.result),
@@ -1300,7 +1335,8 @@ static const struct cmd cmds[] = {
 	    cmd_moves, 1 },
 	{ "move", "ID ADDRESS MOVE ...", "play a move (or a line of moves)",
 	    cmd_move, 1 },
-	{ "history", "ID", "the move record", cmd_history, 1 },
+	{ "history", "ID [--as ADDRESS]",
+	    "the move record (as ADDRESS may read it)", cmd_history, 1 },
 	{ "export", "ID", "the game as JSON, hidden cards included",
 	    cmd_export, 1 },
 	{ "replay", "ID",

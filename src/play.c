@@ -410,6 +410,51 @@ out:
 	return rc;
 }
 
+int
+play_shown(const struct play_game *g, int seat, const char *notation,
+    int viewer, char *out, size_t len)
+{
+	const struct game_ops *ops = g->def->ops;
+
+	if (ops->shown_move == NULL) {
+		util_strlcpy(out, notation, len);
+		return GAME_SHOWN_PLY;
+	}
+	return ops->shown_move(g->st, seat, notation, viewer, out, len);
+}
+
+int
+play_is_ply(const struct play_game *g, int seat, const char *notation)
+{
+	char text[GAME_MOVE_TEXT];
+
+	return play_shown(g, seat, notation, seat, text, sizeof(text)) ==
+	    GAME_SHOWN_PLY;
+}
+
+int
+play_plies(const struct play_game *g, const struct store_move *log, int n)
+{
+	int i, plies = 0;
+
+	for (i = 0; i < n; i++)
+		plies += play_is_ply(g, log[i].seat, log[i].notation);
+	return plies;
+}
+
+int
+play_plies_stored(struct store *s, const struct play_game *g)
+{
+	struct store_move *log;
+	int n, plies;
+
+	if (store_moves(s, g->row.id, &log, &n) == -1)
+		return -1;
+	plies = play_plies(g, log, n);
+	store_moves_free(log, n);
+	return plies;
+}
+
 void
 play_render(const struct play_game *g, int viewer, struct buf *out)
 {

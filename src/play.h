@@ -67,6 +67,22 @@ int	 play_line(struct store *, struct play_game *, int seat,
 int	 play_replay(struct store *, const struct play_game *, char **state,
 	    char *err, size_t errlen);
 
+/* How a logged move of seat reads to viewer (a seat or GAME_PUBLIC), by
+ * the engine's shown_move: GAME_SHOWN_PLY, GAME_SHOWN_EVENT (logged but
+ * no ply: an Aluette signal) or GAME_SHOWN_NONE (the viewer may not learn
+ * of it), with the text the viewer may read in out. */
+int	 play_shown(const struct play_game *, int seat, const char *notation,
+	    int viewer, char *out, size_t len);
+/* Is a logged move a ply?  Events (an Aluette signal) are logged like
+ * moves but are none: they count nowhere, so no count that a seat reads
+ * tells it of a signal it may not see. */
+int	 play_is_ply(const struct play_game *, int seat, const char *notation);
+/* The plies among the n moves of a log; play_plies_stored reads the
+ * game's log from the store (-1 when the store fails). */
+int	 play_plies(const struct play_game *, const struct store_move *log,
+	    int n);
+int	 play_plies_stored(struct store *, const struct play_game *);
+
 /* A rendering for a seat (or GAME_PUBLIC), with players' addresses as
  * names. */
 void	 play_render(const struct play_game *, int viewer, struct buf *);

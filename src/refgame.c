@@ -513,13 +513,15 @@ signal_fanout(struct ref_msg *x, struct play_game *g, int seat,
 	return rc;
 }
 
+static void	signal_passed(const struct play_game *, struct ref_result *);
+
 static int
 cmd_move(struct ref_msg *x, struct play_game *g, int seat,
     const struct command *c, struct ref_result *res)
 {
 	char err[GAME_ERRLEN + 100], last[GAME_MOVE_TEXT];
 	uint32_t before = g->def->ops->to_move(g->st);
-	int n, rc;
+	int n, rc, plies, plies_before;
 
 	if (need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
@@ -527,15 +529,23 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 		res->legal_seat = seat;
 	if ((rc = check_guard(x, g, c, res)) != REF_OK)
 		return rc;
+	if ((plies_before = play_plies_stored(x->r->store, g)) == -1)
+		return -1;
 	if ((n = play_line(x->r->store, g, seat, c->text, x->now, err,
 	    sizeof(err))) == -1)
 		return ref_fail(res, "%s", err);
-	res->note = xasprintf(P_("%d move played in game #%lld",
-	    "%d moves played in game #%lld", n), n, (long long)g->row.id);
 	if ((rc = events_only(x, g, n, last, sizeof(last))) == -1)
 		return -1;
-	if (rc == 1)
+	if (rc == 1) {
+		signal_passed(g, res);
 		return signal_fanout(x, g, seat, last);
+	}
+	/* Signals in the line are no moves. */
+	if ((plies = play_plies_stored(x->r->store, g)) == -1)
+		return -1;
+	n = plies - plies_before;
+	res->note = xasprintf(P_("%d move played in game #%lld",
+	    "%d moves played in game #%lld", n), n, (long long)g->row.id);
 	return after_move(x, g, seat, before);
 }
 
@@ -553,9 +563,16 @@ cmd_signal(struct ref_msg *x, struct play_game *g, int seat,
 	if (play_line(x->r->store, g, seat, line, x->now, err,
 	    sizeof(err)) == -1)
 		return ref_fail(res, "%s", err);
+	signal_passed(g, res);
+	return signal_fanout(x, g, seat, line);
+}
+
+/* The note for a line that held signals only. */
+static void
+signal_passed(const struct play_game *g, struct ref_result *res)
+{
 	res->note = xasprintf(_("signal passed in game #%lld"),
 	    (long long)g->row.id);
-	return signal_fanout(x, g, seat, line);
 }
 
 static int

@@ -75,6 +75,7 @@ choose(struct ref_msg *x, const struct play_game *g, int seat, int level,
 	struct rng r;
 	char label[64];
 	long nodes = 0;
+	int plies;
 
 #ifdef LUDUS_TEST_CLOCK
 	{
@@ -84,7 +85,13 @@ choose(struct ref_msg *x, const struct play_game *g, int seat, int level,
 			nodes = 2000;
 	}
 #endif
-	snprintf(label, sizeof(label), "robot/%d", g->row.nmoves);
+	/* Numbered by plies: a signal, which another seat may not see,
+	 * must not change what a robot plays. */
+	if ((plies = play_plies_stored(x->r->store, g)) == -1) {
+		util_err(err, errlen, "%s", store_errmsg(x->r->store));
+		return -1;
+	}
+	snprintf(label, sizeof(label), "robot/%d", plies);
 	rng_init_sub(&r, g->row.seed, label);
 	if (cardbot_supports(ops)) {
 		memset(&cb, 0, sizeof(cb));

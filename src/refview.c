@@ -53,13 +53,7 @@ int
 refview_shown(const struct play_game *g, int seat, const char *notation,
     int viewer, char *out, size_t len)
 {
-	const struct game_ops *ops = g->def->ops;
-
-	if (ops->shown_move == NULL) {
-		util_strlcpy(out, notation, len);
-		return GAME_SHOWN_PLY;
-	}
-	return ops->shown_move(g->st, seat, notation, viewer, out, len);
+	return play_shown(g, seat, notation, viewer, out, len);
 }
 
 int
@@ -75,10 +69,7 @@ refview_move_visible(const struct play_game *g, int seat,
 int
 refview_is_ply(const struct play_game *g, int seat, const char *notation)
 {
-	char text[GAME_MOVE_TEXT];
-
-	return refview_shown(g, seat, notation, seat, text, sizeof(text)) ==
-	    GAME_SHOWN_PLY;
+	return play_is_ply(g, seat, notation);
 }
 
 /* Does the turn of seat, whose last ply was notation, go on in the game's

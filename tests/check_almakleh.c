@@ -265,6 +265,79 @@ START_TEST(almakleh_pass_when_blocked)
 }
 END_TEST
 
+/*
+ * Notation as ludus-games(7) lists it: `CARD FROM-TO`, or `FROM-TO` when
+ * one usable card makes the move; a card is one word of letters, a square
+ * a letter a-e and a digit 1-5, in either case; `x` or `:` may stand for
+ * the dash, with blanks around it or none; `pass CARD`.  Blanks go
+ * between the words and around the dash, nowhere else.  South holds hawk
+ * (a1-b2 is its alone), panther and newt.
+ */
+static const struct tu_notation almakleh_moves[] = {
+	{ "hawk a1-b2", "hawk a1-b2" },
+	{ "HAWK A1-B2", "hawk a1-b2" },
+	{ "Hawk a1 - b2", "hawk a1-b2" },
+	{ "hawk a1xb2", "hawk a1-b2" },
+	{ "hawk a1Xb2", "hawk a1-b2" },
+	{ "hawk a1:b2", "hawk a1-b2" },
+	{ "hawk   a1-b2", "hawk a1-b2" },
+	{ " hawk a1-b2 ", "hawk a1-b2" },
+	{ "a1-b2", "hawk a1-b2" },
+	{ "a1 x b2", "hawk a1-b2" },
+	{ "A1:B2", "hawk a1-b2" },
+	{ "panther b1-b3", "panther b1-b3" },
+	{ "hawk a1b2", NULL },
+	{ "hawk a1 b2", NULL },
+	{ "hawka1-b2", NULL },
+	{ "hawk a 1-b2", NULL },
+	{ "hawk a1-b 2", NULL },
+	{ "ha wk a1-b2", NULL },
+	{ "hawk: a1-b2", NULL },
+	{ "hawk-a1-b2", NULL },
+	{ "hawk a1-b2 b3", NULL },
+	{ "hawk a1--b2", NULL },
+	{ "hawk a1-b2-c3", NULL },
+	{ "hawk a1\xe2\x80\x93b2", NULL },	/* an en dash */
+	{ "hawk a1.b2", NULL },
+	{ "a1b2", NULL },
+	{ "a1 b2", NULL },
+	{ "hawk", NULL },
+};
+static const struct tu_notation almakleh_passes[] = {
+	{ "pass zebra", "pass zebra" },
+	{ "PASS Zebra", "pass zebra" },
+	{ " pass  zebra ", "pass zebra" },
+	{ "pass panther", "pass panther" },
+	{ "pass ze bra", NULL },
+	{ "passzebra", NULL },
+	{ "pass zebra a1", NULL },
+	{ "pass: zebra", NULL },
+	{ "pass-zebra", NULL },
+	{ "pass", NULL },
+};
+
+START_TEST(almakleh_notation_table)
+{
+	void *st = tu_new("almakleh", "deal=hawk,panther,newt/otter,adder", 1,
+	    2);
+
+	tu_notation_check("almakleh", st, 0, almakleh_moves,
+	    nitems(almakleh_moves));
+	free(st);
+	st = pos(HEAD, "board P.... P.... P.... P.... M.m.p\n"
+	    "south panther zebra pike\n"
+	    "north badger swan\n"
+	    "fresh pike\n"
+	    "pile -\n"
+	    "discard -\n"
+	    "turn=0 ply=10 over=0 winner=0 how=0 hold=-1:0 "
+	    "last=1:0:-1:0:0:0\n");
+	tu_notation_check("almakleh", st, 0, almakleh_passes,
+	    nitems(almakleh_passes));
+	free(st);
+}
+END_TEST
+
 START_TEST(almakleh_pass_refused_when_a_move_exists)
 {
 	void *st = tu_new("almakleh", "deal=yak,badger,scorpion/zebra,bison",
@@ -604,6 +677,74 @@ START_TEST(almakleh_opening_classic_third_card_unusable)
 	play_ok(st, 0, "yak b1-b2");
 	play_ok(st, 1, "zebra a5-a4");
 	play_ok(st, 0, "scorpion b2-b3");
+	free(st);
+	free(normal);
+}
+END_TEST
+
+/*
+ * cards=discard with opening=classic (rules.md): on move 1 South may not
+ * use the third card dealt; all of North's three are usable.  By hand,
+ * with yak, badger, scorpion / zebra, bison, swan: every piece stands on
+ * its home rank, so only forward moves reach the board.  South: yak 5
+ * and badger 5 forward, scorpion (held back) 5: 10 moves, 15 without the
+ * classic opening.  North, whatever South did on rank 2: zebra 5 forward,
+ * bison 8 forward diagonals, swan 4 (turned round, its forward-left
+ * diagonal goes to the right on the board, off the board from e5): 17, so
+ * depth 2 is 170 (255 without).  From South's second move on, the card is
+ * an ordinary one.
+ */
+START_TEST(almakleh_discard_classic_third_card_unusable)
+{
+	const char *deal = "deal=yak,badger,scorpion/zebra,bison,swan";
+	char *opts = xasprintf("cards=discard opening=classic %s", deal);
+	char *plain = xasprintf("cards=discard %s", deal);
+	void *st = tu_new("almakleh", opts, 1, 2);
+	void *normal = tu_new("almakleh", plain, 1, 2);
+	struct game_view v = { .viewer = 0 };
+	struct buf b = { 0 };
+	char *legal = legal_text(st, 0), *s, err[GAME_ERRLEN];
+	void *copy;
+
+	ck_assert_ptr_null(strstr(legal, "scorpion"));
+	ck_assert_ptr_nonnull(strstr(legal, "yak b1-b2\n"));
+	ck_assert_ptr_nonnull(strstr(legal, "badger b1-b2\n"));
+	free(legal);
+	ck_assert_uint_eq(game_perft(ops, st, 1), 10);
+	ck_assert_uint_eq(game_perft(ops, st, 2), 170);
+	ck_assert_uint_eq(game_perft(ops, normal, 1), 15);
+	ck_assert_uint_eq(game_perft(ops, normal, 2), 255);
+	play_err(st, 0, "scorpion b1-b2",
+	    "scorpion is not usable this turn: you just received it");
+	ops->render(st, &v, &b);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "South may not use "
+	    "scorpion on the first move (the classic opening)."));
+	buf_free(&b);
+	/* The state says so and reads back. */
+	s = ser(st);
+	ck_assert_ptr_nonnull(strstr(s, "\nfresh scorpion\n"));
+	copy = xcalloc(1, ops->state_size);
+	ck_assert_msg(ops->parse_state(copy, s, err, sizeof(err)) == 0, "%s",
+	    err);
+	free(copy);
+	free(s);
+	play_ok(normal, 0, "scorpion b1-b2");
+	/* Move 1 discards yak and draws; North may use all three. */
+	play_ok(st, 0, "yak b1-b2");
+	s = ser(st);
+	ck_assert_ptr_nonnull(strstr(s, "\nfresh -\n"));
+	free(s);
+	legal = legal_text(st, 1);
+	ck_assert_ptr_nonnull(strstr(legal, "zebra "));
+	ck_assert_ptr_nonnull(strstr(legal, "bison "));
+	ck_assert_ptr_nonnull(strstr(legal, "swan "));
+	free(legal);
+	ck_assert_uint_eq(game_perft(ops, st, 1), 17);
+	play_ok(st, 1, "swan a5-b4");
+	/* South's second move: scorpion is usable. */
+	play_ok(st, 0, "scorpion b2-b3");
+	free(opts);
+	free(plain);
 	free(st);
 	free(normal);
 }
@@ -1060,6 +1201,8 @@ almakleh_suite(void)
 	tcase_add_test(tc, almakleh_discard_reshuffles_when_pile_empty);
 	tcase_add_test(tc, almakleh_deal_unknown_name_rejected);
 	tcase_add_test(tc, almakleh_opening_classic_third_card_unusable);
+	tcase_add_test(tc, almakleh_discard_classic_third_card_unusable);
+	tcase_add_test(tc, almakleh_notation_table);
 	tcase_add_test(tc, almakleh_redeal_needs_both);
 	tcase_add_test(tc, almakleh_short_notation_ambiguous_needs_card);
 	tcase_add_test(tc, almakleh_errors_say_what_is_wrong);

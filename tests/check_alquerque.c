@@ -19,38 +19,25 @@ setup(void)
 /*
  * A position from five rows, rank 5 first, of `W`, `B` and `.`, joined by
  * slashes: "B..../...../..W../...../W....".  No move played yet, so the
- * history holds the position alone.  The history key is written here from
- * the documented state format: White's points as bits 0-24 (a1 = bit 0,
- * b1 = bit 1, ..., e5 = bit 24), Black's as bits 25-49, bit 50 set when
- * Black is to move.
+ * history holds no step.
  */
 static void *
 mkpos(const char *rows, int turn, int quiet_limit)
 {
 	char text[512], grid[5][6], err[GAME_ERRLEN];
-	unsigned long long key = 0;
 	void *st = xcalloc(1, ops->state_size);
-	int r, f;
+	int r;
 
 	ck_assert_int_eq(strlen(rows), 29);
 	for (r = 0; r < 5; r++) {
 		memcpy(grid[r], rows + r * 6, 5);
 		grid[r][5] = '\0';
-		for (f = 0; f < 5; f++) {
-			int bit = (4 - r) * 5 + f;
-
-			if (grid[r][f] == 'W')
-				key |= 1ull << bit;
-			else if (grid[r][f] == 'B')
-				key |= 1ull << (bit + 25);
-		}
 	}
-	key |= (unsigned long long)turn << 50;
 	snprintf(text, sizeof(text), "alquerque quiet_limit=%d\n"
 	    "5 %s\n4 %s\n3 %s\n2 %s\n1 %s\n"
-	    "turn=%s ply=0 quiet=0 end=none\nlast=-\nhistory %013llx\n",
+	    "turn=%s ply=0 quiet=0 end=none\nlast=-\nhistory\n",
 	    quiet_limit, grid[0], grid[1], grid[2], grid[3], grid[4],
-	    turn ? "Black" : "White", key);
+	    turn ? "Black" : "White");
 	ck_assert_msg(ops->parse_state(st, text, err, sizeof(err)) == 0,
 	    "%s: %s", text, err);
 	return st;
@@ -188,7 +175,7 @@ START_TEST(alquerque_start_position)
 	ck_assert_str_eq(s, "alquerque quiet_limit=0\n"
 	    "5 BBBBB\n4 BBBBB\n3 BB.WW\n2 WWWWW\n1 WWWWW\n"
 	    "turn=White ply=0 quiet=0 end=none\nlast=-\n"
-	    "history 3ff18000063ff\n");
+	    "history\n");
 	assert_legal(st, "b2-c3 c2-c3 d2-c3 d3-c3");
 	ck_assert_str_eq(ops->seat_name(st, 0), "White");
 	ck_assert_str_eq(ops->seat_name(st, 1), "Black");
@@ -317,6 +304,70 @@ START_TEST(alquerque_short_chain_notation_unambiguous)
 }
 END_TEST
 
+/*
+ * Notation as ludus-games(7) lists it: a point is a letter a-e and a digit
+ * 1-5, in either case, nothing between them; a step joins two points with
+ * `-`; a jump or chain with `x` or `:` (mixed freely, never with `-`),
+ * every landing point named, or only the first and last when one chain
+ * joins them; blanks around separators and at the ends, nowhere else.
+ */
+static const struct tu_notation alquerque_steps[] = {
+	{ "b2-c3", "b2-c3" },
+	{ "B2-C3", "b2-c3" },
+	{ "b2 - c3", "b2-c3" },
+	{ "b2 -c3", "b2-c3" },
+	{ "\tb2-c3 ", "b2-c3" },
+	{ "d3-c3", "d3-c3" },
+	{ "b2c3", NULL },
+	{ "b2 c3", NULL },
+	{ "b 2-c3", NULL },
+	{ "b2-c 3", NULL },
+	{ "b2 - c 3", NULL },
+	{ "b2\xe2\x80\x93c3", NULL },	/* an en dash */
+	{ "b2--c3", NULL },
+	{ "b2_c3", NULL },
+	{ "b2.c3", NULL },
+	{ "b2-c3.", NULL },
+	{ "bb2-c3", NULL },
+	{ "b02-c3", NULL },
+	{ "2b-3c", NULL },
+	{ "b2-c3-d4", NULL },
+};
+static const struct tu_notation alquerque_jumps[] = {
+	{ "a1xc3xc5", "a1xc3xc5" },
+	{ "a1:c3:c5", "a1xc3xc5" },
+	{ "a1xc3:c5", "a1xc3xc5" },
+	{ "A1XC3XC5", "a1xc3xc5" },
+	{ "a1 x c3 x c5", "a1xc3xc5" },
+	{ "a1xc5", "a1xc3xc5" },
+	{ " A1 : c5 ", "a1xc3xc5" },
+	{ "a1x c 3xc5", NULL },
+	{ "a 1xc5", NULL },
+	{ "a1-c3-c5", NULL },
+	{ "a1xc3-c5", NULL },
+	{ "a1c3c5", NULL },
+	{ "a1 c3 c5", NULL },
+	{ "a1xxc3xc5", NULL },
+	{ "a1x", NULL },
+	{ "xa1c5", NULL },
+	{ "a1xc3xc5x", NULL },
+	{ "a1*c5", NULL },
+};
+
+START_TEST(alquerque_notation_table)
+{
+	void *st = tu_new("alquerque", "", 1, 2);
+
+	tu_notation_check("alquerque", st, 0, alquerque_steps,
+	    nitems(alquerque_steps));
+	free(st);
+	st = mkpos("B..../..B../...../.B.../W....", 0, 0);
+	tu_notation_check("alquerque", st, 0, alquerque_jumps,
+	    nitems(alquerque_jumps));
+	free(st);
+}
+END_TEST
+
 START_TEST(alquerque_short_chain_ambiguous_rejected)
 {
 	void *st = mkpos("....B/...../.B.../B.B../WB...", 0, 0);
@@ -440,7 +491,7 @@ START_TEST(alquerque_repetition_reset_by_capture)
 	play_seq(st, "a1-a2;e5-e4;a2-a1;e4-e5;a1-a2;c3-b2;a2xc2");
 	s = ser(st);
 	ck_assert_ptr_nonnull(strstr(s, "turn=Black ply=7 quiet=0 end=none\n"
-	    "last=a2xc2\nhistory 6000000000080\n"));
+	    "last=a2xc2\nhistory\n"));
 	free(s);
 	play_seq(st, "e5-e4;c2-c1;e4-e5;c1-c2;e5-e4;c2-c1;e4-e5");
 	ops->result(st, &r);
@@ -453,78 +504,204 @@ START_TEST(alquerque_repetition_reset_by_capture)
 }
 END_TEST
 
+/* s with its one occurrence of from replaced by to (owned). */
+static char *
+replaced(const char *s, const char *from, const char *to)
+{
+	const char *at = strstr(s, from);
+
+	ck_assert_ptr_nonnull(at);
+	return xasprintf("%.*s%s%s", (int)(at - s), s, to, at + strlen(from));
+}
+
 /*
- * A state 300 quiet moves into a game (White a1, Black e5, White to move)
- * whose history window holds the moves 45-300.  Filler positions have
- * Black on c3, so they never match the ones played here; the current
- * position also stood at move `again` (and at `again2` when that is > 0).
+ * A repetition over a long cycle: White's stone goes round the eight
+ * points a1 b1 c1 d1 d2 c2 b2 a2, Black's round the nine a5 b5 c5 d5 e5
+ * e4 d4 c4 b4 (back to a5 along the diagonal from the strong b4).  Ranks
+ * 3 lies between them, so no capture is ever possible.  After n moves
+ * each, White stands at n mod 8 and Black at n mod 9 on their rounds, so
+ * the 144 positions of a cycle of 144 moves are all different, and the
+ * start comes back only after moves 144 and 288: the third occurrence,
+ * 288 moves after the first, is a draw.
+ */
+START_TEST(alquerque_repetition_long_cycle)
+{
+	static const char *const wround[] = { "a1-b1", "b1-c1", "c1-d1",
+		"d1-d2", "d2-c2", "c2-b2", "b2-a2", "a2-a1" };
+	static const char *const bround[] = { "a5-b5", "b5-c5", "c5-d5",
+		"d5-e5", "e5-e4", "e4-d4", "d4-c4", "c4-b4", "b4-a5" };
+	struct game_view v = { .viewer = GAME_PUBLIC };
+	struct game_result r;
+	struct buf b = { 0 };
+	void *st = mkpos("B..../...../...../...../W....", 0, 0);
+	int ply;
+
+	for (ply = 1; ply <= 288; ply++) {
+		ops->result(st, &r);
+		ck_assert_msg(r.over == 0, "over before move %d: %s", ply,
+		    r.text);
+		play_seq(st, ply % 2 ? wround[(ply / 2) % 8] :
+		    bround[(ply / 2 - 1) % 9]);
+		if (ply == 144) {
+			ops->render(st, &v, &b);
+			ck_assert_ptr_nonnull(strstr(buf_str(&b), "This "
+			    "position has occurred twice: the third time is a "
+			    "draw.\n"));
+			buf_free(&b);
+		}
+	}
+	ops->result(st, &r);
+	ck_assert_int_eq(r.over, 1);
+	ck_assert_int_eq(r.draw, 1);
+	ck_assert_str_eq(r.text, "draw by threefold repetition");
+	ck_assert_uint_eq(ops->to_move(st), 0);
+	free(st);
+}
+END_TEST
+
+/*
+ * The bound: 1024 moves since the last capture are remembered.  A state
+ * 1024 quiet moves on (White a1, Black e5, White to move) whose oldest
+ * remembered position is the current one: White went a1-b1, to and fro
+ * b1-c1, and back b1-a1 while Black went to and fro e5-e4.
  */
 static char *
-long_quiet_state(const char *end, int again, int again2)
+long_quiet_state(void)
 {
 	struct buf b = { 0 };
-	int k, w = 1;
+	int k;
 
 	buf_adds(&b, "alquerque quiet_limit=0\n5 ....B\n4 .....\n3 .....\n"
 	    "2 .....\n1 W....\n");
-	buf_printf(&b, "turn=White ply=300 quiet=300 end=%s\nlast=e4-e5\n"
-	    "history", end);
-	for (k = 45; k <= 300; k++) {
-		unsigned long long side = (unsigned long long)((300 - k) & 1);
-
-		if (k == 300 || k == again || k == again2)
-			buf_adds(&b, " 2000000000001");
-		else {
-			buf_printf(&b, " %013llx", 1ull << w | 1ull << 37 |
-			    side << 50);
-			w = w % 23 + 1;
-			if (w == 12)
-				w++;
-		}
+	buf_adds(&b, "turn=White ply=1030 quiet=1024 end=none\nlast=e4-e5\n"
+	    "history");
+	for (k = 0; k < 512; k++) {
+		if (k == 0)
+			buf_adds(&b, " a1-b1");
+		else if (k == 511)
+			buf_adds(&b, " b1-a1");
+		else
+			buf_adds(&b, k % 2 ? " b1-c1" : " c1-b1");
+		buf_adds(&b, k % 2 ? " e4-e5" : " e5-e4");
 	}
 	buf_addc(&b, '\n');
 	return buf_steal(&b);
 }
 
-START_TEST(alquerque_history_window)
+START_TEST(alquerque_history_bound)
 {
 	char err[GAME_ERRLEN], *text, *s;
 	struct game_result r;
+	struct game_view v = { .viewer = GAME_PUBLIC };
+	struct buf b = { 0 };
 	void *st = xcalloc(1, ops->state_size);
 
-	/* Seen at moves 46, 48 and 300: the third time, a draw. */
-	text = long_quiet_state("none", 46, 48);
-	ck_assert_int_eq(ops->parse_state(st, text, err, sizeof(err)), -1);
-	free(text);
-	text = long_quiet_state("repetition", 46, 48);
-	ck_assert_int_eq(ops->parse_state(st, text, err, sizeof(err)), 0);
-	free(text);
-
-	/* Seen at moves 46 and 300: twice.  Four moves later it comes back
-	 * a third time, but move 46 has left the 256-position window by
-	 * then: the game goes on, as documented. */
-	text = long_quiet_state("none", 46, 0);
-	ck_assert_int_eq(ops->parse_state(st, text, err, sizeof(err)), 0);
+	/* Seen 1024 moves back and now: twice. */
+	text = long_quiet_state();
+	ck_assert_msg(ops->parse_state(st, text, err, sizeof(err)) == 0, "%s",
+	    err);
 	s = ser(st);
 	ck_assert_str_eq(s, text);
 	free(s);
-	free(text);
-	play_seq(st, "a1-a2;e5-e4;a2-a1;e4-e5");
+	ops->render(st, &v, &b);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "occurred twice"));
+	buf_free(&b);
+	/* Four moves later (by points not visited before) it comes back a
+	 * third time, but the oldest has left the 1024 moves remembered by
+	 * then: the game goes on, as documented. */
+	play_seq(st, "a1-b2;e5-d5;b2-a1;d5-e5");
 	ops->result(st, &r);
 	ck_assert_int_eq(r.over, 0);
 	/* The ring has wrapped: the round trip still holds, and the next
-	 * return is the third within the window. */
+	 * return is the third within the bound. */
 	s = ser(st);
-	ck_assert_ptr_nonnull(strstr(s, "quiet=304 end=none\n"));
+	ck_assert_ptr_nonnull(strstr(s, "quiet=1028 end=none\n"));
+	/* Still the last 1024 steps. */
+	ck_assert_int_eq(strlen(strstr(s, "history")),
+	    strlen(strstr(text, "history")));
+	free(text);
 	text = s;
 	ck_assert_int_eq(ops->parse_state(st, text, err, sizeof(err)), 0);
 	s = ser(st);
 	ck_assert_str_eq(s, text);
 	free(s);
 	free(text);
-	play_seq(st, "a1-a2;e5-e4;a2-a1;e4-e5");
+	play_seq(st, "a1-b2;e5-d5;b2-a1");
+	ops->result(st, &r);
+	ck_assert_int_eq(r.over, 0);
+	play_seq(st, "d5-e5");
 	ops->result(st, &r);
 	ck_assert_str_eq(r.text, "draw by threefold repetition");
+
+	/* A history must undo to where the stones stood: more steps than
+	 * quiet moves, a step the position contradicts, or more than 1024
+	 * steps are refused. */
+	text = long_quiet_state();
+	s = replaced(text, "quiet=1024", "quiet=1023");
+	ck_assert_int_eq(ops->parse_state(st, s, err, sizeof(err)), -1);
+	free(s);
+	s = replaced(text, "history a1-b1", "history a1-a2");
+	ck_assert_int_eq(ops->parse_state(st, s, err, sizeof(err)), -1);
+	free(s);
+	s = replaced(text, "quiet=1024", "quiet=1026");
+	free(text);
+	text = replaced(s, "history", "history a2-a1 e4-e5");
+	ck_assert_int_eq(ops->parse_state(st, text, err, sizeof(err)), -1);
+	free(s);
+	free(text);
+	free(st);
+}
+END_TEST
+
+/*
+ * States written by the version that kept the keys of the positions (13
+ * hex digits: White's points as bits 0-24, a1 = bit 0; Black's as bits
+ * 25-49; bit 50 set when Black is to move) are read, as games stored
+ * then go on: their steps are the differences of the keys.
+ */
+static unsigned long long
+key_of(const char *white, const char *black, int black_to_move)
+{
+	return 1ull << ((white[1] - '1') * 5 + white[0] - 'a') |
+	    1ull << (25 + (black[1] - '1') * 5 + black[0] - 'a') |
+	    (unsigned long long)black_to_move << 50;
+}
+
+START_TEST(alquerque_history_old_keys)
+{
+	char err[GAME_ERRLEN], *text, *s;
+	struct game_result r;
+	void *st = xcalloc(1, ops->state_size);
+
+	/* a1-a2, e5-e4, a2-a1, e4-e5, a1-a2, e5-e4, a2-a1: Black to move,
+	 * and e4-e5 makes the start's third time. */
+	text = xasprintf("alquerque quiet_limit=0\n5 .....\n4 ....B\n3 .....\n"
+	    "2 .....\n1 W....\nturn=Black ply=7 quiet=7 end=none\n"
+	    "last=a2-a1\nhistory %013llx %013llx %013llx %013llx %013llx "
+	    "%013llx %013llx %013llx\n",
+	    key_of("a1", "e5", 0), key_of("a2", "e5", 1),
+	    key_of("a2", "e4", 0), key_of("a1", "e4", 1),
+	    key_of("a1", "e5", 0), key_of("a2", "e5", 1),
+	    key_of("a2", "e4", 0), key_of("a1", "e4", 1));
+	ck_assert_msg(ops->parse_state(st, text, err, sizeof(err)) == 0, "%s",
+	    err);
+	s = ser(st);
+	ck_assert_ptr_nonnull(strstr(s, "\nhistory a1-a2 e5-e4 a2-a1 e4-e5 "
+	    "a1-a2 e5-e4 a2-a1\n"));
+	free(s);
+	play_seq(st, "e4-e5");
+	ops->result(st, &r);
+	ck_assert_str_eq(r.text, "draw by threefold repetition");
+	free(text);
+
+	/* Keys that are no step apart are refused. */
+	text = xasprintf("alquerque quiet_limit=0\n5 .....\n4 .....\n3 .....\n"
+	    "2 .....\n1 W...B\nturn=White ply=2 quiet=2 end=none\n"
+	    "last=e2-e1\nhistory %013llx %013llx %013llx\n",
+	    key_of("a1", "e1", 0), key_of("c1", "e1", 1),
+	    key_of("a1", "e1", 0));
+	ck_assert_int_eq(ops->parse_state(st, text, err, sizeof(err)), -1);
+	free(text);
 	free(st);
 }
 END_TEST
@@ -717,16 +894,6 @@ START_TEST(alquerque_render_draws_lines_and_last_move)
 }
 END_TEST
 
-/* s with its one occurrence of from replaced by to (owned). */
-static char *
-replaced(const char *s, const char *from, const char *to)
-{
-	const char *at = strstr(s, from);
-
-	ck_assert_ptr_nonnull(at);
-	return xasprintf("%.*s%s%s", (int)(at - s), s, to, at + strlen(from));
-}
-
 START_TEST(alquerque_json_and_state_checks)
 {
 	struct buf b = { 0 };
@@ -758,7 +925,7 @@ START_TEST(alquerque_json_and_state_checks)
 	bad = replaced(s, "end=none", "end=nomoves");
 	ck_assert_int_eq(ops->parse_state(copy, bad, err, sizeof(err)), -1);
 	free(bad);
-	bad = replaced(s, "history 3", "history 2");
+	bad = replaced(s, "history\n", "history a1-a2\n");
 	ck_assert_int_eq(ops->parse_state(copy, bad, err, sizeof(err)), -1);
 	free(bad);
 	bad = replaced(s, "3 B..BW", "3 B.BBW");
@@ -938,10 +1105,10 @@ START_TEST(alquerque_random_playouts)
 			need(count_of(after, them) ==
 			    count_of(before, them) - hops);
 
-			/* The end rules, judged here; the engine's history
-			 * window is its last 256 positions. */
+			/* The end rules, judged here; the engine remembers
+			 * the last 1024 moves since a capture. */
 			seen = 0;
-			for (i = nhist - 1; i >= 0 && i >= nhist - 256; i--)
+			for (i = nhist - 1; i >= 0 && i >= nhist - 1025; i--)
 				seen += strcmp(hist[i], after) == 0;
 			ops->result(st, &r);
 			if (count_of(after, them) == 0 ||
@@ -1027,11 +1194,14 @@ alquerque_suite(void)
 	tcase_add_test(tc, alquerque_jumped_stone_removed_at_once);
 	tcase_add_test(tc, alquerque_short_chain_notation_unambiguous);
 	tcase_add_test(tc, alquerque_short_chain_ambiguous_rejected);
+	tcase_add_test(tc, alquerque_notation_table);
 	tcase_add_test(tc, alquerque_win_no_stones);
 	tcase_add_test(tc, alquerque_win_no_legal_move);
 	tcase_add_test(tc, alquerque_threefold_repetition_draw);
 	tcase_add_test(tc, alquerque_repetition_reset_by_capture);
-	tcase_add_test(tc, alquerque_history_window);
+	tcase_add_test(tc, alquerque_repetition_long_cycle);
+	tcase_add_test(tc, alquerque_history_bound);
+	tcase_add_test(tc, alquerque_history_old_keys);
 	tcase_add_test(tc, alquerque_quiet_limit_draw);
 	tcase_add_test(tc, alquerque_errors_name_the_fix);
 	tcase_add_test(tc, alquerque_parse_move_survives_junk);

@@ -544,6 +544,169 @@ START_TEST(aluette_changer_needs_all_four)
 }
 END_TEST
 
+/*
+ * rules.md: the two changers discard independently, in either order or
+ * interleaved, neither waiting for the other, and perft counts both
+ * changers' discards at every node until both hold 9.  After the change
+ * eldest and dealer hold 15 cards each: 30 discards at the first node,
+ * then 29 (whoever discarded holds 14), then 28: 30, 870, 24360.  One
+ * changer done does not hold up the other, and the one done is no longer
+ * to move.
+ */
+START_TEST(aluette_changer_discards_independent)
+{
+	void *st = pos(changer_pos);
+
+	play_ok(st, 0, "change");
+	play_ok(st, 1, "change");
+	play_ok(st, 2, "change");
+	play_ok(st, 3, "change");
+	ck_assert_uint_eq(ops->to_move(st), (1u << 0) | (1u << 3));
+	ck_assert_uint_eq(game_perft(ops, st, 1), 30);
+	ck_assert_uint_eq(game_perft(ops, st, 2), 870);
+	ck_assert_uint_eq(game_perft(ops, st, 3), 24360);
+	/* Interleaved: the dealer one, eldest two, the dealer again. */
+	play_ok(st, 3, "discard 4sw");
+	play_ok(st, 0, "discard 4co, 4cl");
+	play_ok(st, 3, "discard 5sw");
+	ck_assert_uint_eq(ops->to_move(st), (1u << 0) | (1u << 3));
+	ck_assert_uint_eq(game_perft(ops, st, 1), 13 + 13);
+	/* Eldest finishes first: only the dealer is to move, and only the
+	 * dealer's discards count. */
+	play_ok(st, 0, "discard 3cl, 5co, 5cl, 6co");
+	ck_assert_uint_eq(ops->to_move(st), 1u << 3);
+	ck_assert_uint_eq(game_perft(ops, st, 1), 13);
+	ck_assert_uint_eq(game_perft(ops, st, 2), 13 * 12);
+	play_ok(st, 3, "discard 6sw, 7sw, 7cl, 8cl");
+	assert_line(st, "hand", "hand 1 dealer 3 phase play asked 4");
+	ck_assert_uint_eq(ops->to_move(st), 1u << 0);
+	free(st);
+}
+END_TEST
+
+/*
+ * Notation as ludus-games(7) lists it: a card is its rank (1-9, J, C, K;
+ * A for an ace) and suit (co, cu, sw, cl), three characters in either
+ * case, or the name of one of the eight named cards, where case, blanks,
+ * hyphens, apostrophes and the accents of é and ê do not matter; `play`
+ * may come before it; `signal NAME` with the same freedom in the name;
+ * `change`, `nochange` (`no change`, `no-change`); `discard CARD` or the
+ * card alone while discarding.  Seat 0 leads, holding 3co 1co 9cu 2sw
+ * 2cl Kcl 9sw 4co 5co.
+ */
+static const char notation_pos[] =
+    "aluette teams=fixed changer=0 mordienne=0 signals=partner\n"
+    "hand 1 dealer 3 phase play asked 0\n"
+    "history\n"
+    "seat 0 hand 3co 1co 9cu 2sw 2cl Kcl 9sw 4co 5co\n"
+    "seat 1 hand 6co 7co 8co 9co Jco Cco Kco 2co 3cu\n"
+    "seat 2 hand 1cu 2cu 4cu 5cu 6cu 7cu 8cu Jcu Ccu\n"
+    "seat 3 hand Kcu 1sw 3sw 4sw 5sw 6sw 7sw 8sw Jsw\n"
+    "stock Csw Ksw 1cl 3cl 4cl 5cl 6cl 7cl 8cl 9cl Jcl Ccl\n"
+    "trick 0 -\n"
+    "played -\n"
+    "last -\n";
+
+static const struct tu_notation aluette_cards[] = {
+	{ "3co", "3co" },
+	{ "3CO", "3co" },
+	{ "3Co", "3co" },
+	{ "play 3co", "3co" },
+	{ "PLAY 3co", "3co" },
+	{ "Play  3co", "3co" },
+	{ "monsieur", "3co" },
+	{ "MONSIEUR", "3co" },
+	{ "play Monsieur", "3co" },
+	{ "mon sieur", "3co" },
+	{ "1co", "1co" },
+	{ "Aco", "1co" },
+	{ "aCO", "1co" },
+	{ "grand-neuf", "9cu" },
+	{ "Grand neuf", "9cu" },
+	{ "GRAND-NEUF", "9cu" },
+	{ "grandneuf", "9cu" },
+	{ "deux-decrit", "2sw" },
+	{ "Deux d'\xc3\xa9" "crit", "2sw" },
+	{ "deux d\xe2\x80\x99\xc3\xa9" "crit", "2sw" },
+	{ "DEUX D'\xc3\x89" "CRIT", "2sw" },
+	{ "Deux de ch\xc3\xaa" "ne", "2cl" },
+	{ "deux-de-chene", "2cl" },
+	{ "kcl", "Kcl" },
+	{ "9SW", "9sw" },
+	{ "3 co", NULL },
+	{ "3-co", NULL },
+	{ "3co.", NULL },
+	{ "3co!", NULL },
+	{ "03co", NULL },
+	{ "10co", NULL },
+	{ "3c", NULL },
+	{ "3coo", NULL },
+	{ "co3", NULL },
+	{ "3cp", NULL },
+	{ "3 of coins", NULL },
+	{ "monsieur!", NULL },
+	{ "grand_neuf", NULL },
+	{ "deux d`ecrit", NULL },
+	{ "play", NULL },
+	{ "play3co", NULL },
+	{ "play 3co 1co", NULL },
+	{ "3co 1co", NULL },
+	{ "signal aces-2", "signal aces-2" },
+	{ "signal aces 2", "signal aces-2" },
+	{ "SIGNAL ACES-2", "signal aces-2" },
+	{ "signal aces2", "signal aces-2" },
+	{ "signal Deux d'\xc3\xa9" "crit", "signal deux-decrit" },
+	{ "signal useless", "signal useless" },
+	{ "signal aces_2", NULL },
+	{ "signal aces-5", NULL },
+	{ "signal", NULL },
+	{ "signal aces-2 now", NULL },
+	{ "signal: aces-2", NULL },
+};
+static const struct tu_notation aluette_answers[] = {
+	{ "change", "change" },
+	{ "CHANGE", "change" },
+	{ "nochange", "nochange" },
+	{ "no change", "nochange" },
+	{ "no-change", "nochange" },
+	{ "No Change", "nochange" },
+	{ "NOCHANGE", "nochange" },
+	{ "chang", NULL },
+	{ "change now", NULL },
+	{ "nochange!", NULL },
+	{ "no_change", NULL },
+	{ "nochange 3co", NULL },
+};
+static const struct tu_notation aluette_discards[] = {
+	{ "discard 4co", "discard 4co" },
+	{ "4co", "discard 4co" },
+	{ "DISCARD 4CO", "discard 4co" },
+	{ "discard", NULL },
+	{ "discard 4 co", NULL },
+	{ "discard4co", NULL },
+	{ "play 4co", NULL },
+};
+
+START_TEST(aluette_notation_table)
+{
+	void *st = pos(notation_pos);
+
+	tu_notation_check("aluette", st, 0, aluette_cards,
+	    nitems(aluette_cards));
+	free(st);
+	st = pos(changer_pos);
+	tu_notation_check("aluette", st, 0, aluette_answers,
+	    nitems(aluette_answers));
+	play_ok(st, 0, "change");
+	play_ok(st, 1, "change");
+	play_ok(st, 2, "change");
+	play_ok(st, 3, "change");
+	tu_notation_check("aluette", st, 0, aluette_discards,
+	    nitems(aluette_discards));
+	free(st);
+}
+END_TEST
+
 /* The rules.md face-up deal, recomputed here independently: recipients in
  * the given order, a player with a top card gets no more. */
 static void
@@ -1640,6 +1803,8 @@ aluette_suite(void)
 	tcase_add_test(tc, aluette_mordienne_two_points);
 	tcase_add_test(tc, aluette_all_spoiled_scores_nothing);
 	tcase_add_test(tc, aluette_changer_needs_all_four);
+	tcase_add_test(tc, aluette_changer_discards_independent);
+	tcase_add_test(tc, aluette_notation_table);
 	tcase_add_test(tc, aluette_partners_from_top_cards);
 	tcase_add_test(tc, aluette_dealer_passes_left);
 	tcase_add_test(tc, aluette_deal_three_at_a_time);

@@ -106,6 +106,10 @@ START_TEST(command_game_scoped_take_id)
 	kind_is("thanks, #8 well played", CMD_THANKS, 8, "well played");
 	kind_is("signal #2 madame", CMD_SIGNAL, 2, "madame");
 	kind_is("signal aces-2", CMD_SIGNAL, 0, "aces-2");
+	/* With moves after it, a line of moves (ludus-games(7)). */
+	kind_is("signal madame, 2cl", CMD_MOVE, 0, "signal madame, 2cl");
+	kind_is("signal #3 aces-1 , discard 4co, 5sw", CMD_MOVE, 3,
+	    "signal aces-1 , discard 4co, 5sw");
 	kind_is("say #6 good game, well played!", CMD_SAY, 6,
 	    "good game, well played!");
 	kind_is("say  hello   there ", CMD_SAY, 0, "hello   there");

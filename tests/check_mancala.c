@@ -390,6 +390,49 @@ START_TEST(mancala_random_playouts)
 }
 END_TEST
 
+/*
+ * Notation as ludus-games(7) lists it: a pit is one digit 1-6, with
+ * blanks around it or none; the sowings of an extra turn are separated
+ * by commas or new lines.  Nothing else is a pit: no sign, no leading
+ * zero, no word.  Every refused text would name a legal pit if it were
+ * read loosely.
+ */
+static const struct tu_notation mancala_notation[] = {
+	{ "3", "3" },
+	{ " 3 ", "3" },
+	{ "\t3", "3" },
+	{ "3, 6", "3, 6" },
+	{ "3,6", "3, 6" },
+	{ "3\n6", "3, 6" },
+	{ "+3", NULL },
+	{ "03", NULL },
+	{ "003", NULL },
+	{ "-3", NULL },
+	{ "3.", NULL },
+	{ "3.0", NULL },
+	{ "3a", NULL },
+	{ "a3", NULL },
+	{ "0x3", NULL },
+	{ "3 3", NULL },
+	{ "three", NULL },
+	{ "pit 3", NULL },
+	{ "#3", NULL },
+	{ "\xef\xbc\x93", NULL },	/* a full-width 3 */
+	{ "0", NULL },
+	{ "7", NULL },
+	{ "", NULL },
+};
+
+START_TEST(mancala_notation_table)
+{
+	void *st = tu_new("mancala", "", 1, 2);
+
+	tu_notation_check("mancala", st, 0, mancala_notation,
+	    nitems(mancala_notation));
+	free(st);
+}
+END_TEST
+
 static Suite *
 mancala_suite(void)
 {
@@ -410,6 +453,7 @@ mancala_suite(void)
 	tcase_add_test(tc, mancala_end_sweep_when_either_side_empties);
 	tcase_add_test(tc, mancala_draw_on_equal_stores);
 	tcase_add_test(tc, mancala_errors_say_what_is_legal);
+	tcase_add_test(tc, mancala_notation_table);
 	tcase_add_test(tc, mancala_render_marks_rows_stores_and_turn);
 	tcase_add_test(tc, mancala_random_playouts);
 	suite_add_tcase(s, tc);

@@ -683,6 +683,61 @@ START_TEST(spite_notation_variants)
 }
 END_TEST
 
+/*
+ * Notation as ludus-games(7) lists it: an action is SOURCE TARGET, two
+ * words: p, s1-s4 or a rank (A or 1, 2-10 or T for ten, J, Q, K), then
+ * c1-c3 or s1-s4, a letter and one digit; either case; blanks between and
+ * around; `end`.  South holds A 10 10 J K; c2 needs a 10.
+ */
+static const struct tu_notation spite_actions[] = {
+	{ "A c1", "A c1" },
+	{ "1 c1", "A c1" },
+	{ "a C1", "A c1" },
+	{ " A   c1 ", "A c1" },
+	{ "A\tc1", "A c1" },
+	{ "10 c2", "10 c2" },
+	{ "T c2", "10 c2" },
+	{ "t C2", "10 c2" },
+	{ "K c3", "K c3" },
+	{ "k C3", "K c3" },
+	{ "J s1", "J s1" },
+	{ "j S4", "J s4" },
+	{ "A c01", NULL },
+	{ "A c+1", NULL },
+	{ "A c1.", NULL },
+	{ "Ac1", NULL },
+	{ "01 c1", NULL },
+	{ "A c 1", NULL },
+	{ "A c4", NULL },
+	{ "A c0", NULL },
+	{ "ace c1", NULL },
+	{ "J s01", NULL },
+	{ "J s5", NULL },
+	{ "J s1 s2", NULL },
+	{ "a1 c1", NULL },
+	{ "010 c2", NULL },
+	{ "1O c2", NULL },
+	{ "A-c1", NULL },
+};
+
+START_TEST(spite_notation_table)
+{
+	void *st = pos(DEFOPTS
+	    "round=1 starter=0 turn=0 over=0 winner=-1 score=0:0 dry=0 "
+	    "prev=none\n" RNGLINE
+	    "stock: REST\n"
+	    "c1: -\nc2: A 2 3 4 5 6 7 8 9\nc3: -\n"
+	    "south payoff: 9 9 Q\n"
+	    "south hand: A 10 10 J K\n" EMPTY_SIDES("south")
+	    "north payoff: 8 8 4\n"
+	    "north hand: 3 6 10 J J\n" EMPTY_SIDES("north"));
+
+	tu_notation_check("spite", st, 0, spite_actions,
+	    nitems(spite_actions));
+	free(st);
+}
+END_TEST
+
 START_TEST(spite_payoff_last_card_scores)
 {
 	struct game_result r;
@@ -1232,6 +1287,7 @@ spite_suite(void)
 	tcase_add_test(tc, spite_refill_empty_hand);
 	tcase_add_test(tc, spite_line_all_or_nothing);
 	tcase_add_test(tc, spite_notation_variants);
+	tcase_add_test(tc, spite_notation_table);
 	tcase_add_test(tc, spite_payoff_last_card_scores);
 	tcase_add_test(tc, spite_dry_rounds_draw);
 	tcase_add_test(tc, spite_first_round_higher_payoff_starts);

@@ -90,6 +90,58 @@ tu_play(const char *game, void *st, int seat, const char *line, char *err,
 	    &failed, err, errlen);
 }
 
+int
+tu_reads_as(const char *game, const void *st, int seat, const char *line,
+    const char *canonical)
+{
+	const struct game_ops *ops = tu_def(game)->ops;
+	void *want = xmalloc(ops->state_size), *got = xmalloc(ops->state_size);
+	char err[GAME_ERRLEN], *a, *b;
+	int rc;
+
+	memcpy(want, st, ops->state_size);
+	memcpy(got, st, ops->state_size);
+	if (tu_play(game, want, seat, canonical, err, sizeof(err)) < 1)
+		ck_abort_msg("`%s` is not legal: %s", canonical, err);
+	if (tu_play(game, got, seat, line, err, sizeof(err)) < 1)
+		rc = 0;
+	else {
+		a = tu_serialise(ops, want);
+		b = tu_serialise(ops, got);
+		rc = strcmp(a, b) == 0 ? 1 : -1;
+		free(a);
+		free(b);
+	}
+	free(want);
+	free(got);
+	return rc;
+}
+
+void
+tu_notation_check(const char *game, const void *st, int seat,
+    const struct tu_notation *t, size_t n)
+{
+	const struct game_ops *ops = tu_def(game)->ops;
+	void *copy = xmalloc(ops->state_size);
+	char err[GAME_ERRLEN];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		if (t[i].as != NULL) {
+			rc = tu_reads_as(game, st, seat, t[i].text, t[i].as);
+			ck_assert_msg(rc == 1, "%s: `%s` %s, not read as `%s`",
+			    game, t[i].text, rc == 0 ? "refused" :
+			    "plays something else", t[i].as);
+			continue;
+		}
+		memcpy(copy, st, ops->state_size);
+		ck_assert_msg(tu_play(game, copy, seat, t[i].text, err,
+		    sizeof(err)) == -1, "%s: `%s` accepted", game, t[i].text);
+	}
+	free(copy);
+}
+
 const char *
 tu_tmpdir(void)
 {

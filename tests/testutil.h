@@ -20,6 +20,20 @@ void	 tu_opts(const char *game, const char *opts, struct game_opts *);
  * filled). */
 int	 tu_play(const char *game, void *st, int seat, const char *line,
 	    char *err, size_t errlen);
+/* How a line reads for the seat in st (left unchanged): 1 when it plays
+ * just what the line canonical plays (which must be legal), 0 when it is
+ * refused, -1 when it plays something else. */
+int	 tu_reads_as(const char *game, const void *st, int seat,
+	    const char *line, const char *canonical);
+/* A notation table: each text with the canonical line it must read as,
+ * or NULL when it must be refused; fails the test naming the first text
+ * read otherwise. */
+struct tu_notation {
+	const char *text;
+	const char *as;
+};
+void	 tu_notation_check(const char *game, const void *st, int seat,
+	    const struct tu_notation *, size_t n);
 /* A state read from its serialised text (owned); fails the test when the
  * engine refuses it. */
 void	*tu_state(const struct game_ops *, const char *text);

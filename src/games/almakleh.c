@@ -812,14 +812,6 @@ hand_list(const struct almakleh *a, int seat, int only_usable, struct buf *b)
 	}
 }
 
-static int
-parse_square(const char *p)
-{
-	if (p[0] < 'a' || p[0] > 'e' || p[1] < '1' || p[1] > '5')
-		return -1;
-	return (p[1] - '1') * 5 + (p[0] - 'a');
-}
-
 /* The card named by a player for a seat: its index, or -1 with err set. */
 static int
 parse_card(const struct almakleh *a, int seat, const char *name, char *err,
@@ -973,14 +965,47 @@ out:
 	return rc;
 }
 
+/* A square as FROM-TO names it: a letter a-e (either case) and a digit
+ * 1-5, nothing between them; -1 if it is none. */
+static int
+read_square(const char *p)
+{
+	int f = tolower((unsigned char)p[0]);
+
+	if (f < 'a' || f > 'e' || p[1] < '1' || p[1] > '5')
+		return -1;
+	return (p[1] - '1') * 5 + (f - 'a');
+}
+
+/* FROM-TO as ludus-games(7) writes it: a square, a dash (or x, or :) with
+ * blanks around it or none, a square, and nothing more. */
+static int
+read_from_to(const char *p, int *from, int *to)
+{
+	p += strspn(p, " \t");
+	if ((*from = read_square(p)) == -1)
+		return -1;
+	p += 2;
+	p += strspn(p, " \t");
+	if (*p == '\0' || strchr("-xX:", *p) == NULL)
+		return -1;
+	p++;
+	p += strspn(p, " \t");
+	if ((*to = read_square(p)) == -1)
+		return -1;
+	p += 2;
+	p += strspn(p, " \t");
+	return *p == '\0' ? 0 : -1;
+}
+
 static int
 almakleh_parse_move(const void *st, int seat, const char *text,
     struct game_move *m, char *err, size_t errlen)
 {
 	const struct almakleh *a = st;
-	char word[64], sqs[64];
-	size_t wl = 0, sl = 0;
-	const char *p = text;
+	char word[64], name[64];
+	size_t wl = 0, nl;
+	const char *p = text, *rest;
 	int c = -1, from, to;
 
 	if (seat < 0 || seat > 1) {
@@ -994,7 +1019,8 @@ almakleh_parse_move(const void *st, int seat, const char *text,
 	while (isspace((unsigned char)*p))
 		p++;
 	/* A leading word of two letters or more is a card name or a
-	 * keyword; a square is one letter and one digit. */
+	 * keyword, ended by a blank; a square is one letter and one
+	 * digit. */
 	while (isalpha((unsigned char)p[wl]) && wl < sizeof(word) - 1) {
 		word[wl] = (char)tolower((unsigned char)p[wl]);
 		wl++;
@@ -1004,42 +1030,43 @@ almakleh_parse_move(const void *st, int seat, const char *text,
 		wl = 0;
 		word[0] = '\0';
 	}
-	p += wl;
-	for (; *p != '\0' && sl < sizeof(sqs) - 1; p++)
-		if (!isspace((unsigned char)*p))
-			sqs[sl++] = (char)tolower((unsigned char)*p);
-	sqs[sl] = '\0';
+	rest = p + wl;
+	rest += strspn(rest, " \t");
 
-	if (strcmp(word, "redeal") == 0 && sl == 0)
+	if (strcmp(word, "redeal") == 0 && *rest == '\0')
 		return parse_redeal(a, seat, m, err, errlen);
 	if (seat != a->turn) {
 		util_err(err, errlen, _("it is %s's turn, not %s's"),
 		    _(seat_names[a->turn]), _(seat_names[seat]));
 		return -1;
 	}
+	/* A word is ended by a blank. */
+	if (wl > 0 && p[wl] != '\0' && !isspace((unsigned char)p[wl]))
+		goto bad;
 	if (strcmp(word, "pass") == 0) {
-		char name[64];
-
-		util_strlcpy(name, sqs, sizeof(name));
-		if (*name == '\0') {
+		/* One word, the card's name. */
+		nl = strcspn(rest, " \t");
+		if (nl == 0) {
 			util_err(err, errlen, _("pass which card? `pass NAME`"));
 			return -1;
 		}
+		if (nl >= sizeof(name) || rest[nl + strspn(rest + nl,
+		    " \t")] != '\0')
+			goto bad;
+		memcpy(name, rest, nl);
+		name[nl] = '\0';
 		return parse_pass(a, seat, name, m, err, errlen);
 	}
 	if (wl > 0 && (c = parse_card(a, seat, word, err, errlen)) == -1)
 		return -1;
-	if (sl < 4 || (from = parse_square(sqs)) == -1 ||
-	    (sl == 4 ? (to = parse_square(sqs + 2)) :
-	    sl == 5 && strchr("-x:", sqs[2]) != NULL ?
-	    (to = parse_square(sqs + 3)) : (to = -1)) == -1) {
-		util_err(err, errlen, _("`%s` is not a move: write CARD FROM-TO "
-		    "(`%s b1-b2`), FROM-TO, or `pass CARD`"), text,
-		    card_name(a, a->hand[seat][0] == a->fresh ?
-		    a->hand[seat][1] : a->hand[seat][0]));
-		return -1;
-	}
-	return parse_step(a, seat, c, from, to, m, err, errlen);
+	if (read_from_to(rest, &from, &to) == 0)
+		return parse_step(a, seat, c, from, to, m, err, errlen);
+bad:
+	util_err(err, errlen, _("`%s` is not a move: write CARD FROM-TO "
+	    "(`%s b1-b2`), FROM-TO, or `pass CARD`"), text,
+	    card_name(a, a->hand[seat][0] == a->fresh ?
+	    a->hand[seat][1] : a->hand[seat][0]));
+	return -1;
 }
 
 /* "alice (South)", or "South" when the view names nobody. */

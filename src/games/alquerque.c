@@ -15,14 +15,18 @@
  * the chain cross an emptied point (its own origin included) again.
  *
  * Repetition: a capture can never be undone, so no position before the
- * last capture can come back.  The state therefore keeps only the exact
- * keys of the positions since the last capture (or the start), in a ring
- * of ALQ_HIST entries indexed by the number of quiet moves.  At the cap
- * the oldest are forgotten: a third occurrence whose earlier ones lie more
- * than ALQ_HIST - 1 quiet moves back goes unnoticed.
+ * last capture can come back, and every move since it is a step.  The
+ * state keeps those steps, one byte each (origin * 8 + direction), in a
+ * ring of ALQ_HIST indexed by the number of quiet moves; undoing them one
+ * by one from the current position walks back through every position
+ * since the capture, exactly, with two XORs a step.  The bound: ALQ_HIST
+ * quiet moves, 512 mails from each player without a single capture, far
+ * beyond a game played by mail; only an occurrence further back than
+ * that is forgotten.
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +37,7 @@
 #define ALQ_POINTS	25
 #define ALQ_STONES	12
 #define ALQ_MAXPATH	(ALQ_STONES + 1)	/* origin + a landing per capture */
-#define ALQ_HIST	256
+#define ALQ_HIST	1024	/* quiet moves remembered */
 #define ALQ_LISTED	4	/* moves named in one error message */
 
 enum { WHITE, BLACK };
@@ -61,7 +65,11 @@ struct alquerque {
 	uint16_t quiet_limit;	/* 0 = off */
 	uint32_t ply;
 	uint32_t quiet;		/* moves since the last capture or the start */
-	uint64_t hist[ALQ_HIST]; /* key after quiet move k at [k % ALQ_HIST] */
+	uint16_t nsteps;	/* steps held: min(quiet, ALQ_HIST), or fewer
+				 * after a state of a version that kept less */
+	uint8_t	 steps[ALQ_HIST]; /* quiet move k at [(k - 1) % ALQ_HIST],
+				 * as origin * 8 + direction; 0 where
+				 * unused */
 };
 
 static const char *const seat_names[] = { N_("White"), N_("Black") };
@@ -314,25 +322,43 @@ list_moves(const struct game_move *m, int n, char *out, size_t len)
 		    " (and %d more)", n - shown), n - shown);
 }
 
-/* The quiet-move number of the oldest position the window holds. */
-static uint32_t
-hist_lo(const struct alquerque *a)
+/* The direction of a step from one point to the next, or -1. */
+static int
+step_dir(int from, int to)
 {
-	return a->quiet + 1 > ALQ_HIST ? a->quiet + 1 - ALQ_HIST : 0;
+	int dir;
+
+	for (dir = 0; dir < 8; dir++)
+		if (point_next(from, dir) == to)
+			return dir;
+	return -1;
 }
 
-/* How often the position has occurred, this time included. */
+/* The step i moves back (0: the last), as origin and landing point. */
+static void
+step_at(const struct alquerque *a, uint32_t i, int *from, int *to)
+{
+	uint8_t code = a->steps[(a->quiet - i - 1) % ALQ_HIST];
+
+	*from = code >> 3;
+	*to = point_next(*from, code & 7);
+}
+
+/* How often the position has occurred, this time included: the steps are
+ * undone from the last, diff[] holding which points of each side differ
+ * from now; the same side is to move an even number of moves back. */
 static int
 occurrences(const struct alquerque *a)
 {
-	uint64_t key = pos_key(a);
-	uint32_t k, lo = hist_lo(a);
-	int seen = 0;
+	uint32_t diff[2] = { 0, 0 }, i;
+	int seen = 1, from, to;
 
-	/* Positions with the same side to move lie an even distance back. */
-	for (k = a->quiet + 2; k >= lo + 2; k -= 2)
-		if (a->hist[(k - 2) % ALQ_HIST] == key)
+	for (i = 0; i < a->nsteps; i++) {
+		step_at(a, i, &from, &to);
+		diff[a->turn ^ 1 ^ (i & 1)] ^= BIT(from) | BIT(to);
+		if ((i & 1) && diff[0] == 0 && diff[1] == 0)
 			seen++;
+	}
 	return seen;
 }
 
@@ -393,7 +419,6 @@ alquerque_create(void *st, const struct game_opts *o,
 	a->stones[WHITE] = 0x3ff | BIT(13) | BIT(14);
 	a->stones[BLACK] = (0x3ffu << 15) | BIT(10) | BIT(11);
 	a->turn = WHITE;
-	a->hist[0] = pos_key(a);
 	return 0;
 }
 
@@ -433,12 +458,20 @@ read_path(const char *text, uint8_t *path, int *n, int *kind, char *err,
     size_t errlen)
 {
 	char s[GAME_MOVE_TEXT];
+	const char *given = text;
 	size_t len = 0;
 	int i, sep = 0;
 
 	for (; *text != '\0'; text++) {
-		if (*text == ' ' || *text == '\t')
+		/* Blanks around the separators only, never inside a point:
+		 * a letter after a digit is the separator x, any other begins
+		 * a point, whose digit must follow at once. */
+		if (*text == ' ' || *text == '\t') {
+			if (len > 0 && isalpha((unsigned char)s[len - 1]) &&
+			    (len == 1 || !isdigit((unsigned char)s[len - 2])))
+				goto syntax;
 			continue;
+		}
 		if (len + 1 >= sizeof(s)) {
 			util_err(err, errlen, _("that move is too long: a chain "
 			    "names at most %d points"), ALQ_MAXPATH);
@@ -493,7 +526,7 @@ read_path(const char *text, uint8_t *path, int *n, int *kind, char *err,
 	return 0;
 syntax:
 	util_err(err, errlen, _("`%s` is not a move: write a step as b2-c3, "
-	    "a jump as b2xd4, a chain as b2xd4xb4"), s);
+	    "a jump as b2xd4, a chain as b2xd4xb4"), given);
 	return -1;
 }
 
@@ -711,11 +744,18 @@ alquerque_apply(void *st, int seat, const struct game_move *mv)
 	memcpy(a->last_path, path, (size_t)n);
 	a->turn = (uint8_t)!seat;
 	a->ply++;
-	if (a->last_jump)
+	if (a->last_jump) {
+		/* Cleared, so that equal positions are equal states. */
+		memset(a->steps, 0, a->quiet < ALQ_HIST ? a->quiet : ALQ_HIST);
 		a->quiet = 0;
-	else
+		a->nsteps = 0;
+	} else {
+		a->steps[a->quiet % ALQ_HIST] = (uint8_t)(path[0] << 3 |
+		    step_dir(path[0], path[1]));
 		a->quiet++;
-	a->hist[a->quiet % ALQ_HIST] = pos_key(a);
+		if (a->nsteps < ALQ_HIST)
+			a->nsteps++;
+	}
 	judge(a);
 }
 
@@ -944,23 +984,26 @@ alquerque_render(const void *st, const struct game_view *v, struct buf *b)
  *	...
  *	turn=White ply=P quiet=Q end=none|nostones|nomoves|repetition|quiet
  *	last=-|MOVE		the last move in notation
- *	history KEY ...		the window, oldest first, the current last
- * A key is 13 hex digits: White's points as bits 0-24 (a1 = bit 0),
- * Black's as bits 25-49, bit 50 set when Black is to move.
+ *	history STEP ...	the steps since the last capture (the last
+ *				ALQ_HIST at most), oldest first: a1-a2
+ * Earlier versions wrote the keys of the positions since the last capture
+ * instead, oldest first, the current last (at most 256), each 13 hex
+ * digits: White's points as bits 0-24 (a1 = bit 0), Black's as bits
+ * 25-49, bit 50 set when Black is to move.  Such a state is read too.
  */
 static void
 alquerque_serialise(const void *st, struct buf *b)
 {
 	const struct alquerque *a = st;
-	char text[GAME_MOVE_TEXT];
-	uint32_t k;
-	int r, f, p;
+	char text[GAME_MOVE_TEXT], f[3], t[3];
+	uint32_t i;
+	int r, c, p, from, to;
 
 	buf_printf(b, "alquerque quiet_limit=%d\n", a->quiet_limit);
 	for (r = 4; r >= 0; r--) {
 		buf_printf(b, "%d ", r + 1);
-		for (f = 0; f < 5; f++) {
-			p = r * 5 + f;
+		for (c = 0; c < 5; c++) {
+			p = r * 5 + c;
 			buf_addc(b, (a->stones[WHITE] & BIT(p)) ? 'W' :
 			    (a->stones[BLACK] & BIT(p)) ? 'B' : '.');
 		}
@@ -976,40 +1019,117 @@ alquerque_serialise(const void *st, struct buf *b)
 	} else
 		buf_adds(b, "last=-\n");
 	buf_adds(b, "history");
-	for (k = hist_lo(a); k <= a->quiet; k++)
-		buf_printf(b, " %013llx",
-		    (unsigned long long)a->hist[k % ALQ_HIST]);
+	for (i = a->nsteps; i > 0; i--) {
+		step_at(a, i - 1, &from, &to);
+		point_name(from, f);
+		point_name(to, t);
+		buf_printf(b, " %s-%s", f, t);
+	}
 	buf_addc(b, '\n');
+}
+
+/*
+ * Keep n steps, oldest first, as the last n quiet moves: each must undo,
+ * from the current position back, to a position with the mover's stone on
+ * its origin and the landing point empty.
+ */
+static int
+set_steps(struct alquerque *a, const uint8_t *from, const uint8_t *to,
+    uint32_t n)
+{
+	uint32_t stones[2] = { a->stones[WHITE], a->stones[BLACK] }, i;
+	int mover, dir;
+
+	if (n > ALQ_HIST || n > a->quiet)
+		return -1;
+	for (i = n; i > 0; i--) {
+		mover = a->turn ^ 1 ^ ((n - i) & 1);
+		dir = step_dir(from[i - 1], to[i - 1]);
+		if (dir < 0 || !(stones[mover] & BIT(to[i - 1])) ||
+		    ((stones[0] | stones[1]) & BIT(from[i - 1])))
+			return -1;
+		stones[mover] ^= BIT(from[i - 1]) | BIT(to[i - 1]);
+		a->steps[(a->quiet - n + i - 1) % ALQ_HIST] =
+		    (uint8_t)(from[i - 1] << 3 | dir);
+	}
+	a->nsteps = (uint16_t)n;
+	return 0;
+}
+
+static int
+lowest_point(uint32_t set)
+{
+	int p = 0;
+
+	while (!(set & BIT(p)))
+		p++;
+	return p;
+}
+
+/* An earlier version's keys: each step is the difference of two. */
+static int
+parse_keys(struct alquerque *a, const char *line)
+{
+	uint64_t key[ALQ_HIST + 1];
+	uint8_t from[ALQ_HIST], to[ALQ_HIST];
+	unsigned long long k;
+	uint32_t n = 0, i, w, bl, was, now;
+	int used, mover;
+
+	while (*line != '\0') {
+		if (n > ALQ_HIST || sscanf(line, " %13llx%n", &k, &used) != 1 ||
+		    used != 14 || k >> 51 != 0)
+			return -1;
+		key[n++] = k;
+		line += used;
+	}
+	if (n == 0 || n > a->quiet + 1 || key[n - 1] != pos_key(a))
+		return -1;
+	for (i = 0; i < n; i++) {
+		w = (uint32_t)(key[i] & 0x1ffffff);
+		bl = (uint32_t)(key[i] >> 25 & 0x1ffffff);
+		/* Without a capture in between, every earlier position holds
+		 * the same stones, and the side to move alternates. */
+		if ((w & bl) || popcount(w) != popcount(a->stones[WHITE]) ||
+		    popcount(bl) != popcount(a->stones[BLACK]) ||
+		    (key[i] >> 50) != ((a->turn ^ (n - 1 - i)) & 1))
+			return -1;
+	}
+	for (i = 0; i + 1 < n; i++) {
+		mover = (int)(key[i] >> 50);
+		was = (uint32_t)(key[i] >> (25 * mover) & 0x1ffffff);
+		now = (uint32_t)(key[i + 1] >> (25 * mover) & 0x1ffffff);
+		if (popcount(was & ~now) != 1 || popcount(now & ~was) != 1 ||
+		    (key[i] >> (25 * !mover) & 0x1ffffff) !=
+		    (key[i + 1] >> (25 * !mover) & 0x1ffffff))
+			return -1;
+		from[i] = (uint8_t)lowest_point(was & ~now);
+		to[i] = (uint8_t)lowest_point(now & ~was);
+	}
+	return set_steps(a, from, to, n - 1);
 }
 
 static int
 parse_history(struct alquerque *a, const char *line)
 {
-	unsigned long long key;
-	uint32_t k, w, bl;
-	int used;
+	uint8_t from[ALQ_HIST], to[ALQ_HIST];
+	uint32_t n = 0;
+	const char *p;
 
 	if (strncmp(line, "history", 7) != 0)
 		return -1;
 	line += 7;
-	for (k = hist_lo(a); k <= a->quiet; k++) {
-		if (sscanf(line, " %13llx%n", &key, &used) != 1 ||
-		    used != 14 || key >> 51 != 0)
+	if (line[0] == ' ' && strspn(line + 1, "0123456789abcdef") == 13)
+		return parse_keys(a, line);
+	for (p = line; *p != '\0'; p += 6) {
+		if (n == ALQ_HIST || p[0] != ' ' || p[1] < 'a' || p[1] > 'e' ||
+		    p[2] < '1' || p[2] > '5' || p[3] != '-' || p[4] < 'a' ||
+		    p[4] > 'e' || p[5] < '1' || p[5] > '5')
 			return -1;
-		line += used;
-		w = (uint32_t)(key & 0x1ffffff);
-		bl = (uint32_t)(key >> 25 & 0x1ffffff);
-		/* Without a capture in between, every earlier position holds
-		 * the same stones, and the side to move alternates. */
-		if ((w & bl) || popcount(w) != popcount(a->stones[WHITE]) ||
-		    popcount(bl) != popcount(a->stones[BLACK]) ||
-		    (key >> 50) != ((a->turn ^ (a->quiet - k)) & 1))
-			return -1;
-		a->hist[k % ALQ_HIST] = key;
+		from[n] = (uint8_t)((p[2] - '1') * 5 + p[1] - 'a');
+		to[n++] = (uint8_t)((p[5] - '1') * 5 + p[4] - 'a');
 	}
-	if (*line != '\0' || a->hist[a->quiet % ALQ_HIST] != pos_key(a))
-		return -1;
-	return 0;
+	return set_steps(a, from, to, n);
 }
 
 static int

@@ -168,8 +168,12 @@ card_text(int c, char out[4])
 	out[3] = '\0';
 }
 
-/* Lower-case letters and digits only, with ê and é read as e, so that
- * "Deux d'écrit" and "deux-decrit" are the same name. */
+/*
+ * A name as players write it, squashed: lower case, with blanks, hyphens
+ * and apostrophes (' and U+2019) dropped and é, ê (either case) read as e,
+ * so that "Deux d'écrit" and "deux-decrit" are the same name.  Any other
+ * character makes it no name: out is then empty.
+ */
 static void
 squash(const char *in, char *out, size_t len)
 {
@@ -183,37 +187,49 @@ squash(const char *in, char *out, size_t len)
 			p += 2;
 			continue;
 		}
+		if (p[0] == 0xe2 && p[1] == 0x80 && p[2] == 0x99) {
+			p += 3;
+			continue;
+		}
 		if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
 			out[n++] = (char)*p;
 		else if (*p >= 'A' && *p <= 'Z')
 			out[n++] = (char)(*p - 'A' + 'a');
+		else if (*p != ' ' && *p != '\t' && *p != '-' && *p != '\'') {
+			n = 0;
+			break;
+		}
 		p++;
 	}
 	out[n] = '\0';
 }
 
-/* A card from its notation or name; -1 if it is neither. */
+/* A card from its notation (rank and suit, exactly three characters,
+ * either case) or its name; -1 if it is neither. */
 static int
 card_parse(const char *text)
 {
-	char sq[48];
+	char sq[48], suit[3];
 	const char *r;
 	size_t i;
-	int s;
+	int s, rank;
 
 	squash(text, sq, sizeof(sq));
 	for (i = 0; i < nitems(named); i++)
-		if (strcmp(sq, named[i].squashed) == 0)
+		if (sq[0] != '\0' && strcmp(sq, named[i].squashed) == 0)
 			return named[i].card;
-	if (strlen(sq) != 3)
+	if (strlen(text) != 3)
 		return -1;
-	if (sq[0] == 'a')	/* the ace, as players also write it */
+	rank = toupper((unsigned char)text[0]);
+	if (rank == 'A')	/* the ace, as players also write it */
 		r = rank_text;
-	else if ((r = strchr(rank_text, sq[0] >= 'a' ? sq[0] - 'a' + 'A' :
-	    sq[0])) == NULL)
+	else if ((r = strchr(rank_text, rank)) == NULL || rank == '\0')
 		return -1;
+	suit[0] = (char)tolower((unsigned char)text[1]);
+	suit[1] = (char)tolower((unsigned char)text[2]);
+	suit[2] = '\0';
 	for (s = 0; s < 4; s++)
-		if (strcmp(sq + 1, suit_text[s]) == 0)
+		if (strcmp(suit, suit_text[s]) == 0)
 			return s * 12 + (int)(r - rank_text);
 	return -1;
 }

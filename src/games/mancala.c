@@ -173,11 +173,14 @@ mancala_parse_move(const void *st, int seat, const char *text,
 		return -1;
 	}
 	legal_list(m, seat, legal, sizeof(legal));
-	if (util_parse_int(text, 1, m->pits, &pit) == -1) {
+	/* The pit as ludus-games(7) writes it: one digit, without a sign
+	 * or a leading zero. */
+	if (text[0] < '1' || text[0] > '0' + m->pits || text[1] != '\0') {
 		util_err(err, errlen, _("`%s` is not a pit: give a pit number "
 		    "1-%d (legal now: %s)"), text, m->pits, legal);
 		return -1;
 	}
+	pit = text[0] - '0';
 	if (m->ring[pit_at(m, seat, (int)pit)] == 0) {
 		util_err(err, errlen, _("pit %lld is empty (legal now: %s)"), pit,
 		    legal);

@@ -413,12 +413,11 @@ spite_hand_text(const struct spite_seat *p, char *out, size_t len)
 static int
 spite_parse_stack(const char *tok, int letter, int max)
 {
-	long long v;
-
-	if (tolower((unsigned char)tok[0]) != letter ||
-	    util_parse_int(tok + 1, 1, max, &v) == -1)
+	/* One letter and one digit, as ludus-games(7) writes them. */
+	if (tolower((unsigned char)tok[0]) != letter || tok[1] < '1' ||
+	    tok[1] > '0' + max || tok[2] != '\0')
 		return -1;
-	return (int)v - 1;
+	return tok[1] - '1';
 }
 
 static void
