@@ -66,6 +66,13 @@ int	 play_line(struct store *, struct play_game *, int seat,
 int	 play_replay(struct store *, const struct play_game *, char **state,
 	    char *err, size_t errlen);
 
+/* Go back to the position after the first `keep` logged moves: the log
+ * is cut there and the state re-derived from the seed and what is left,
+ * as play_replay does, so replay and verification stay exact.  The game
+ * must still be active.  -1 with err (the caller rolls back). */
+int	 play_takeback(struct store *, struct play_game *, int keep,
+	    int64_t now, char *err, size_t errlen);
+
 /* A rendering for a seat (or GAME_PUBLIC), with players' addresses as
  * names. */
 void	 play_render(const struct play_game *, int viewer, struct buf *);

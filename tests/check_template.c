@@ -24,6 +24,7 @@ static const char *const names[] = {
 	"bounce-notice", "done", "draw", "report-admin", "admin-reports",
 	"timeout", "timeout-admin", "vacation-notice", "ladder",
 	"ladder-result", "ladder-standings", "aside", "elsewhere",
+	"conditions", "takeback",
 };
 static const char *const langs[] = { "en", "ru", "ar" };
 
