@@ -250,6 +250,13 @@ cmd_if(struct ref_msg *x, struct play_game *g, int seat,
 		    "move of its to wait for"));
 	if (!game_looks_like_move(ops, g->st, c->cond[0]))
 		return REF_ASIDE;
+	if (ops->to_move(g->st) != 1u << opp) {
+		res->legal_seat = seat;
+		return ref_fail(res, _("it is your turn in game #%lld: "
+		    "conditional moves answer your opponent's next move; play "
+		    "yours first (an `if` line after your move in the same "
+		    "mail will do)"), (long long)g->row.id);
+	}
 	/* The position the opponent's turn starts from: after the sender's
 	 * last move (what the opponent has played of the turn so far is not
 	 * the sender's to know). */
@@ -265,12 +272,13 @@ cmd_if(struct ref_msg *x, struct play_game *g, int seat,
 		return -1;
 	}
 	if (ops->to_move(base) != 1u << opp) {
+		/* The sender's own turn ended by the opponent's moves? Only
+		 * the opponent moves after the sender's last move now. */
 		free(base);
-		res->legal_seat = seat;
-		return ref_fail(res, _("it is your turn in game #%lld: "
-		    "conditional moves answer your opponent's next move; play "
-		    "yours first (an `if` line after your move in the same "
-		    "mail will do)"), (long long)g->row.id);
+		log_err("game #%lld: seat %d waits, yet is to move after its "
+		    "last move", (long long)g->row.id, seat);
+		return ref_fail(res, _("game #%lld is not waiting for your "
+		    "opponent's move"), (long long)g->row.id);
 	}
 	rc = line_check(g, base, seat, opp, c->cond, c->ncond, &canon, res);
 	free(base);
@@ -452,10 +460,10 @@ tb_plan(struct ref_msg *x, const struct play_game *g, int seat,
 			if (refview_shown(g, p->log[i].seat, p->log[i].notation,
 			    seat, text, sizeof(text)) == GAME_SHOWN_NONE)
 				util_strlcpy(text, "?", sizeof(text));
-			rc = ref_fail(res, _("`%s` showed a card that was hidden "
-			    "before it, and what has been seen cannot be "
-			    "unseen: it cannot be taken back (see "
-			    "ludus-games(7))"), text);
+			rc = ref_fail(res, _("`%s` brought a hidden card to "
+			    "light, and what has been seen cannot be unseen: "
+			    "it cannot be taken back (see ludus-games(7))"),
+			    text);
 		}
 		ops->apply(st, p->log[i].seat, &m);
 	}
