@@ -1148,8 +1148,8 @@ cond_word(const char *word, int then)
 	return hit;
 }
 
-/* Does the rest of an `if` line hold a `then`?  Without one the line is
- * no conditional move but a remark ("If you like, ..."). */
+/* Does the rest of an `if` line hold a `then`?  Without one a line of
+ * more words is no conditional move but a remark ("If you like, ..."). */
 static int
 has_then(const char *p)
 {
@@ -1357,7 +1357,7 @@ command_parse(const struct command_aliases *al, const char *line,
 	if (at_end(line))
 		return cmd_err(err, errlen, _("the line is empty"));
 	c->kind = keyword(al, line, &off);
-	if (c->kind == CMD_IF && !has_then(line + off))
+	if (c->kind == CMD_IF && !at_end(line + off) && !has_then(line + off))
 		c->kind = CMD_NONE;
 	if (c->kind == CMD_NONE) {
 		if (partial_keyword(al, line, err, errlen) == -1)

@@ -786,6 +786,9 @@ refcond_tell(struct ref_msg *x, const struct play_game *g)
 	    (rc->cleared && strcmp(notify, "off") == 0)) {
 		ref_lang(&rs.p[rc->owner]);
 		d = refview_game(x, g, &rs, rc->owner);
+		tmpl_list(d, "conditions.lines");
+		tmpl_set(d, "conditions.count", "0");
+		tmpl_set(d, "conditions.playable", "");
 		r = ref_send(x, &rs.p[rc->owner], rc->fired ? "move" :
 		    "conditions", d, g->row.id, rc->owner, NULL);
 		tmpl_data_free(d);
@@ -801,6 +804,14 @@ refcond_view(struct ref_msg *x, const struct play_game *g,
 {
 	const struct ref_cond *rc = &x->cond;
 
+	tmpl_set(d, "conditional.text", "");
+	tmpl_set(d, "conditional.after", "");
+	tmpl_set(d, "conditional.name", "");
+	tmpl_set(d, "conditional.you", "");
+	tmpl_set(d, "conditions.left", "");
+	tmpl_set(d, "conditions.cleared", "");
+	tmpl_set(d, "conditions.after", "");
+	tmpl_set(d, "takeback.declined", "");
 	if (rc->game != g->row.id)
 		return;
 	if (rc->fired) {
