@@ -666,7 +666,7 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 	char **lines = NULL, *t[2 * COMMAND_IF_MAX], *reply = NULL;
 	char err[GAME_ERRLEN + 100];
 	unsigned seats;
-	int owner = !*seat, n = 0, i, j, nt, at, r, ret = -1, kept = 0;
+	int owner = !*seat, n = 0, i, j, nt, at, r, ret = -1, kept = 0, left;
 	uint32_t b2;
 
 	memset(rc, 0, sizeof(*rc));
@@ -744,13 +744,15 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 		goto out;
 	}
 	g->row.draw_offer &= side_mask(g, owner);
+	/* A reply that ended the game leaves nothing to wait for. */
+	left = strcmp(g->row.status, "active") == 0 ? kept : 0;
 	if (store_conditions_set(x->r->store, g->row.id, owner, lines,
-	    kept) == -1 || store_event_add(x->r->store, g->row.id,
+	    left) == -1 || store_event_add(x->r->store, g->row.id,
 	    g->row.nmoves - 1, g->row.player[owner], "conditional",
 	    N_("conditional move, played at once"), x->now) == -1)
 		goto out;
 	rc->fired = 1;
-	rc->left = kept;
+	rc->left = left;
 	util_strlcpy(rc->reply, reply, sizeof(rc->reply));
 	*seat = owner;
 	*before = b2;
