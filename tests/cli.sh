@@ -46,7 +46,7 @@ check no-db-default 1 env LUDUS_CONFIG="$tmp/none.yaml" sh -c \
 [ ! -e "$tmp/ludus.db" ] && ok || { echo "FAIL no-db: outbox created ./ludus.db"; fail=$((fail + 1)); }
 check no-db-deliver 75 ludus deliver </dev/null
 
-check init 0 ludus init && expect init "schema version 7" "$tmp/out" &&
+check init 0 ludus init && expect init "schema version 8" "$tmp/out" &&
 	expect init-secret "created (mode 0600)" "$tmp/out"
 [ "$(stat -c %a "$db")" = 600 ] && ok || { echo "FAIL db mode"; fail=$((fail + 1)); }
 check games 0 ludus games && expect games "pits=3-8 (default 6)" "$tmp/out"
