@@ -1715,7 +1715,7 @@ START_TEST(conditional_moves_edges)
 	struct play_game g;
 	struct outs o;
 	const struct out *m;
-	char *subject, *out, *raw;
+	char *subject, *out, *raw, *body, line[GAME_MOVE_TEXT];
 	int64_t id;
 	int s, opp;
 
@@ -1769,6 +1769,29 @@ START_TEST(conditional_moves_edges)
 	ck_assert_msg(strstr(out, "a robot answers at once") != NULL, "%s",
 	    out);
 	free(out);
+	w_close(&w);
+
+	/* Almakleh with cards=discard: the opponent's move draws from the
+	 * face-down pile, and a line may not look past it. */
+	w_open(&w, "cond-discard", NULL);
+	free(w_send(&w, players[0], "new game",
+	    "new almakleh cards=discard first=me bob@club.example"));
+	id = w_newest_game(&w);
+	for (s = 0; s < 2; s++)
+		free(w_send_seat(&w, id, s, players[s], "accept"));
+	w_load(&w, id, &g);
+	legal_text(&g, 0, 0, line, sizeof(line));
+	play_free(&g);
+	free(w_send_seat(&w, id, 0, players[0], line));
+	w_load(&w, id, &g);
+	legal_text(&g, 1, 0, line, sizeof(line));
+	play_free(&g);
+	body = xasprintf("if %s then pass x", line);
+	out = w_send_seat(&w, id, 0, players[0], body);
+	ck_assert_msg(strstr(out, "would bring a hidden card to light") !=
+	    NULL, "%s", out);
+	free(out);
+	free(body);
 	w_close(&w);
 }
 END_TEST
