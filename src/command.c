@@ -82,6 +82,12 @@ static const struct command_info infos[CMD_NKINDS] = {
 	[CMD_SEEK] = { "seek", "seek GAME [OPT=VAL...] [ladder=NAME] "
 	    "[rating=LOW-HIGH]", 0 },
 	[CMD_SEEKS] = { "seeks", "seeks", 0 },
+	[CMD_IF] = { "if", "if [#ID] MOVE then MOVE [if MOVE then MOVE...]",
+	    1 },
+	[CMD_CONDITIONS] = { "conditions", "conditions [#ID]", 1 },
+	[CMD_CONDITIONS_CLEAR] = { "conditions clear",
+	    "conditions clear [#ID]", 1 },
+	[CMD_TAKEBACK] = { "takeback", "takeback [#ID]", 1 },
 };
 
 struct alias {
@@ -1264,6 +1270,96 @@ parse_seek(const char *p, struct command *c, char *err, size_t errlen)
 	return rc;
 }
 
+/* The words inside a conditional line, in every language the keywords
+ * have (the line's own keyword may also be an alias: commands.yaml). */
+static int
+cond_word(const char *word, int then)
+{
+	static const char *const ifs[] = { "if", "если", "إذا", "اذا" };
+	static const char *const thens[] = { "then", "то", "тогда", "ثم" };
+	const char *const *v = then ? thens : ifs;
+	char *f = command_fold(word);
+	size_t i, n = strlen(f);
+	int hit = 0;
+
+	while (n > 0 && is_punct_tail(f[n - 1]))
+		f[--n] = '\0';
+	for (i = 0; i < 4 && !hit; i++)
+		hit = strcmp(f, v[i]) == 0;
+	free(f);
+	return hit;
+}
+
+/* Does the rest of an `if` line hold a `then`?  Without one a line of
+ * more words is no conditional move but a remark ("If you like, ..."). */
+static int
+has_then(const char *p)
+{
+	char *w;
+	int hit = 0;
+
+	while (!hit && (w = next_word(&p)) != NULL) {
+		hit = cond_word(w, 1);
+		free(w);
+	}
+	return hit;
+}
+
+static void
+cond_add(struct command *c, struct buf *move)
+{
+	size_t n = move->len;
+
+	/* "if b4-c3, then d2-e3": the comma belongs to the sentence. */
+	while (n > 0 && (move->s[n - 1] == ',' || move->s[n - 1] == ';'))
+		n--;
+	c->cond = xreallocarray(c->cond, (size_t)c->ncond + 1,
+	    sizeof(*c->cond));
+	c->cond[c->ncond++] = xstrndup(n ? move->s : "", n);
+	buf_reset(move);
+}
+
+/* if [#ID] MOVE then MOVE [if MOVE then MOVE...] */
+static int
+parse_if(const char *p, struct command *c, char *err, size_t errlen)
+{
+	struct buf move = { 0 };
+	char *w;
+	int then = 0, rc = 0;
+
+	if (opt_game(&p, c, err, errlen) == -1)
+		return -1;
+	if ((c->text = rest_text(p)) != NULL &&
+	    strlen(c->text) > COMMAND_TEXT_MAX)
+		return cmd_err(err, errlen, _("the line is too long (at most %d "
+		    "bytes)"), COMMAND_TEXT_MAX);
+	while (rc == 0 && (w = next_word(&p)) != NULL) {
+		if (cond_word(w, !then)) {
+			if (move.len == 0)
+				rc = cmd_err(err, errlen, _("a move is missing "
+				    "before `%.20s`: %s"), w, infos[CMD_IF].usage);
+			else
+				cond_add(c, &move);
+			then = !then;
+		} else
+			buf_printf(&move, "%s%s", move.len ? " " : "", w);
+		free(w);
+	}
+	if (rc == 0 && move.len == 0)
+		rc = cmd_err(err, errlen, _("the line ends without the move: %s"),
+		    infos[CMD_IF].usage);
+	else if (rc == 0 && !then)
+		rc = cmd_err(err, errlen, _("`then` and your reply are missing "
+		    "after `%.40s`: %s"), buf_str(&move), infos[CMD_IF].usage);
+	else if (rc == 0)
+		cond_add(c, &move);
+	if (rc == 0 && c->ncond > 2 * COMMAND_IF_MAX)
+		rc = cmd_err(err, errlen, _("at most %d moves and replies in one "
+		    "line"), COMMAND_IF_MAX);
+	buf_free(&move);
+	return rc;
+}
+
 static int
 parse_args(const char *p, struct command *c, char *err, size_t errlen)
 {
@@ -1356,6 +1452,14 @@ parse_args(const char *p, struct command *c, char *err, size_t errlen)
 	case CMD_ADMIN_LADDER_REMOVE:
 	case CMD_ADMIN_LADDER_ADJUST:
 		return parse_ladder(p, c, err, errlen);
+	case CMD_IF:
+		return parse_if(p, c, err, errlen);
+	case CMD_CONDITIONS:
+	case CMD_CONDITIONS_CLEAR:
+	case CMD_TAKEBACK:
+		if (opt_game(&p, c, err, errlen) == -1)
+			return -1;
+		return no_more(p, c->kind, err, errlen);
 	case CMD_NONE:
 	case CMD_NKINDS:
 		break;
@@ -1400,6 +1504,8 @@ command_parse(const struct command_aliases *al, const char *line,
 	if (at_end(line))
 		return cmd_err(err, errlen, _("the line is empty"));
 	c->kind = keyword(al, line, &off);
+	if (c->kind == CMD_IF && !at_end(line + off) && !has_then(line + off))
+		c->kind = CMD_NONE;
 	if (c->kind == CMD_NONE) {
 		if (partial_keyword(al, line, err, errlen) == -1)
 			return -1;
@@ -1427,6 +1533,9 @@ command_free(struct command *c)
 	free(c->addr);
 	free(c->result_name);
 	free(c->ladder);
+	for (i = 0; i < c->ncond; i++)
+		free(c->cond[i]);
+	free(c->cond);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -26,6 +26,7 @@
 #define COMMAND_HOURS_MAX	8760	/* `admin extend`: a year */
 #define COMMAND_DAYS_MAX	365	/* `vacation` */
 #define COMMAND_ROBOT_MAX	3	/* robot:1 .. robot:3 */
+#define COMMAND_IF_MAX		10	/* `if A then B` pairs in one line */
 
 /* `set name`, `admin new` and friends are kinds of their own, so the
  * referee switches on one value. */
@@ -75,6 +76,10 @@ enum command_kind {
 	CMD_ADMIN_LADDER_ADJUST,
 	CMD_SEEK,
 	CMD_SEEKS,
+	CMD_IF,
+	CMD_CONDITIONS,
+	CMD_CONDITIONS_CLEAR,
+	CMD_TAKEBACK,
 	CMD_NKINDS
 };
 
@@ -145,6 +150,12 @@ struct command {
 	 * rating=LOW-HIGH (either end may be left out), 0 for no bound. */
 	int	 rating_min;
 	int	 rating_max;
+	/* if MOVE then MOVE [if MOVE then MOVE...]: the opponent's move and
+	 * the reply, by turns (cond[0] the first opponent's move, cond[1]
+	 * its reply, ...), each as written with its ends trimmed; ncond is
+	 * even.  Owned. */
+	char	**cond;
+	int	 ncond;
 };
 
 #define COMMAND_RATING_MAX	4000	/* seek rating= bounds: 1 to this */

@@ -455,6 +455,37 @@ play_plies_stored(struct store *s, const struct play_game *g)
 	return plies;
 }
 
+int
+play_takeback(struct store *s, struct play_game *g, int keep, int64_t now,
+    char *err, size_t errlen)
+{
+	char *state = NULL;
+	int rc;
+
+	if (keep < 0 || keep > g->row.nmoves) {
+		util_err(err, errlen, "no move %d to go back to", keep);
+		return -1;
+	}
+	if (store_moves_truncate(s, g->row.id, keep) == -1) {
+		util_err(err, errlen, "%s", store_errmsg(s));
+		return -1;
+	}
+	if (play_replay(s, g, &state, err, errlen) == -1)
+		return -1;
+	rc = g->def->ops->parse_state(g->st, state, err, errlen);
+	free(state);
+	if (rc == -1)
+		return -1;
+	g->row.nmoves = keep;
+	g->row.updated = now;
+	play_refresh(g);
+	if (store_game_update(s, &g->row) == -1) {
+		util_err(err, errlen, "%s", store_errmsg(s));
+		return -1;
+	}
+	return 0;
+}
+
 void
 play_render(const struct play_game *g, int viewer, struct buf *out)
 {

@@ -82,6 +82,12 @@ int	 play_is_ply(const struct play_game *, int seat, const char *notation);
 int	 play_plies(const struct play_game *, const struct store_move *log,
 	    int n);
 int	 play_plies_stored(struct store *, const struct play_game *);
+/* Go back to the position after the first `keep` logged moves: the log
+ * is cut there and the state re-derived from the seed and what is left,
+ * as play_replay does, so replay and verification stay exact.  The game
+ * must still be active.  -1 with err (the caller rolls back). */
+int	 play_takeback(struct store *, struct play_game *, int keep,
+	    int64_t now, char *err, size_t errlen);
 
 /* A rendering for a seat (or GAME_PUBLIC), with players' addresses as
  * names. */

@@ -424,7 +424,7 @@ static int
 after_move(struct ref_msg *x, struct play_game *g, int seat, uint32_t before)
 {
 	unsigned keep;
-	int i, open;
+	int i, open, rc;
 
 	/* A move by the side a draw was offered to declines the offer. */
 	keep = 0;
@@ -432,7 +432,10 @@ after_move(struct ref_msg *x, struct play_game *g, int seat, uint32_t before)
 		if (side_of(g, i) == side_of(g, seat))
 			keep |= 1u << i;
 	g->row.draw_offer &= keep;
-	if (refclock_after_move(x, g, seat, before) == -1 ||
+	/* A conditional reply the move called for is played now, as a move
+	 * of its own for the clock and the robots. */
+	if (refcond_after_move(x, g, &seat, &before) == -1 ||
+	    refclock_after_move(x, g, seat, before) == -1 ||
 	    refrobot_play(x, g, &i) == -1)
 		return -1;
 	if (strcmp(g->row.status, "finished") == 0)
@@ -440,16 +443,21 @@ after_move(struct ref_msg *x, struct play_game *g, int seat, uint32_t before)
 	if (store_game_update(x->r->store, &g->row) == -1)
 		return -1;
 	if (strcmp(g->row.status, "finished") == 0)
-		return refview_end(x, g);
+		rc = refview_end(x, g);
 	/* A turn of several plies that goes on (Spite & Malice before the
 	 * discard): only the mover hears now; the others get the whole
 	 * turn in one mail when it ends. */
-	if ((open = refview_turn_open(x, g, seat)) == -1)
-		return -1;
-	if (open)
-		return mover_mail(x, g, seat);
-	return refview_fanout(x, g, "move", REFVIEW_SEATS | REFVIEW_OBSERVERS |
-	    REFVIEW_NOTIFY, NULL, NULL);
+	else if ((open = refview_turn_open(x, g, seat)) == -1)
+		rc = -1;
+	else if (open)
+		rc = mover_mail(x, g, seat);
+	else
+		rc = refview_fanout(x, g, "move", REFVIEW_SEATS |
+		    REFVIEW_OBSERVERS | REFVIEW_NOTIFY, NULL, NULL);
+	if (rc == 0)
+		rc = refcond_tell(x, g);
+	memset(&x->cond, 0, sizeof(x->cond));
+	return rc;
 }
 
 /* The `N.` guard: REF_OK when absent or current. */
@@ -780,7 +788,9 @@ refgame_finish(struct ref_msg *x, struct play_game *g, int draw,
 	g->row.ended = xstrdup(how);
 	g->row.draw_offer = 0;
 	g->row.updated = x->now;
-	if (refclock_stop(x, g) == -1 ||
+	if (store_conditions_clear(x->r->store, g->row.id, -1) == -1 ||
+	    store_takeback_set(x->r->store, g->row.id, 0, 0, x->now) == -1 ||
+	    refclock_stop(x, g) == -1 ||
 	    store_game_update(x->r->store, &g->row) == -1 ||
 	    store_event_add(x->r->store, g->row.id, g->row.nmoves, x->me.id,
 	    how, g->row.result, x->now) == -1)
@@ -1022,6 +1032,9 @@ refgame_run(struct ref_msg *x, const struct command *c, int from_tag,
 	case CMD_DECLINE:
 	case CMD_SAY:
 	case CMD_THANKS:
+	case CMD_IF:
+	case CMD_CONDITIONS_CLEAR:
+	case CMD_TAKEBACK:
 		if ((seat = ref_seat_auth(x, &g, res)) < 0) {
 			play_free(&g);
 			return REF_FAIL;
@@ -1065,6 +1078,19 @@ refgame_run(struct ref_msg *x, const struct command *c, int from_tag,
 		break;
 	case CMD_THANKS:
 		rc = cmd_thanks(x, &g, seat, res);
+		break;
+	case CMD_CONDITIONS:
+		/* The queue goes to the seat's own address: From will do. */
+		if ((seat = play_seat(&g, x->me.address)) < 0)
+			rc = ref_fail(res, _("you have no seat in game #%lld"),
+			    (long long)g.row.id);
+		else
+			rc = refcond_run(x, &g, seat, c, res);
+		break;
+	case CMD_IF:
+	case CMD_CONDITIONS_CLEAR:
+	case CMD_TAKEBACK:
+		rc = refcond_run(x, &g, seat, c, res);
 		break;
 	default:
 		rc = ref_fail(res, _("`%s` is not a game command"),

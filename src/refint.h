@@ -56,6 +56,19 @@ struct ref_out {
 #define REF_PART_INFO	1	/* help, games, list, remarks only */
 #define REF_PART_ERROR	2
 
+/* What a move did to conditional moves and takebacks, for the mails of
+ * that move (refcond.c). */
+struct ref_cond {
+	int64_t	 game;		/* 0: nothing */
+	int	 owner;		/* the seat whose queue it concerned, or -1 */
+	int	 fired;		/* its reply was played at once */
+	int	 cleared;	/* its queue was cleared */
+	int	 left;		/* lines still queued after the reply */
+	char	 after[2 * GAME_MOVE_TEXT];	/* the opponent's turn */
+	char	 reply[2 * GAME_MOVE_TEXT];	/* the reply played */
+	unsigned tb_declined;	/* seats whose takeback the move declined */
+};
+
 struct ref_msg {
 	struct referee	*r;
 	const struct mail_msg *m;	/* NULL for timers */
@@ -78,6 +91,7 @@ struct ref_msg {
 	/* A ladder challenge's time to accept (seconds; 0: the configured
 	 * invitation time), read by refgame_new. */
 	int64_t		 invite_for;
+	struct ref_cond	 cond;		/* the move being mailed (refcond.c) */
 };
 
 /* What became of one command. */
@@ -331,6 +345,24 @@ int	refseek_answer(struct ref_msg *, const struct command *,
 	    const char *line, struct ref_result *);
 /* A `seek` timer (a seek lapses) or the weekly `seeks` posting. */
 int	refseek_timer(struct ref_msg *, const struct store_timer *);
+/* refcond.c: conditional moves and takebacks. */
+/* if, conditions, conditions clear, takeback by seat. */
+int	refcond_run(struct ref_msg *, struct play_game *, int seat,
+	    const struct command *, struct ref_result *);
+/* After *seat moved (before: the seats that were to move then): a
+ * takeback asked for is answered; when the other seat's queue expects the
+ * turn, its reply is played (the clock told of the first move), *seat and
+ * *before then being the reply's; else the queue is cleared.  x->cond
+ * says what happened, for the mails. */
+int	refcond_after_move(struct ref_msg *, struct play_game *, int *seat,
+	    uint32_t *before);
+/* After the move mails: the owner of the queue hears of it when those
+ * mails passed them by (their notify setting). */
+int	refcond_tell(struct ref_msg *, const struct play_game *);
+/* conditional.*, conditions.* and takeback.declined for a reader of the
+ * mails of the move (refview_game); owner_name names the queue's owner. */
+void	refcond_view(struct ref_msg *, const struct play_game *,
+	    struct tmpl_data *, int viewer, const char *owner_name);
 
 /* referee.c: run one command line (used by confirm). */
 int	ref_run_line(struct ref_msg *, const char *line, struct ref_result *);

@@ -457,6 +457,23 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	variant = site_game_url(x->r->cfg, g->row.id);
 	tmpl_set(d, "game.url", variant ? variant : "");
 	free(variant);
+	/* What the move being mailed did to conditional moves and
+	 * takebacks; the takebacks a rated game has seen. */
+	refcond_view(x, g, d, viewer, x->cond.owner >= 0 &&
+	    x->cond.owner < rs->n ? v.names[x->cond.owner] : "");
+	tmpl_set(d, "game.takebacks", "");
+	if (g->row.rated) {
+		struct store_event *ev;
+		int ne, k, tb = 0;
+
+		if (store_events(x->r->store, g->row.id, &ev, &ne) == 0) {
+			for (k = 0; k < ne; k++)
+				tb += strcmp(ev[k].kind, "takeback") == 0;
+			store_events_free(ev, ne);
+		}
+		if (tb > 0)
+			tmpl_set_int(d, "game.takebacks", tb);
+	}
 	rng_commitment(g->row.seed, commit);
 	tmpl_set(d, "seed.hash", commit);
 	tmpl_set(d, "game.chance", ops->chance ? "1" : "");

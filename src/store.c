@@ -321,6 +321,18 @@ static const char *const migrations[] = {
 	"  expires INTEGER NOT NULL,"
 	"  game_id INTEGER);"
 	"CREATE INDEX seeks_status ON seeks(status);",
+	/* 13: conditional moves queued per seat, and a takeback asked for. */
+	"CREATE TABLE conditions ("
+	"  game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+	"  seat INTEGER NOT NULL,"
+	"  line INTEGER NOT NULL,"
+	"  moves TEXT NOT NULL,"
+	"  PRIMARY KEY (game_id, seat, line));"
+	"CREATE TABLE takebacks ("
+	"  game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,"
+	"  seats INTEGER NOT NULL,"
+	"  at_ply INTEGER NOT NULL,"
+	"  created INTEGER NOT NULL);",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -2464,4 +2476,107 @@ store_timer_count(struct store *s, const char *kind, int *n)
 		*n = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : store_fail(s, "timers");
+}
+
+/* Conditional moves and takebacks. */
+
+int
+store_conditions(struct store *s, int64_t game, int seat, char ***out,
+    int *n)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT moves FROM conditions WHERE game_id = ? "
+	    "AND seat = ? ORDER BY line", "ii", game, (int64_t)seat)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
+		}
+		(*out)[(*n)++] = col_text(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_strings_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "conditions");
+	}
+	return 0;
+}
+
+int
+store_conditions_set(struct store *s, int64_t game, int seat,
+    char *const *lines, int n)
+{
+	int i;
+
+	if (store_conditions_clear(s, game, seat) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (run(s, "INSERT INTO conditions (game_id, seat, line, moves) "
+		    "VALUES (?, ?, ?, ?)", "iiit", game, (int64_t)seat,
+		    (int64_t)i, lines[i]) == -1)
+			return -1;
+	return 0;
+}
+
+int
+store_conditions_clear(struct store *s, int64_t game, int seat)
+{
+	if (seat < 0)
+		return run(s, "DELETE FROM conditions WHERE game_id = ?", "i",
+		    game);
+	return run(s, "DELETE FROM conditions WHERE game_id = ? AND seat = ?",
+	    "ii", game, (int64_t)seat);
+}
+
+int
+store_takeback_get(struct store *s, int64_t game, unsigned *seats,
+    int *at_ply)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = query(s, "SELECT seats, at_ply FROM takebacks WHERE "
+	    "game_id = ?", "i", game)) == NULL)
+		return -1;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*seats = (unsigned)sqlite3_column_int64(st, 0);
+		*at_ply = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? 1 : store_fail(s, "takeback");
+}
+
+int
+store_takeback_set(struct store *s, int64_t game, unsigned seats,
+    int at_ply, int64_t now)
+{
+	if (seats == 0)
+		return run(s, "DELETE FROM takebacks WHERE game_id = ?", "i",
+		    game);
+	return run(s, "INSERT INTO takebacks (game_id, seats, at_ply, created) "
+	    "VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET seats = "
+	    "excluded.seats, at_ply = excluded.at_ply, created = "
+	    "excluded.created", "iiii", game, (int64_t)seats, (int64_t)at_ply,
+	    now);
+}
+
+int
+store_moves_truncate(struct store *s, int64_t game, int keep)
+{
+	if (run(s, "DELETE FROM moves WHERE game_id = ? AND ply > ?", "ii",
+	    game, (int64_t)keep) == -1)
+		return -1;
+	/* The events after the moves taken back stay, as events after the
+	 * moves that are left. */
+	return run(s, "UPDATE events SET after_ply = ? WHERE game_id = ? AND "
+	    "after_ply > ?", "iii", (int64_t)keep, game, (int64_t)keep);
 }

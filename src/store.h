@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	12
+#define STORE_SCHEMA_VERSION	13
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -482,5 +482,24 @@ int	 store_seek_update(struct store *, const struct store_seek *);
 /* Ids of the open seeks, oldest first. */
 int	 store_seeks_open(struct store *, int64_t **ids, int *n);
 void	 store_seek_free(struct store_seek *);
+/* Conditional moves: each seat's queued lines, in order (owned vector,
+ * store_strings_free); set replaces them all; clear drops a seat's (seat
+ * -1: every seat's).  What a line holds is the referee's business. */
+int	 store_conditions(struct store *, int64_t game, int seat, char ***,
+	    int *n);
+int	 store_conditions_set(struct store *, int64_t game, int seat,
+	    char *const *lines, int n);
+int	 store_conditions_clear(struct store *, int64_t game, int seat);
+
+/* A takeback asked for: a bit per seat that asked, and the number of
+ * moves logged when it was (1 when none stands).  seats 0 drops it. */
+int	 store_takeback_get(struct store *, int64_t game, unsigned *seats,
+	    int *at_ply);
+int	 store_takeback_set(struct store *, int64_t game, unsigned seats,
+	    int at_ply, int64_t now);
+/* Keep the first `keep` moves of the log (a takeback); events after the
+ * moves dropped become events after move `keep`.  The caller writes the
+ * game's nmoves and state. */
+int	 store_moves_truncate(struct store *, int64_t game, int keep);
 
 #endif

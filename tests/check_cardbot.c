@@ -206,6 +206,85 @@ START_TEST(determinize_keeps_view)
 }
 END_TEST
 
+/*
+ * reveals() says which moves show some seat a card it could not see (the
+ * referee takes none of them back): a move it passes looks the same to
+ * every seat whatever the hidden cards were, over deals the seat cannot
+ * tell apart; and some move it flags does show a seat something new, so
+ * the check can fail.
+ */
+START_TEST(reveals_matches_what_seats_see)
+{
+	const struct gamecase *gc = &cases[_i];
+	const struct game_ops *ops = ops_of(gc);
+	struct game_move moves[GAME_MAX_MOVES], m;
+	char text[GAME_MOVE_TEXT], err[GAME_ERRLEN];
+	void *st, *after = xmalloc(ops->state_size);
+	void *d = xmalloc(ops->state_size);
+	char *want, *got;
+	struct rng r;
+	uint32_t mask;
+	int pos, seat, n, i, v, k, rev, differs, named, quiet = 0, shown = 0;
+
+	REQUIRE(ops->reveals != NULL);
+	for (pos = 0; pos < 30; pos++) {
+		st = random_position(gc, 5000 + (uint64_t)pos);
+		mask = ops->to_move(st);
+		for (seat = 0; seat < gc->nseats; seat++) {
+			if (!(mask & (1u << seat)))
+				continue;
+			n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+			for (i = 0; i < n && i < 12; i++) {
+				rev = ops->reveals(st, seat, &moves[i]);
+				ops->format_move(st, seat, &moves[i], text,
+				    sizeof(text));
+				memcpy(after, st, ops->state_size);
+				ops->apply(after, seat, &moves[i]);
+				differs = named = 0;
+				for (v = 0; v < gc->nseats && !differs; v++) {
+					want = seat_view(ops, after, v);
+					for (k = 0; k < 3 && !differs; k++) {
+						rng_from(&r, (uint64_t)(pos * 1000 +
+						    i * 10 + v * 3 + k));
+						memcpy(d, st, ops->state_size);
+						ops->determinize(d, v, &r);
+						/* A card v cannot place is not in
+						 * this deal: nothing to compare. */
+						if (ops->parse_move(d, seat, text,
+						    &m, err, sizeof(err)) == -1) {
+							named = 1;
+							continue;
+						}
+						ops->apply(d, seat, &m);
+						got = seat_view(ops, d, v);
+						differs = strcmp(want, got) != 0;
+						free(got);
+					}
+					free(want);
+				}
+				if (!rev && differs)
+					ck_abort_msg("%s: `%s` by seat %d shows a "
+					    "seat something new, and reveals() "
+					    "says it does not", gc->game, text,
+					    seat);
+				quiet += !rev;
+				/* A card played from a hand the others cannot
+				 * place is shown to them by the move itself. */
+				shown += rev && (differs || named);
+			}
+		}
+		free(st);
+	}
+	free(after);
+	free(d);
+	ck_assert_int_gt(shown, 0);
+	/* Side-stack plays in Spite & Malice, discards and answers in an
+	 * Aluette changer round. */
+	if (strcmp(gc->game, "spite") == 0 || strstr(gc->opts, "changer"))
+		ck_assert_int_gt(quiet, 0);
+}
+END_TEST
+
 /* Two deals of the hidden cards the seat cannot tell apart become the same
  * state when determinized with the same numbers. */
 START_TEST(determinize_depends_on_view_only)
@@ -662,6 +741,7 @@ cardbot_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, determinize_keeps_view, 0, NCASES);
 	tcase_add_loop_test(tc, determinize_depends_on_view_only, 0, NCASES);
+	tcase_add_loop_test(tc, reveals_matches_what_seats_see, 0, NCASES);
 	tcase_add_loop_test(tc, decision_ignores_hidden_cards, 0, NCASES);
 	tcase_add_loop_test(tc, peeking_chooser_is_caught, 0, NCASES);
 	tcase_add_loop_test(tc, robots_play_legal_moves, 0, NCASES);

@@ -1077,6 +1077,79 @@ END_TEST
 
 /* The Russian table of ludus-commands(7) says what games/commands.yaml
  * holds, row by row. */
+/* if MOVE then MOVE [if MOVE then MOVE...], conditions, takeback. */
+START_TEST(command_conditional_and_takeback)
+{
+	struct command c;
+
+	ok("if b4-c3 then d2-e3 if c3xe1 then a1-b2", &c);
+	ck_assert_int_eq(c.kind, CMD_IF);
+	ck_assert_int_eq(c.ncond, 4);
+	ck_assert_str_eq(c.cond[0], "b4-c3");
+	ck_assert_str_eq(c.cond[1], "d2-e3");
+	ck_assert_str_eq(c.cond[2], "c3xe1");
+	ck_assert_str_eq(c.cond[3], "a1-b2");
+	command_free(&c);
+	/* A turn of several plies, a comma before `then`, #ID. */
+	ok("If #7 3, 6, then 2", &c);
+	ck_assert_int_eq(c.kind, CMD_IF);
+	ck_assert_int_eq(c.game, 7);
+	ck_assert_int_eq(c.ncond, 2);
+	ck_assert_str_eq(c.cond[0], "3, 6");
+	ck_assert_str_eq(c.cond[1], "2");
+	command_free(&c);
+	ok("Если 1 то 3 если 2 тогда 2", &c);
+	ck_assert_int_eq(c.kind, CMD_IF);
+	ck_assert_int_eq(c.ncond, 4);
+	ck_assert_str_eq(c.cond[2], "2");
+	ck_assert_str_eq(c.cond[3], "2");
+	command_free(&c);
+	ok("إذا 1 ثم 3", &c);
+	ck_assert_int_eq(c.kind, CMD_IF);
+	ck_assert_int_eq(c.ncond, 2);
+	command_free(&c);
+	/* Without `then` it is no conditional move but a remark (the
+	 * referee sets it aside as no move of the game). */
+	ok("If you like, a rematch?", &c);
+	ck_assert_int_eq(c.kind, CMD_MOVE);
+	ck_assert_int_eq(c.implicit, 1);
+	command_free(&c);
+	ok("Если что, пиши", &c);
+	ck_assert_int_eq(c.kind, CMD_MOVE);
+	ck_assert_int_eq(c.implicit, 1);
+	command_free(&c);
+	bad("if then 3", CMD_IF, "a move is missing before `then`: if [#ID] "
+	    "MOVE then MOVE [if MOVE then MOVE...]");
+	bad("if 1 then", CMD_IF, "the line ends without the move: if [#ID] "
+	    "MOVE then MOVE [if MOVE then MOVE...]");
+	bad("if 1 then 2 if 3", CMD_IF, "`then` and your reply are missing "
+	    "after `3`: if [#ID] MOVE then MOVE [if MOVE then MOVE...]");
+	bad("if 1 then 2 if 3 then 4 if 5 then 6 if 7 then 8 if 9 then 10 "
+	    "if 11 then 12 if 13 then 14 if 15 then 16 if 17 then 18 "
+	    "if 19 then 20 if 21 then 22", CMD_IF, "at most 10 moves and "
+	    "replies in one line");
+
+	kind_is("conditions", CMD_CONDITIONS, 0, NULL);
+	kind_is("conditions #4", CMD_CONDITIONS, 4, NULL);
+	kind_is("conditions clear", CMD_CONDITIONS_CLEAR, 0, NULL);
+	kind_is("conditions clear #4", CMD_CONDITIONS_CLEAR, 4, NULL);
+	kind_is("условия", CMD_CONDITIONS, 0, NULL);
+	kind_is("снять условия #2", CMD_CONDITIONS_CLEAR, 2, NULL);
+	kind_is("takeback", CMD_TAKEBACK, 0, NULL);
+	kind_is("takeback #9", CMD_TAKEBACK, 9, NULL);
+	kind_is("Переходить", CMD_TAKEBACK, 0, NULL);
+	kind_is("вернуть ход #3", CMD_TAKEBACK, 3, NULL);
+	kind_is("تراجع", CMD_TAKEBACK, 0, NULL);
+	bad("takeback 3", CMD_TAKEBACK, "takeback takes nothing more, not "
+	    "`3`: takeback [#ID]");
+	bad("conditions now", CMD_CONDITIONS, "conditions takes nothing more, "
+	    "not `now`: conditions [#ID]");
+	ck_assert(command_game_scoped(CMD_IF));
+	ck_assert(command_game_scoped(CMD_CONDITIONS_CLEAR));
+	ck_assert(command_game_scoped(CMD_TAKEBACK));
+}
+END_TEST
+
 START_TEST(command_man_page_lists_the_aliases)
 {
 	const char *src = getenv("LUDUS_SRCDIR");
@@ -1244,6 +1317,7 @@ command_suite(void)
 	tcase_add_test(tc, command_every_command_has_russian_alias);
 	tcase_add_test(tc, command_games_have_russian_names);
 	tcase_add_test(tc, command_man_page_lists_the_aliases);
+	tcase_add_test(tc, command_conditional_and_takeback);
 	tcase_add_test(tc, command_gamedef_skips_commands_yaml);
 	tcase_add_test(tc, command_aliases_file_errors);
 	suite_add_tcase(s, tc);

@@ -1830,6 +1830,182 @@ START_TEST(almakleh_deck_cycles_across_games)
 }
 END_TEST
 
+/* Conditional moves: they need the seat's token, a robot takes none, and
+ * a reply played for a player who hears only of their turns still reaches
+ * them. */
+START_TEST(conditional_moves_edges)
+{
+	struct world w;
+	struct play_game g;
+	struct outs o;
+	const struct out *m;
+	char *subject, *out, *raw, *body, line[GAME_MOVE_TEXT];
+	int64_t id;
+	int s, opp;
+
+	w_open(&w, "cond", NULL);
+	id = w_mancala(&w);
+	w_load(&w, id, &g);
+	s = seat_to_move(&g);
+	opp = !s;
+	play_free(&g);
+	/* Pit 1 of 4 seeds ends in pit 5: the turn passes. */
+	free(w_send_seat(&w, id, s, players[s], "1\nset notify turn"));
+	w_take(&w, &o);
+	outs_free(&o);
+	/* Without the token (a forged From) nothing is queued. */
+	subject = xasprintf("Re: [ludus #%lld] Your move", (long long)id);
+	raw = w_raw(&w, players[s], subject, NULL, "if 1 then 6");
+	free(w_deliver(&w, raw));
+	free(raw);
+	free(subject);
+	w_take(&w, &o);
+	assert_auth_refusal(&o, players[s]);
+	outs_free(&o);
+	out = w_send_seat(&w, id, s, players[s], "if 1 then 6");
+	ck_assert_msg(strstr(out, ": 1 applied") != NULL, "%s", out);
+	free(out);
+	w_take(&w, &o);
+	outs_free(&o);
+	/* The opponent's 1 fires the reply: 6 (4 seeds to the store and
+	 * the opponent's first three pits). */
+	free(w_send_seat(&w, id, opp, players[opp], "1"));
+	w_load(&w, id, &g);
+	ck_assert_int_eq(g.row.nmoves, 3);
+	ck_assert_int_eq(seat_to_move(&g), opp);
+	play_free(&g);
+	w_take(&w, &o);
+	ck_assert_ptr_nonnull(m = outs_find(&o, players[s]));
+	ck_assert_msg(strstr(m->body, "That was your conditional move, played "
+	    "at once in answer to 1.") != NULL, "%s", m->body);
+	ck_assert_ptr_nonnull(m = outs_find(&o, players[opp]));
+	ck_assert_msg(strstr(m->body, "conditional move, played at once in "
+	    "answer to 1") != NULL, "%s", m->body);
+	outs_free(&o);
+	w_close(&w);
+
+	/* Against a robot there is nothing to wait for. */
+	w_open(&w, "cond-robot", NULL);
+	free(w_send(&w, players[0], "new game", "new mancala first=me robot"));
+	id = w_newest_game(&w);
+	free(w_send_seat(&w, id, 0, players[0], "accept"));
+	out = w_send_seat(&w, id, 0, players[0], "if 1 then 2");
+	ck_assert_msg(strstr(out, "a robot answers at once") != NULL, "%s",
+	    out);
+	free(out);
+	w_close(&w);
+
+	/* Almakleh with cards=discard: the opponent's move draws from the
+	 * face-down pile, and a line may not look past it. */
+	w_open(&w, "cond-discard", NULL);
+	free(w_send(&w, players[0], "new game",
+	    "new almakleh cards=discard first=me bob@club.example"));
+	id = w_newest_game(&w);
+	for (s = 0; s < 2; s++)
+		free(w_send_seat(&w, id, s, players[s], "accept"));
+	w_load(&w, id, &g);
+	legal_text(&g, 0, 0, line, sizeof(line));
+	play_free(&g);
+	free(w_send_seat(&w, id, 0, players[0], line));
+	w_load(&w, id, &g);
+	legal_text(&g, 1, 0, line, sizeof(line));
+	play_free(&g);
+	body = xasprintf("if %s then pass x", line);
+	out = w_send_seat(&w, id, 0, players[0], body);
+	ck_assert_msg(strstr(out, "would bring a hidden card to light") !=
+	    NULL, "%s", out);
+	free(out);
+	free(body);
+	w_close(&w);
+}
+END_TEST
+
+/* Takebacks: a turn still going on is not taken back, a whole turn of
+ * several sowings is, back to the very position; a robot agrees at once;
+ * a Spite & Malice turn, which ends with cards coming to light, never. */
+START_TEST(takeback_edges)
+{
+	struct world w;
+	struct play_game g;
+	struct outs o;
+	char *start, *now, *out, line[GAME_MOVE_TEXT + 20];
+	int64_t id;
+	int s, opp, i, k;
+
+	w_open(&w, "takeback", NULL);
+	id = w_mancala(&w);
+	start = w_fingerprint(&w, id);
+	w_load(&w, id, &g);
+	s = seat_to_move(&g);
+	opp = !s;
+	play_free(&g);
+	/* Pit 3 of 4 seeds ends in the store: the turn goes on. */
+	out = w_send_seat(&w, id, s, players[s], "3\ntakeback");
+	ck_assert_msg(strstr(out, "your turn goes on") != NULL, "%s", out);
+	free(out);
+	out = w_send_seat(&w, id, s, players[s], "2\ntakeback");
+	ck_assert_msg(strstr(out, ": 2 applied") != NULL, "%s", out);
+	free(out);
+	w_load(&w, id, &g);
+	ck_assert_int_eq(g.row.nmoves, 2);
+	play_free(&g);
+	w_take(&w, &o);
+	ck_assert_int_eq(outs_count_body(&o, "asks to take back 3, 2 in game"),
+	    1);
+	outs_free(&o);
+	out = w_send_seat(&w, id, opp, players[opp], "takeback");
+	ck_assert_msg(strstr(out, ": 1 applied") != NULL, "%s", out);
+	free(out);
+	now = w_fingerprint(&w, id);
+	ck_assert_str_eq(now, start);
+	free(now);
+	free(start);
+	/* Nothing stands any more. */
+	out = w_send_seat(&w, id, opp, players[opp], "takeback");
+	ck_assert_msg(strstr(out, "no move in game") != NULL, "%s", out);
+	free(out);
+	w_close(&w);
+
+	w_open(&w, "takeback-robot", NULL);
+	free(w_send(&w, players[0], "new game", "new mancala first=me robot"));
+	id = w_newest_game(&w);
+	free(w_send_seat(&w, id, 0, players[0], "accept"));
+	start = w_fingerprint(&w, id);
+	out = w_send_seat(&w, id, 0, players[0], "1\ntakeback");
+	ck_assert_msg(strstr(out, ": 2 applied") != NULL, "%s", out);
+	free(out);
+	now = w_fingerprint(&w, id);
+	ck_assert_str_eq(now, start);
+	free(now);
+	free(start);
+	w_close(&w);
+
+	/* Spite & Malice: a whole turn ends with a hand card on a side
+	 * stack, and the other player draws. */
+	w_open(&w, "takeback-spite", NULL);
+	free(w_send(&w, players[0], "new game", "new spite bob@club.example"));
+	id = w_newest_game(&w);
+	for (i = 0; i < 2; i++)
+		free(w_send_seat(&w, id, i, players[i], "accept"));
+	w_load(&w, id, &g);
+	s = seat_to_move(&g);
+	for (k = 0; ; k++) {
+		legal_text(&g, s, k, line, sizeof(line));
+		if (strstr(line, " s") != NULL && line[0] != 's')
+			break;
+	}
+	play_free(&g);
+	out = w_send_seat(&w, id, s, players[s], line);
+	ck_assert_msg(strstr(out, ": 1 applied") != NULL, "%s", out);
+	free(out);
+	out = w_send_seat(&w, id, s, players[s], "takeback");
+	ck_assert_msg(strstr(out, "brought a hidden card to light") != NULL,
+	    "%s", out);
+	free(out);
+	w_close(&w);
+}
+END_TEST
+
 static Suite *
 referee_suite(void)
 {
@@ -1871,6 +2047,11 @@ referee_suite(void)
 	tc = tcase_create("deck");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, almakleh_deck_cycles_across_games);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("conditional");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, conditional_moves_edges);
+	tcase_add_test(tc, takeback_edges);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -25,6 +25,7 @@ static const char *const names[] = {
 	"timeout", "timeout-admin", "vacation-notice", "ladder",
 	"ladder-result", "ladder-standings", "aside", "elsewhere",
 	"seeks", "seek-closed",
+	"conditions", "takeback",
 };
 static const char *const langs[] = { "en", "ru", "ar" };
 
@@ -707,6 +708,27 @@ sample(int full)
 	tmpl_set(d, "deadline.minutes", "7");
 
 	tmpl_set(d, "preview.line", "3, 6");
+
+	tmpl_set(d, "conditional.text", full ? "d2-e3" : "");
+	tmpl_set(d, "conditional.name", "Bob");
+	tmpl_set(d, "conditional.after", "b4-c3");
+	tmpl_set(d, "conditional.you", on);
+	tmpl_set(d, "conditions.left", full ? "2" : "");
+	tmpl_set(d, "conditions.cleared", on);
+	tmpl_set(d, "conditions.after", "3, 6");
+	tmpl_set(d, "conditions.count", full ? "2" : "0");
+	tmpl_set(d, "conditions.playable", on);
+	l = tmpl_list(d, "conditions.lines");
+	if (full) {
+		tmpl_list_add_str(l, "if b4-c3 then d2-e3");
+		tmpl_list_add_str(l, "if b4-b3 then d2-d3 if c3xe1 then a1-b2");
+	}
+	tmpl_set(d, "takeback.name", "Bob");
+	tmpl_set(d, "takeback.you", on);
+	tmpl_set(d, "takeback.moves", "b4-c3, d2-e3");
+	tmpl_set(d, "takeback.done", on);
+	tmpl_set(d, "takeback.declined", on);
+	tmpl_set(d, "game.takebacks", full ? "1" : "");
 
 	tmpl_set(d, "result.text", "South wins 27-21");
 	tmpl_set(d, "result.draw", on);

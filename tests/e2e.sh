@@ -17,6 +17,10 @@
 #      next board is checked against one computed here from the cards sent
 #      (the ranking of ludus-games(7)): the player with most tricks, ties
 #      to whoever got there first, one point to their side.
+#   c. alice and bob, a small Mancala: alice moves and queues conditional
+#      replies in the same mail; bob's move fires one at once, and both are
+#      told; bob asks to take back his move (and the reply), alice agrees:
+#      the log is one move long again and replays to the stored state.
 #
 # Prints timings.  Exit 77 only when the servers cannot be had (not root,
 # packages not installable).  E2E_SEED picks the moves (default 7, a Mancala
@@ -323,6 +327,49 @@ if invite_accept "alice bob carol dave"; then
 	check_answered "$g" "alice bob carol dave"
 fi
 note "b. aluette: $(secs "$tb") in all"
+
+# --- c. Mancala: a conditional reply, then a takeback ---------------------------
+tc=$(now_ms)
+player_send alice "new mancala pits=3 seeds=2 first=me bob@$D" ||
+    bad "alice: sending new mancala"
+if invite_accept "alice bob"; then
+	g=$GAME
+	wait_start "$g" "alice bob"
+	if player_wait alice "#$g .*[Yy]our move" 30; then
+		player_reply $'1\nif 1 then 3 if 2 then 2' || bad "alice: sending 1"
+	else
+		bad "alice: no mail saying it is her move in #$g"
+	fi
+	if player_wait bob "#$g .*Your move: .*played 1" 30; then
+		player_reply 1 || bad "bob: sending 1"
+	else
+		bad "bob: no move mail in #$g"
+	fi
+	player_wait alice "#$g .*you played 3" 30 &&
+	    grep -q "That was your conditional move, played at once in answer to 1" \
+	    <<<"$P_TEXT" && ok || bad "alice: not told her reply was played: $P_TEXT"
+	if player_wait bob "#$g .*Your move: .*played 3" 30; then
+		grep -q "It was alice's conditional move, played at once" <<<"$P_TEXT" &&
+		    ok || bad "bob: not told of a conditional move: $P_TEXT"
+		player_reply takeback || bad "bob: sending takeback"
+	else
+		bad "bob: no mail with alice's conditional reply"
+	fi
+	if player_wait alice "#$g .*asks to take back 1, 3" 30; then
+		player_reply takeback || bad "alice: sending takeback"
+	else
+		bad "alice: no takeback request in #$g"
+	fi
+	for u in alice bob; do
+		player_wait "$u" "#$g .*Taken back: .*back to move 2" 30 && ok ||
+		    bad "$u: no mail saying the moves are taken back"
+	done
+	nm=$(sql "SELECT count(*) FROM moves WHERE game_id = $g")
+	[ "$nm" = 1 ] && ok || bad "mancala #$g: $nm moves rows after the takeback, want 1"
+	"$LUDUS_BIN" -c "$conf" replay "$g" >/dev/null 2>&1 && ok ||
+	    bad "mancala #$g: the log does not replay after the takeback"
+fi
+note "c. conditional move and takeback: $(secs "$tc") in all"
 
 # --- the end -------------------------------------------------------------------
 kill -0 "$lpid" 2>/dev/null && ok || bad "ludusd died: $(tail -5 "$log")"

@@ -1837,6 +1837,19 @@ almakleh_move_word(const void *st, const char *w)
 	    strcmp(w, "redeal") == 0 || find_side(st, w, &face) != -1;
 }
 
+/* Hands are open; what is hidden is the cards not dealt and, with
+ * cards=discard, the draw pile: a move draws from it, and a redeal both
+ * seats asked for deals anew. */
+static int
+almakleh_reveals(const void *st, int seat, const struct game_move *m)
+{
+	const struct almakleh *a = st;
+
+	if (m->d[0] == MV_REDEAL)
+		return (a->asked | (1u << seat)) == 3;
+	return a->discard != 0;
+}
+
 const struct game_ops almakleh_ops = {
 	.name = "almakleh",
 	.title = "Almakleh",
@@ -1858,4 +1871,5 @@ const struct game_ops almakleh_ops = {
 	.evaluate = almakleh_evaluate,
 	.move_word = almakleh_move_word,
 	.chance = 1,
+	.reveals = almakleh_reveals,
 };

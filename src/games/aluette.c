@@ -2066,6 +2066,20 @@ aluette_move_word(const void *st, const char *w)
 	return n > 0 && strlen(w + n) == 2 && (w[n] == 'c' || w[n] == 's');
 }
 
+/* A card played to a trick leaves its hand face up; the last `change`
+ * hands the changers the face-down stock.  A discard goes face down and
+ * an answer or a signal shows no card. */
+static int
+aluette_reveals(const void *st, int seat, const struct game_move *m)
+{
+	const struct aluette *a = st;
+
+	(void)seat;
+	if (m->d[0] == MV_PLAY)
+		return 1;
+	return m->d[0] == MV_CHANGE && a->asked + 1 >= NSEATS;
+}
+
 const struct game_ops aluette_ops = {
 	.name = "aluette",
 	.title = "Aluette",
@@ -2087,6 +2101,7 @@ const struct game_ops aluette_ops = {
 	.determinize = aluette_determinize,
 	.partner = aluette_partner,
 	.shown_move = aluette_shown_move,
+	.reveals = aluette_reveals,
 	.move_word = aluette_move_word,
 	.chance = 1,
 };

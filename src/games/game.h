@@ -206,6 +206,16 @@ struct game_ops {
 	 */
 	void	(*render_style)(const void *st, const struct game_view *,
 		    const char *text, size_t len, char *style);
+	/*
+	 * Optional (NULL: no move shows anyone a card it could not see:
+	 * games without hidden cards): does seat playing m in st (a legal
+	 * move) show any seat a card that seat could not see before it (a
+	 * card played from a hand, one turned up or drawn from a face-down
+	 * pile, a new deal)?  What a seat has seen cannot be unseen, so the
+	 * referee takes back no such move and looks ahead past none in a
+	 * conditional move.  Must not allocate.
+	 */
+	int	(*reveals)(const void *st, int seat, const struct game_move *m);
 };
 
 /* render_style() bytes: a colour (the low four bits), ORed with flags.

@@ -1149,6 +1149,17 @@ spite_ends_turn(int seat, const char *notation)
 	return sp[1] == 's' || sp[1] == 'S';
 }
 
+/* Only a side-stack card to the centre shows nothing new: side stacks
+ * are face up.  A hand card comes into view, the payoff pile turns up its
+ * next card, and the end of a turn has the next player draw. */
+static int
+spite_reveals(const void *st, int seat, const struct game_move *m)
+{
+	(void)st;
+	(void)seat;
+	return m->d[0] != SRC_SIDE;
+}
+
 const struct game_ops spite_ops = {
 	.name = "spite",
 	.title = "Spite & Malice",
@@ -1170,5 +1181,6 @@ const struct game_ops spite_ops = {
 	.determinize = spite_determinize,
 	.move_word = spite_move_word,
 	.ends_turn = spite_ends_turn,
+	.reveals = spite_reveals,
 	.chance = 1,
 };

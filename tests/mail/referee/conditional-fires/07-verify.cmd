@@ -1,0 +1,2 @@
+# The seed and every move, conditional replies among them, verify.
+verify 1

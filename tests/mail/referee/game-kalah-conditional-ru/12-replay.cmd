@@ -1,0 +1,2 @@
+# The shortened log replays to the stored state.
+replay 1

@@ -1,0 +1,2 @@
+# Two moves taken back: the shortened log replays to the stored state.
+replay 1

@@ -1,0 +1,2 @@
+# The seed and the moves left after two takebacks verify.
+verify 1
