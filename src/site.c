@@ -1457,6 +1457,95 @@ write_player(struct site *s, int64_t id)
 
 /* ---- the index ---- */
 
+/* The open seeks: who seeks what, the seats taken, who may take one,
+ * until when, and how to take one by mail. */
+static int
+seeks_section(struct site *s, struct buf *b)
+{
+	struct store *st = s->src->store;
+	struct store_seek k;
+	struct store_player p;
+	struct store_ladder l;
+	const struct gamedef *def;
+	char when[32];
+	int64_t *ids;
+	int i, j, n, taken;
+
+	if (store_seeks_open(st, &ids, &n) == -1) {
+		util_err(s->err, s->errlen, "seeks: %s", store_errmsg(st));
+		return -1;
+	}
+	buf_adds(b, "<h2>");
+	esc(b, _("Open seeks"));
+	buf_adds(b, "</h2>\n");
+	if (n == 0) {
+		buf_adds(b, "<p>");
+		esc(b, _("Nobody is looking for an opponent just now."));
+		buf_adds(b, "</p>\n");
+		free(ids);
+		return 0;
+	}
+	buf_adds(b, "<p>");
+	escf(b, _("To take a seat, mail %s the line accept #NUMBER."),
+	    s->src->cfg->referee.address);
+	buf_adds(b, "</p>\n<div class=\"wide\"><table>\n<thead><tr><th>#");
+	buf_adds(b, "</th><th>");
+	esc(b, _("Game"));
+	buf_adds(b, "</th><th>");
+	esc(b, _("Sought by"));
+	buf_adds(b, "</th><th>");
+	esc(b, _("Seats"));
+	buf_adds(b, "</th><th>");
+	esc(b, _("Open to"));
+	buf_adds(b, "</th><th>");
+	esc(b, _("Until"));
+	buf_adds(b, "</th></tr></thead>\n<tbody>\n");
+	for (i = 0; i < n; i++) {
+		if (store_seek_load(st, ids[i], &k) != 0)
+			continue;
+		def = gamedef_find(s->src->defs, s->src->ndefs, k.kind);
+		buf_printf(b, "<tr><td class=\"n\">%lld</td><td>",
+		    (long long)k.id);
+		esc(b, def ? _(def->title) : k.kind);
+		if (*k.words) {
+			buf_adds(b, " ");
+			ltr(s, b, k.words);
+		}
+		buf_adds(b, "</td><td>");
+		if (load_player(s, k.player[0], &p) == 0) {
+			player_link(s, b, &p, 0);
+			store_player_free(&p);
+		}
+		for (j = 0, taken = 0; j < k.nseats; j++)
+			taken += k.player[j] != 0;
+		buf_printf(b, "</td><td class=\"n\">%d/%d</td><td>", taken,
+		    k.nseats);
+		if (k.ladder != 0 && store_ladder_load(st, k.ladder, &l) == 0) {
+			escf(b, _("ladder %s"), l.name);
+			store_ladder_free(&l);
+			if (k.rating_min || k.rating_max)
+				buf_adds(b, ", ");
+		}
+		if (k.rating_min && k.rating_max)
+			escf(b, _("rating %d to %d"), k.rating_min,
+			    k.rating_max);
+		else if (k.rating_min)
+			escf(b, _("rating %d or more"), k.rating_min);
+		else if (k.rating_max)
+			escf(b, _("rating %d or less"), k.rating_max);
+		else if (k.ladder == 0)
+			esc(b, _("anyone"));
+		ref_utc(k.expires, when, sizeof(when));
+		buf_adds(b, "</td><td>");
+		ltr(s, b, when);
+		buf_adds(b, "</td></tr>\n");
+		store_seek_free(&k);
+	}
+	table_end(b);
+	free(ids);
+	return 0;
+}
+
 static int
 index_page(struct site *s, struct buf *b)
 {
@@ -1532,6 +1621,8 @@ index_page(struct site *s, struct buf *b)
 	}
 	free(ids);
 	ids = NULL;
+	if (seeks_section(s, b) == -1)
+		goto out;
 
 	for (part = 0; part < 2; part++) {
 		buf_adds(b, "<h2>");
@@ -1770,6 +1861,7 @@ refresh_batch(struct site *s)
 		case 'l':
 			ids_add(&ladders, c[i].id);
 			break;
+		/* 's', a seek: the index, which every batch rewrites. */
 		}
 	rc = write_set(s, &games, &ladders, &players);
 	if (rc == 0 && store_site_changes_done(st, c[n - 1].seq) == -1)

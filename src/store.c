@@ -333,6 +333,14 @@ static const char *const migrations[] = {
 	"  seats INTEGER NOT NULL,"
 	"  at_ply INTEGER NOT NULL,"
 	"  created INTEGER NOT NULL);",
+	/* 14: a seek opened, filled, withdrawn or lapsed changes the public
+	 * site's index. */
+	"CREATE TRIGGER site_seek_new AFTER INSERT ON seeks BEGIN"
+	"  DELETE FROM site_changes WHERE kind = 's' AND id = NEW.id;"
+	"  INSERT INTO site_changes (kind, id) VALUES ('s', NEW.id); END;"
+	"CREATE TRIGGER site_seek AFTER UPDATE ON seeks BEGIN"
+	"  DELETE FROM site_changes WHERE kind = 's' AND id = NEW.id;"
+	"  INSERT INTO site_changes (kind, id) VALUES ('s', NEW.id); END;",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,

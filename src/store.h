@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	13
+#define STORE_SCHEMA_VERSION	14
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -425,7 +425,7 @@ int	 store_rating_history(struct store *, int64_t player, const char *kind,
 /* What changed since the site's pages were written, oldest first, at most
  * max, by kind: 'g' a game, 'G' a game's status, 'n' a player's name or
  * public_address, 'p' the thanks a player received, 'l' a ladder, its
- * rungs or challenges.  Every change,
+ * rungs or challenges, 's' a seek (the index only).  Every change,
  * from any process, renumbers its row; done deletes the rows up to a
  * seq read, so a row changed again meanwhile is kept. */
 struct store_site_change {

@@ -61,6 +61,22 @@ for c in $sites; do
 		bad "$c: the case does not replay: $(head -n 3 "$w/why")"
 		continue
 	fi
+	# An open seek, for the index's list of them.
+	if [ "$c" = site-ladder ]; then
+		cat >"$w/90-cat-seeks.eml" <<'EOF'
+From: cat@example.org
+To: referee@example.org
+Subject: a game, anyone?
+Message-ID: <site.90@example.org>
+Date: Fri, 01 Jan 2027 01:30:00 +0000
+Authentication-Results: mx.example.org; dmarc=pass header.from=example.org
+Content-Type: text/plain; charset=utf-8
+
+seek kalah pits=4 rating=1400-1800
+EOF
+		golden_deliver "$w" "$w/90-cat-seeks.eml" 2>"$w/why" ||
+		    bad "$c: the seek was not taken: $(head -n 3 "$w/why")"
+	fi
 	if [ "$c" = game-spite-ar ]; then
 		sed 's/^referee:$/referee:\n  language: ar/' "$w/ludus.yaml" \
 		    >"$w/ar.yaml" && mv "$w/ar.yaml" "$w/ludus.yaml"
@@ -68,6 +84,15 @@ for c in $sites; do
 	golden_ludus "$w" site "$tmp/www/$c" >"$w/site.out" 2>&1 ||
 	    bad "$c: ludus site failed: $(cat "$w/site.out")"
 done
+# The index lists the open seek: its number, the game and its words, who
+# may take it and how (and the other sites say none is open).
+idx=$tmp/www/site-ladder/index.html
+grep -q 'Open seeks' "$idx" && grep -q 'pits=4' "$idx" &&
+    grep -q 'rating 1400 to 1800' "$idx" &&
+    grep -q 'the line accept #NUMBER' "$idx" ||
+    bad "site-ladder: the index does not list the open seek"
+grep -q 'Nobody is looking for an opponent' "$tmp/www/observe/index.html" ||
+    bad "observe: the index does not say no seek is open"
 grep -q '<html lang="ar" dir="rtl">' "$tmp/www/game-spite-ar/index.html" 2>/dev/null ||
     bad "game-spite-ar: the Arabic site does not read right to left"
 
