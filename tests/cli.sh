@@ -35,7 +35,7 @@ expect() {
 		fail=$((fail + 1))
 	fi
 }
-ok() { pass=$((pass + 1)); }
+. "$(dirname "$0")/testlib.sh"
 
 # Only init makes a database: anything else says where it looked.
 check no-db 1 ludus list && expect no-db "no database at $db (from -d)" "$tmp/err"

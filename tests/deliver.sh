@@ -10,8 +10,7 @@ export LUDUS_GAMES_DIR
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ludus-deliver.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/testlib.sh"
 
 cat >"$tmp/sendmail" <<'SH'
 #!/bin/sh

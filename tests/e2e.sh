@@ -66,8 +66,7 @@ fi
 . "$tmp/env"
 
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/testlib.sh"
 note() { echo "e2e: $*"; }
 secs() { local ms=$(($(now_ms) - $1)); printf '%d.%d s' $((ms / 1000)) $((ms % 1000 / 100)); }
 

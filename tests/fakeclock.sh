@@ -3,8 +3,7 @@
 # honours $LUDUS_NOW and $LUDUS_SEED, and the referee in $dir.  Outside
 # CI a plain build skips the test (77); under CI=true it is a failure.
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/testlib.sh"
 
 # need_test_build NAME
 need_test_build() {

@@ -59,8 +59,7 @@ fi
 . "$tmp/env"
 
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/testlib.sh"
 note() { echo "integration: $*"; }
 now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
 

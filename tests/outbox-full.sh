@@ -8,8 +8,7 @@ set -u
 : "${LUDUS_BIN:?}" "${LUDUSD_BIN:?}" "${LUDUS_GAMES_DIR:?}"
 export LUDUS_GAMES_DIR
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/testlib.sh"
 done_() { echo "outbox-full: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
 
 if [ "$(id -u)" -ne 0 ]; then

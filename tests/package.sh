@@ -9,8 +9,7 @@
 set -u
 : "${LUDUS_SRCDIR:?}"
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/testlib.sh"
 finish() { echo "package: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
 
 if [ "$(id -u)" -ne 0 ]; then

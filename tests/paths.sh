@@ -20,8 +20,7 @@ if [ -e "$src/config.status" ]; then
 	exit 77
 fi
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/testlib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ludus-paths.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 

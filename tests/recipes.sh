@@ -31,8 +31,7 @@ mailenv=$srcdir/tests/mailenv/mailenv
 mailenv_prepare recipes
 
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/testlib.sh"
 note() { echo "recipes: $*"; }
 missing=
 for p in /usr/bin/procmail /usr/bin/fetchmail /usr/lib/dovecot/modules/lib90_sieve_plugin.so; do

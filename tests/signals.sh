@@ -39,8 +39,7 @@ command -v sqlite3 >/dev/null || { echo "signals: no sqlite3"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ludus-signals.XXXXXX") || exit 99
 [ -n "${SIGNALS_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/testlib.sh"
 
 seats="ann@example.org ben@example.org cat@example.org dan@example.org"
 observer=obi@example.org

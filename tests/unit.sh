@@ -5,8 +5,7 @@
 set -u
 : "${LUDUS_BUILDDIR:?}" "${LUDUS_SRCDIR:?}" "${LUDUSD_BIN:?}"
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/testlib.sh"
 unit=$LUDUS_BUILDDIR/contrib/ludusd.service
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ludus-unit.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
