@@ -21,6 +21,9 @@
 #      replies in the same mail; bob's move fires one at once, and both are
 #      told; bob asks to take back his move (and the reply), alice agrees:
 #      the log is one move long again and replays to the stored state.
+#   d. carol seeks a Mancala game (confirming by mail: the sandbox gives
+#      no DMARC result), dave lists the seeks, takes the seat and confirms:
+#      both are told the game begins, and it is active in the database.
 #
 # Prints timings.  Exit 77 only when the servers cannot be had (not root,
 # packages not installable).  E2E_SEED picks the moves (default 7, a Mancala
@@ -369,6 +372,44 @@ if invite_accept "alice bob"; then
 	    bad "mancala #$g: the log does not replay after the takeback"
 fi
 note "c. conditional move and takeback: $(secs "$tc") in all"
+
+# --- d. An open seek taken by another player ---------------------------------------
+# No DMARC result in the sandbox: seeking and taking a seat each go
+# through the confirmation round trip.
+td=$(now_ms)
+# confirm_last USER WHAT: USER answers the "Please confirm: WHAT" mail.
+confirm_last() {
+	local code
+	if ! player_wait "$1" "Please confirm: $2" 30; then
+		bad "$1: no confirmation asked for '$2'"
+		return 1
+	fi
+	code=$(sed -n 's/^ *confirm \([0-9a-f]\{8,\}\)$/\1/p' <<<"$P_TEXT" | head -n 1)
+	[ -n "$code" ] || { bad "$1: no code in: $P_TEXT"; return 1; }
+	player_reply "confirm $code" || { bad "$1: sending confirm"; return 1; }
+}
+player_send carol "seek mancala pits=3 seeds=1" "a game, anyone?" ||
+    bad "carol: sending seek"
+sid=
+if confirm_last carol "seek mancala" &&
+    player_wait carol "^Done" 30; then
+	sid=$(sed -n 's/.*seek #\([0-9]*\) is open.*/\1/p' <<<"$P_TEXT" | head -n 1)
+	[ -n "$sid" ] && ok || bad "carol: no seek number in: $P_TEXT"
+fi
+if [ -n "$sid" ]; then
+	player_send dave "seeks" "seeks?" || bad "dave: sending seeks"
+	player_wait dave "^Open seeks" 30 && grep -q "#$sid Mancala" <<<"$P_TEXT" &&
+	    ok || bad "dave: seek #$sid not listed: $P_TEXT"
+	player_send dave "accept #$sid" "me" || bad "dave: sending accept"
+	confirm_last dave "accept #$sid"
+	for u in carol dave; do
+		player_wait "$u" "#$sid .*begins" 30 && ok ||
+		    bad "$u: no mail saying game #$sid begins"
+	done
+	st=$(sql "SELECT status FROM games WHERE id = $sid")
+	[ "$st" = active ] && ok || bad "seek #$sid: game status '$st', want active"
+fi
+note "d. a seek taken: $(secs "$td") in all"
 
 # --- the end -------------------------------------------------------------------
 kill -0 "$lpid" 2>/dev/null && ok || bad "ludusd died: $(tail -5 "$log")"
