@@ -1697,6 +1697,8 @@ ids_sort(struct ids *set)
 {
 	int i, j;
 
+	if (set->n == 0)
+		return;
 	qsort(set->v, (size_t)set->n, sizeof(*set->v), cmp_i64);
 	for (i = 0, j = 0; i < set->n; i++)
 		if (j == 0 || set->v[i] != set->v[j - 1])
