@@ -865,6 +865,39 @@ table_end(struct buf *b)
 	buf_adds(b, "</tbody></table></div>\n");
 }
 
+/* The rows of the games ids that have a page, under a table headed who,
+ * or the paragraph none when no game has one; -1 when a game cannot be
+ * read. */
+static int
+games_table(struct site *s, struct buf *b, const int64_t *ids, int n,
+    int depth, int64_t except, const char *who, const char *none)
+{
+	int i, rc, rows = 0;
+
+	for (i = 0; i < n; i++) {
+		struct buf row = { 0 };
+
+		if ((rc = game_row(s, &row, ids[i], depth, except)) == -1) {
+			buf_free(&row);
+			return -1;
+		}
+		if (rc == 0) {
+			if (rows++ == 0)
+				games_table_begin(b, who);
+			buf_add(b, row.s, row.len);
+		}
+		buf_free(&row);
+	}
+	if (rows)
+		table_end(b);
+	else {
+		buf_adds(b, "<p>");
+		esc(b, none);
+		buf_adds(b, "</p>\n");
+	}
+	return 0;
+}
+
 /* ---- ratings ---- */
 
 static void
@@ -1316,7 +1349,7 @@ player_page(struct site *s, int64_t id, struct buf *b)
 	struct buf t = { 0 };
 	int64_t *ids = NULL, *lad = NULL;
 	char local[SITE_NAME_LEN], *title;
-	int i, j, n = 0, nl = 0, nr, thanks, rows = 0, rc, head = 0;
+	int i, j, n = 0, nl = 0, nr, thanks, rc, head = 0;
 
 	if (load_player(s, id, &p) == -1)
 		return -1;
@@ -1402,27 +1435,9 @@ player_page(struct site *s, int64_t id, struct buf *b)
 	buf_adds(b, "</h2>\n");
 	if (store_game_ids(st, id, &ids, &n) == -1)
 		goto store;
-	for (i = 0; i < n; i++) {
-		struct buf row = { 0 };
-
-		if ((rc = game_row(s, &row, ids[i], 1, id)) == -1) {
-			buf_free(&row);
-			goto out;
-		}
-		if (rc == 0) {
-			if (rows++ == 0)
-				games_table_begin(b, _("With"));
-			buf_add(b, row.s, row.len);
-		}
-		buf_free(&row);
-	}
-	if (rows)
-		table_end(b);
-	else {
-		buf_adds(b, "<p>");
-		esc(b, _("No game yet."));
-		buf_adds(b, "</p>\n");
-	}
+	if (games_table(s, b, ids, n, 1, id, _("With"), _("No game yet.")) ==
+	    -1)
+		goto out;
 	page_end(s, b);
 	free(ids);
 	free(lad);
@@ -1555,7 +1570,7 @@ index_page(struct site *s, struct buf *b)
 	struct store_player p;
 	const struct gamedef *def;
 	int64_t *ids = NULL;
-	int i, n = 0, nr, part, rows, rc;
+	int i, n = 0, nr, part;
 
 	page_begin(s, b, _("The club"), 0);
 	buf_adds(b, "<h1>");
@@ -1631,28 +1646,9 @@ index_page(struct site *s, struct buf *b)
 		if (store_games_public(st, part, part == 0 ? SITE_INDEX_ACTIVE :
 		    SITE_INDEX_FINISHED, &ids, &n) == -1)
 			goto store;
-		for (i = 0, rows = 0; i < n; i++) {
-			struct buf row = { 0 };
-
-			if ((rc = game_row(s, &row, ids[i], 0, 0)) == -1) {
-				buf_free(&row);
-				goto out;
-			}
-			if (rc == 0) {
-				if (rows++ == 0)
-					games_table_begin(b, _("Players"));
-				buf_add(b, row.s, row.len);
-			}
-			buf_free(&row);
-		}
-		if (rows)
-			table_end(b);
-		else {
-			buf_adds(b, "<p>");
-			esc(b, part == 0 ? _("No game is going on.") :
-			    _("No game is over yet."));
-			buf_adds(b, "</p>\n");
-		}
+		if (games_table(s, b, ids, n, 0, 0, _("Players"), part == 0 ?
+		    _("No game is going on.") : _("No game is over yet.")) == -1)
+			goto out;
 		free(ids);
 		ids = NULL;
 	}

@@ -1980,29 +1980,8 @@ store_ladder_close(struct store *s, int64_t id, int64_t now)
 int
 store_ladder_ids(struct store *s, int64_t **ids, int *n)
 {
-	sqlite3_stmt *st;
-	int rc, cap = 0;
-
-	*ids = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT id FROM ladders WHERE closed IS NULL ORDER "
-	    "BY id", "")) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*ids = xreallocarray(*ids, (size_t)cap, sizeof(**ids));
-		}
-		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(*ids);
-		*ids = NULL;
-		*n = 0;
-		return store_fail(s, "ladders");
-	}
-	return 0;
+	return collect_ids(s, query(s, "SELECT id FROM ladders WHERE closed IS "
+	    "NULL ORDER BY id", ""), ids, n);
 }
 
 void
@@ -2434,29 +2413,8 @@ store_seek_update(struct store *s, const struct store_seek *k)
 int
 store_seeks_open(struct store *s, int64_t **ids, int *n)
 {
-	sqlite3_stmt *st;
-	int rc, cap = 0;
-
-	*ids = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT id FROM seeks WHERE status = 'open' ORDER "
-	    "BY id", "")) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*ids = xreallocarray(*ids, (size_t)cap, sizeof(**ids));
-		}
-		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(*ids);
-		*ids = NULL;
-		*n = 0;
-		return store_fail(s, "seeks");
-	}
-	return 0;
+	return collect_ids(s, query(s, "SELECT id FROM seeks WHERE status = "
+	    "'open' ORDER BY id", ""), ids, n);
 }
 
 void
