@@ -227,6 +227,18 @@ ref_name(const struct store_player *p)
 }
 
 int
+ref_player_name(struct ref_msg *x, int64_t id, struct buf *b)
+{
+	struct store_player p;
+
+	if (store_player_load(x->r->store, id, &p) != 0)
+		return -1;
+	buf_adds(b, ref_name(&p));
+	store_player_free(&p);
+	return 0;
+}
+
+int
 ref_is_admin(const struct referee *r, const char *addr)
 {
 	int i;

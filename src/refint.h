@@ -122,6 +122,8 @@ void	ref_lang(const struct store_player *);
 /* A player's name as others see it (don't free; valid while p is; a
  * robot's, named in the language in effect, until the next call). */
 const char *ref_name(const struct store_player *);
+/* Append player id's ref_name to b; -1 when the player cannot be read. */
+int	ref_player_name(struct ref_msg *, int64_t id, struct buf *);
 /* Seat token check: the sender's seat in the game, or -1 with res filled. */
 int	ref_seat_auth(struct ref_msg *, const struct play_game *,
 	    struct ref_result *);

@@ -242,25 +242,13 @@ rung_move(struct ladder *l, int from, int to)
 }
 
 static int
-player_name(struct ref_msg *x, int64_t id, struct buf *b)
-{
-	struct store_player p;
-
-	if (store_player_load(x->r->store, id, &p) != 0)
-		return -1;
-	buf_adds(b, ref_name(&p));
-	store_player_free(&p);
-	return 0;
-}
-
-static int
 rung_name(struct ref_msg *x, const struct store_rung *r, struct buf *b)
 {
-	if (player_name(x, r->player, b) == -1)
+	if (ref_player_name(x, r->player, b) == -1)
 		return -1;
 	if (r->partner != 0) {
 		buf_adds(b, " & ");
-		if (player_name(x, r->partner, b) == -1)
+		if (ref_player_name(x, r->partner, b) == -1)
 			return -1;
 	}
 	return 0;
@@ -398,7 +386,7 @@ challenge_decide(struct ref_msg *x, struct store_challenge *c,
 		struct tmpl_data *it = tmpl_list_add(pl);
 
 		buf_reset(&b);
-		if (player_name(x, g->row.player[i], &b) == -1)
+		if (ref_player_name(x, g->row.player[i], &b) == -1)
 			goto data_fail;
 		tmpl_set(it, "name", buf_str(&b));
 		tmpl_set_int(it, "rating_old", ch->old[i]);

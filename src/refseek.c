@@ -167,18 +167,6 @@ seek_variant(const struct store_seek *k, struct buf *b)
 	free(copy);
 }
 
-static int
-player_name(struct ref_msg *x, int64_t id, struct buf *b)
-{
-	struct store_player p;
-
-	if (store_player_load(x->r->store, id, &p) != 0)
-		return -1;
-	buf_adds(b, ref_name(&p));
-	store_player_free(&p);
-	return 0;
-}
-
 /* One seek as template data: id, title, game, variant, clock, rated,
  * seeker, seats, free, takers, ladder, rating, expires, mine, seated
  * (the last two for the player `me`, 0 for a list). */
@@ -206,7 +194,7 @@ seek_item(struct ref_msg *x, const struct store_seek *k,
 	tmpl_set(it, "clock", buf_str(&b));
 	buf_reset(&b);
 	tmpl_set(it, "rated", k->rated ? "1" : "");
-	if (player_name(x, k->player[0], &b) == -1)
+	if (ref_player_name(x, k->player[0], &b) == -1)
 		goto fail;
 	tmpl_set(it, "seeker", buf_str(&b));
 	buf_reset(&b);
@@ -218,7 +206,7 @@ seek_item(struct ref_msg *x, const struct store_seek *k,
 		seated |= k->player[i] == me;
 		if (b.len)
 			buf_adds(&b, ", ");
-		if (player_name(x, k->player[i], &b) == -1)
+		if (ref_player_name(x, k->player[i], &b) == -1)
 			goto fail;
 	}
 	tmpl_set(it, "takers", buf_str(&b));
