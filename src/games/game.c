@@ -139,28 +139,40 @@ out:
 	return rc;
 }
 
+int
+game_over(const struct game_ops *ops, const void *st)
+{
+	struct game_result res;
+
+	if (ops->over != NULL)
+		return ops->over(st);
+	ops->result(st, &res);
+	return res.over;
+}
+
 static uint64_t
 perft_rec(const struct game_ops *ops, const void *st, int depth,
     unsigned char *scratch)
 {
 	struct game_move moves[GAME_MAX_MOVES];
-	struct game_result res;
 	uint64_t total = 0;
 	uint32_t mask;
 	int seat, i, n;
 
-	ops->result(st, &res);
-	if (res.over || depth == 0)
+	if (depth == 0 || game_over(ops, st))
 		return 1;
 	mask = ops->to_move(st);
 	for (seat = 0; seat < GAME_MAX_SEATS; seat++) {
 		if (!(mask & (1u << seat)))
 			continue;
-		n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
 		if (depth == 1) {
-			total += (uint64_t)n;
+			/* The last ply: only the number of moves counts. */
+			total += (uint64_t)(ops->count_legal != NULL ?
+			    ops->count_legal(st, seat) :
+			    ops->legal(st, seat, moves, GAME_MAX_MOVES));
 			continue;
 		}
+		n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
 		for (i = 0; i < n; i++) {
 			memcpy(scratch, st, ops->state_size);
 			ops->apply(scratch, seat, &moves[i]);

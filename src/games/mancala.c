@@ -18,6 +18,7 @@
 
 #define MANCALA_MAXPITS	8
 #define RING		(2 * MANCALA_MAXPITS + 2)
+#define RINGWORDS	((RING + 7) / 8)	/* the ring as 64-bit words */
 
 enum { SOUTH, NORTH };
 
@@ -29,7 +30,7 @@ struct mancala {
 	uint8_t	 over;
 	uint8_t	 last_seat;
 	uint8_t	 last_pit;	/* 1-based; 0 = no move yet */
-	uint8_t	 ring[RING];
+	uint8_t	 ring[8 * RINGWORDS];	/* RING holes, then padding */
 	uint16_t ply;
 };
 
@@ -189,34 +190,100 @@ mancala_parse_move(const void *st, int seat, const char *text,
 	return 0;
 }
 
+/*
+ * Sowing by table: less than a lap of seeds from a pit adds one to a run of
+ * holes in sowing order, the same run whatever the board holds.  For each
+ * board size, seat, pit and number of seeds below a lap the table keeps
+ * that run as a byte per hole to add (the whole ring in one vector add)
+ * and the hole of the last seed.  Built once per board size, on first use.
+ */
+struct sow {
+	uint64_t add[RINGWORDS];
+	uint8_t	last;
+};
+static struct sow sow_table[MANCALA_MAXPITS + 1][2][MANCALA_MAXPITS]
+    [RING - 1];
+static uint8_t sow_ready[MANCALA_MAXPITS + 1];
+
+static void
+sow_build(int n)
+{
+	int ringlen = 2 * (n + 1), seat, pit, seeds, pos, k;
+
+	for (seat = 0; seat < 2; seat++)
+		for (pit = 0; pit < n; pit++)
+			for (seeds = 0; seeds < ringlen - 1; seeds++) {
+				struct sow *w = &sow_table[n][seat][pit][seeds];
+				uint8_t add[8 * RINGWORDS] = { 0 };
+
+				pos = seat * (n + 1) + pit;
+				for (k = 0; k < seeds; k++) {
+					if (++pos == ringlen)
+						pos = 0;
+					if (pos == ringlen - 1 - seat * (n + 1))
+						pos = pos + 1 == ringlen ? 0 :
+						    pos + 1;
+					add[pos]++;
+				}
+				memcpy(w->add, add, sizeof(w->add));
+				w->last = (uint8_t)pos;
+			}
+	sow_ready[n] = 1;
+}
+
 static void
 mancala_apply(void *st, int seat, const struct game_move *mv)
 {
 	struct mancala *m = st;
-	int ringlen = 2 * (m->pits + 1);
-	int own_store = store_at(m, seat), their_store = store_at(m, !seat);
-	int pos = pit_at(m, seat, mv->d[0]);
-	int seeds = m->ring[pos], side, i;
+	uint8_t *ring = m->ring;
+	int n = m->pits, ringlen = 2 * (n + 1);
+	int own_store = seat * (n + 1) + n;
+	int pos = seat * (n + 1) + mv->d[0] - 1;
+	int seeds = ring[pos], i;
+	const struct sow *w;
+	int lapped = seeds >= ringlen - 1;
 
-	m->ring[pos] = 0;
-	while (seeds > 0) {
-		pos = (pos + 1) % ringlen;
-		if (pos == their_store)
-			continue;
-		m->ring[pos]++;
-		seeds--;
+	if (!sow_ready[n])
+		sow_build(n);
+	if (lapped) {
+		/* Whole laps: every hole but the opponent's store gets one
+		 * seed a lap, and the sowing is back where it began. */
+		int laps = seeds / (ringlen - 1), their_store = ringlen - 1 -
+		    seat * (n + 1);
+
+		ring[pos] = 0;
+		for (i = 0; i < ringlen; i++)
+			ring[i] = (uint8_t)(ring[i] + laps);
+		ring[their_store] = (uint8_t)(ring[their_store] - laps);
+		seeds -= laps * (ringlen - 1);
 	}
+	/* A word-wide add is a byte-wise one: no hole ever holds more than
+	 * the 160 seeds of the largest board, so no byte carries.  Less than
+	 * a lap never reaches the pit sown from, which is emptied after the
+	 * add (a byte store just before the word loads would stall them). */
+	w = &sow_table[n][seat][mv->d[0] - 1][seeds];
+	for (i = 0; i < RINGWORDS; i++) {
+		uint64_t word;
 
-	/* Capture: the last seed made an own empty pit hold one. */
-	if (pos != own_store && pos / (m->pits + 1) == seat &&
-	    m->ring[pos] == 1) {
-		int pit = pos - seat * (m->pits + 1) + 1;
-		int opp = pit_at(m, !seat, m->pits + 1 - pit);
+		memcpy(&word, ring + 8 * i, sizeof(word));
+		word += w->add[i];
+		memcpy(ring + 8 * i, &word, sizeof(word));
+	}
+	if (!lapped)
+		ring[pos] = 0;
+	pos = w->last;
 
-		if (m->ring[opp] > 0 || m->empty_capture) {
-			m->ring[own_store] += m->ring[opp] + 1;
-			m->ring[opp] = 0;
-			m->ring[pos] = 0;
+	/* Capture: the last seed made an own empty pit hold one.  The pit
+	 * opposite ring[pos] is ring[2n - pos] from either side. */
+	if (pos != own_store && pos - seat * (n + 1) >= 0 &&
+	    pos - seat * (n + 1) < n && ring[pos] == 1) {
+		int opp = 2 * n - pos;
+
+		if (ring[opp] > 0 || m->empty_capture) {
+			ring[own_store] = (uint8_t)(ring[own_store] +
+			    ring[opp] + 1);
+			ring[opp] = 0;
+			ring[pos] = 0;
 		}
 	}
 
@@ -227,14 +294,35 @@ mancala_apply(void *st, int seat, const struct game_move *mv)
 		m->turn = (uint8_t)!seat;
 
 	if (side_empty(m, SOUTH) || side_empty(m, NORTH)) {
-		for (side = 0; side < 2; side++)
-			for (i = 1; i <= m->pits; i++) {
-				m->ring[store_at(m, side)] +=
-				    m->ring[pit_at(m, side, i)];
-				m->ring[pit_at(m, side, i)] = 0;
-			}
+		for (i = 0; i < n; i++) {
+			ring[n] = (uint8_t)(ring[n] + ring[i]);
+			ring[2 * n + 1] = (uint8_t)(ring[2 * n + 1] +
+			    ring[n + 1 + i]);
+			ring[i] = ring[n + 1 + i] = 0;
+		}
 		m->over = 1;
 	}
+}
+
+/* Cheaper than result() for searches: no result to build. */
+static int
+mancala_over(const void *st)
+{
+	return ((const struct mancala *)st)->over;
+}
+
+static int
+mancala_count_legal(const void *st, int seat)
+{
+	const struct mancala *m = st;
+	const uint8_t *row = m->ring + seat * (m->pits + 1);
+	int i, n = 0;
+
+	if (m->over || seat != m->turn)
+		return 0;
+	for (i = 0; i < m->pits; i++)
+		n += row[i] != 0;
+	return n;
 }
 
 static void
@@ -599,4 +687,6 @@ const struct game_ops mancala_ops = {
 	.evaluate = mancala_evaluate,
 	.move_word = mancala_move_word,
 	.ends_turn = mancala_ends_turn,
+	.over = mancala_over,
+	.count_legal = mancala_count_legal,
 };
