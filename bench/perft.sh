@@ -99,7 +99,7 @@ games=${*:-mancala almakleh alquerque aluette spite}
 printf '%-34s %11s  (medians of %d alternating runs each, CPU time)\n' \
     "game, depth" leaves "$runs"
 if want mancala; then
-	compare "mancala 6x4 depth 11" mancala 11 -- "$tmp/perft-mancala" 11
+	compare "mancala 6x4 depth 12" mancala 12 -- "$tmp/perft-mancala" 12
 fi
 if want almakleh; then
 	deal=yak,badger,scorpion/zebra,bison

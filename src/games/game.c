@@ -150,35 +150,73 @@ game_over(const struct game_ops *ops, const void *st)
 	return res.over;
 }
 
+/* The moves of every seat in mask, counted by legal(). */
+static uint64_t
+perft_last_legal(const struct game_ops *ops, const void *st, uint32_t mask)
+{
+	struct game_move moves[GAME_MAX_MOVES];
+	uint64_t total = 0;
+	int seat;
+
+	for (seat = 0; mask != 0; seat++, mask >>= 1)
+		if (mask & 1)
+			total += (uint64_t)(ops->count_legal != NULL ?
+			    ops->count_legal(st, seat) :
+			    ops->legal(st, seat, moves, GAME_MAX_MOVES));
+	return total;
+}
+
+/* The leaves one ply below st: its moves counted, none made (bulk
+ * counting, with count_legal where the engine has it). */
+static const int8_t perft_single[16] = { -1, 0, 1, -1, 2, -1, -1, -1, 3,
+	-1, -1, -1, -1, -1, -1, -1 };	/* the seat of a one-bit mask */
+
+static inline uint64_t
+perft_last(const struct game_ops *ops, const void *st)
+{
+	uint32_t mask;
+
+	/* A seat to move means the game goes on (to_move is 0 once it is
+	 * over), which saves asking game_over at nearly every node. */
+	if ((mask = ops->to_move(st)) == 0)
+		return game_over(ops, st) ? 1 : 0;
+	if (mask < 16 && perft_single[mask] >= 0 && ops->count_legal != NULL)
+		return (uint64_t)ops->count_legal(st, perft_single[mask]);
+	return perft_last_legal(ops, st, mask);
+}
+
+/* depth >= 2 */
 static uint64_t
 perft_rec(const struct game_ops *ops, const void *st, int depth,
     unsigned char *scratch)
 {
 	struct game_move moves[GAME_MAX_MOVES];
+	size_t size = ops->state_size;
 	uint64_t total = 0;
 	uint32_t mask;
 	int seat, i, n;
 
-	if (depth == 0 || game_over(ops, st))
-		return 1;
-	mask = ops->to_move(st);
-	for (seat = 0; seat < GAME_MAX_SEATS; seat++) {
-		if (!(mask & (1u << seat)))
+	if ((mask = ops->to_move(st)) == 0)
+		return game_over(ops, st) ? 1 : 0;
+	for (seat = 0; mask != 0; seat++, mask >>= 1) {
+		if (!(mask & 1))
 			continue;
-		if (depth == 1) {
-			/* The last ply: only the number of moves counts. */
-			total += (uint64_t)(ops->count_legal != NULL ?
-			    ops->count_legal(st, seat) :
-			    ops->legal(st, seat, moves, GAME_MAX_MOVES));
-			continue;
-		}
 		n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
-		for (i = 0; i < n; i++) {
-			memcpy(scratch, st, ops->state_size);
-			ops->apply(scratch, seat, &moves[i]);
-			total += perft_rec(ops, scratch, depth - 1,
-			    scratch + ops->state_size);
-		}
+		if (depth == 2)
+			/* Two loops, so that the count below each move is
+			 * made here, without a call of its own. */
+			for (i = 0; i < n; i++) {
+				memcpy(scratch, st, size);
+				ops->apply(scratch, seat, &moves[i]);
+				total += perft_last(ops, scratch);
+			}
+		else
+			for (i = 0; i < n; i++) {
+				memcpy(scratch, st, size);
+				ops->apply(scratch, seat, &moves[i]);
+				total += perft_rec(ops, scratch, depth - 1,
+				    scratch + size);
+			}
 	}
 	return total;
 }
@@ -194,7 +232,8 @@ game_perft(const struct game_ops *ops, const void *st, int depth)
 	/* One state per level, allocated once: the search itself never
 	 * allocates. */
 	scratch = xcalloc((size_t)depth + 1, ops->state_size);
-	n = perft_rec(ops, st, depth, scratch);
+	n = depth == 0 ? 1 : depth == 1 ? perft_last(ops, st) :
+	    perft_rec(ops, st, depth, scratch);
 	free(scratch);
 	return n;
 }
