@@ -129,6 +129,6 @@ if want aluette; then
 fi
 if want spite; then
 	"$bin" deal spite "$seed1" --json >"$tmp/spite.json"
-	compare "spite seed 1 depth 6" spite 6 --seed 1 -- \
-	    "$tmp/perft-spite" 6 "$tmp/spite.json"
+	compare "spite seed 1 depth 7" spite 7 --seed 1 -- \
+	    "$tmp/perft-spite" 7 "$tmp/spite.json"
 fi
