@@ -70,7 +70,9 @@ struct spite {
 	uint8_t	 nstock;
 	uint8_t	 stock[SPITE_CARDS];
 	uint8_t	 ncentre[SPITE_MAXCENTRE];
-	uint8_t	 centre[SPITE_MAXCENTRE][SPITE_QUEEN];
+	/* A centre stack's card i is rank i + 1 or a King standing for it:
+	 * bit i says which. */
+	uint16_t kings[SPITE_MAXCENTRE];
 	struct spite_seat p[2];
 	/* The eight side stacks one after the other, South's s1-s4 then
 	 * North's, each bottom to top, zeros after the last: together they
@@ -232,6 +234,7 @@ spite_deal(struct spite *s)
 	memset(s->p, 0, sizeof(s->p));
 	memset(s->side, 0, sizeof(s->side));
 	memset(s->ncentre, 0, sizeof(s->ncentre));
+	memset(s->kings, 0, sizeof(s->kings));
 	for (seat = 0; seat < 2; seat++) {
 		for (i = 0; i < s->opt_payoff; i++)
 			s->p[seat].pay[i] = deck[k++];
@@ -265,6 +268,17 @@ spite_centre_takes(const struct spite *s, int c, int card)
 	    (card == SPITE_KING || card == s->ncentre[c] + 1);
 }
 
+/* The cards of centre stack c, bottom to top, into out; their number. */
+static int
+spite_centre_cards(const struct spite *s, int c, uint8_t out[SPITE_QUEEN])
+{
+	int i;
+
+	for (i = 0; i < s->ncentre[c]; i++)
+		out[i] = (uint8_t)(s->kings[c] >> i & 1 ? SPITE_KING : i + 1);
+	return s->ncentre[c];
+}
+
 /* A completed stack's twelve cards are shuffled and put under the stock,
  * so the cards already waiting to be drawn keep their order. */
 static void
@@ -272,10 +286,12 @@ spite_centre_push(struct spite *s, int c, uint8_t card)
 {
 	uint8_t done[SPITE_QUEEN];
 
-	s->centre[c][s->ncentre[c]++] = card;
-	if (s->ncentre[c] < SPITE_QUEEN)
+	if (card == SPITE_KING)
+		s->kings[c] |= (uint16_t)(1u << s->ncentre[c]);
+	if (++s->ncentre[c] < SPITE_QUEEN)
 		return;
-	memcpy(done, s->centre[c], sizeof(done));
+	spite_centre_cards(s, c, done);
+	s->kings[c] = 0;
 	rng_shuffle(&s->rng, done, SPITE_QUEEN, 1);
 	memmove(s->stock + SPITE_QUEEN, s->stock, s->nstock);
 	memcpy(s->stock, done, SPITE_QUEEN);
@@ -893,11 +909,11 @@ spite_render(const void *st, const struct game_view *v, struct buf *b)
 		if (s->ncentre[c] == 0)
 			buf_adds(b, " -");
 		for (i = 0; i < s->ncentre[c]; i++) {
-			if (s->centre[c][i] == SPITE_KING)
+			if (s->kings[c] >> i & 1)
 				buf_printf(b, " K=%s", spite_rank(i + 1));
 			else
 				buf_printf(b, " %s",
-				    spite_rank(s->centre[c][i]));
+				    spite_rank(i + 1));
 		}
 		buf_adds(b, "  ");
 		buf_printf(b, _("(needs %s)"), spite_rank(s->ncentre[c] + 1));
@@ -948,6 +964,7 @@ spite_serialise(const void *st, struct buf *b)
 	static const char *const side_names[] = { "s1", "s2", "s3", "s4" };
 	const struct spite *s = st;
 	char rng[RNG_TEXT_LEN];
+	uint8_t cards[SPITE_QUEEN];
 	int seat, c, k;
 
 	buf_printf(b, "spite payoff=%d hand=%d centre=%d target=%d "
@@ -969,8 +986,8 @@ spite_serialise(const void *st, struct buf *b)
 	buf_addc(b, '\n');
 	spite_ser_pile(b, NULL, "stock", s->stock, s->nstock);
 	for (c = 0; c < s->opt_centre; c++)
-		spite_ser_pile(b, NULL, centre_names[c], s->centre[c],
-		    s->ncentre[c]);
+		spite_ser_pile(b, NULL, centre_names[c], cards,
+		    spite_centre_cards(s, c, cards));
 	for (seat = 0; seat < 2; seat++) {
 		const struct spite_seat *p = &s->p[seat];
 
@@ -1080,14 +1097,18 @@ spite_parse_state(void *st, const char *text, char *err, size_t errlen)
 	i = 4;
 	why = "malformed centre stack";
 	for (c = 0; c < s.opt_centre; c++) {
+		uint8_t cards[SPITE_QUEEN];
+
 		snprintf(name, sizeof(name), "c%d", c + 1);
-		if (spite_parse_pile(line[i++], name, s.centre[c],
+		if (spite_parse_pile(line[i++], name, cards,
 		    SPITE_QUEEN - 1, &s.ncentre[c], counts) == -1)
 			goto bad;
-		for (k = 0; k < s.ncentre[c]; k++)
-			if (s.centre[c][k] != SPITE_KING &&
-			    s.centre[c][k] != k + 1)
+		for (k = 0; k < s.ncentre[c]; k++) {
+			if (cards[k] == SPITE_KING)
+				s.kings[c] |= (uint16_t)(1u << k);
+			else if (cards[k] != k + 1)
 				goto bad;
+		}
 	}
 	for (seat = 0; seat < 2; seat++) {
 		struct spite_seat *ps = &s.p[seat];
@@ -1150,6 +1171,7 @@ spite_export_json(const void *st, struct buf *b)
 {
 	const struct spite *s = st;
 	char rng[RNG_TEXT_LEN];
+	uint8_t cards[SPITE_QUEEN];
 	int seat, c, k;
 
 	buf_printf(b, "{\"game\":\"spite\",\"options\":{\"payoff\":%d,"
@@ -1183,7 +1205,7 @@ spite_export_json(const void *st, struct buf *b)
 	for (c = 0; c < s->opt_centre; c++) {
 		if (c)
 			buf_addc(b, ',');
-		spite_json_cards(b, s->centre[c], s->ncentre[c]);
+		spite_json_cards(b, cards, spite_centre_cards(s, c, cards));
 	}
 	buf_adds(b, "],\"seats\":[");
 	for (seat = 0; seat < 2; seat++) {
@@ -1231,7 +1253,7 @@ spite_determinize(void *st, int seat, struct rng *rng)
 		left[r] = SPITE_COPIES;
 	for (c = 0; c < s->opt_centre; c++)
 		for (i = 0; i < s->ncentre[c]; i++)
-			left[s->centre[c][i]]--;
+			left[s->kings[c] >> i & 1 ? SPITE_KING : i + 1]--;
 	for (who = 0; who < 2; who++) {
 		const struct spite_seat *p = &s->p[who];
 
