@@ -11,7 +11,9 @@
 #
 # BUILD-DIR is an optimised build (default build-run, as contrib/bootstrap
 # run leaves it: configure without --enable-test-clock, -O2).  RUNS
-# (default 5) sets the runs per side.  The card games start from the deal
+# (default 5) sets the runs per side.  LUDUS_BEFORE=PATH names another
+# ludus binary (an earlier build) to run in the same alternation, for a
+# column of its leaves per second and the speed-up.  The card games start from the deal
 # of seed 1, which `ludus deal GAME SEED --json` hands the independent
 # perft; those perfts stop with an error rather than guess if the tree
 # reaches a reshuffle or a new deal, which the depths here never do.
@@ -22,6 +24,7 @@ build=${1:-$top/build-run}
 bin=$build/ludus
 export LUDUS_GAMES_DIR="$top/games"
 runs=${RUNS:-5}
+before=${LUDUS_BEFORE:-}
 [ -x "$bin" ] || { echo "no $bin: build first (sh contrib/bootstrap run)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -54,26 +57,39 @@ compare() {
 	shift
 	: >"$tmp/tl"
 	: >"$tmp/tb"
+	: >"$tmp/t0"
 	i=0
 	while [ $i -lt "$runs" ]; do
 		# shellcheck disable=SC2086
 		cpu "$tmp/ol" "$bin" perft $largs >>"$tmp/tl"
 		cpu "$tmp/ob" "$@" >>"$tmp/tb"
-		if ! cmp -s "$tmp/ol" "$tmp/ob"; then
-			echo "$label: the counts differ" >&2
-			diff "$tmp/ol" "$tmp/ob" >&2 || true
-			exit 1
-		fi
+		for o in "$tmp/ob" ${before:+"$tmp/o0"}; do
+			if [ "$o" = "$tmp/o0" ]; then
+				# shellcheck disable=SC2086
+				cpu "$o" "$before" perft $largs >>"$tmp/t0"
+			fi
+			if ! cmp -s "$tmp/ol" "$o"; then
+				echo "$label: the counts differ" >&2
+				diff "$tmp/ol" "$o" >&2 || true
+				exit 1
+			fi
+		done
 		i=$((i + 1))
 	done
 	leaves=$(tail -n 1 "$tmp/ol" | sed 's/.*: //')
 	tl=$(median <"$tmp/tl")
 	tb=$(median <"$tmp/tb")
-	awk -v l="$label" -v n="$leaves" -v a="$tl" -v b="$tb" 'BEGIN {
+	t0=$( [ -n "$before" ] && median <"$tmp/t0" || echo 0)
+	awk -v l="$label" -v n="$leaves" -v a="$tl" -v b="$tb" -v z="$t0" \
+	    'BEGIN {
 		if (a <= 0) a = 0.001
 		if (b <= 0) b = 0.001
-		printf "%-34s %11d  ludus %6.1f M/s  independent %6.1f M/s" \
-		    "  ratio %.2f\n", l, n, n / a / 1e6, n / b / 1e6, b / a }'
+		printf "%-31s %11d  ludus %6.1f M/s  independent %6.1f M/s" \
+		    "  ratio %.2f", l, n, n / a / 1e6, n / b / 1e6, b / a
+		if (z > 0)
+			printf "  (before %6.1f M/s, ratio %.2f, x%.2f)", \
+			    n / z / 1e6, b / z, z / a
+		printf "\n" }'
 }
 
 # The offsets of an Almakleh card side, from the deck in the definition.
@@ -96,7 +112,7 @@ card() {
 want() { for w in $games; do [ "$w" = "$1" ] && return 0; done; return 1; }
 games=${*:-mancala almakleh alquerque aluette spite}
 
-printf '%-34s %11s  (medians of %d alternating runs each, CPU time)\n' \
+printf '%-31s %11s  (medians of %d alternating runs each, CPU time)\n' \
     "game, depth" leaves "$runs"
 if want mancala; then
 	compare "mancala 6x4 depth 12" mancala 12 -- "$tmp/perft-mancala" 12

@@ -110,7 +110,7 @@ spite_parse_rank(const char *s)
 }
 
 /* Where side stack k of the seat begins in s->side, and where all end. */
-static int
+static inline int
 spite_side_at(const struct spite *s, int seat, int k)
 {
 	const uint8_t *south = s->p[0].nside, *n = s->p[seat].nside;
