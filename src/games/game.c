@@ -166,11 +166,12 @@ perft_last_legal(const struct game_ops *ops, const void *st, uint32_t mask)
 	return total;
 }
 
+/* The seat of a mask with one bit set, else -1. */
+static const int8_t perft_single[1u << GAME_MAX_SEATS] = { -1, 0, 1, -1, 2,
+	-1, -1, -1, 3, -1, -1, -1, -1, -1, -1, -1 };
+
 /* The leaves one ply below st: its moves counted, none made (bulk
  * counting, with count_legal where the engine has it). */
-static const int8_t perft_single[16] = { -1, 0, 1, -1, 2, -1, -1, -1, 3,
-	-1, -1, -1, -1, -1, -1, -1 };	/* the seat of a one-bit mask */
-
 static inline uint64_t
 perft_last(const struct game_ops *ops, const void *st)
 {
@@ -180,7 +181,8 @@ perft_last(const struct game_ops *ops, const void *st)
 	 * over), which saves asking game_over at nearly every node. */
 	if ((mask = ops->to_move(st)) == 0)
 		return game_over(ops, st) ? 1 : 0;
-	if (mask < 16 && perft_single[mask] >= 0 && ops->count_legal != NULL)
+	if (mask < nitems(perft_single) && perft_single[mask] >= 0 &&
+	    ops->count_legal != NULL)
 		return (uint64_t)ops->count_legal(st, perft_single[mask]);
 	return perft_last_legal(ops, st, mask);
 }
