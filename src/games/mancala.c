@@ -191,11 +191,10 @@ mancala_parse_move(const void *st, int seat, const char *text,
  * more than the 160 seeds of the largest board, so no byte carries), and
  * modulo 2^64 the order of the two does not matter.  The words are written
  * back at once, before any byte of them is written, so that no word is
- * read just after a byte of it was written (which stalls the read).  Built
- * once per board size, on first use, with each side's pits as a mask of
- * the words: a side's n <= 8 pits are n holes in a row, so their bytes sit
- * at distinct places of their words and the three masked words ORed keep
- * one byte per pit.
+ * read just after a byte of it was written (which stalls the read).  With
+ * the tables go each side's pits as a mask of the words: a side's n <= 8
+ * pits are n holes in a row, so their bytes sit at distinct places of
+ * their words and the three masked words ORed keep one byte per pit.
  */
 #if RING > 24
 #error "the ring is kept in three words"
@@ -360,10 +359,7 @@ mancala_apply(void *st, int seat, const struct game_move *mv)
 	m->last_seat = (uint8_t)seat;
 	m->last_pit = mv->d[0];
 	m->ply++;
-	if (pos == own_store)
-		/* An extra turn.  Only the mover's side lost seeds. */
-		over = row_bytes(z, seat, w0, w1, w2) == 0;
-	else {
+	if (pos != own_store) {
 		m->turn = (uint8_t)!seat;
 		/* Capture: the last seed made an own empty pit hold one.
 		 * The pit opposite ring[pos] is ring[2n - pos] from either
@@ -379,9 +375,9 @@ mancala_apply(void *st, int seat, const struct game_move *mv)
 			memcpy(&w1, ring + 8, 8);
 			memcpy(&w2, ring + 16, 8);
 		}
-		over = row_bytes(z, SOUTH, w0, w1, w2) == 0 ||
-		    row_bytes(z, NORTH, w0, w1, w2) == 0;
 	}
+	over = row_bytes(z, SOUTH, w0, w1, w2) == 0 ||
+	    row_bytes(z, NORTH, w0, w1, w2) == 0;
 	if (over)
 		sweep(m);
 }
