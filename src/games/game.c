@@ -187,10 +187,26 @@ perft_last(const struct game_ops *ops, const void *st)
 	return perft_last_legal(ops, st, mask);
 }
 
-/* depth >= 2 */
+/*
+ * States of at most PERFT_SMALL bytes sit PERFT_SMALL bytes apart, the
+ * root's copy included, so that a copy is always PERFT_SMALL bytes: a
+ * constant size the compiler copies in a few moves rather than a call.
+ */
+#define PERFT_SMALL	64
+
+static void
+perft_copy(unsigned char *dst, const void *src, size_t size)
+{
+	if (size <= PERFT_SMALL)
+		memcpy(dst, src, PERFT_SMALL);
+	else
+		memcpy(dst, src, size);
+}
+
+/* depth >= 2; scratch has a state's place for each level below. */
 static uint64_t
 perft_rec(const struct game_ops *ops, const void *st, int depth,
-    unsigned char *scratch)
+    unsigned char *scratch, size_t stride)
 {
 	struct game_move moves[GAME_MAX_MOVES];
 	size_t size = ops->state_size;
@@ -208,16 +224,16 @@ perft_rec(const struct game_ops *ops, const void *st, int depth,
 			/* Two loops, so that the count below each move is
 			 * made here, without a call of its own. */
 			for (i = 0; i < n; i++) {
-				memcpy(scratch, st, size);
+				perft_copy(scratch, st, size);
 				ops->apply(scratch, seat, &moves[i]);
 				total += perft_last(ops, scratch);
 			}
 		else
 			for (i = 0; i < n; i++) {
-				memcpy(scratch, st, size);
+				perft_copy(scratch, st, size);
 				ops->apply(scratch, seat, &moves[i]);
 				total += perft_rec(ops, scratch, depth - 1,
-				    scratch + size);
+				    scratch + stride, stride);
 			}
 	}
 	return total;
@@ -226,16 +242,20 @@ perft_rec(const struct game_ops *ops, const void *st, int depth,
 uint64_t
 game_perft(const struct game_ops *ops, const void *st, int depth)
 {
+	size_t stride = ops->state_size <= PERFT_SMALL ? PERFT_SMALL :
+	    ops->state_size;
 	unsigned char *scratch;
 	uint64_t n;
 
 	if (depth < 0)
 		return 0;
-	/* One state per level, allocated once: the search itself never
-	 * allocates. */
-	scratch = xcalloc((size_t)depth + 1, ops->state_size);
-	n = depth == 0 ? 1 : depth == 1 ? perft_last(ops, st) :
-	    perft_rec(ops, st, depth, scratch);
+	if (depth < 2)
+		return depth == 0 ? 1 : perft_last(ops, st);
+	/* One state per level and the root's copy, allocated once: the
+	 * search itself never allocates. */
+	scratch = xcalloc((size_t)depth + 1, stride);
+	memcpy(scratch, st, ops->state_size);
+	n = perft_rec(ops, scratch, depth, scratch + stride, stride);
 	free(scratch);
 	return n;
 }
