@@ -798,8 +798,12 @@ cmd_deal(struct ctx *c, int argc, char **argv)
 	unsigned char seed[RNG_SEED_LEN];
 	char err[GAME_ERRLEN], commit[65];
 	void *st;
-	int seat;
+	int seat, json = 0;
 
+	if (argc >= 1 && strcmp(argv[argc - 1], "--json") == 0) {
+		json = 1;
+		argc--;
+	}
 	if (argc < 2)
 		return usage_of("deal");
 	if ((d = gamedef_find(c->defs, c->ndefs, argv[0])) == NULL)
@@ -814,6 +818,15 @@ cmd_deal(struct ctx *c, int argc, char **argv)
 	if (d->ops->create(st, &o, seed, d->seats, err, sizeof(err)) == -1) {
 		free(st);
 		return err_out("%s", err);
+	}
+	if (json) {
+		/* The whole start position, hidden cards included: the seed
+		 * is revealed, so nothing in it is secret any more. */
+		d->ops->export_json(st, &b);
+		printf("%s\n", buf_str(&b));
+		buf_free(&b);
+		free(st);
+		return 0;
 	}
 	rng_commitment(seed, commit);
 	printf("%s, seed SHA-256 %s\n", d->title, commit);
@@ -1344,7 +1357,7 @@ static const struct cmd cmds[] = {
 	    cmd_replay, 1 },
 	{ "perft", "GAME DEPTH [--seed N] [OPT=VAL ...]",
 	    "count the leaves of the move tree to each depth", cmd_perft, 0 },
-	{ "deal", "GAME SEED [OPT=VAL ...]",
+	{ "deal", "GAME SEED [OPT=VAL ...] [--json]",
 	    "the start of a game from a revealed seed, as each seat saw it",
 	    cmd_deal, 0 },
 	{ "deliver", "< MESSAGE",

@@ -433,6 +433,51 @@ START_TEST(mancala_notation_table)
 }
 END_TEST
 
+/*
+ * The shortcuts a search takes, count_legal() and over(), agree with
+ * legal() and result() at every step of random games on every board size
+ * (laps round the board included), and on each state read back from its
+ * text.
+ */
+START_TEST(mancala_shortcuts_agree)
+{
+	static const char *variants[] = { "", "pits=3 seeds=1", "pits=4 "
+		"seeds=3", "pits=5 seeds=7", "pits=7 seeds=2", "pits=8 "
+		"seeds=10", "pits=8 seeds=10 empty_capture=true", "pits=3 "
+		"seeds=10" };
+	struct game_move moves[GAME_MAX_MOVES];
+	struct rng rng;
+	unsigned char seed[RNG_SEED_LEN];
+	int game, n;
+
+	rng_seed_from_u64(seed, 18);
+	rng_init(&rng, seed);
+	for (game = 0; game < 2000; game++) {
+		void *st = tu_new("mancala", variants[game % nitems(variants)],
+		    (uint64_t)game, 2);
+		char *text;
+		void *back;
+
+		while (!game_over(ops, st)) {
+			int seat = ops->to_move(st) == 1 ? 0 : 1;
+
+			tu_check_shortcuts(ops, st);
+			n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+			ck_assert_int_gt(n, 0);
+			ops->apply(st, seat, &moves[rng_below(&rng,
+			    (uint32_t)n)]);
+			text = tu_serialise(ops, st);
+			back = tu_state(ops, text);
+			tu_check_shortcuts(ops, back);
+			free(back);
+			free(text);
+		}
+		tu_check_shortcuts(ops, st);
+		free(st);
+	}
+}
+END_TEST
+
 static Suite *
 mancala_suite(void)
 {
@@ -456,6 +501,7 @@ mancala_suite(void)
 	tcase_add_test(tc, mancala_notation_table);
 	tcase_add_test(tc, mancala_render_marks_rows_stores_and_turn);
 	tcase_add_test(tc, mancala_random_playouts);
+	tcase_add_test(tc, mancala_shortcuts_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

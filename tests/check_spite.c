@@ -1270,6 +1270,53 @@ START_TEST(spite_random_matches)
 }
 END_TEST
 
+/*
+ * The shortcuts a search takes, count_legal() and over(), agree with
+ * legal() and result() at every step of random matches in every variant
+ * (one to six centre stacks, small and large hands, the refill, rounds
+ * that end either way), and on each state read back from its text.
+ */
+START_TEST(spite_shortcuts_agree)
+{
+	static const char *variants[] = { "", "centre=1 hand=3 payoff=3 "
+		"target=3", "centre=4 payoff=4 target=4", "hand=10 centre=6 "
+		"payoff=5 target=10", "refill_empty_hand=true payoff=4 "
+		"target=4", "payoff=2 target=2 dry_rounds=1" };
+	struct game_move moves[GAME_MAX_MOVES];
+	struct rng rng;
+	unsigned char seed[RNG_SEED_LEN];
+	int match, step, n;
+
+	rng_seed_from_u64(seed, 18);
+	rng_init(&rng, seed);
+	for (match = 0; match < 120; match++) {
+		void *st = tu_new("spite", variants[match % nitems(variants)],
+		    (uint64_t)match, 2);
+
+		for (step = 0; step < 20000 && !game_over(ops, st); step++) {
+			int seat = ops->to_move(st) == 1 ? 0 : 1;
+
+			tu_check_shortcuts(ops, st);
+			if (step % 97 == 0) {
+				char *text = tu_serialise(ops, st);
+				void *back = tu_state(ops, text);
+
+				tu_check_shortcuts(ops, back);
+				free(back);
+				free(text);
+			}
+			n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+			ck_assert_int_gt(n, 0);
+			ops->apply(st, seat, &moves[rng_below(&rng,
+			    (uint32_t)n)]);
+		}
+		ck_assert(game_over(ops, st));
+		tu_check_shortcuts(ops, st);
+		free(st);
+	}
+}
+END_TEST
+
 static Suite *
 spite_suite(void)
 {
@@ -1294,6 +1341,7 @@ spite_suite(void)
 	tcase_add_test(tc, spite_render_hides_hands_and_stock);
 	tcase_add_test(tc, spite_definition_and_json);
 	tcase_add_test(tc, spite_random_matches);
+	tcase_add_test(tc, spite_shortcuts_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -134,6 +134,10 @@ check deal 0 ludus deal spite $seed payoff=1 hand=2 target=2 &&
     expect deal "seed SHA-256 876f5143ed52ff8860007049edfd29b46dcf59f52903239e7a1aae3fea18242d" "$tmp/out" &&
     expect deal-hand "Your hand: A 5" "$tmp/out"
 check deal-bad 1 ludus deal spite 1234 && expect deal-bad "the seed is 64 hex digits" "$tmp/err"
+# --json: the same deal with every card, the opponent's hand included.
+check deal-json 0 ludus deal spite $seed payoff=1 hand=2 target=2 --json &&
+    expect deal-json '"game":"spite"' "$tmp/out" &&
+    expect deal-json-hand '"hand":["A","5"]' "$tmp/out"
 
 check db-unwritable 1 "$LUDUS_BIN" -d /nonexistent/dir/x.db list && expect db "/nonexistent/dir/x.db" "$tmp/err"
 

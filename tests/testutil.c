@@ -181,6 +181,24 @@ tu_serialise(const struct game_ops *ops, const void *st)
 	return buf_steal(&b);
 }
 
+void
+tu_check_shortcuts(const struct game_ops *ops, const void *st)
+{
+	static struct game_move moves[GAME_MAX_MOVES];
+	struct game_result r;
+	int seat;
+
+	ops->result(st, &r);
+	ck_assert_int_eq(game_over(ops, st), r.over);
+	if (ops->over != NULL)
+		ck_assert_int_eq(ops->over(st) != 0, r.over);
+	if (ops->count_legal == NULL)
+		return;
+	for (seat = 0; seat < GAME_MAX_SEATS; seat++)
+		ck_assert_int_eq(ops->count_legal(st, seat),
+		    ops->legal(st, seat, moves, GAME_MAX_MOVES));
+}
+
 int
 tu_run(Suite *s)
 {

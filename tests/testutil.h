@@ -39,6 +39,10 @@ void	 tu_notation_check(const char *game, const void *st, int seat,
 void	*tu_state(const struct game_ops *, const char *text);
 /* The serialised text of a state (owned). */
 char	*tu_serialise(const struct game_ops *, const void *st);
+/* Fail the test unless the engine's optional shortcuts agree with what
+ * they stand for in st: over() with result(), count_legal() with the
+ * number of moves legal() lists, for every seat. */
+void	 tu_check_shortcuts(const struct game_ops *, const void *st);
 /* Run a suite, free it, and return the exit status for main(). */
 int	 tu_run(Suite *);
 /* A temporary directory made for this process (removed at exit). */

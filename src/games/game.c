@@ -139,34 +139,102 @@ out:
 	return rc;
 }
 
+int
+game_over(const struct game_ops *ops, const void *st)
+{
+	struct game_result res;
+
+	if (ops->over != NULL)
+		return ops->over(st);
+	ops->result(st, &res);
+	return res.over;
+}
+
+/* The moves of every seat in mask, counted by legal(). */
 static uint64_t
-perft_rec(const struct game_ops *ops, const void *st, int depth,
-    unsigned char *scratch)
+perft_last_legal(const struct game_ops *ops, const void *st, uint32_t mask)
 {
 	struct game_move moves[GAME_MAX_MOVES];
-	struct game_result res;
+	uint64_t total = 0;
+	int seat;
+
+	for (seat = 0; mask != 0; seat++, mask >>= 1)
+		if (mask & 1)
+			total += (uint64_t)(ops->count_legal != NULL ?
+			    ops->count_legal(st, seat) :
+			    ops->legal(st, seat, moves, GAME_MAX_MOVES));
+	return total;
+}
+
+/* The seat of a mask with one bit set, else -1. */
+static const int8_t perft_single[1u << GAME_MAX_SEATS] = { -1, 0, 1, -1, 2,
+	-1, -1, -1, 3, -1, -1, -1, -1, -1, -1, -1 };
+
+/* The leaves one ply below st: its moves counted, none made (bulk
+ * counting, with count_legal where the engine has it). */
+static inline uint64_t
+perft_last(const struct game_ops *ops, const void *st)
+{
+	uint32_t mask;
+
+	/* A seat to move means the game goes on (to_move is 0 once it is
+	 * over), which saves asking game_over at nearly every node. */
+	if ((mask = ops->to_move(st)) == 0)
+		return game_over(ops, st) ? 1 : 0;
+	if (mask < nitems(perft_single) && perft_single[mask] >= 0 &&
+	    ops->count_legal != NULL)
+		return (uint64_t)ops->count_legal(st, perft_single[mask]);
+	return perft_last_legal(ops, st, mask);
+}
+
+/*
+ * States of at most PERFT_SMALL bytes sit PERFT_SMALL bytes apart, the
+ * root's copy included, so that a copy is always PERFT_SMALL bytes: a
+ * constant size the compiler copies in a few moves rather than a call.
+ */
+#define PERFT_SMALL	64
+
+static void
+perft_copy(unsigned char *dst, const void *src, size_t size)
+{
+	if (size <= PERFT_SMALL)
+		memcpy(dst, src, PERFT_SMALL);
+	else
+		memcpy(dst, src, size);
+}
+
+/* depth >= 2; scratch has a state's place for each level below. */
+static uint64_t
+perft_rec(const struct game_ops *ops, const void *st, int depth,
+    unsigned char *scratch, size_t stride)
+{
+	struct game_move moves[GAME_MAX_MOVES];
+	size_t size = ops->state_size;
 	uint64_t total = 0;
 	uint32_t mask;
 	int seat, i, n;
 
-	ops->result(st, &res);
-	if (res.over || depth == 0)
-		return 1;
-	mask = ops->to_move(st);
-	for (seat = 0; seat < GAME_MAX_SEATS; seat++) {
-		if (!(mask & (1u << seat)))
+	if ((mask = ops->to_move(st)) == 0)
+		return game_over(ops, st) ? 1 : 0;
+	for (seat = 0; mask != 0; seat++, mask >>= 1) {
+		if (!(mask & 1))
 			continue;
 		n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
-		if (depth == 1) {
-			total += (uint64_t)n;
-			continue;
-		}
-		for (i = 0; i < n; i++) {
-			memcpy(scratch, st, ops->state_size);
-			ops->apply(scratch, seat, &moves[i]);
-			total += perft_rec(ops, scratch, depth - 1,
-			    scratch + ops->state_size);
-		}
+		if (depth == 2)
+			/* Two loops, so that the count below each move is
+			 * made here, without a call of its own. */
+			for (i = 0; i < n; i++) {
+				perft_copy(scratch, st, size);
+				ops->apply(scratch, seat, &moves[i]);
+				total += perft_last(ops, scratch);
+			}
+		else
+			for (i = 0; i < n; i++) {
+				perft_copy(scratch, st, size);
+				ops->apply(scratch, seat, &moves[i]);
+				total += perft_rec(ops, scratch, depth - 1,
+				    scratch + stride, stride);
+			}
 	}
 	return total;
 }
@@ -174,15 +242,20 @@ perft_rec(const struct game_ops *ops, const void *st, int depth,
 uint64_t
 game_perft(const struct game_ops *ops, const void *st, int depth)
 {
+	size_t stride = ops->state_size <= PERFT_SMALL ? PERFT_SMALL :
+	    ops->state_size;
 	unsigned char *scratch;
 	uint64_t n;
 
 	if (depth < 0)
 		return 0;
-	/* One state per level, allocated once: the search itself never
-	 * allocates. */
-	scratch = xcalloc((size_t)depth + 1, ops->state_size);
-	n = perft_rec(ops, st, depth, scratch);
+	if (depth < 2)
+		return depth == 0 ? 1 : perft_last(ops, st);
+	/* One state per level and the root's copy, allocated once: the
+	 * search itself never allocates. */
+	scratch = xcalloc((size_t)depth + 1, stride);
+	memcpy(scratch, st, ops->state_size);
+	n = perft_rec(ops, scratch, depth, scratch + stride, stride);
 	free(scratch);
 	return n;
 }

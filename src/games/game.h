@@ -216,6 +216,19 @@ struct game_ops {
 	 * conditional move.  Must not allocate.
 	 */
 	int	(*reveals)(const void *st, int seat, const struct game_move *m);
+	/*
+	 * Optional (NULL: result() says): nonzero exactly when result()
+	 * would set over, without building the result, for searches that
+	 * ask at every node.  Must not allocate.
+	 */
+	int	(*over)(const void *st);
+	/*
+	 * Optional (NULL: legal() is called and its moves counted): the
+	 * number of moves legal() returns for the seat with max
+	 * GAME_MAX_MOVES, without building them, for the last ply of a
+	 * perft (bulk counting).  Must not allocate.
+	 */
+	int	(*count_legal)(const void *st, int seat);
 };
 
 /* render_style() bytes: a colour (the low four bits), ORed with flags.
@@ -257,6 +270,9 @@ const struct game_ops *game_find(const char *);
 int	game_apply_line(const struct game_ops *, void *st, int seat,
 	    const char *line, struct game_move *moves, int maxmoves,
 	    int *failed, char *err, size_t errlen);
+
+/* Is the game over: ops->over when the engine has it, else result(). */
+int	game_over(const struct game_ops *, const void *st);
 
 /* Count leaves of the legal-move tree to depth (rules.md's convention:
  * an ended game is one leaf at whatever depth; every seat in to_move

@@ -22,6 +22,8 @@
 enum { SOUTH, NORTH };
 
 struct mancala {
+	/* First, so that its words are aligned. */
+	uint8_t	 ring[24];	/* RING holes, then zeros */
 	uint8_t	 pits;		/* per side */
 	uint8_t	 seeds;		/* initial per pit */
 	uint8_t	 empty_capture;
@@ -29,7 +31,6 @@ struct mancala {
 	uint8_t	 over;
 	uint8_t	 last_seat;
 	uint8_t	 last_pit;	/* 1-based; 0 = no move yet */
-	uint8_t	 ring[RING];
 	uint16_t ply;
 };
 
@@ -45,17 +46,6 @@ static int
 store_at(const struct mancala *m, int side)
 {
 	return side * (m->pits + 1) + m->pits;
-}
-
-static int
-side_empty(const struct mancala *m, int side)
-{
-	int i;
-
-	for (i = 1; i <= m->pits; i++)
-		if (m->ring[pit_at(m, side, i)])
-			return 0;
-	return 1;
 }
 
 static int
@@ -115,15 +105,16 @@ static int
 mancala_legal(const void *st, int seat, struct game_move *out, int max)
 {
 	const struct mancala *m = st;
+	const uint8_t *row = m->ring + seat * (m->pits + 1);
 	int i, n = 0;
 
 	if (m->over || seat != m->turn)
 		return 0;
-	for (i = 1; i <= m->pits && n < max; i++) {
-		if (m->ring[pit_at(m, seat, i)] == 0)
+	for (i = 0; i < m->pits && n < max; i++) {
+		if (row[i] == 0)
 			continue;
 		out[n].len = 1;
-		out[n].d[0] = (uint8_t)i;
+		out[n].d[0] = (uint8_t)(i + 1);
 		n++;
 	}
 	return n;
@@ -192,52 +183,242 @@ mancala_parse_move(const void *st, int seat, const char *text,
 	return 0;
 }
 
+/*
+ * Sowing by table: less than a lap of seeds from a pit empties it and adds
+ * one to a run of holes in sowing order, the same run whatever the board
+ * holds.  For each board size, seat, pit and number of seeds below a lap
+ * the table keeps that change of the ring and the hole of the last seed.
+ * The ring is read as three 64-bit words and the change is one word add
+ * each: bytewise it is taking the seeds from the pit (which holds exactly
+ * that many, so no byte borrows) and adding the run (no hole ever holds
+ * more than the 160 seeds of the largest board, so no byte carries), and
+ * modulo 2^64 the order of the two does not matter.  The words are written
+ * back at once, before any byte of them is written, so that no word is
+ * read just after a byte of it was written (which stalls the read).  With
+ * the tables go each side's pits as a mask of the words: a side's n <= 8
+ * pits are n holes in a row, so their bytes sit at distinct places of
+ * their words and the three masked words ORed keep one byte per pit.
+ */
+#if RING > 24
+#error "the ring is kept in three words"
+#endif
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+struct sow {
+	uint64_t delta[3];
+	uint8_t	last;
+};
+struct sow_size {
+	struct sow sow[2][MANCALA_MAXPITS][RING - 1];
+	uint64_t row[2][3];	/* each side's pits */
+	int	ready;
+};
+static struct sow_size sow_table[MANCALA_MAXPITS + 1];
+
+static void
+sow_build(struct sow_size *z, int n)
+{
+	int ringlen = 2 * (n + 1), seat, pit, seeds, pos, k;
+	uint8_t bytes[24];
+	uint64_t add[3], sub[3];
+
+	for (seat = 0; seat < 2; seat++) {
+		for (pit = 0; pit < n; pit++)
+			for (seeds = 0; seeds < ringlen - 1; seeds++) {
+				struct sow *w = &z->sow[seat][pit][seeds];
+
+				memset(bytes, 0, sizeof(bytes));
+				pos = seat * (n + 1) + pit;
+				bytes[pos] = (uint8_t)seeds;
+				memcpy(sub, bytes, sizeof(sub));
+				memset(bytes, 0, sizeof(bytes));
+				for (k = 0; k < seeds; k++) {
+					if (++pos == ringlen)
+						pos = 0;
+					if (pos == ringlen - 1 - seat * (n + 1))
+						pos = pos + 1 == ringlen ? 0 :
+						    pos + 1;
+					bytes[pos]++;
+				}
+				memcpy(add, bytes, sizeof(add));
+				for (k = 0; k < 3; k++)
+					w->delta[k] = add[k] - sub[k];
+				w->last = (uint8_t)pos;
+			}
+		memset(bytes, 0, sizeof(bytes));
+		memset(bytes + seat * (n + 1), 0xff, (size_t)n);
+		memcpy(z->row[seat], bytes, sizeof(z->row[seat]));
+	}
+	z->ready = 1;
+}
+
+/*
+ * The tables of a board size.  With GCC and Clang every size is built
+ * before main(), so the hot paths need not ask (asking there costs more
+ * than the rest of a count); elsewhere they are built on first use.
+ */
+#if defined(__GNUC__)
+__attribute__((constructor)) static void
+sow_build_all(void)
+{
+	int n;
+
+	for (n = 3; n <= MANCALA_MAXPITS; n++)
+		sow_build(&sow_table[n], n);
+}
+#define sow_size(n)	(&sow_table[n])
+#else
+static const struct sow_size *
+sow_size(int n)
+{
+	struct sow_size *z = &sow_table[n];
+
+	if (!z->ready)
+		sow_build(z, n);
+	return z;
+}
+#endif
+
+/* A side's pits from the ring's words, one byte per pit. */
+static uint64_t
+row_bytes(const struct sow_size *z, int side, uint64_t w0, uint64_t w1,
+    uint64_t w2)
+{
+	return (w0 & z->row[side][0]) | (w1 & z->row[side][1]) |
+	    (w2 & z->row[side][2]);
+}
+
+/*
+ * Whole laps (rare): every hole but the opponent's store gets one seed a
+ * lap, and the sowing is back where it began, with the rest (returned)
+ * still to sow from there.  Out of line, like sweep(), so that the common
+ * sowing keeps few registers.
+ */
+NOINLINE static int
+sow_laps(struct mancala *m, int seat, int start, int seeds)
+{
+	int n = m->pits, ringlen = 2 * (n + 1), i;
+	int laps = seeds / (ringlen - 1), their_store = ringlen - 1 -
+	    seat * (n + 1);
+
+	seeds -= laps * (ringlen - 1);
+	for (i = 0; i < ringlen; i++)
+		m->ring[i] = (uint8_t)(m->ring[i] + laps);
+	m->ring[their_store] = (uint8_t)(m->ring[their_store] - laps);
+	m->ring[start] = (uint8_t)(laps + seeds);
+	return seeds;
+}
+
+/* The game ends: each side's seeds go to its own store. */
+NOINLINE static void
+sweep(struct mancala *m)
+{
+	int n = m->pits, i;
+
+	for (i = 0; i < n; i++) {
+		m->ring[n] = (uint8_t)(m->ring[n] + m->ring[i]);
+		m->ring[2 * n + 1] = (uint8_t)(m->ring[2 * n + 1] +
+		    m->ring[n + 1 + i]);
+		m->ring[i] = m->ring[n + 1 + i] = 0;
+	}
+	m->over = 1;
+}
+
+/* GCC's vectoriser pairs two of the words in one register and then
+ * spills them to take them apart again. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-slp-vectorize")))
+#endif
 static void
 mancala_apply(void *st, int seat, const struct game_move *mv)
 {
 	struct mancala *m = st;
-	int ringlen = 2 * (m->pits + 1);
-	int own_store = store_at(m, seat), their_store = store_at(m, !seat);
-	int pos = pit_at(m, seat, mv->d[0]);
-	int seeds = m->ring[pos], side, i;
+	uint8_t *ring = m->ring;
+	int n = m->pits, ringlen = 2 * (n + 1);
+	int own_store = seat * (n + 1) + n;
+	int start = seat * (n + 1) + mv->d[0] - 1, pos;
+	int seeds = ring[start], over;
+	const struct sow_size *z = sow_size(n);
+	const struct sow *w;
+	uint64_t w0, w1, w2;
 
-	m->ring[pos] = 0;
-	while (seeds > 0) {
-		pos = (pos + 1) % ringlen;
-		if (pos == their_store)
-			continue;
-		m->ring[pos]++;
-		seeds--;
-	}
-
-	/* Capture: the last seed made an own empty pit hold one. */
-	if (pos != own_store && pos / (m->pits + 1) == seat &&
-	    m->ring[pos] == 1) {
-		int pit = pos - seat * (m->pits + 1) + 1;
-		int opp = pit_at(m, !seat, m->pits + 1 - pit);
-
-		if (m->ring[opp] > 0 || m->empty_capture) {
-			m->ring[own_store] += m->ring[opp] + 1;
-			m->ring[opp] = 0;
-			m->ring[pos] = 0;
-		}
-	}
+	if (seeds >= ringlen - 1)
+		seeds = sow_laps(m, seat, start, seeds);
+	memcpy(&w0, ring, 8);
+	memcpy(&w1, ring + 8, 8);
+	memcpy(&w2, ring + 16, 8);
+	w = &z->sow[seat][mv->d[0] - 1][seeds];
+	pos = w->last;
+	w0 += w->delta[0];
+	w1 += w->delta[1];
+	w2 += w->delta[2];
+	memcpy(ring, &w0, 8);
+	memcpy(ring + 8, &w1, 8);
+	memcpy(ring + 16, &w2, 8);
 
 	m->last_seat = (uint8_t)seat;
 	m->last_pit = mv->d[0];
 	m->ply++;
-	if (pos != own_store)
+	if (pos != own_store) {
 		m->turn = (uint8_t)!seat;
-
-	if (side_empty(m, SOUTH) || side_empty(m, NORTH)) {
-		for (side = 0; side < 2; side++)
-			for (i = 1; i <= m->pits; i++) {
-				m->ring[store_at(m, side)] +=
-				    m->ring[pit_at(m, side, i)];
-				m->ring[pit_at(m, side, i)] = 0;
-			}
-		m->over = 1;
+		/* Capture: the last seed made an own empty pit hold one.
+		 * The pit opposite ring[pos] is ring[2n - pos] from either
+		 * side. */
+		if ((unsigned)(pos - seat * (n + 1)) < (unsigned)n &&
+		    ring[pos] == 1 && (ring[2 * n - pos] > 0 ||
+		    m->empty_capture)) {
+			ring[own_store] = (uint8_t)(ring[own_store] +
+			    ring[2 * n - pos] + 1);
+			ring[2 * n - pos] = 0;
+			ring[pos] = 0;
+			memcpy(&w0, ring, 8);
+			memcpy(&w1, ring + 8, 8);
+			memcpy(&w2, ring + 16, 8);
+		}
 	}
+	over = row_bytes(z, SOUTH, w0, w1, w2) == 0 ||
+	    row_bytes(z, NORTH, w0, w1, w2) == 0;
+	if (over)
+		sweep(m);
+}
+
+/* Cheaper than result() for searches: no result to build. */
+static int
+mancala_over(const void *st)
+{
+	return ((const struct mancala *)st)->over;
+}
+
+/* The number of bytes of x that are not zero. */
+static int
+nonzero_bytes(uint64_t x)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+
+	/* The top bit of each byte is set when the byte is not zero; then
+	 * the bytes' sum. */
+	x = (((x & low7) + low7) | x) & ~low7;
+	return (int)(((x >> 7) * 0x0101010101010101ULL) >> 56);
+}
+
+/* The pits of the seat that hold seeds, counted a word at a time. */
+static int
+mancala_count_legal(const void *st, int seat)
+{
+	const struct mancala *m = st;
+	const struct sow_size *z;
+	uint64_t w0, w1, w2;
+
+	if (m->over || seat != m->turn)
+		return 0;
+	z = sow_size(m->pits);
+	memcpy(&w0, m->ring, 8);
+	memcpy(&w1, m->ring + 8, 8);
+	memcpy(&w2, m->ring + 16, 8);
+	return nonzero_bytes(row_bytes(z, seat, w0, w1, w2));
 }
 
 static void
@@ -602,4 +783,6 @@ const struct game_ops mancala_ops = {
 	.evaluate = mancala_evaluate,
 	.move_word = mancala_move_word,
 	.ends_turn = mancala_ends_turn,
+	.over = mancala_over,
+	.count_legal = mancala_count_legal,
 };

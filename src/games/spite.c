@@ -49,8 +49,7 @@ struct spite_seat {
 	uint8_t	 pay[SPITE_MAXPAYOFF];
 	uint8_t	 nhand;
 	uint8_t	 hand[SPITE_MAXHAND];	/* kept sorted by rank */
-	uint8_t	 nside[SPITE_SIDES];
-	uint8_t	 side[SPITE_SIDES][SPITE_CARDS];
+	uint8_t	 nside[SPITE_SIDES];	/* cards in side[] of struct spite */
 };
 
 struct spite {
@@ -71,8 +70,15 @@ struct spite {
 	uint8_t	 nstock;
 	uint8_t	 stock[SPITE_CARDS];
 	uint8_t	 ncentre[SPITE_MAXCENTRE];
-	uint8_t	 centre[SPITE_MAXCENTRE][SPITE_QUEEN];
+	/* A centre stack's card i is rank i + 1 or a King standing for it:
+	 * bit i says which. */
+	uint16_t kings[SPITE_MAXCENTRE];
 	struct spite_seat p[2];
+	/* The eight side stacks one after the other, South's s1-s4 then
+	 * North's, each bottom to top, zeros after the last: together they
+	 * hold at most the deck, so the state stays small (it is copied at
+	 * every node of a search). */
+	uint8_t	 side[SPITE_CARDS];
 	struct rng rng;
 };
 
@@ -101,6 +107,70 @@ spite_parse_rank(const char *s)
 		if (util_strcaseeq(s, rank_names[r]))
 			return r;
 	return 0;
+}
+
+/* Where side stack k of the seat begins in s->side, and where all end. */
+static inline int
+spite_side_at(const struct spite *s, int seat, int k)
+{
+	const uint8_t *south = s->p[0].nside, *n = s->p[seat].nside;
+	int at = seat ? south[0] + south[1] + south[2] + south[3] : 0;
+
+	switch (k) {
+	case 4:
+		at += n[3];
+		/* FALLTHROUGH */
+	case 3:
+		at += n[2];
+		/* FALLTHROUGH */
+	case 2:
+		at += n[1];
+		/* FALLTHROUGH */
+	case 1:
+		at += n[0];
+		break;
+	}
+	return at;
+}
+
+static const uint8_t *
+spite_side(const struct spite *s, int seat, int k)
+{
+	return s->side + spite_side_at(s, seat, k);
+}
+
+/* The top card of a side stack that is not empty. */
+static int
+spite_side_top(const struct spite *s, int seat, int k)
+{
+	return s->side[spite_side_at(s, seat, k + 1) - 1];
+}
+
+/* The cards above a stack's top move up or down by one; they are few, so
+ * a loop beats a call of memmove(). */
+static void
+spite_side_push(struct spite *s, int seat, int k, uint8_t card)
+{
+	int end = spite_side_at(s, seat, k + 1), i;
+
+	for (i = spite_side_at(s, 1, SPITE_SIDES); i > end; i--)
+		s->side[i] = s->side[i - 1];
+	s->side[end] = card;
+	s->p[seat].nside[k]++;
+}
+
+static uint8_t
+spite_side_pop(struct spite *s, int seat, int k)
+{
+	int end = spite_side_at(s, seat, k + 1);
+	int total = spite_side_at(s, 1, SPITE_SIDES), i;
+	uint8_t card = s->side[end - 1];
+
+	for (i = end; i < total; i++)
+		s->side[i - 1] = s->side[i];
+	s->side[total - 1] = 0;
+	s->p[seat].nside[k]--;
+	return card;
 }
 
 static int
@@ -143,8 +213,11 @@ spite_hand_find(const struct spite_seat *p, int rank)
 static void
 spite_hand_remove(struct spite_seat *p, int idx)
 {
-	memmove(p->hand + idx, p->hand + idx + 1,
-	    (size_t)(p->nhand - idx - 1));
+	int i;
+
+	/* A hand is a few cards: a loop beats a call of memmove(). */
+	for (i = idx + 1; i < p->nhand; i++)
+		p->hand[i - 1] = p->hand[i];
 	p->nhand--;
 }
 
@@ -159,7 +232,9 @@ spite_deal(struct spite *s)
 		deck[i] = (uint8_t)(i % SPITE_RANKS + 1);
 	rng_shuffle(&s->rng, deck, SPITE_CARDS, 1);
 	memset(s->p, 0, sizeof(s->p));
+	memset(s->side, 0, sizeof(s->side));
 	memset(s->ncentre, 0, sizeof(s->ncentre));
+	memset(s->kings, 0, sizeof(s->kings));
 	for (seat = 0; seat < 2; seat++) {
 		for (i = 0; i < s->opt_payoff; i++)
 			s->p[seat].pay[i] = deck[k++];
@@ -193,6 +268,17 @@ spite_centre_takes(const struct spite *s, int c, int card)
 	    (card == SPITE_KING || card == s->ncentre[c] + 1);
 }
 
+/* The cards of centre stack c, bottom to top, into out; their number. */
+static int
+spite_centre_cards(const struct spite *s, int c, uint8_t out[SPITE_QUEEN])
+{
+	int i;
+
+	for (i = 0; i < s->ncentre[c]; i++)
+		out[i] = (uint8_t)(s->kings[c] >> i & 1 ? SPITE_KING : i + 1);
+	return s->ncentre[c];
+}
+
 /* A completed stack's twelve cards are shuffled and put under the stock,
  * so the cards already waiting to be drawn keep their order. */
 static void
@@ -200,10 +286,12 @@ spite_centre_push(struct spite *s, int c, uint8_t card)
 {
 	uint8_t done[SPITE_QUEEN];
 
-	s->centre[c][s->ncentre[c]++] = card;
-	if (s->ncentre[c] < SPITE_QUEEN)
+	if (card == SPITE_KING)
+		s->kings[c] |= (uint16_t)(1u << s->ncentre[c]);
+	if (++s->ncentre[c] < SPITE_QUEEN)
 		return;
-	memcpy(done, s->centre[c], sizeof(done));
+	spite_centre_cards(s, c, done);
+	s->kings[c] = 0;
 	rng_shuffle(&s->rng, done, SPITE_QUEEN, 1);
 	memmove(s->stock + SPITE_QUEEN, s->stock, s->nstock);
 	memcpy(s->stock, done, SPITE_QUEEN);
@@ -337,7 +425,7 @@ spite_legal(const void *st, int seat, struct game_move *out, int max)
 	for (k = 0; k < SPITE_SIDES; k++) {
 		if (p->nside[k] == 0)
 			continue;
-		card = p->side[k][p->nside[k] - 1];
+		card = spite_side_top(s, seat, k);
 		for (c = 0; c < s->opt_centre; c++)
 			if (spite_centre_takes(s, c, card))
 				ADD(SRC_SIDE, k, DST_CENTRE, c);
@@ -360,6 +448,68 @@ spite_legal(const void *st, int seat, struct game_move *out, int max)
 		ADD(SRC_END, 0, 0, 0);
 #undef ADD
 	return n;
+}
+
+/*
+ * The number of actions spite_legal() lists, without listing them: each
+ * card that may go to the centre counts once per stack that takes it, a
+ * hand rank also once per side stack.  How many stacks take rank r is
+ * kept in two bits at bit 2r of one word (at most three stacks need the
+ * same rank; a King goes on any stack short of a Queen).
+ */
+static int
+spite_count_legal(const void *st, int seat)
+{
+	const struct spite *s = st;
+	const struct spite_seat *p;
+	uint32_t takes = 0;
+	int n, c, k, i, at;
+
+	if (s->over || seat != s->turn)
+		return 0;
+	p = &s->p[seat];
+	for (c = 0; c < s->opt_centre; c++)
+		if (s->ncentre[c] < SPITE_QUEEN)
+			takes += 1u << 2 * (s->ncentre[c] + 1) |
+			    1u << 2 * SPITE_KING;
+#define TAKES(r)	((int)(takes >> 2 * (r) & 3))
+	if (s->opt_centre > 3) {
+		/* Four or more stacks may need one rank: count them. */
+		n = 0;
+		for (c = 0; c < s->opt_centre; c++)
+			n += spite_centre_takes(s, c, p->pay[p->npay - 1]);
+		for (k = 0; k < SPITE_SIDES; k++)
+			if (p->nside[k] > 0)
+				for (c = 0; c < s->opt_centre; c++)
+					n += spite_centre_takes(s, c,
+					    spite_side_top(s, seat, k));
+		for (i = 0; i < p->nhand; i++)
+			if (i == 0 || p->hand[i] != p->hand[i - 1]) {
+				for (c = 0; c < s->opt_centre; c++)
+					n += spite_centre_takes(s, c,
+					    p->hand[i]);
+				n += SPITE_SIDES;
+			}
+		return p->nhand == 0 ? n + 1 : n;
+	}
+	n = TAKES(p->pay[p->npay - 1]);
+	for (k = 0, at = spite_side_at(s, seat, 0); k < SPITE_SIDES; k++) {
+		at += p->nside[k];
+		if (p->nside[k] > 0)
+			n += TAKES(s->side[at - 1]);
+	}
+	/* The hand is sorted: equal ranks are neighbours. */
+	for (i = 0; i < p->nhand; i++)
+		if (i == 0 || p->hand[i] != p->hand[i - 1])
+			n += TAKES(p->hand[i]) + SPITE_SIDES;
+#undef TAKES
+	return p->nhand == 0 ? n + 1 : n;
+}
+
+static int
+spite_over(const void *st)
+{
+	return ((const struct spite *)st)->over;
 }
 
 static void
@@ -489,7 +639,7 @@ spite_parse_move(const void *st, int seat, const char *text,
 			    si + 1);
 			return -1;
 		}
-		card = p->side[si][p->nside[si] - 1];
+		card = spite_side_top(s, seat, si);
 	} else if ((card = spite_parse_rank(tok[0])) != 0) {
 		src = SRC_HAND;
 		si = card;
@@ -561,7 +711,7 @@ spite_apply(void *st, int seat, const struct game_move *m)
 		return;
 	case SRC_SIDE:
 		k = m->d[1];
-		card = p->side[k][--p->nside[k]];
+		card = spite_side_pop(s, seat, k);
 		spite_centre_push(s, m->d[3], card);
 		return;
 	default:
@@ -569,7 +719,7 @@ spite_apply(void *st, int seat, const struct game_move *m)
 		spite_hand_remove(p, spite_hand_find(p, card));
 		if (m->d[2] == DST_SIDE) {
 			k = m->d[3];
-			p->side[k][p->nside[k]++] = card;
+			spite_side_push(s, seat, k, card);
 			spite_pass_turn(s, seat);
 			return;
 		}
@@ -659,7 +809,7 @@ spite_render_seat(const struct spite *s, const struct game_view *v,
 	buf_addc(b, '\n');
 	for (k = 0; k < SPITE_SIDES; k++) {
 		buf_printf(b, "  s%d:", k + 1);
-		spite_render_cards(b, p->side[k], p->nside[k]);
+		spite_render_cards(b, spite_side(s, seat, k), p->nside[k]);
 		buf_addc(b, '\n');
 	}
 }
@@ -758,11 +908,11 @@ spite_render(const void *st, const struct game_view *v, struct buf *b)
 		if (s->ncentre[c] == 0)
 			buf_adds(b, " -");
 		for (i = 0; i < s->ncentre[c]; i++) {
-			if (s->centre[c][i] == SPITE_KING)
+			if (s->kings[c] >> i & 1)
 				buf_printf(b, " K=%s", spite_rank(i + 1));
 			else
 				buf_printf(b, " %s",
-				    spite_rank(s->centre[c][i]));
+				    spite_rank(i + 1));
 		}
 		buf_adds(b, "  ");
 		buf_printf(b, _("(needs %s)"), spite_rank(s->ncentre[c] + 1));
@@ -813,6 +963,7 @@ spite_serialise(const void *st, struct buf *b)
 	static const char *const side_names[] = { "s1", "s2", "s3", "s4" };
 	const struct spite *s = st;
 	char rng[RNG_TEXT_LEN];
+	uint8_t cards[SPITE_QUEEN];
 	int seat, c, k;
 
 	buf_printf(b, "spite payoff=%d hand=%d centre=%d target=%d "
@@ -834,8 +985,8 @@ spite_serialise(const void *st, struct buf *b)
 	buf_addc(b, '\n');
 	spite_ser_pile(b, NULL, "stock", s->stock, s->nstock);
 	for (c = 0; c < s->opt_centre; c++)
-		spite_ser_pile(b, NULL, centre_names[c], s->centre[c],
-		    s->ncentre[c]);
+		spite_ser_pile(b, NULL, centre_names[c], cards,
+		    spite_centre_cards(s, c, cards));
 	for (seat = 0; seat < 2; seat++) {
 		const struct spite_seat *p = &s->p[seat];
 
@@ -843,7 +994,7 @@ spite_serialise(const void *st, struct buf *b)
 		spite_ser_pile(b, seat_keys[seat], "hand", p->hand, p->nhand);
 		for (k = 0; k < SPITE_SIDES; k++)
 			spite_ser_pile(b, seat_keys[seat], side_names[k],
-			    p->side[k], p->nside[k]);
+			    spite_side(s, seat, k), p->nside[k]);
 	}
 }
 
@@ -945,14 +1096,18 @@ spite_parse_state(void *st, const char *text, char *err, size_t errlen)
 	i = 4;
 	why = "malformed centre stack";
 	for (c = 0; c < s.opt_centre; c++) {
+		uint8_t cards[SPITE_QUEEN];
+
 		snprintf(name, sizeof(name), "c%d", c + 1);
-		if (spite_parse_pile(line[i++], name, s.centre[c],
+		if (spite_parse_pile(line[i++], name, cards,
 		    SPITE_QUEEN - 1, &s.ncentre[c], counts) == -1)
 			goto bad;
-		for (k = 0; k < s.ncentre[c]; k++)
-			if (s.centre[c][k] != SPITE_KING &&
-			    s.centre[c][k] != k + 1)
+		for (k = 0; k < s.ncentre[c]; k++) {
+			if (cards[k] == SPITE_KING)
+				s.kings[c] |= (uint16_t)(1u << k);
+			else if (cards[k] != k + 1)
 				goto bad;
+		}
 	}
 	for (seat = 0; seat < 2; seat++) {
 		struct spite_seat *ps = &s.p[seat];
@@ -973,11 +1128,16 @@ spite_parse_state(void *st, const char *text, char *err, size_t errlen)
 			spite_hand_add(ps, hand[k]);
 		why = "malformed side stack";
 		for (k = 0; k < SPITE_SIDES; k++) {
+			uint8_t cards[SPITE_CARDS], ncards;
+			int at = spite_side_at(&s, seat, k);
+
 			snprintf(name, sizeof(name), "%s s%d", seat_keys[seat],
 			    k + 1);
-			if (spite_parse_pile(line[i++], name, ps->side[k],
-			    SPITE_CARDS, &ps->nside[k], counts) == -1)
+			if (spite_parse_pile(line[i++], name, cards,
+			    SPITE_CARDS - at, &ncards, counts) == -1)
 				goto bad;
+			memcpy(s.side + at, cards, ncards);
+			ps->nside[k] = ncards;
 		}
 	}
 	why = "the cards are not two packs (eight of each rank)";
@@ -1010,6 +1170,7 @@ spite_export_json(const void *st, struct buf *b)
 {
 	const struct spite *s = st;
 	char rng[RNG_TEXT_LEN];
+	uint8_t cards[SPITE_QUEEN];
 	int seat, c, k;
 
 	buf_printf(b, "{\"game\":\"spite\",\"options\":{\"payoff\":%d,"
@@ -1043,7 +1204,7 @@ spite_export_json(const void *st, struct buf *b)
 	for (c = 0; c < s->opt_centre; c++) {
 		if (c)
 			buf_addc(b, ',');
-		spite_json_cards(b, s->centre[c], s->ncentre[c]);
+		spite_json_cards(b, cards, spite_centre_cards(s, c, cards));
 	}
 	buf_adds(b, "],\"seats\":[");
 	for (seat = 0; seat < 2; seat++) {
@@ -1058,7 +1219,8 @@ spite_export_json(const void *st, struct buf *b)
 		for (k = 0; k < SPITE_SIDES; k++) {
 			if (k)
 				buf_addc(b, ',');
-			spite_json_cards(b, p->side[k], p->nside[k]);
+			spite_json_cards(b, spite_side(s, seat, k),
+			    p->nside[k]);
 		}
 		buf_adds(b, "]}");
 	}
@@ -1090,13 +1252,13 @@ spite_determinize(void *st, int seat, struct rng *rng)
 		left[r] = SPITE_COPIES;
 	for (c = 0; c < s->opt_centre; c++)
 		for (i = 0; i < s->ncentre[c]; i++)
-			left[s->centre[c][i]]--;
+			left[s->kings[c] >> i & 1 ? SPITE_KING : i + 1]--;
 	for (who = 0; who < 2; who++) {
 		const struct spite_seat *p = &s->p[who];
 
 		for (k = 0; k < SPITE_SIDES; k++)
 			for (i = 0; i < p->nside[k]; i++)
-				left[p->side[k][i]]--;
+				left[spite_side(s, who, k)[i]]--;
 		if (p->npay > 0)
 			left[p->pay[p->npay - 1]]--;
 	}
@@ -1183,4 +1345,6 @@ const struct game_ops spite_ops = {
 	.ends_turn = spite_ends_turn,
 	.reveals = spite_reveals,
 	.chance = 1,
+	.over = spite_over,
+	.count_legal = spite_count_legal,
 };
