@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -250,36 +251,109 @@ log_outcome(enum intake_status st, char *outcome)
 	free(outcome);
 }
 
-/* One pass over the IMAP mailbox; -1 when the connection failed. */
+/* Milliseconds on a clock that only goes forward (for pacing, not
+ * for the referee's time). */
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * While a backlog drains, what is done leaves in batches: the committed
+ * messages are moved (or flagged) in one IMAP command and the outbox is
+ * sent, every SETTLE_EVERY messages or SETTLE_MS, whichever comes first,
+ * and at once after the first message, so the first answer leaves while
+ * the rest still waits.
+ */
+#define SETTLE_EVERY	50
+#define SETTLE_MS	500
+
+struct settling {
+	uint32_t	 done[SETTLE_EVERY];	/* committed, not yet moved */
+	size_t		 ndone;
+	int64_t		 last_ms;	/* the last settlement, 0: none yet */
+};
+
+static void	flush(struct daemon *);
+
+/* Move what is committed, then send what it queued. */
+static int
+settle(struct daemon *d, struct settling *z, char *err, size_t errlen)
+{
+	if (z->ndone > 0 && imap_done_many(d->imap, z->done, z->ndone, err,
+	    errlen) == -1)
+		return -1;
+	z->ndone = 0;
+	z->last_ms = mono_ms();
+	if (!want_quit)
+		flush(d);
+	return 0;
+}
+
+/* A message is committed: settle when the batch is full or old. */
+static int
+settle_after(struct daemon *d, struct settling *z, uint32_t uid, char *err,
+    size_t errlen)
+{
+	z->done[z->ndone++] = uid;
+	if (z->ndone < SETTLE_EVERY && z->last_ms != 0 &&
+	    mono_ms() - z->last_ms < SETTLE_MS)
+		return 0;
+	return settle(d, z, err, errlen);
+}
+
+/* One pass over the IMAP mailbox; -1 when the connection failed.  The
+ * messages are fetched IMAP_FETCH_MAX at a time, in one round trip. */
 static int
 cycle_imap(struct daemon *d)
 {
+	struct settling z;
+	struct imap_msg *msgs = NULL;
 	uint32_t *uids = NULL;
-	size_t n = 0, i;
-	char err[512], *data, *outcome;
-	size_t len;
+	size_t n = 0, i, k, batch = 0;
+	char err[512], *outcome;
 	enum intake_status st;
 
+	memset(&z, 0, sizeof(z));
 	if (imap_ensure(d, clock_now()) == -1)
 		return -1;
 	if (imap_search(d->imap, &uids, &n, err, sizeof(err)) == -1)
 		goto fail;
-	for (i = 0; i < n && !want_quit; i++) {
-		if (imap_fetch(d->imap, uids[i], &data, &len, err,
+	for (i = 0; i < n && !want_quit; i += batch) {
+		batch = n - i < IMAP_FETCH_MAX ? n - i : IMAP_FETCH_MAX;
+		if (imap_fetch_many(d->imap, uids + i, batch, &msgs, err,
 		    sizeof(err)) == -1)
 			goto fail;
-		st = intake_message(&d->ref, data, len, clock_now(), &outcome);
-		free(data);
-		log_outcome(st, outcome);
-		if (st != INTAKE_DONE)
-			continue;
-		if (imap_done(d->imap, uids[i], err, sizeof(err)) == -1)
-			goto fail;
+		for (k = 0; k < batch && !want_quit; k++) {
+			/* Gone since the search (another client moved it). */
+			if (msgs[k].data == NULL)
+				continue;
+			st = intake_message(&d->ref, msgs[k].data, msgs[k].len,
+			    clock_now(), &outcome);
+			free(msgs[k].data);
+			msgs[k].data = NULL;
+			log_outcome(st, outcome);
+			if (st != INTAKE_DONE)
+				continue;
+			if (settle_after(d, &z, msgs[k].uid, err,
+			    sizeof(err)) == -1)
+				goto fail;
+		}
+		imap_msgs_free(msgs, batch);
+		msgs = NULL;
 	}
+	/* Even when asked to quit: what is committed leaves the inbox. */
+	if (z.ndone > 0 && settle(d, &z, err, sizeof(err)) == -1)
+		goto fail;
 	free(uids);
 	return 0;
 fail:
 	d->trouble = 1;
+	imap_msgs_free(msgs, batch);
 	free(uids);
 	log_err("imap: %s", err);
 	imap_drop(d);

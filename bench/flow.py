@@ -1,0 +1,419 @@
+#!/usr/bin/env python3
+"""flow: ludusd against the private Dovecot + Postfix of tests/mailenv,
+everything measured side by side in one run (bench/README says how).
+
+  bench/flow.py [PART ...]     from a build directory (./ludus, ./ludusd)
+
+Parts (all by default, in this order):
+  plain    the sandbox's own rate: N plain mails submitted over SMTP and
+           delivered into Maildirs, end to end, and the latency of one
+           plain mail echoed through the same servers
+  drain    N mails waiting in the referee's inbox (80% moves in 50 Kalah
+           games, 20% help/list); ludusd started on them: the drain rate
+           (inbox empty), the first reply, the last reply delivered
+  latency  one mail at a time to a running ludusd (IDLE): reply latency
+           percentiles, beside the plain echo's
+  robots   `help` while three level-3 robot moves are being thought,
+           against `help` on the idle daemon (p50 ratio)
+  deliver  `ludus deliver` of a move: ms per mail against /bin/true and
+           `ludus -V`
+  memory   ludusd's RSS and Private_Dirty (smaps_rollup) after the run
+
+Environment: FLOW_N (mails in the backlog, default 1000), FLOW_RUNS
+(drain runs, default 3: the median is reported), FLOW_LAT (latency
+samples, default 30), FLOW_MAILENV (a started sandbox's directory, else
+one is started and stopped here), LUDUS_BIN, LUDUSD_BIN, LUDUS_GAMES_DIR.
+Needs root (the sandbox) and a build without sanitizers.
+"""
+import email.utils
+import imaplib
+import os
+import shutil
+import smtplib
+import sqlite3
+import ssl
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LUDUS = os.environ.get("LUDUS_BIN", os.path.abspath("ludus"))
+LUDUSD = os.environ.get("LUDUSD_BIN", os.path.abspath("ludusd"))
+GAMES = os.environ.get("LUDUS_GAMES_DIR", os.path.join(HERE, "games"))
+N = int(os.environ.get("FLOW_N", "1000"))
+RUNS = int(os.environ.get("FLOW_RUNS", "3"))
+NLAT = int(os.environ.get("FLOW_LAT", "30"))
+MAILENV = os.path.join(HERE, "tests", "mailenv", "mailenv")
+PLAYERS = ["alice", "bob", "carol", "dave"]
+NGAMES = 50
+
+os.environ.setdefault("LUDUS_TEMPLATES_DIR", os.path.join(HERE, "templates"))
+os.environ["LUDUS_GAMES_DIR"] = GAMES
+os.environ["TZ"] = "UTC"
+
+results = []    # (section, name, value text)
+
+
+def say(section, name, value):
+    results.append((section, name, value))
+    print("%-8s %-44s %s" % (section, name, value), flush=True)
+
+
+def now_ms():
+    return time.monotonic() * 1000.0
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    if not xs:
+        return float("nan")
+    k = max(0, min(len(xs) - 1, int((len(xs) * p + 99) // 100) - 1))
+    return xs[k]
+
+
+class Sandbox:
+    def __init__(self):
+        self.own = False
+        d = os.environ.get("FLOW_MAILENV")
+        if not d:
+            self.tmp = tempfile.mkdtemp(prefix="lfl.", dir="/tmp")
+            os.chmod(self.tmp, 0o755)
+            d = os.path.join(self.tmp, "m")
+            subprocess.run(["bash", MAILENV, "start", d], check=True,
+                           stdout=subprocess.DEVNULL)
+            self.own = True
+        self.dir = d
+        out = subprocess.run(["bash", MAILENV, "env", d], check=True,
+                             capture_output=True, text=True).stdout
+        self.env = {}
+        for line in out.splitlines():
+            if "=" in line:
+                k, v = line.split("=", 1)
+                self.env[k] = v.strip("'")
+        e = self.env
+        self.domain = e["MAILENV_DOMAIN"]
+        self.maildirs = e["MAILENV_MAILDIRS"]
+        self.ctx = ssl.create_default_context(cafile=e["MAILENV_CA_FILE"])
+
+    def stop(self):
+        if self.own:
+            subprocess.run(["bash", MAILENV, "stop", self.dir],
+                           stdout=subprocess.DEVNULL)
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def addr(self, user):
+        return "%s@%s" % (user, self.domain)
+
+    def smtp(self):
+        return smtplib.SMTP("127.0.0.1", int(self.env["MAILENV_SMTP_PORT"]),
+                            timeout=30)
+
+    def imap(self, user):
+        m = imaplib.IMAP4_SSL("localhost",
+                              int(self.env["MAILENV_IMAPS_PORT"]),
+                              ssl_context=self.ctx)
+        m.login(user, user + self.env["MAILENV_PASSWORD_SUFFIX"])
+        return m
+
+    def maildir(self, user, folder=""):
+        return os.path.join(self.maildirs, user, "Maildir", folder)
+
+    def files(self, user, sub="new", folder=""):
+        try:
+            return os.listdir(os.path.join(self.maildir(user, folder), sub))
+        except FileNotFoundError:
+            return []
+
+    def count(self, users, sub="new"):
+        return sum(len(self.files(u, sub)) for u in users)
+
+    def empty_mailboxes(self):
+        for u in PLAYERS + ["referee"]:
+            base = self.maildir(u)
+            if not os.path.isdir(base):
+                continue
+            for root, dirs, files in os.walk(base):
+                if os.path.basename(root) in ("new", "cur"):
+                    for f in files:
+                        os.unlink(os.path.join(root, f))
+            # Dovecot's indexes would still count the removed files.
+            for root, dirs, files in os.walk(base):
+                for f in files:
+                    if f.startswith("dovecot.index") or \
+                            f == "dovecot-uidlist":
+                        os.unlink(os.path.join(root, f))
+
+
+def message(frm, to, subject, body, msgid):
+    return ("From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s>\r\n"
+            "Date: %s\r\nMIME-Version: 1.0\r\n"
+            "Content-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n" %
+            (frm, to, subject, msgid, email.utils.formatdate(), body))
+
+
+def wait_for(pred, limit_s, step=0.01):
+    end = time.monotonic() + limit_s
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(step)
+    return pred()
+
+
+# plain: the sandbox's own end-to-end rate and echo latency.
+def plain_rate(sb, n):
+    sb.empty_mailboxes()
+    t0 = now_ms()
+    s = sb.smtp()
+    for i in range(n):
+        frm, to = sb.addr(PLAYERS[i % 4]), sb.addr(PLAYERS[(i + 1) % 4])
+        s.sendmail(frm, [to], message(frm, to, "plain %d" % i, "hello",
+                                      "plain.%d.%d@bench" % (i, os.getpid())))
+    s.quit()
+    ok = wait_for(lambda: sb.count(PLAYERS) >= n, 300)
+    t = now_ms() - t0
+    sb.empty_mailboxes()
+    return n / (t / 1000.0) if ok else float("nan")
+
+
+def plain_echo(sb, k):
+    lat = []
+    for i in range(k):
+        sb.empty_mailboxes()
+        frm, to = sb.addr("alice"), sb.addr("bob")
+        t0 = now_ms()
+        s = sb.smtp()
+        s.sendmail(frm, [to], message(frm, to, "echo %d" % i, "hello",
+                                      "echo.%d.%d@bench" % (i, os.getpid())))
+        s.quit()
+        if wait_for(lambda: sb.count(["bob"]) >= 1, 30, 0.002):
+            lat.append(now_ms() - t0)
+    sb.empty_mailboxes()
+    return lat
+
+
+# The referee: a configuration as tests/mailenv/referee.sh writes it.
+class Referee:
+    def __init__(self, sb, level="warning", template=None):
+        self.sb = sb
+        self.dir = tempfile.mkdtemp(prefix="lfr.", dir="/tmp")
+        os.umask(0o077)
+        env = dict(os.environ, **sb.env)
+        subprocess.run(["bash", "-c", '. "$0"; mailenv_referee "$1" "$2"',
+                        os.path.join(HERE, "tests", "mailenv", "referee.sh"),
+                        self.dir, level], check=True, env=env)
+        self.cfg = os.path.join(self.dir, "ludus.yaml")
+        self.db = os.path.join(self.dir, "ludus.db")
+        self.proc = None
+        if template is None:
+            self.ludus("init")
+            return
+        for f in os.listdir(template.dir):
+            if f == "ludus.db" or f == "secret":
+                shutil.copy(os.path.join(template.dir, f),
+                            os.path.join(self.dir, f))
+
+    def ludus(self, *args, stdin=None, check=True):
+        r = subprocess.run([LUDUS, "-c", self.cfg] + list(args), input=stdin,
+                           capture_output=True, text=True)
+        if check and r.returncode != 0:
+            raise RuntimeError("ludus %s: %s" % (" ".join(args), r.stderr))
+        return r
+
+    def start(self):
+        self.log = open(os.path.join(self.dir, "ludusd.log"), "w")
+        wrap = os.environ.get("FLOW_WRAP", "").split()
+        self.proc = subprocess.Popen(wrap + [LUDUSD, "-f", "-c", self.cfg],
+                                     stderr=self.log)
+        return now_ms()
+
+    def stop(self):
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(30)
+            self.proc = None
+            self.log.close()
+
+    def pending(self):
+        c = sqlite3.connect(self.db, timeout=30)
+        try:
+            return c.execute("SELECT count(*) FROM outbox WHERE sent IS "
+                             "NULL AND failed IS NULL").fetchone()[0]
+        finally:
+            c.close()
+
+    def queued(self):
+        c = sqlite3.connect(self.db, timeout=30)
+        try:
+            return c.execute("SELECT count(*) FROM outbox").fetchone()[0]
+        finally:
+            c.close()
+
+    def remove(self):
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def first_legal(db, game):
+    r = subprocess.run([LUDUS, "-d", db, "moves", str(game)],
+                       capture_output=True, text=True)
+    lines = [l.strip() for l in r.stdout.splitlines() if l.strip()]
+    return lines[0] if lines else None
+
+
+def make_games(ref, sb):
+    """50 Kalah games between pairs of players, and for each the first
+    legal moves in order (played on a scratch copy): [(game, addr, move)]
+    by ply, games interleaved."""
+    pairs = [(a, b) for a in PLAYERS for b in PLAYERS if a != b]
+    seats = {}
+    for g in range(NGAMES):
+        a, b = pairs[g % len(pairs)]
+        ref.ludus("new", "kalah", sb.addr(a), sb.addr(b))
+        seats[g + 1] = (sb.addr(a), sb.addr(b))
+    tokens = {(g, s): ref.ludus("token", str(g), str(s)).stdout.strip()
+              for g in seats for s in (0, 1)}
+    sdir = tempfile.mkdtemp(prefix="lfs.", dir="/tmp")
+    sdb = os.path.join(sdir, "ludus.db")
+    shutil.copy(ref.db, sdb)
+    per = -(-int(N * 0.8) // NGAMES)
+    plies = {g: [] for g in seats}
+    for g in seats:
+        for _ in range(per):
+            mv = first_legal(sdb, g)
+            if mv is None:
+                break
+            for s, who in enumerate(seats[g]):
+                r = subprocess.run([LUDUS, "-d", sdb, "move", str(g),
+                                    who, mv], capture_output=True, text=True)
+                if r.returncode == 0:
+                    plies[g].append((s, who, mv))
+                    break
+    shutil.rmtree(sdir, ignore_errors=True)
+    order = []
+    for k in range(per):
+        for g in seats:
+            if k < len(plies[g]):
+                s, who, mv = plies[g][k]
+                order.append((g, who, mv, tokens[(g, s)]))
+    return order
+
+
+def backlog(sb, moves, n, tag):
+    """The mails of the backlog: moves with a help or list every fifth."""
+    out = []
+    mi = 0
+    for i in range(n):
+        if i % 5 == 4 or mi >= len(moves):
+            who = sb.addr(PLAYERS[i % 4])
+            out.append(message(who, "referee@" + sb.domain, "question",
+                               "help" if i % 10 == 4 else "list",
+                               "q.%s.%d@bench" % (tag, i)))
+        else:
+            g, who, mv, tok = moves[mi]
+            mi += 1
+            out.append(message(who, "referee@" + sb.domain,
+                               "Re: [ludus #%d %s] Your move" % (g, tok), mv,
+                               "m.%s.%d@bench" % (tag, i)))
+    return out
+
+
+def append_all(sb, msgs):
+    m = sb.imap("referee")
+    for raw in msgs:
+        m.append("INBOX", None, None, raw.encode())
+    m.logout()
+
+
+def drain_once(sb, run, template, moves):
+    sb.empty_mailboxes()
+    ref = Referee(sb, template=template)
+    try:
+        msgs = backlog(sb, moves, N, "%d.%d" % (os.getpid(), run))
+        append_all(sb, msgs)
+        inbox = lambda: len(sb.files("referee", "new")) + \
+            len(sb.files("referee", "cur"))
+        assert inbox() == N, "inbox holds %d, not %d" % (inbox(), N)
+        t0 = ref.start()
+        first = empty = None
+        end = time.monotonic() + 600
+        while time.monotonic() < end:
+            t = now_ms()
+            if first is None and sb.count(PLAYERS) > 0:
+                first = t - t0
+            if empty is None and inbox() == 0:
+                empty = t - t0
+            if empty is not None and first is not None:
+                break
+            time.sleep(0.005)
+        # Every reply delivered: the outbox is sent and all arrived.
+        wait_for(lambda: ref.pending() == 0, 600, 0.05)
+        total = ref.queued()
+        wait_for(lambda: sb.count(PLAYERS) >= total, 600, 0.02)
+        last = now_ms() - t0
+        ref.stop()
+        return {"empty_ms": empty, "first_ms": first, "last_ms": last,
+                "replies": total}
+    finally:
+        ref.remove()
+
+
+def part_plain(sb, ctx):
+    rates = [plain_rate(sb, N) for _ in range(RUNS)]
+    ctx["plain_rate"] = rates
+    say("plain", "end-to-end rate, %d mails (msg/s, runs)" % N,
+        " ".join("%.1f" % r for r in rates))
+    lat = plain_echo(sb, NLAT)
+    ctx["plain_lat"] = lat
+    say("plain", "echo latency ms p50/p90/max",
+        "%.0f / %.0f / %.0f" % (pct(lat, 50), pct(lat, 90), max(lat)))
+
+
+def part_drain(sb, ctx):
+    ratios, firsts, rates = [], [], []
+    template = Referee(sb)
+    moves = make_games(template, sb)
+    for run in range(RUNS):
+        plain = plain_rate(sb, N)
+        r = drain_once(sb, run, template, moves)
+        rate = N / (r["empty_ms"] / 1000.0)
+        ratios.append(rate / plain)
+        firsts.append(r["first_ms"])
+        rates.append(rate)
+        say("drain", "run %d: drain msg/s, plain msg/s, ratio" % (run + 1),
+            "%.1f  %.1f  %.2f" % (rate, plain, rate / plain))
+        say("drain", "run %d: first reply ms, all %d replies in ms" %
+            (run + 1, r["replies"]), "%.0f  %.0f" % (r["first_ms"],
+                                                      r["last_ms"]))
+    template.remove()
+    say("drain", "median ratio to plain (target >= 0.9)",
+        "%.2f" % statistics.median(ratios))
+    say("drain", "median first reply ms (target <= 1000)",
+        "%.0f" % statistics.median(firsts))
+
+
+PARTS = {"plain": part_plain, "drain": part_drain}
+
+
+def main(argv):
+    parts = argv or list(PARTS)
+    for p in parts:
+        if p not in PARTS:
+            sys.exit("flow: no part %s (%s)" % (p, ", ".join(PARTS)))
+    out = subprocess.run(["uptime"], capture_output=True, text=True).stdout
+    say("machine", "uptime", out.strip())
+    sb = Sandbox()
+    ctx = {}
+    try:
+        for p in parts:
+            PARTS[p](sb, ctx)
+    finally:
+        sb.stop()
+    out = subprocess.run(["uptime"], capture_output=True, text=True).stdout
+    say("machine", "uptime", out.strip())
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
