@@ -211,7 +211,9 @@ class Referee:
             self.ludus("init")
             return
         for f in os.listdir(template.dir):
-            if f == "ludus.db" or f == "secret":
+            if f == "ludus.db":
+                copy_db(os.path.join(template.dir, f), self.db)
+            elif f == "secret":
                 shutil.copy(os.path.join(template.dir, f),
                             os.path.join(self.dir, f))
 
@@ -256,6 +258,13 @@ class Referee:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def copy_db(src, dst):
+    """A database file with its WAL (which stays between processes)."""
+    shutil.copy(src, dst)
+    if os.path.exists(src + "-wal"):
+        shutil.copy(src + "-wal", dst + "-wal")
+
+
 def first_legal(db, game):
     r = subprocess.run([LUDUS, "-d", db, "moves", str(game)],
                        capture_output=True, text=True)
@@ -277,7 +286,7 @@ def make_games(ref, sb):
               for g in seats for s in (0, 1)}
     sdir = tempfile.mkdtemp(prefix="lfs.", dir="/tmp")
     sdb = os.path.join(sdir, "ludus.db")
-    shutil.copy(ref.db, sdb)
+    copy_db(ref.db, sdb)
     per = -(-int(N * 0.8) // NGAMES)
     plies = {g: [] for g in seats}
     for g in seats:
@@ -394,7 +403,124 @@ def part_drain(sb, ctx):
         "%.0f" % statistics.median(firsts))
 
 
-PARTS = {"plain": part_plain, "drain": part_drain}
+def spawn_ms(argv, stdin=None, k=40):
+    """Median wall ms of running argv k times (stdin: a list of inputs,
+    one per run, or None)."""
+    ts = []
+    for i in range(k):
+        data = stdin[i % len(stdin)] if stdin else None
+        t0 = time.perf_counter()
+        subprocess.run(argv, input=data, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        ts.append((time.perf_counter() - t0) * 1000.0)
+    return statistics.median(ts), ts
+
+
+def deliver_moves(k):
+    """A database with one Kalah game and k mails, each a legal move of the
+    seat to move in turn (tokens included): (dir, cfg, [mail bytes])."""
+    d = tempfile.mkdtemp(prefix="lfd.", dir="/tmp")
+    cfg = os.path.join(d, "ludus.yaml")
+    with open(cfg, "w") as f:
+        f.write("referee:\n  address: referee@example.org\n"
+                "state_dir: %s\ndatabase: %s/ludus.db\n"
+                "games_dir: %s\nout:\n  sendmail:\n    path: /bin/true\n"
+                % (d, d, GAMES))
+    run = lambda *a: subprocess.run([LUDUS, "-c", cfg] + list(a),
+                                    capture_output=True, text=True)
+    run("init")
+    games = 1 + k // 8
+    for g in range(games):
+        run("new", "kalah", "ann@example.org", "bob@example.org")
+    sdb = os.path.join(d, "scratch.db")
+    copy_db(os.path.join(d, "ludus.db"), sdb)
+    seats = ["ann@example.org", "bob@example.org"]
+    toks = {(g, i): run("token", str(g), str(i)).stdout.strip()
+            for g in range(1, games + 1) for i in (0, 1)}
+    mails = []
+    for i in range(k):
+        g = 1 + i % games
+        mv = first_legal(sdb, g)
+        if mv is None:
+            continue
+        for s, who in enumerate(seats):
+            r = subprocess.run([LUDUS, "-d", sdb, "move", str(g), who, mv],
+                               capture_output=True, text=True)
+            if r.returncode == 0:
+                mails.append(message(who, "referee@example.org",
+                                     "Re: [ludus #%d %s] x" % (g, toks[g, s]),
+                                     mv, "d.%d.%d@bench" % (os.getpid(), i)
+                                     ).encode())
+                break
+    for f in (sdb, sdb + "-wal", sdb + "-shm"):
+        if os.path.exists(f):
+            os.unlink(f)
+    return d, cfg, mails
+
+
+def part_deliver(sb, ctx):
+    k = 40
+    d, cfg, mails = deliver_moves(k)
+    try:
+        t_true, _ = spawn_ms(["/bin/true"], k=k)
+        t_v, _ = spawn_ms([LUDUS, "-V"], k=k)
+        # Each mail once, in order: every delivery plays a real move.
+        t_del, ts = spawn_ms([LUDUS, "-c", cfg, "deliver"], mails,
+                             k=len(mails))
+        say("deliver", "ms: /bin/true, ludus -V, deliver of a move",
+            "%.2f  %.2f  %.2f" % (t_true, t_v, t_del))
+        say("deliver", "deliver / ludus -V (target <= 2), ms (<= 6)",
+            "%.2f  %.2f" % (t_del / t_v, t_del))
+        c = sqlite3.connect(os.path.join(d, "ludus.db"))
+        nm = c.execute("SELECT count(*) FROM moves").fetchone()[0]
+        c.close()
+        say("deliver", "moves recorded / mails delivered",
+            "%d / %d" % (nm, len(mails)))
+        # One more game for the counters: perf stat and strace -c of one
+        # delivery each.
+        d2, cfg2, mails2 = deliver_moves(4)
+        try:
+            if shutil.which("strace"):
+                r = subprocess.run(["strace", "-f", "-c", "-o",
+                                    os.path.join(d2, "strace"), LUDUS, "-c",
+                                    cfg2, "deliver"], input=mails2[0],
+                                   capture_output=True)
+                sc = {}
+                for line in open(os.path.join(d2, "strace")):
+                    f = line.split()
+                    if len(f) >= 5 and f[-1].isidentifier() and \
+                            f[3].isdigit():
+                        sc[f[-1]] = int(f[3])
+                say("deliver", "syscalls of one delivery (strace -c)",
+                    "total %d, openat %d, mmap %d, fdatasync %d, fsync %d"
+                    % (sum(sc.values()), sc.get("openat", 0),
+                       sc.get("mmap", 0), sc.get("fdatasync", 0),
+                       sc.get("fsync", 0)))
+            if shutil.which("perf"):
+                r = subprocess.run(["perf", "stat", "-x,", "-e",
+                                    "task-clock,page-faults", LUDUS, "-c",
+                                    cfg2, "deliver"], input=mails2[1],
+                                   capture_output=True)
+                vals = {}
+                for line in r.stderr.decode().splitlines():
+                    f = line.split(",")
+                    if len(f) > 2:
+                        vals[f[2]] = f[0]
+                say("deliver", "perf stat: task-clock ms, page-faults",
+                    "%s  %s" % (vals.get("task-clock", "?"),
+                                vals.get("page-faults", "?")))
+            libs = subprocess.run(["ldd", LUDUS], capture_output=True,
+                                  text=True).stdout
+            say("deliver", "shared libraries of ludus (ldd)",
+                str(len([l for l in libs.splitlines() if "=>" in l or
+                         l.strip().startswith("/")])))
+        finally:
+            shutil.rmtree(d2, ignore_errors=True)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+PARTS = {"plain": part_plain, "drain": part_drain, "deliver": part_deliver}
 
 
 def main(argv):

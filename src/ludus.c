@@ -877,6 +877,11 @@ cmd_deliver(struct ctx *c, int argc, char **argv)
 		return EXIT_TEMPFAIL;
 	}
 	st = deliver_one(&ref, raw, len, now(), &outcome);
+	/* The MTA forgets the message at exit 0: the commit must last. */
+	if (st == INTAKE_DONE && store_sync(c->store) == -1) {
+		err_out("%s", store_errmsg(c->store));
+		st = INTAKE_TEMPFAIL;
+	}
 	referee_close(&ref);
 	free(raw);
 	if (outcome)

@@ -3,7 +3,8 @@
  *
  * One loop: fetch new mail (IMAP or a Maildir), take each message through
  * the referee in its own transaction, mark it processed on the server only
- * after the commit, send the outbox, then sleep in IDLE (or poll) until
+ * after the commit is synced (one sync for a batch), send the outbox as
+ * the backlog drains, then sleep in IDLE (or poll) until
  * new mail, the next due outgoing mail or the poll interval.  Signal
  * handlers only set flags and write a byte to a pipe that wakes the loop.
  */
@@ -318,6 +319,12 @@ static void	flush(struct daemon *);
 static int
 settle(struct daemon *d, struct settling *z, char *err, size_t errlen)
 {
+	/* One sync makes the batch's commits durable before the messages
+	 * leave the inbox; if it fails they stay, to be seen again. */
+	if (z->ndone > 0 && store_sync(d->store) == -1) {
+		log_err("store: %s", store_errmsg(d->store));
+		z->ndone = 0;
+	}
 	if (z->ndone > 0 && imap_done_many(d->imap, z->done, z->ndone, err,
 	    errlen) == -1)
 		return -1;
@@ -619,6 +626,10 @@ settle_one(struct daemon *d, const struct parked *p)
 	const struct config_maildir *cm = &d->cfg.maildir;
 	char err[512];
 
+	if (store_sync(d->store) == -1) {
+		log_err("store: %s", store_errmsg(d->store));
+		return -1;
+	}
 	if (p->name != NULL) {
 		if (maildir_done(cm->path, p->name, cm->processed, err,
 		    sizeof(err)) == -1) {
@@ -733,6 +744,10 @@ cycle_maildir(struct daemon *d)
 			park(d, 0, names[i], data, len, now);
 		else
 			free(data);
+		if (st == INTAKE_DONE && store_sync(d->store) == -1) {
+			log_err("store: %s", store_errmsg(d->store));
+			continue;
+		}
 		if (st == INTAKE_DONE && maildir_done(cm->path, names[i],
 		    cm->processed, err, sizeof(err)) == -1)
 			log_err("maildir: %s", err);
