@@ -153,6 +153,22 @@ def message(frm, to, subject, body, msgid):
             (frm, to, subject, msgid, email.utils.formatdate(), body))
 
 
+def smaps_top(pid, k=15):
+    """The mappings of pid with the most Private_Dirty (for FLOW_SMAPS)."""
+    rows, name = [], None
+    for line in open("/proc/%d/smaps" % pid):
+        f = line.split()
+        if "-" in f[0] and ":" not in f[0]:
+            name = f[5] if len(f) > 5 else "[anon]"
+        elif f[0] == "Private_Dirty:":
+            rows.append((int(f[1]), name))
+    agg = {}
+    for kb, n in rows:
+        agg[n] = agg.get(n, 0) + kb
+    for n, kb in sorted(agg.items(), key=lambda x: -x[1])[:k]:
+        print("  %6d kB  %s" % (kb, n))
+
+
 def wait_for(pred, limit_s, step=0.01):
     end = time.monotonic() + limit_s
     while time.monotonic() < end:
@@ -237,6 +253,16 @@ class Referee:
             self.proc.wait(30)
             self.proc = None
             self.log.close()
+
+    def memory(self):
+        """RSS and Private_Dirty of ludusd, in KiB."""
+        m = {}
+        with open("/proc/%d/smaps_rollup" % self.proc.pid) as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                if v.strip().endswith("kB"):
+                    m[k] = int(v.split()[0])
+        return m.get("Rss", 0), m.get("Private_Dirty", 0)
 
     def pending(self):
         c = sqlite3.connect(self.db, timeout=30)
@@ -362,9 +388,12 @@ def drain_once(sb, run, template, moves):
         total = ref.queued()
         wait_for(lambda: sb.count(PLAYERS) >= total, 600, 0.02)
         last = now_ms() - t0
+        rss, dirty = ref.memory()
+        if os.environ.get("FLOW_SMAPS"):
+            smaps_top(ref.proc.pid)
         ref.stop()
         return {"empty_ms": empty, "first_ms": first, "last_ms": last,
-                "replies": total}
+                "replies": total, "rss": rss, "dirty": dirty}
     finally:
         ref.remove()
 
@@ -396,6 +425,8 @@ def part_drain(sb, ctx):
         say("drain", "run %d: first reply ms, all %d replies in ms" %
             (run + 1, r["replies"]), "%.0f  %.0f" % (r["first_ms"],
                                                       r["last_ms"]))
+        say("drain", "run %d: ludusd RSS, Private_Dirty KiB" % (run + 1),
+            "%d  %d" % (r["rss"], r["dirty"]))
     template.remove()
     say("drain", "median ratio to plain (target >= 0.9)",
         "%.2f" % statistics.median(ratios))

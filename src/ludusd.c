@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@
 #include "log.h"
 #include "maildir.h"
 #include "outbox.h"
+#include "smtp.h"
 #include "store.h"
 #include "template.h"
 #include "token.h"
@@ -831,6 +833,18 @@ next_wake(struct daemon *d)
 	return wake > now ? wake - now : 0;
 }
 
+/* Going to sleep: the SMTP connection kept while mail flowed is closed
+ * and the allocator gives back what is free, so an idle daemon holds
+ * little memory of its own. */
+static void
+go_idle(struct daemon *d)
+{
+	if (d->nparked > 0)
+		return;
+	smtp_release();
+	malloc_trim(0);
+}
+
 static void
 sleep_until_news(struct daemon *d)
 {
@@ -842,6 +856,7 @@ sleep_until_news(struct daemon *d)
 	if (secs <= 0 || want_quit || want_reload || want_poll || d->recheck ||
 	    robots_answered(d))
 		return;
+	go_idle(d);
 	if (d->cfg.in == CONFIG_IN_IMAP && d->cfg.imap.idle &&
 	    d->imap != NULL && imap_has_idle(d->imap)) {
 		rc = imap_idle(d->imap, (int)(secs * 1000), wake_pipe[0], err,

@@ -287,6 +287,14 @@ smtp_not_tried(struct smtp_msg *m, size_t n, const char *cause)
 
 static CURL *kept;
 
+void
+smtp_release(void)
+{
+	if (kept != NULL)
+		curl_easy_cleanup(kept);
+	kept = NULL;
+}
+
 int
 smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
     size_t n, char *err, size_t errlen)
@@ -317,8 +325,12 @@ smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
 	    (long)CURLUSESSL_ALL);
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, set->no_verify ? 0L : 1L);
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, set->no_verify ? 0L : 2L);
-	if (set->ca_file != NULL)
+	if (set->ca_file != NULL) {
 		curl_easy_setopt(c, CURLOPT_CAINFO, set->ca_file);
+		/* That file alone: the system's directory of certificates
+		 * would be read (and kept in memory) as well. */
+		curl_easy_setopt(c, CURLOPT_CAPATH, NULL);
+	}
 	if (set->user != NULL) {
 		curl_easy_setopt(c, CURLOPT_USERNAME, set->user);
 		curl_easy_setopt(c, CURLOPT_PASSWORD,
