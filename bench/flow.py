@@ -194,18 +194,94 @@ def plain_rate(sb, n):
     return n / (t / 1000.0) if ok else float("nan")
 
 
+class Idler:
+    """bob's INBOX in IMAP IDLE, as a referee watching for mail would."""
+
+    def __init__(self, sb, user="bob"):
+        import socket
+        raw = socket.create_connection(("127.0.0.1",
+                                        int(sb.env["MAILENV_IMAPS_PORT"])))
+        self.s = sb.ctx.wrap_socket(raw, server_hostname="localhost")
+        self.f = self.s.makefile("rb")
+        self.n = 0
+        self.f.readline()
+        self.cmd("LOGIN %s %s%s" % (user, user,
+                                    sb.env["MAILENV_PASSWORD_SUFFIX"]))
+        self.cmd("SELECT INBOX")
+
+    def cmd(self, text):
+        self.n += 1
+        tag = b"t%d" % self.n
+        self.s.sendall(tag + b" " + text.encode() + b"\r\n")
+        lines = []
+        while True:
+            line = self.f.readline()
+            lines.append(line)
+            if line.startswith(tag + b" "):
+                return lines
+
+    def wait_new(self, limit=30):
+        """IDLE until the server announces a new message."""
+        self.n += 1
+        tag = b"t%d" % self.n
+        self.s.sendall(tag + b" IDLE\r\n")
+        self.s.settimeout(limit)
+        got = False
+        try:
+            while True:
+                line = self.f.readline()
+                if not line:
+                    break
+                if line.startswith(b"*") and b"EXISTS" in line:
+                    got = True
+                    break
+        finally:
+            self.s.settimeout(None)
+            self.s.sendall(b"DONE\r\n")
+            while not self.f.readline().startswith(tag + b" "):
+                pass
+        return got
+
+    def close(self):
+        try:
+            self.cmd("LOGOUT")
+        except OSError:
+            pass
+        self.s.close()
+
+
 def plain_echo(sb, k):
+    """A plain mail from alice to bob, and bob's echo back to alice by a
+    client that waits in IDLE, fetches the mail and answers it over SMTP:
+    alice's send to the echo's delivery, what a referee's answer costs
+    the servers."""
     lat = []
-    for i in range(k):
-        sb.empty_mailboxes()
-        frm, to = sb.addr("alice"), sb.addr("bob")
-        t0 = now_ms()
-        s = sb.smtp()
-        s.sendmail(frm, [to], message(frm, to, "echo %d" % i, "hello",
-                                      "echo.%d.%d@bench" % (i, os.getpid())))
-        s.quit()
-        if wait_for(lambda: sb.count(["bob"]) >= 1, 30, 0.002):
-            lat.append(now_ms() - t0)
+    sb.empty_mailboxes()
+    idler = Idler(sb)
+    try:
+        for i in range(k):
+            frm, to = sb.addr("alice"), sb.addr("bob")
+            before = len(sb.files("alice"))
+            t0 = now_ms()
+            s = sb.smtp()
+            s.sendmail(frm, [to], message(frm, to, "echo %d" % i, "hello",
+                                          "echo.%d.%d@bench" %
+                                          (i, os.getpid())))
+            s.quit()
+            if not idler.wait_new():
+                continue
+            idler.cmd("UID FETCH 1:* (BODY.PEEK[])")
+            s = sb.smtp()
+            s.sendmail(to, [frm], message(to, frm, "Re: echo %d" % i,
+                                          "hello", "re.%d.%d@bench" %
+                                          (i, os.getpid())))
+            s.quit()
+            idler.cmd("UID STORE 1:* +FLAGS.SILENT (\\Deleted)")
+            idler.cmd("EXPUNGE")
+            if reply_wait(sb, "alice", before):
+                lat.append(now_ms() - t0)
+    finally:
+        idler.close()
     sb.empty_mailboxes()
     return lat
 
@@ -551,7 +627,166 @@ def part_deliver(sb, ctx):
         shutil.rmtree(d, ignore_errors=True)
 
 
-PARTS = {"plain": part_plain, "drain": part_drain, "deliver": part_deliver}
+def reply_wait(sb, user, before, limit=30):
+    """Wait for user's Maildir/new to hold more than before mails."""
+    return wait_for(lambda: len(sb.files(user)) > before, limit, 0.002)
+
+
+def ask(sb, user, body, subject="question"):
+    """One mail to the referee; ms until the reply arrives (or None)."""
+    before = len(sb.files(user))
+    frm = sb.addr(user)
+    t0 = now_ms()
+    s = sb.smtp()
+    s.sendmail(frm, ["referee@" + sb.domain],
+               message(frm, "referee@" + sb.domain, subject, body,
+                       "a.%d.%d@bench" % (os.getpid(), int(t0 * 1000))))
+    s.quit()
+    if not reply_wait(sb, user, before):
+        return None
+    return now_ms() - t0
+
+
+def running_referee(sb, extra=""):
+    sb.empty_mailboxes()
+    ref = Referee(sb)
+    if extra:
+        with open(ref.cfg, "a") as f:
+            f.write(extra)
+    ref.start()
+    time.sleep(1.5)
+    return ref
+
+
+def part_latency(sb, ctx):
+    ref = running_referee(sb)
+    try:
+        lat = [t for t in (ask(sb, PLAYERS[i % 4], "list")
+                           for i in range(NLAT)) if t is not None]
+    finally:
+        ref.remove()
+    plain = ctx.get("plain_lat") or plain_echo(sb, NLAT)
+    say("latency", "reply ms p50/p90/p99/max (%d mails)" % len(lat),
+        "%.0f / %.0f / %.0f / %.0f" % (pct(lat, 50), pct(lat, 90),
+                                       pct(lat, 99), max(lat)))
+    say("latency", "plain echo ms p50/p90/max",
+        "%.0f / %.0f / %.0f" % (pct(plain, 50), pct(plain, 90), max(plain)))
+    say("latency", "p50 ratio to plain", "%.2f" % (pct(lat, 50) /
+                                                   pct(plain, 50)))
+
+
+def part_robots(sb, ctx):
+    """help from dave while alice, bob and carol each wait for a level-3
+    robot (3 s budget), against help on the idle daemon."""
+    k = max(5, NLAT // 3)
+    ref = running_referee(sb, "robots:\n  budget: 3s\n")
+    try:
+        idle = [t for t in (ask(sb, "dave", "help") for _ in range(k))
+                if t is not None]
+        games = {}
+        for i, u in enumerate(("alice", "bob", "carol")):
+            ref.ludus("new", "kalah", sb.addr(u),
+                      "robot.3.%d@ludus.invalid" % (i + 1))
+            g = len(games) + 1
+            games[u] = (g, ref.ludus("token", str(g), "0").stdout.strip())
+        busy, moved = [], []
+        for r in range(k):
+            before = {u: len(sb.files(u)) for u in games}
+            t0 = now_ms()
+            s = sb.smtp()
+            for u, (g, tok) in games.items():
+                mv = first_legal(ref.db, g)
+                s.sendmail(sb.addr(u), ["referee@" + sb.domain],
+                           message(sb.addr(u), "referee@" + sb.domain,
+                                   "Re: [ludus #%d %s] x" % (g, tok), mv,
+                                   "r.%d.%d.%d@bench" % (os.getpid(), r, g)))
+            s.quit()
+            time.sleep(0.1)
+            t = ask(sb, "dave", "help")
+            if t is not None:
+                busy.append(t)
+            for u in games:
+                reply_wait(sb, u, before[u], 60)
+            moved.append(now_ms() - t0)
+    finally:
+        ref.remove()
+    say("robots", "help ms p50 idle / with 3 robots thinking",
+        "%.0f / %.0f" % (pct(idle, 50), pct(busy, 50)))
+    say("robots", "p50 ratio (target <= 1.2)",
+        "%.2f" % (pct(busy, 50) / pct(idle, 50)))
+    say("robots", "robot answers ms p50/max (budget 3000 a move)",
+        "%.0f / %.0f" % (pct(moved, 50), max(moved)))
+
+
+def part_memory(sb, ctx):
+    """ludusd's memory after 5 backlogs of N/5... of N mails each (5N)."""
+    sb.empty_mailboxes()
+    ref = Referee(sb)
+    try:
+        ref.start()
+        time.sleep(1)
+        rss0, d0 = ref.memory()
+        say("memory", "ludusd started: RSS, Private_Dirty KiB",
+            "%d  %d" % (rss0, d0))
+        total = 0
+        for b in range(5):
+            moves = make_games(ref, sb)
+            msgs = backlog(sb, moves, N, "mem%d.%d" % (os.getpid(), b))
+            append_all(sb, msgs)
+            total += len(msgs)
+            wait_for(lambda: len(sb.files("referee", "new")) +
+                     len(sb.files("referee", "cur")) == 0, 600, 0.05)
+            wait_for(lambda: ref.pending() == 0, 600, 0.05)
+            time.sleep(1)
+            rss, dirty = ref.memory()
+            say("memory", "after %d mails: RSS, Private_Dirty KiB" % total,
+                "%d  %d" % (rss, dirty))
+            sb.empty_mailboxes()
+        say("memory", "Private_Dirty MiB at the end (target <= 4)",
+            "%.2f" % (dirty / 1024.0))
+    finally:
+        ref.remove()
+
+
+def part_folder(sb, ctx):
+    """UID MOVE into the processed folder as it grows: one message per
+    command (as ludusd did) against one command for 50 (as it does now),
+    into an empty folder and into one of 5,000."""
+    sb.empty_mailboxes()
+    m = sb.imap("referee")
+    try:
+        for size in (0, 5000):
+            box = "Bench%d" % size
+            m.create(box)
+            for i in range(size):
+                m.append(box, None, None, message(
+                    "a@b", "c@d", "old %d" % i, "x",
+                    "f.%d.%d@bench" % (os.getpid(), i)).encode())
+            for batch in (1, 50):
+                m.select("INBOX")
+                for i in range(50):
+                    m.append("INBOX", None, None, message(
+                        "a@b", "c@d", "new %d" % i, "x",
+                        "g.%d.%d.%d@bench" % (size, batch, i)).encode())
+                m.select("INBOX")
+                typ, data = m.uid("SEARCH", None, "ALL")
+                uids = data[0].split()
+                t0 = now_ms()
+                for k in range(0, len(uids), batch):
+                    m.uid("MOVE", b",".join(uids[k:k + batch]).decode(), box)
+                t = (now_ms() - t0) / len(uids)
+                say("folder", "UID MOVE ms a message, %d a command, into "
+                    "%d" % (batch, size), "%.2f" % t)
+            m.select("INBOX")
+            m.delete(box)
+    finally:
+        m.logout()
+        sb.empty_mailboxes()
+
+
+PARTS = {"plain": part_plain, "drain": part_drain, "latency": part_latency,
+         "robots": part_robots, "deliver": part_deliver,
+         "folder": part_folder, "memory": part_memory}
 
 
 def main(argv):
