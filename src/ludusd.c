@@ -78,7 +78,7 @@ struct parked {
 	pid_t		 pid;		/* its worker, 0 when none yet */
 	int		 fd;		/* the answers come on it */
 	int64_t		 since_ms;	/* parked (monotonic) */
-	int		 rounds;	/* times thought */
+	int		 rounds;	/* times its game moved on */
 };
 
 struct daemon {
@@ -442,7 +442,6 @@ robots_start(struct daemon *d)
 		close(fds[1]);
 		(void)fcntl(fds[0], F_SETFD, FD_CLOEXEC);
 		p->fd = fds[0];
-		p->rounds++;
 		running++;
 	}
 }
@@ -465,11 +464,22 @@ robot_rerun(struct daemon *d, struct parked *p)
 	d->ref.plans = NULL;
 	d->rerun = NULL;
 	if (st == INTAKE_ROBOT) {
+		const struct referee_robot *last = p->plans.v[p->plans.n - 1];
+
 		free(outcome);
 		p->job = referee_robot_take(&d->ref);
 		p->pid = 0;
-		log_info("robot: game #%lld moved on while its robot thought; "
-		    "thinking again", (long long)referee_robot_game(p->job));
+		/* Where the last answers end (a long run of robot moves, or
+		 * the message's next game) is progress; anywhere else the
+		 * game moved on while the robot thought. */
+		if (referee_robot_game(p->job) == referee_robot_game(last) &&
+		    referee_robot_ply(p->job) != referee_robot_ply(last) +
+		    referee_robot_moves(last)) {
+			p->rounds++;
+			log_info("robot: game #%lld moved on while its robot "
+			    "thought; thinking again",
+			    (long long)referee_robot_game(p->job));
+		}
 		return 0;
 	}
 	log_outcome(st, outcome);
@@ -1028,6 +1038,16 @@ preflight(struct daemon *d)
 	return bad;
 }
 
+/* The referee leaves robots to the workers and holds a sender's mail
+ * behind their message that waits for one. */
+static void
+robots_apart(struct daemon *d)
+{
+	d->ref.robots_apart = 1;
+	d->ref.hold = robot_hold;
+	d->ref.hold_arg = d;
+}
+
 /* Templates, aliases and the secret again (SIGHUP); the running ones stay
  * when the new ones cannot be read. */
 static void
@@ -1044,6 +1064,7 @@ reopen_referee(struct daemon *d)
 	}
 	referee_close(&d->ref);
 	d->ref = fresh;
+	robots_apart(d);
 }
 
 static void
@@ -1217,9 +1238,7 @@ main(int argc, char **argv)
 	    CONFIG_IN_MAILDIR ? "maildir" : "stdin only",
 	    d.cfg.out == CONFIG_OUT_SMTP ? "smtp" : "sendmail");
 
-	d.ref.robots_apart = 1;
-	d.ref.hold = robot_hold;
-	d.ref.hold_arg = &d;
+	robots_apart(&d);
 	{
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 

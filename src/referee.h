@@ -101,6 +101,8 @@ int	referee_robot_set_answers(struct referee_robot *, const void *,
  * the message that waits, and the budget of one move in milliseconds. */
 int64_t	referee_robot_game(const struct referee_robot *);
 int	referee_robot_moves(const struct referee_robot *);
+/* The game's log length at the job's position. */
+int	referee_robot_ply(const struct referee_robot *);
 const char *referee_robot_from(const struct referee_robot *);
 long	referee_robot_budget(const struct referee_robot *);
 void	referee_robot_free(struct referee_robot *);

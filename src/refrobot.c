@@ -214,6 +214,12 @@ referee_robot_game(const struct referee_robot *j)
 }
 
 int
+referee_robot_ply(const struct referee_robot *j)
+{
+	return j->nmoves;
+}
+
+int
 referee_robot_moves(const struct referee_robot *j)
 {
 	return j->a.n;
