@@ -470,34 +470,70 @@ imap_search(struct imap *im, uint32_t **uids, size_t *n, char *err,
 	return 0;
 }
 
+/* A UID set of uids (ascending runs become ranges). */
+static struct mailimap_set *
+imap_uid_set(const uint32_t *uids, size_t n)
+{
+	struct mailimap_set *set = mailimap_set_new_empty();
+	size_t i, j;
+
+	if (set == NULL)
+		fatal("mailimap_set_new_empty: out of memory");
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && uids[j] == uids[j - 1] + 1; j++)
+			;
+		if (mailimap_set_add_interval(set, uids[i], uids[j - 1]) !=
+		    MAILIMAP_NO_ERROR)
+			fatal("mailimap_set_add_interval: out of memory");
+	}
+	return set;
+}
+
+void
+imap_msgs_free(struct imap_msg *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; m != NULL && i < n; i++)
+		free(m[i].data);
+	free(m);
+}
+
 int
-imap_fetch(struct imap *im, uint32_t uid, char **data, size_t *len,
-    char *err, size_t errlen)
+imap_fetch_many(struct imap *im, const uint32_t *uids, size_t n,
+    struct imap_msg **out, char *err, size_t errlen)
 {
 	struct mailimap_fetch_type *ft;
 	struct mailimap_set *set;
+	struct imap_msg *m;
 	clist *res = NULL;
 	clistiter *it, *jt;
+	size_t k;
 	int r;
 
-	*data = NULL;
-	*len = 0;
+	*out = NULL;
 	if (imap_need(im, err, errlen) == -1)
 		return -1;
+	if (n == 0 || n > IMAP_FETCH_MAX) {
+		util_err(err, errlen, "imap: %zu messages in one fetch", n);
+		return -1;
+	}
 	ft = mailimap_fetch_type_new_fetch_att_list_empty();
 	mailimap_fetch_type_new_fetch_att_list_add(ft,
 	    mailimap_fetch_att_new_uid());
 	mailimap_fetch_type_new_fetch_att_list_add(ft,
 	    mailimap_fetch_att_new_body_peek_section(mailimap_section_new(NULL)));
-	set = mailimap_set_new_single(uid);
+	set = imap_uid_set(uids, n);
 	r = mailimap_uid_fetch(im->s, set, ft, &res);
 	mailimap_set_free(set);
 	mailimap_fetch_type_free(ft);
 	if (r != MAILIMAP_NO_ERROR)
 		return imap_fail(im, r, "UID FETCH", err, errlen);
+	m = xcalloc(n, sizeof(*m));
+	for (k = 0; k < n; k++)
+		m[k].uid = uids[k];
 	/* Untagged FETCHes for other messages may ride along: match by UID. */
-	for (it = clist_begin(res); it != NULL && *data == NULL;
-	    it = clist_next(it)) {
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
 		struct mailimap_msg_att *ma = clist_content(it);
 		const char *body = NULL;
 		size_t blen = 0;
@@ -522,14 +558,33 @@ imap_fetch(struct imap *im, uint32_t uid, char **data, size_t *len,
 				    sec_length;
 			}
 		}
-		if (got == uid && body != NULL) {
-			*data = xmalloc(blen + 1);
-			memcpy(*data, body, blen);
-			(*data)[blen] = '\0';
-			*len = blen;
-		}
+		for (k = 0; body != NULL && k < n; k++)
+			if (m[k].uid == got && m[k].data == NULL) {
+				m[k].data = xmalloc(blen + 1);
+				memcpy(m[k].data, body, blen);
+				m[k].data[blen] = '\0';
+				m[k].len = blen;
+				break;
+			}
 	}
 	mailimap_fetch_list_free(res);
+	*out = m;
+	return 0;
+}
+
+int
+imap_fetch(struct imap *im, uint32_t uid, char **data, size_t *len,
+    char *err, size_t errlen)
+{
+	struct imap_msg *m;
+
+	*data = NULL;
+	*len = 0;
+	if (imap_fetch_many(im, &uid, 1, &m, err, errlen) == -1)
+		return -1;
+	*data = m[0].data;
+	*len = m[0].len;
+	free(m);
 	if (*data == NULL) {
 		util_err(err, errlen, "imap %s: UID %u: no such message",
 		    im->host, (unsigned)uid);
@@ -579,14 +634,17 @@ imap_store_flag(struct imap *im, struct mailimap_set *set,
 }
 
 int
-imap_done(struct imap *im, uint32_t uid, char *err, size_t errlen)
+imap_done_many(struct imap *im, const uint32_t *uids, size_t n,
+    char *err, size_t errlen)
 {
 	struct mailimap_set *set;
 	int r, rc = -1;
 
 	if (imap_need(im, err, errlen) == -1)
 		return -1;
-	set = mailimap_set_new_single(uid);
+	if (n == 0)
+		return 0;
+	set = imap_uid_set(uids, n);
 	if (im->set->processed == NULL) {
 		rc = imap_store_flag(im, set, mailimap_flag_new_flag_keyword(
 		    xstrdup(im->set->flag != NULL ? im->set->flag :
@@ -626,6 +684,12 @@ imap_done(struct imap *im, uint32_t uid, char *err, size_t errlen)
 out:
 	mailimap_set_free(set);
 	return rc;
+}
+
+int
+imap_done(struct imap *im, uint32_t uid, char *err, size_t errlen)
+{
+	return imap_done_many(im, &uid, 1, err, errlen);
 }
 
 int

@@ -71,10 +71,29 @@ int	 imap_search(struct imap *, uint32_t **uids, size_t *n, char *err,
 int	 imap_fetch(struct imap *, uint32_t uid, char **data, size_t *len,
 	    char *err, size_t errlen);
 
+/* One message of imap_fetch_many: data (owned, NUL-terminated) is NULL
+ * when the UID no longer exists. */
+struct imap_msg {
+	uint32_t uid;
+	char	*data;
+	size_t	 len;
+};
+
+/* Many messages in one UID FETCH (one round trip): out[i] is uids[i]'s,
+ * NULL data for a UID that has gone.  *out is owned by the caller
+ * (imap_msgs_free); n at most IMAP_FETCH_MAX. */
+#define IMAP_FETCH_MAX	64
+int	 imap_fetch_many(struct imap *, const uint32_t *uids, size_t n,
+	    struct imap_msg **out, char *err, size_t errlen);
+void	 imap_msgs_free(struct imap_msg *, size_t n);
+
 /* Mark a committed message as processed: UID MOVE to the processed
  * folder (COPY, STORE \Deleted and EXPUNGE where MOVE is missing), or
  * STORE the keyword. */
 int	 imap_done(struct imap *, uint32_t uid, char *err, size_t errlen);
+/* The same for many messages in one command (a UID set). */
+int	 imap_done_many(struct imap *, const uint32_t *uids, size_t n,
+	    char *err, size_t errlen);
 
 /* Wait in IDLE for news in the mailbox, at most timeout_ms (capped below
  * the 29 minutes after which servers may drop an idle client) or until

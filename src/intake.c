@@ -86,6 +86,15 @@ intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
 	memset(&m, 0, sizeof(m));
 	parsed = mail_parse(raw, len, &lim, &m, perr, sizeof(perr)) == 0;
 	key = intake_key(m.message_id, m.from, raw, len);
+	referee_robot_free(referee_robot_take(r));
+	if (r->hold != NULL && m.from != NULL && r->hold(r->hold_arg,
+	    m.from)) {
+		*outcome = xasprintf("%s from %s: waits behind the sender's "
+		    "message that waits for a robot", key, m.from);
+		free(key);
+		mail_msg_free(&m);
+		return INTAKE_WAIT;
+	}
 	if (store_begin(r->store) == -1)
 		goto tempfail;
 	/* The ban list is read inside the transaction, so a ban committed
@@ -132,6 +141,16 @@ done:
 	return INTAKE_DONE;
 rollback:
 	store_rollback(r->store);
+	if (r->robot_want != NULL) {
+		*outcome = xasprintf("%s from %s: waits for the robot of game "
+		    "#%lld", key, m.from ? m.from : "?",
+		    (long long)referee_robot_game(r->robot_want));
+		store_strings_free(banned, nbanned);
+		free(what);
+		free(key);
+		mail_msg_free(&m);
+		return INTAKE_ROBOT;
+	}
 tempfail:
 	*outcome = xasprintf("%s: store failed, will retry: %s", key,
 	    store_errmsg(r->store));

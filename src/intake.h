@@ -18,6 +18,10 @@
 enum intake_status {
 	INTAKE_DONE,		/* committed (or seen before): mark it processed */
 	INTAKE_TEMPFAIL,	/* the store failed: leave it, try again later */
+	INTAKE_ROBOT,		/* nothing done: a robot must think first
+				 * (referee_robot_take; see referee.h) */
+	INTAKE_WAIT,		/* nothing done: the sender's earlier message
+				 * waits for a robot (referee's hold) */
 };
 
 /* *outcome (owned, may be NULL) says what happened, for the log. */

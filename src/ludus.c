@@ -865,6 +865,44 @@ open_referee(struct ctx *c, struct referee *ref)
 	return rc;
 }
 
+/* Times a message is handed in again because its game moved on while a
+ * robot thought, before the robots think inline instead. */
+#define DELIVER_ROUNDS	20
+
+/*
+ * One message through the referee with the robots apart: when a robot is
+ * to move, its moves are thought here with no transaction open (so other
+ * deliveries are not held up by the write lock), then the message is
+ * handed in again and the moves applied in its own transaction.
+ */
+static enum intake_status
+deliver_one(struct referee *ref, const char *raw, size_t len, int64_t t,
+    char **outcome)
+{
+	struct referee_plans plans = { 0 };
+	struct referee_robot *j;
+	enum intake_status st;
+	int round;
+
+	ref->robots_apart = 1;
+	ref->plans = &plans;
+	for (round = 0;; round++) {
+		if (round == DELIVER_ROUNDS)
+			ref->robots_apart = 0;
+		st = intake_message(ref, raw, len, t, outcome);
+		if (st != INTAKE_ROBOT)
+			break;
+		free(*outcome);
+		*outcome = NULL;
+		j = referee_robot_take(ref);
+		referee_robot_think(j);
+		referee_plans_add(&plans, j);
+	}
+	ref->plans = NULL;
+	referee_plans_free(&plans);
+	return st;
+}
+
 static int
 cmd_deliver(struct ctx *c, int argc, char **argv)
 {
@@ -887,7 +925,12 @@ cmd_deliver(struct ctx *c, int argc, char **argv)
 		free(raw);
 		return EXIT_TEMPFAIL;
 	}
-	st = intake_message(&ref, raw, len, now(), &outcome);
+	st = deliver_one(&ref, raw, len, now(), &outcome);
+	/* The MTA forgets the message at exit 0: the commit must last. */
+	if (st == INTAKE_DONE && store_sync(c->store) == -1) {
+		err_out("%s", store_errmsg(c->store));
+		st = INTAKE_TEMPFAIL;
+	}
 	referee_close(&ref);
 	free(raw);
 	if (outcome)

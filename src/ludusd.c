@@ -3,7 +3,8 @@
  *
  * One loop: fetch new mail (IMAP or a Maildir), take each message through
  * the referee in its own transaction, mark it processed on the server only
- * after the commit, send the outbox, then sleep in IDLE (or poll) until
+ * after the commit is synced (one sync for a batch), send the outbox as
+ * the backlog drains, then sleep in IDLE (or poll) until
  * new mail, the next due outgoing mail or the poll interval.  Signal
  * handlers only set flags and write a byte to a pipe that wakes the loop.
  */
@@ -12,12 +13,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -53,6 +58,30 @@
 static volatile sig_atomic_t want_quit, want_reload, want_poll;
 static int wake_pipe[2] = { -1, -1 };
 
+/*
+ * A message waiting for a robot: nothing of it is committed, it stays in
+ * the inbox, and a worker process (forked, niced) thinks the robot's
+ * moves from the position the referee left in the job.  When the answers
+ * are back the message is handed in again and applied in a short
+ * transaction of its own, or, when its game moved on meanwhile, it waits
+ * for another round of thinking.  Other players' mail goes on meanwhile;
+ * the sender's later mail waits behind it (the referee's hold).
+ */
+struct parked {
+	uint32_t	 uid;		/* IMAP: its UID in uidvalidity */
+	uint32_t	 uidvalidity;
+	char		*name;		/* Maildir: its file (owned) */
+	char		*data;		/* owned */
+	size_t		 len;
+	int64_t		 now;		/* when it came: the referee's time */
+	struct referee_plans plans;	/* the answers so far */
+	struct referee_robot *job;	/* owned: to think, or thinking */
+	pid_t		 pid;		/* its worker, 0 when none yet */
+	int		 fd;		/* the answers come on it */
+	int64_t		 since_ms;	/* parked (monotonic) */
+	int		 rounds;	/* times its game moved on */
+};
+
 struct daemon {
 	const char	*config_path;
 	struct config	 cfg;
@@ -77,6 +106,13 @@ struct daemon {
 	/* A server could not be reached or trusted in this cycle (for the
 	 * exit status of --once). */
 	int		 trouble;
+
+	/* Messages waiting for a robot (robot.c's workers). */
+	struct parked	*parked;
+	size_t		 nparked;
+	int		 workers;	/* at most this many think at once */
+	const struct parked *rerun;	/* handed in again now */
+	int		 recheck;	/* a sender's held mail may go now */
 };
 
 static void
@@ -91,6 +127,7 @@ on_signal(int sig)
 		want_reload = 1;
 	else if (sig == SIGUSR1)
 		want_poll = 1;
+
 	if (wake_pipe[1] != -1 && write(wake_pipe[1], &c, 1) == -1) {
 		/* The pipe is full: the loop is awake anyway. */
 	}
@@ -245,43 +282,445 @@ fail:
 static void
 log_outcome(enum intake_status st, char *outcome)
 {
-	if (st == INTAKE_DONE)
+	if (st == INTAKE_DONE || st == INTAKE_ROBOT || st == INTAKE_WAIT)
 		log_info("%s", outcome ? outcome : "done");
 	else
 		log_warn("%s", outcome ? outcome : "temporary failure");
 	free(outcome);
 }
 
-/* One pass over the IMAP mailbox; -1 when the connection failed. */
+/* Milliseconds on a clock that only goes forward (for pacing, not
+ * for the referee's time). */
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * While a backlog drains, what is done leaves in batches: the committed
+ * messages are moved (or flagged) in one IMAP command and the outbox is
+ * sent, every SETTLE_EVERY messages or SETTLE_MS, whichever comes first,
+ * and at once after the first message, so the first answer leaves while
+ * the rest still waits.
+ */
+#define SETTLE_EVERY	50
+#define SETTLE_MS	500
+
+struct settling {
+	uint32_t	 done[SETTLE_EVERY];	/* committed, not yet moved */
+	size_t		 ndone;
+	int64_t		 last_ms;	/* the last settlement, 0: none yet */
+};
+
+static void	flush(struct daemon *);
+
+/* Move what is committed, then send what it queued. */
+static int
+settle(struct daemon *d, struct settling *z, char *err, size_t errlen)
+{
+	/* One sync makes the batch's commits durable before the messages
+	 * leave the inbox; if it fails they stay, to be seen again. */
+	if (z->ndone > 0 && store_sync(d->store) == -1) {
+		log_err("store: %s", store_errmsg(d->store));
+		z->ndone = 0;
+	}
+	if (z->ndone > 0 && imap_done_many(d->imap, z->done, z->ndone, err,
+	    errlen) == -1)
+		return -1;
+	z->ndone = 0;
+	z->last_ms = mono_ms();
+	if (!want_quit)
+		flush(d);
+	return 0;
+}
+
+/* A message is committed: settle when the batch is full or old. */
+static int
+settle_after(struct daemon *d, struct settling *z, uint32_t uid, char *err,
+    size_t errlen)
+{
+	z->done[z->ndone++] = uid;
+	if (z->ndone < SETTLE_EVERY && z->last_ms != 0 &&
+	    mono_ms() - z->last_ms < SETTLE_MS)
+		return 0;
+	return settle(d, z, err, errlen);
+}
+
+/* Rounds of thinking a message may take while its game keeps moving on,
+ * before its robots think inline, in its transaction. */
+#define ROBOT_ROUNDS	20
+
+static int	 settle_one(struct daemon *, const struct parked *);
+
+static int
+robot_hold(void *arg, const char *from)
+{
+	struct daemon *d = arg;
+	size_t i;
+
+	for (i = 0; i < d->nparked; i++)
+		if (&d->parked[i] != d->rerun &&
+		    util_strcaseeq(referee_robot_from(d->parked[i].job != NULL ?
+		    d->parked[i].job : d->parked[i].plans.v[0]), from))
+			return 1;
+	return 0;
+}
+
+static void
+parked_free(struct parked *p)
+{
+	if (p->pid > 0) {
+		kill(p->pid, SIGKILL);
+		while (waitpid(p->pid, NULL, 0) == -1 && errno == EINTR)
+			;
+	}
+	if (p->pid != 0)
+		close(p->fd);
+	referee_robot_free(p->job);
+	referee_plans_free(&p->plans);
+	free(p->name);
+	free(p->data);
+}
+
+static void
+parked_remove(struct daemon *d, struct parked *p)
+{
+	parked_free(p);
+	*p = d->parked[--d->nparked];
+}
+
+/* Start workers for the jobs that wait, as many as may run. */
+static void
+robots_start(struct daemon *d)
+{
+	struct parked *p;
+	const void *ans;
+	size_t i, len, off;
+	ssize_t w;
+	int running = 0, fds[2];
+
+	for (i = 0; i < d->nparked; i++)
+		running += d->parked[i].pid > 0;
+	for (i = 0; i < d->nparked && running < d->workers; i++) {
+		p = &d->parked[i];
+		if (p->pid != 0)
+			continue;
+		if (pipe(fds) == -1) {
+			log_err("robot: pipe: %s", strerror(errno));
+			return;
+		}
+		if ((p->pid = fork()) == -1) {
+			log_err("robot: fork: %s", strerror(errno));
+			p->pid = 0;
+			close(fds[0]);
+			close(fds[1]);
+			return;
+		}
+		if (p->pid == 0) {
+			/* The worker: no store, no mail, no log; it
+			 * thinks, writes its answers and goes. */
+			signal(SIGTERM, SIG_DFL);
+			signal(SIGINT, SIG_DFL);
+			signal(SIGHUP, SIG_DFL);
+			close(fds[0]);
+			(void)setpriority(PRIO_PROCESS, 0, 10);
+			referee_robot_think(p->job);
+			ans = referee_robot_answers(p->job, &len);
+			for (off = 0; off < len; off += (size_t)w)
+				if ((w = write(fds[1], (const char *)ans + off,
+				    len - off)) <= 0)
+					_exit(1);
+			/* Wake the daemon from its IDLE or poll. */
+			if (write(wake_pipe[1], "", 1) == -1) {
+				/* Full: it is awake anyway. */
+			}
+			_exit(0);
+		}
+		close(fds[1]);
+		(void)fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+		p->fd = fds[0];
+		running++;
+	}
+}
+
+/* Hand a parked message in again with what its robots thought; 1 when
+ * it is done with (committed, or to be read again from the inbox). */
+static int
+robot_rerun(struct daemon *d, struct parked *p)
+{
+	enum intake_status st;
+	char *outcome;
+	int64_t t0 = mono_ms();
+
+	d->ref.plans = &p->plans;
+	d->rerun = p;
+	if (p->rounds >= ROBOT_ROUNDS)
+		d->ref.robots_apart = 0;
+	st = intake_message(&d->ref, p->data, p->len, p->now, &outcome);
+	d->ref.robots_apart = 1;
+	d->ref.plans = NULL;
+	d->rerun = NULL;
+	if (st == INTAKE_ROBOT) {
+		const struct referee_robot *last = p->plans.v[p->plans.n - 1];
+
+		free(outcome);
+		p->job = referee_robot_take(&d->ref);
+		p->pid = 0;
+		/* Where the last answers end (a long run of robot moves, or
+		 * the message's next game) is progress; anywhere else the
+		 * game moved on while the robot thought. */
+		if (referee_robot_game(p->job) == referee_robot_game(last) &&
+		    referee_robot_ply(p->job) != referee_robot_ply(last) +
+		    referee_robot_moves(last)) {
+			p->rounds++;
+			log_info("robot: game #%lld moved on while its robot "
+			    "thought; thinking again",
+			    (long long)referee_robot_game(p->job));
+		}
+		return 0;
+	}
+	log_outcome(st, outcome);
+	log_info("robot: applied in %lld ms, %lld ms after the message came",
+	    (long long)(mono_ms() - t0), (long long)(mono_ms() - p->since_ms));
+	if (st == INTAKE_DONE)
+		(void)settle_one(d, p);
+	d->recheck = 1;
+	return 1;
+}
+
+/* Has p's worker written its answers (or died)? */
+static int
+robot_answered(const struct parked *p)
+{
+	struct pollfd pfd;
+
+	if (p->pid <= 0)
+		return 0;
+	pfd.fd = p->fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	return poll(&pfd, 1, 0) > 0;
+}
+
+static int
+robots_answered(const struct daemon *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nparked; i++)
+		if (robot_answered(&d->parked[i]))
+			return 1;
+	return 0;
+}
+
+/* Collect the workers that finished, apply what they thought. */
+static void
+robots_reap(struct daemon *d)
+{
+	struct parked *p;
+	struct referee_robot *j;
+	char *buf;
+	size_t i, got, len;
+	ssize_t r;
+	int status, ok;
+	pid_t pid;
+
+	for (i = 0; i < d->nparked;) {
+		p = &d->parked[i];
+		if (!robot_answered(p)) {
+			i++;
+			continue;
+		}
+		(void)referee_robot_answers(p->job, &len);
+		buf = xmalloc(len);
+		for (got = 0; got < len; got += (size_t)r)
+			if ((r = read(p->fd, buf + got, len - got)) <= 0)
+				break;
+		close(p->fd);
+		while ((pid = waitpid(p->pid, &status, 0)) == -1 &&
+		    errno == EINTR)
+			;
+		ok = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+		    got == len && referee_robot_set_answers(p->job, buf,
+		    len) == 0;
+		free(buf);
+		p->pid = 0;
+		j = p->job;
+		p->job = NULL;
+		if (!ok) {
+			/* A worker that died: the robot thinks inline. */
+			log_err("robot: the worker for game #%lld failed; "
+			    "thinking in the daemon", (long long)
+			    referee_robot_game(j));
+			p->rounds = ROBOT_ROUNDS;
+		}
+		log_info("robot: game #%lld: %d move%s thought (budget %ld ms "
+		    "a move), %lld ms after the message came",
+		    (long long)referee_robot_game(j), referee_robot_moves(j),
+		    referee_robot_moves(j) == 1 ? "" : "s",
+		    referee_robot_budget(j),
+		    (long long)(mono_ms() - p->since_ms));
+		referee_plans_add(&p->plans, j);
+		if (robot_rerun(d, p))
+			parked_remove(d, p);
+		else
+			i++;
+	}
+	robots_start(d);
+}
+
+/* The message waits for a robot: keep it and have the robot think. */
+static void
+park(struct daemon *d, uint32_t uid, const char *name, char *data,
+    size_t len, int64_t now)
+{
+	struct parked *p;
+	size_t i, waiting = 0;
+	int64_t oldest = 0, t = mono_ms();
+
+	d->parked = xreallocarray(d->parked, d->nparked + 1,
+	    sizeof(*d->parked));
+	p = &d->parked[d->nparked++];
+	memset(p, 0, sizeof(*p));
+	p->uid = uid;
+	p->uidvalidity = d->uidvalidity;
+	p->name = name ? xstrdup(name) : NULL;
+	p->data = data;
+	p->len = len;
+	p->now = now;
+	p->since_ms = t;
+	p->job = referee_robot_take(&d->ref);
+	robots_start(d);
+	for (i = 0; i < d->nparked; i++)
+		if (d->parked[i].pid == 0) {
+			waiting++;
+			if (t - d->parked[i].since_ms > oldest)
+				oldest = t - d->parked[i].since_ms;
+		}
+	/* Robots falling behind: more moves to think than workers. */
+	if (waiting > 0)
+		log_warn("robot: %zu move%s waiting for a worker (%d at work), "
+		    "the oldest for %lld ms", waiting, waiting == 1 ? "" : "s",
+		    d->workers, (long long)oldest);
+}
+
+static int
+is_parked(const struct daemon *d, uint32_t uid, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->nparked; i++)
+		if (name != NULL ? d->parked[i].name != NULL &&
+		    strcmp(d->parked[i].name, name) == 0 :
+		    d->parked[i].name == NULL && d->parked[i].uid == uid &&
+		    d->parked[i].uidvalidity == d->uidvalidity)
+			return 1;
+	return 0;
+}
+
+static void
+robots_stop(struct daemon *d)
+{
+	while (d->nparked > 0)
+		parked_remove(d, &d->parked[0]);
+	free(d->parked);
+	d->parked = NULL;
+}
+
+/* A message that waited for a robot is committed: out of the inbox, and
+ * its answers sent.  -1 when it stays (read again later: seen before). */
+static int
+settle_one(struct daemon *d, const struct parked *p)
+{
+	const struct config_maildir *cm = &d->cfg.maildir;
+	char err[512];
+
+	if (store_sync(d->store) == -1) {
+		log_err("store: %s", store_errmsg(d->store));
+		return -1;
+	}
+	if (p->name != NULL) {
+		if (maildir_done(cm->path, p->name, cm->processed, err,
+		    sizeof(err)) == -1) {
+			log_err("maildir: %s", err);
+			return -1;
+		}
+	} else if (d->imap != NULL && imap_connected(d->imap) &&
+	    p->uidvalidity == d->uidvalidity) {
+		if (imap_done(d->imap, p->uid, err, sizeof(err)) == -1) {
+			log_err("imap: %s", err);
+			imap_drop(d);
+			return -1;
+		}
+	} else
+		return -1;
+	flush(d);
+	return 0;
+}
+
+/* One pass over the IMAP mailbox; -1 when the connection failed.  The
+ * messages are fetched IMAP_FETCH_MAX at a time, in one round trip. */
 static int
 cycle_imap(struct daemon *d)
 {
+	struct settling z;
+	struct imap_msg *msgs = NULL;
 	uint32_t *uids = NULL;
-	size_t n = 0, i;
-	char err[512], *data, *outcome;
-	size_t len;
+	size_t n = 0, i, k, batch = 0;
+	char err[512], *outcome;
 	enum intake_status st;
+	int64_t now;
 
+	memset(&z, 0, sizeof(z));
 	if (imap_ensure(d, clock_now()) == -1)
 		return -1;
 	if (imap_search(d->imap, &uids, &n, err, sizeof(err)) == -1)
 		goto fail;
-	for (i = 0; i < n && !want_quit; i++) {
-		if (imap_fetch(d->imap, uids[i], &data, &len, err,
+	/* Those waiting for a robot are not read again. */
+	for (i = k = 0; i < n; i++)
+		if (!is_parked(d, uids[i], NULL))
+			uids[k++] = uids[i];
+	n = k;
+	for (i = 0; i < n && !want_quit; i += batch) {
+		batch = n - i < IMAP_FETCH_MAX ? n - i : IMAP_FETCH_MAX;
+		if (imap_fetch_many(d->imap, uids + i, batch, &msgs, err,
 		    sizeof(err)) == -1)
 			goto fail;
-		st = intake_message(&d->ref, data, len, clock_now(), &outcome);
-		free(data);
-		log_outcome(st, outcome);
-		if (st != INTAKE_DONE)
-			continue;
-		if (imap_done(d->imap, uids[i], err, sizeof(err)) == -1)
-			goto fail;
+		for (k = 0; k < batch && !want_quit; k++) {
+			/* Gone since the search (another client moved it). */
+			if (msgs[k].data == NULL)
+				continue;
+			now = clock_now();
+			st = intake_message(&d->ref, msgs[k].data, msgs[k].len,
+			    now, &outcome);
+			log_outcome(st, outcome);
+			if (st == INTAKE_ROBOT)
+				park(d, msgs[k].uid, NULL, msgs[k].data,
+				    msgs[k].len, now);
+			else
+				free(msgs[k].data);
+			msgs[k].data = NULL;
+			if (st != INTAKE_DONE)
+				continue;
+			if (settle_after(d, &z, msgs[k].uid, err,
+			    sizeof(err)) == -1)
+				goto fail;
+		}
+		imap_msgs_free(msgs, batch);
+		msgs = NULL;
 	}
+	/* Even when asked to quit: what is committed leaves the inbox. */
+	if (z.ndone > 0 && settle(d, &z, err, sizeof(err)) == -1)
+		goto fail;
 	free(uids);
 	return 0;
 fail:
 	d->trouble = 1;
+	imap_msgs_free(msgs, batch);
 	free(uids);
 	log_err("imap: %s", err);
 	imap_drop(d);
@@ -296,21 +735,32 @@ cycle_maildir(struct daemon *d)
 	char **names, err[512], *data, *outcome;
 	size_t n, i, len;
 	enum intake_status st;
+	int64_t now;
 
 	if (maildir_list(cm->path, &names, &n, err, sizeof(err)) == -1) {
 		log_err("maildir: %s", err);
 		return -1;
 	}
 	for (i = 0; i < n && !want_quit; i++) {
+		if (is_parked(d, 0, names[i]))
+			continue;
 		if (maildir_read(cm->path, names[i],
 		    (size_t)d->cfg.limits.message_size * 2 + 65536, &data, &len,
 		    err, sizeof(err)) == -1) {
 			log_err("maildir: %s", err);
 			continue;
 		}
-		st = intake_message(&d->ref, data, len, clock_now(), &outcome);
-		free(data);
+		now = clock_now();
+		st = intake_message(&d->ref, data, len, now, &outcome);
 		log_outcome(st, outcome);
+		if (st == INTAKE_ROBOT)
+			park(d, 0, names[i], data, len, now);
+		else
+			free(data);
+		if (st == INTAKE_DONE && store_sync(d->store) == -1) {
+			log_err("store: %s", store_errmsg(d->store));
+			continue;
+		}
 		if (st == INTAKE_DONE && maildir_done(cm->path, names[i],
 		    cm->processed, err, sizeof(err)) == -1)
 			log_err("maildir: %s", err);
@@ -394,6 +844,18 @@ next_wake(struct daemon *d)
 	return wake > now ? wake - now : 0;
 }
 
+/* Going to sleep: the SMTP connection kept while mail flowed is closed
+ * and the allocator gives back what is free, so an idle daemon holds
+ * little memory of its own. */
+static void
+go_idle(struct daemon *d)
+{
+	if (d->nparked > 0)
+		return;
+	smtp_release();
+	malloc_trim(0);
+}
+
 static void
 sleep_until_news(struct daemon *d)
 {
@@ -402,8 +864,10 @@ sleep_until_news(struct daemon *d)
 	char err[512];
 	int rc;
 
-	if (secs <= 0 || want_quit || want_reload || want_poll)
+	if (secs <= 0 || want_quit || want_reload || want_poll || d->recheck ||
+	    robots_answered(d))
 		return;
+	go_idle(d);
 	if (d->cfg.in == CONFIG_IN_IMAP && d->cfg.imap.idle &&
 	    d->imap != NULL && imap_has_idle(d->imap)) {
 		rc = imap_idle(d->imap, (int)(secs * 1000), wake_pipe[0], err,
@@ -657,6 +1121,16 @@ check_servers(struct daemon *d)
 	return bad;
 }
 
+/* The referee leaves robots to the workers and holds a sender's mail
+ * behind their message that waits for one. */
+static void
+robots_apart(struct daemon *d)
+{
+	d->ref.robots_apart = 1;
+	d->ref.hold = robot_hold;
+	d->ref.hold_arg = d;
+}
+
 /* Templates, aliases and the secret again (SIGHUP); the running ones stay
  * when the new ones cannot be read. */
 static void
@@ -673,6 +1147,7 @@ reopen_referee(struct daemon *d)
 	}
 	referee_close(&d->ref);
 	d->ref = fresh;
+	robots_apart(d);
 }
 
 static void
@@ -874,8 +1349,17 @@ main(int argc, char **argv)
 	    CONFIG_IN_MAILDIR ? "maildir" : "stdin only",
 	    d.cfg.out == CONFIG_OUT_SMTP ? "smtp" : "sendmail");
 
+	robots_apart(&d);
+	{
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		d.workers = ncpu < 1 ? 1 : ncpu > 4 ? 4 : (int)ncpu;
+	}
 	notify("READY=1\nSTATUS=watching for mail");
 	while (!want_quit) {
+		d.recheck = 0;
+		if (d.nparked > 0)
+			robots_reap(&d);
 		if (want_reload) {
 			want_reload = 0;
 			notify("RELOADING=1");
@@ -892,15 +1376,26 @@ main(int argc, char **argv)
 		if (want_quit)
 			break;
 		fire_timers(&d);
-		site_pages(&d);
 		flush(&d);
+		/* The public pages after the answers: players first. */
+		site_pages(&d);
 		prune(&d);
-		if (once)
+		if (once && d.nparked > 0) {
+			/* --once waits for its robots, then looks again. */
+			struct pollfd pfd = { .fd = wake_pipe[0],
+			    .events = POLLIN };
+
+			if (!robots_answered(&d) && poll(&pfd, 1, 1000) > 0)
+				drain_wake_pipe();
+			continue;
+		}
+		if (once && !d.recheck)
 			break;
 		sleep_until_news(&d);
 	}
 	notify("STOPPING=1");
 	log_info("stopping");
+	robots_stop(&d);
 	referee_close(&d.ref);
 	imap_drop(&d);
 	if (d.cfg.pid_file)

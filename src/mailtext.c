@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <string.h>
 
 #include <libetpan/libetpan.h>
@@ -10,6 +11,41 @@
 #include <libxml/tree.h>
 
 #include "mail.h"
+
+#ifndef LUDUS_XML_SO
+#define LUDUS_XML_SO	"libxml2.so.2"
+#endif
+
+/* libxml2 (and the ICU and C++ runtime it pulls in) is loaded with the
+ * first HTML-only mail, not at every start of ludus deliver. */
+static struct {
+	int		 tried;
+	htmlDocPtr	(*read)(const char *, int, const char *, const char *,
+			    int);
+	xmlNodePtr	(*root)(const xmlDoc *);
+	void		(*free_doc)(xmlDocPtr);
+} lx;
+
+static int
+mailtext_xml_load(void)
+{
+	void *h;
+
+	if (lx.tried)
+		return lx.read != NULL ? 0 : -1;
+	lx.tried = 1;
+	if ((h = dlopen(LUDUS_XML_SO, RTLD_NOW | RTLD_LOCAL)) == NULL)
+		return -1;
+	*(void **)&lx.read = dlsym(h, "htmlReadMemory");
+	*(void **)&lx.root = dlsym(h, "xmlDocGetRootElement");
+	*(void **)&lx.free_doc = dlsym(h, "xmlFreeDoc");
+	if (lx.read == NULL || lx.root == NULL || lx.free_doc == NULL) {
+		lx.read = NULL;
+		dlclose(h);
+		return -1;
+	}
+	return 0;
+}
 
 /* One line of the body, not NUL-terminated. */
 struct line {
@@ -1032,13 +1068,14 @@ mailtext_html(const char *html, size_t len)
 	struct htmlout h = { { 0 }, 1, 0, 0, 0 };
 	htmlDocPtr doc;
 
-	if (len > 0 && len <= (size_t)INT32_MAX) {
-		doc = htmlReadMemory(html, (int)len, NULL, "UTF-8",
+	/* Without libxml2 the HTML reads as no text at all. */
+	if (len > 0 && len <= (size_t)INT32_MAX && mailtext_xml_load() == 0) {
+		doc = lx.read(html, (int)len, NULL, "UTF-8",
 		    HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
 		    HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
 		if (doc != NULL) {
-			mailtext_html_walk(&h, xmlDocGetRootElement(doc), 0);
-			xmlFreeDoc(doc);
+			mailtext_html_walk(&h, lx.root(doc), 0);
+			lx.free_doc(doc);
 		}
 	}
 	buf_adds(&h.b, "");

@@ -1527,8 +1527,11 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		nouts = x.nouts;
 		if (store_savepoint(r->store) == -1)
 			goto out;
-		if ((rc = ref_run_line(&x, lines->v[i], &res)) == -1)
+		if ((rc = ref_run_line(&x, lines->v[i], &res)) == -1) {
+			/* A store error, or a robot to think first. */
+			free(res.note);
 			goto out;
+		}
 		if (rc == REF_FAIL) {
 			free(res.note);
 			res.note = NULL;

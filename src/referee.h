@@ -17,6 +17,13 @@
 
 struct command_aliases;
 struct tmpl_cache;
+struct referee_robot;
+
+/* The robots' answers a message may use (see "Robots apart" below). */
+struct referee_plans {
+	struct referee_robot	**v;	/* owned */
+	int			 n;
+};
 
 struct referee {
 	struct store		*store;		/* foreign */
@@ -26,6 +33,16 @@ struct referee {
 	struct token_secret	 secret;
 	struct command_aliases	*aliases;	/* owned */
 	struct tmpl_cache	*tmpl;		/* owned */
+
+	/* Robots apart (set by the caller; 0: robots think inline). */
+	int			 robots_apart;
+	struct referee_plans	*plans;		/* foreign, may be NULL */
+	struct referee_robot	*robot_want;	/* owned until taken */
+	/* When not NULL: 1 when a message from this sender must wait
+	 * (their earlier message waits for a robot), so one player's mail
+	 * is taken in the order it came. */
+	int			(*hold)(void *arg, const char *from);
+	void			*hold_arg;
 };
 
 /*
@@ -55,6 +72,42 @@ int	referee_timers(struct referee *, int64_t now);
 int	referee_handle(struct referee *, const struct mail_msg *,
 	    const char *key, const char *parse_error, int64_t now,
 	    char **outcome);
+
+/*
+ * Robots apart.  With robots_apart set, a message after which a robot is
+ * to move is not committed while the robot thinks: where the robot would
+ * think, the referee leaves a job in robot_want (the position as the robot
+ * sees it) and gives up the message (intake rolls it back and says
+ * INTAKE_ROBOT).  The caller takes the job, has it thought through by
+ * referee_robot_think outside any transaction (in a worker process, say),
+ * adds it to the message's plans and hands the message in again with
+ * plans set: the robot's moves are then applied in the message's own
+ * short transaction, each only when the game is still where the robot saw
+ * it; when it has moved on, a new job is left and the robot thinks again.
+ * Timers and the admin tool keep robots inline.
+ */
+/* The job left by the last message (owned by the caller now), or NULL. */
+struct referee_robot *referee_robot_take(struct referee *);
+/* Think: every robot move in a row from the job's position, within the
+ * robots' budget.  Touches no store; safe in a forked child. */
+void	referee_robot_think(struct referee_robot *);
+/* The answers as bytes (for a worker process to pass back; the pointer is
+ * into the job) and read back into a job of the same position: -1 when
+ * they do not fit it. */
+const void *referee_robot_answers(const struct referee_robot *, size_t *len);
+int	referee_robot_set_answers(struct referee_robot *, const void *,
+	    size_t len);
+/* For logs: the game, the robot moves thought (-1 before), the sender of
+ * the message that waits, and the budget of one move in milliseconds. */
+int64_t	referee_robot_game(const struct referee_robot *);
+int	referee_robot_moves(const struct referee_robot *);
+/* The game's log length at the job's position. */
+int	referee_robot_ply(const struct referee_robot *);
+const char *referee_robot_from(const struct referee_robot *);
+long	referee_robot_budget(const struct referee_robot *);
+void	referee_robot_free(struct referee_robot *);
+void	referee_plans_add(struct referee_plans *, struct referee_robot *);
+void	referee_plans_free(struct referee_plans *);
 
 /* The Message-ID (without brackets, owned) of the n-th mail written for
  * the incoming message with this key. */

@@ -4,7 +4,12 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+/* libcurl is loaded when mail is first sent (dlopen), so the programs
+ * that never send (ludus deliver, as an MTA runs it once per mail) do not
+ * pay for loading it and what it pulls in (Kerberos, LDAP, SSH...). */
+#define CURL_DISABLE_TYPECHECK 1
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +20,83 @@
 
 #include "smtp.h"
 #include "util.h"
+
+#ifndef LUDUS_CURL_SO
+#define LUDUS_CURL_SO	"libcurl.so.4"
+#endif
+
+static struct {
+	int	 loaded;
+	CURL	*(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+	CURLcode (*easy_perform)(CURL *);
+	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+	void	 (*easy_cleanup)(CURL *);
+	void	 (*easy_reset)(CURL *);
+	const char *(*easy_strerror)(CURLcode);
+	void	 (*free)(void *);
+	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+	void	 (*slist_free_all)(struct curl_slist *);
+	CURLU	*(*url)(void);
+	void	 (*url_cleanup)(CURLU *);
+	CURLUcode (*url_get)(const CURLU *, CURLUPart, char **, unsigned int);
+	CURLUcode (*url_set)(CURLU *, CURLUPart, const char *, unsigned int);
+} cu;
+#define curl_easy_init		cu.easy_init
+#undef curl_easy_setopt
+#undef curl_easy_getinfo
+#define curl_easy_setopt	cu.easy_setopt
+#define curl_easy_perform	cu.easy_perform
+#define curl_easy_getinfo	cu.easy_getinfo
+#define curl_easy_cleanup	cu.easy_cleanup
+#define curl_easy_reset		cu.easy_reset
+#define curl_easy_strerror	cu.easy_strerror
+#define curl_free		cu.free
+#define curl_slist_append	cu.slist_append
+#define curl_slist_free_all	cu.slist_free_all
+#define curl_url		cu.url
+#define curl_url_cleanup	cu.url_cleanup
+#define curl_url_get		cu.url_get
+#define curl_url_set		cu.url_set
+
+/* Load libcurl once; -1 with err when it cannot be had. */
+static int
+smtp_curl_load(char *err, size_t errlen)
+{
+	static const char *const names[] = { "easy_init", "easy_setopt",
+	    "easy_perform", "easy_getinfo", "easy_cleanup", "easy_reset",
+	    "easy_strerror", "free", "slist_append", "slist_free_all", "url",
+	    "url_cleanup", "url_get", "url_set" };
+	void **slot[] = { (void **)&cu.easy_init, (void **)&cu.easy_setopt,
+	    (void **)&cu.easy_perform, (void **)&cu.easy_getinfo,
+	    (void **)&cu.easy_cleanup, (void **)&cu.easy_reset,
+	    (void **)&cu.easy_strerror, (void **)&cu.free,
+	    (void **)&cu.slist_append, (void **)&cu.slist_free_all,
+	    (void **)&cu.url, (void **)&cu.url_cleanup, (void **)&cu.url_get,
+	    (void **)&cu.url_set };
+	char sym[64];
+	void *h;
+	size_t i;
+
+	if (cu.loaded)
+		return 0;
+	if ((h = dlopen(LUDUS_CURL_SO, RTLD_NOW | RTLD_LOCAL)) == NULL) {
+		util_err(err, errlen, "smtp: cannot load %s: %s",
+		    LUDUS_CURL_SO, dlerror());
+		return -1;
+	}
+	for (i = 0; i < nitems(names); i++) {
+		snprintf(sym, sizeof(sym), "curl_%s", names[i]);
+		if ((*slot[i] = dlsym(h, sym)) == NULL) {
+			util_err(err, errlen, "smtp: %s has no %s",
+			    LUDUS_CURL_SO, sym);
+			dlclose(h);
+			return -1;
+		}
+	}
+	cu.loaded = 1;
+	return 0;
+}
 
 /* Where in the dialogue the last command was: a failure while the server
  * judges a message (MAIL, RCPT, DATA) belongs to that message; one during
@@ -116,6 +198,8 @@ smtp_check_url(const struct smtp_settings *set, int *implicit, char *err,
 		util_err(err, errlen, "smtp: no server URL");
 		return -1;
 	}
+	if (smtp_curl_load(err, errlen) == -1)
+		return -1;
 	u = curl_url();
 	if (u == NULL)
 		fatal("curl_url: out of memory");
@@ -214,8 +298,12 @@ smtp_setup(CURL *c, const struct smtp_settings *set, int implicit,
 	    (long)CURLUSESSL_ALL);
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, set->no_verify ? 0L : 1L);
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, set->no_verify ? 0L : 2L);
-	if (set->ca_file != NULL)
+	if (set->ca_file != NULL) {
 		curl_easy_setopt(c, CURLOPT_CAINFO, set->ca_file);
+		/* That file alone: the system's directory of certificates
+		 * would be read (and kept in memory) as well. */
+		curl_easy_setopt(c, CURLOPT_CAPATH, NULL);
+	}
 	if (set->user != NULL) {
 		curl_easy_setopt(c, CURLOPT_USERNAME, set->user);
 		curl_easy_setopt(c, CURLOPT_PASSWORD,
@@ -232,6 +320,16 @@ smtp_setup(CURL *c, const struct smtp_settings *set, int implicit,
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 }
 
+static CURL *kept;
+
+void
+smtp_release(void)
+{
+	if (kept != NULL)
+		curl_easy_cleanup(kept);
+	kept = NULL;
+}
+
 int
 smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
     size_t n, char *err, size_t errlen)
@@ -244,11 +342,16 @@ smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
 
 	if (smtp_check_url(set, &implicit, err, errlen) == -1)
 		return -1;
-	c = curl_easy_init();
-	if (c == NULL) {
+	/* One handle for the life of the process: its connection to the
+	 * server (TLS set up, certificates read) is taken again by the
+	 * next batch while the server keeps it open. */
+	if (kept != NULL)
+		curl_easy_reset(kept);
+	else if ((kept = curl_easy_init()) == NULL) {
 		util_err(err, errlen, "smtp: curl_easy_init failed");
 		return -1;
 	}
+	c = kept;
 	memset(&x, 0, sizeof(x));
 	smtp_setup(c, set, implicit, &x, errbuf);
 	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
@@ -308,7 +411,11 @@ smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
 	}
 	if (i == n && n > 0 && set->done != NULL)
 		set->done(set->done_arg, n - 1);
-	curl_easy_cleanup(c);
+	/* A connection that failed is not kept. */
+	if (broken) {
+		curl_easy_cleanup(kept);
+		kept = NULL;
+	}
 	buf_free(&x.body);
 	return sent;
 }

@@ -76,5 +76,8 @@ int	smtp_probe(const struct smtp_settings *, int *untrusted, char *err,
  * SMTP_PERMFAIL.  The first line sendmail printed on stderr goes to reply.
  * Returns 0, or -1 when the message is not SMTP_SENT. */
 int	smtp_sendmail(const char *path, struct smtp_msg *);
+/* smtp_send_batch keeps its connection for the next batch; this closes
+ * it and frees what it holds (a daemon going idle). */
+void	smtp_release(void);
 
 #endif

@@ -1,10 +1,19 @@
 /*
  * store: SQLite.
  *
- * journal_mode=WAL so readers never block the writer; synchronous=FULL
- * because a message is moved out of the inbox right after its transaction
- * commits, so a commit must survive a power cut (NORMAL could lose the last
- * transactions, and with them a move whose mail is already gone).
+ * journal_mode=WAL so readers never block the writer.  synchronous=NORMAL:
+ * a commit survives the process at once and a power cut once the WAL is
+ * synced, which store_sync does for everything committed so far.  Callers
+ * sync before they let a message go from where it came (out of the inbox,
+ * or exit 0 to the MTA): one sync for a batch of messages instead of one
+ * per transaction.  What commits without a sync (a "sent" mark, a timer
+ * fired) can at worst happen again after a power cut: a mail resent with
+ * its own Message-ID.
+ *
+ * The WAL file stays between processes (no checkpoint and no delete on
+ * close, its size capped by journal_size_limit), so a short-lived `ludus
+ * deliver` neither creates nor checkpoints it.  Statements are prepared
+ * once per connection and kept (finalised at close).
  */
 #include "config.h"
 
@@ -22,10 +31,28 @@
 #include "store.h"
 #include "util.h"
 
+/* Prepared statements kept per connection, by their SQL text's address
+ * (every statement here is a string literal; a text made at run time is
+ * prepared per call). */
+#define STORE_STMTS	128
+/* The WAL's size kept after a checkpoint (bytes). */
+#define STORE_WAL_LIMIT	4194304
+/* SQLite's page cache per connection (KiB): the database's hot pages
+ * (players, games, the outbox's index) fit; SQLite's default is 2000. */
+#define STORE_CACHE_KB	512
+#define STRINGIFY_(x)	#x
+#define STRINGIFY(x)	STRINGIFY_(x)
+
 struct store {
 	sqlite3	*db;
 	char	 errmsg[512];
 	FILE	*trace;		/* test builds: $LUDUS_SQL_TRACE */
+	struct {
+		const char	*sql;
+		sqlite3_stmt	*st;
+		int		 busy;	/* handed out, not yet done */
+	} stmts[STORE_STMTS];
+	int	 nstmts;
 };
 
 /* Numbered migrations: migrations[i] takes user_version i to i + 1. */
@@ -378,14 +405,43 @@ static sqlite3_stmt *
 prepare(struct store *s, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
+	int i;
 
-	/* Prepared per call: statements here are short and a cache would add
-	 * state for no measurable gain at mail rates. */
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+	for (i = 0; i < s->nstmts; i++)
+		if (s->stmts[i].sql == sql && !s->stmts[i].busy) {
+			s->stmts[i].busy = 1;
+			return s->stmts[i].st;
+		}
+	if (sqlite3_prepare_v3(s->db, sql, -1, s->nstmts < STORE_STMTS ?
+	    SQLITE_PREPARE_PERSISTENT : 0, &st, NULL) != SQLITE_OK) {
 		store_fail(s, "prepare");
 		return NULL;
 	}
+	if (s->nstmts < STORE_STMTS) {
+		s->stmts[s->nstmts].sql = sql;
+		s->stmts[s->nstmts].st = st;
+		s->stmts[s->nstmts].busy = 1;
+		s->nstmts++;
+	}
 	return st;
+}
+
+/* Done with a statement: a kept one is reset for the next use. */
+static void
+done(struct store *s, sqlite3_stmt *st)
+{
+	int i;
+
+	if (st == NULL)
+		return;
+	for (i = 0; i < s->nstmts; i++)
+		if (s->stmts[i].st == st) {
+			sqlite3_reset(st);
+			sqlite3_clear_bindings(st);
+			s->stmts[i].busy = 0;
+			return;
+		}
+	sqlite3_finalize(st);
 }
 
 /* Bind by a small format: i = int64, d = double, t = text (NULL ok),
@@ -442,7 +498,7 @@ run(struct store *s, const char *sql, const char *fmt, ...)
 	va_end(ap);
 	if (rc == 0 && sqlite3_step(st) != SQLITE_DONE)
 		rc = store_fail(s, "step");
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -460,7 +516,7 @@ query(struct store *s, const char *sql, const char *fmt, ...)
 	rc = bind(s, st, fmt, ap);
 	va_end(ap);
 	if (rc == -1) {
-		sqlite3_finalize(st);
+		done(s, st);
 		return NULL;
 	}
 	return st;
@@ -484,7 +540,7 @@ store_schema_version(struct store *s)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	done(s, st);
 	return v;
 }
 
@@ -656,8 +712,20 @@ store_open_at(const char *path, int version, struct store **out, char *err,
 	}
 	sqlite3_busy_timeout(s->db, 10000);
 	store_trace(s);
+	{
+		int keep = 1;
+
+		/* The WAL outlives the connection: no checkpoint, no
+		 * delete, no new file at the next open. */
+		sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+		    NULL);
+		sqlite3_file_control(s->db, "main", SQLITE_FCNTL_PERSIST_WAL,
+		    &keep);
+	}
 	if (exec(s, "PRAGMA journal_mode = WAL;"
-	    "PRAGMA synchronous = FULL;"
+	    "PRAGMA synchronous = NORMAL;"
+	    "PRAGMA journal_size_limit = " STRINGIFY(STORE_WAL_LIMIT) ";"
+	    "PRAGMA cache_size = -" STRINGIFY(STORE_CACHE_KB) ";"
 	    "PRAGMA foreign_keys = ON;") == -1 ||
 	    (v = store_schema_version(s)) < 0) {
 		util_err(err, errlen, "%s: %s", path, s->errmsg);
@@ -694,8 +762,12 @@ store_open(const char *path, struct store **out, char *err, size_t errlen)
 void
 store_close(struct store *s)
 {
+	int i;
+
 	if (s == NULL)
 		return;
+	for (i = 0; i < s->nstmts; i++)
+		sqlite3_finalize(s->stmts[i].st);
 	sqlite3_close(s->db);
 	if (s->trace != NULL)
 		fclose(s->trace);
@@ -734,6 +806,22 @@ store_commit(struct store *s)
 	return exec(s, "COMMIT");
 }
 
+int
+store_sync(struct store *s)
+{
+	sqlite3_file *wal = NULL;
+
+	/* In WAL mode the journal pointer is the WAL file. */
+	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_JOURNAL_POINTER,
+	    &wal) != SQLITE_OK || wal == NULL || wal->pMethods == NULL)
+		return 0;
+	if (wal->pMethods->xSync(wal, SQLITE_SYNC_NORMAL) != SQLITE_OK) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "sync of the WAL failed");
+		return -1;
+	}
+	return 0;
+}
+
 void
 store_rollback(struct store *s)
 {
@@ -759,10 +847,10 @@ store_player_id(struct store *s, const char *address, int create,
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+		done(s, st);
 		return 0;
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE)
 		return store_fail(s, "player lookup");
 	if (!create)
@@ -804,7 +892,7 @@ player_row(struct store *s, sqlite3_stmt *st, struct store_player *p)
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "player load");
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -866,7 +954,7 @@ next_game_id(struct store *s, int64_t *id)
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc == SQLITE_ROW ? 0 : store_fail(s, "next id");
 }
 
@@ -914,7 +1002,7 @@ store_game_load(struct store *s, int64_t id, struct store_game *g)
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(st);
+		done(s, st);
 		return rc == SQLITE_DONE ? 1 : store_fail(s, "game load");
 	}
 	g->id = id;
@@ -937,7 +1025,7 @@ store_game_load(struct store *s, int64_t id, struct store_game *g)
 	g->ended = col_text(st, 15);
 	g->turn_since = sqlite3_column_int64(st, 16);
 	g->reminded = (unsigned)sqlite3_column_int64(st, 17);
-	sqlite3_finalize(st);
+	done(s, st);
 
 	if ((st = query(s, "SELECT seat, player_id, accepted, reserve FROM "
 	    "seats WHERE game_id = ? ORDER BY seat", "i", id)) == NULL) {
@@ -954,7 +1042,7 @@ store_game_load(struct store *s, int64_t id, struct store_game *g)
 		if (seat + 1 > g->nseats)
 			g->nseats = seat + 1;
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE) {
 		store_game_free(g);
 		return store_fail(s, "seats load");
@@ -1017,7 +1105,7 @@ collect_ids(struct store *s, sqlite3_stmt *st, int64_t **ids, int *n)
 		}
 		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE) {
 		free(*ids);
 		*ids = NULL;
@@ -1068,7 +1156,7 @@ store_moves(struct store *s, int64_t game, struct store_move **out, int *n)
 		(*out)[*n].created = sqlite3_column_int64(st, 3);
 		(*n)++;
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE) {
 		store_moves_free(*out, *n);
 		*out = NULL;
@@ -1150,7 +1238,7 @@ outbox_rows(struct store *s, const char *sql, int64_t a, int max,
 		m->last_error = col_text(st, 9);
 		m->failed = col_text(st, 10);
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
 		store_mails_free(*out, *n);
 		*out = NULL;
@@ -1210,7 +1298,7 @@ store_outbox_counts(struct store *s, int *waiting, int *sent, int *failed)
 		*sent = sqlite3_column_int(st, 1);
 		*failed = sqlite3_column_int(st, 2);
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc == SQLITE_ROW ? 0 : store_fail(s, "outbox counts");
 }
 
@@ -1338,13 +1426,13 @@ store_timer_next(struct store *s, int64_t *due)
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(st);
+		done(s, st);
 		return store_fail(s, "timers");
 	}
 	rc = sqlite3_column_type(st, 0) == SQLITE_NULL ? 1 : 0;
 	if (rc == 0)
 		*due = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -1372,7 +1460,7 @@ store_timer_due(struct store *s, int64_t now, int max,
 		t->player = sqlite3_column_int64(st, 4);
 		t->data = col_text(st, 5);
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
 		store_timers_free(*out, *n);
 		*out = NULL;
@@ -1436,7 +1524,7 @@ store_message_get(struct store *s, const char *key, char **sender,
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "message");
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -1466,7 +1554,7 @@ store_player_bounces(struct store *s, const char *address, int *bounces)
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "bounces");
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -1482,7 +1570,7 @@ store_reply_count(struct store *s, const char *sender, int64_t since, int *n)
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc == SQLITE_ROW ? 0 : store_fail(s, "replies");
 }
 
@@ -1499,7 +1587,7 @@ store_reply_oldest(struct store *s, const char *sender, int64_t since,
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*at = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc == SQLITE_ROW ? 0 : store_fail(s, "replies");
 }
 
@@ -1524,13 +1612,13 @@ store_outbox_next(struct store *s, int64_t *when)
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(st);
+		done(s, st);
 		return store_fail(s, "outbox");
 	}
 	rc = sqlite3_column_type(st, 0) == SQLITE_NULL ? 1 : 0;
 	if (rc == 0)
 		*when = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -1552,7 +1640,7 @@ store_banned(struct store *s, char ***out, int *n)
 		}
 		(*out)[(*n)++] = col_text(st, 0);
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE) {
 		store_strings_free(*out, *n);
 		*out = NULL;
@@ -1595,7 +1683,7 @@ count(struct store *s, sqlite3_stmt *st, const char *what, int *n)
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc == SQLITE_ROW ? 0 : store_fail(s, what);
 }
 
@@ -1634,7 +1722,7 @@ store_events(struct store *s, int64_t game, struct store_event **out, int *n)
 		(*out)[*n].created = sqlite3_column_int64(st, 4);
 		(*n)++;
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE) {
 		store_events_free(*out, *n);
 		*out = NULL;
@@ -1742,7 +1830,7 @@ store_report_load(struct store *s, int64_t id, struct store_report *r)
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "report load");
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -1764,7 +1852,7 @@ store_reports_open(struct store *s, struct store_report **out, int *n)
 		}
 		report_row(st, &(*out)[(*n)++]);
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE) {
 		store_reports_free(*out, *n);
 		*out = NULL;
@@ -1830,7 +1918,7 @@ store_confirm_take(struct store *s, const char *cookie, int64_t player,
 		return -1;
 	rc = sqlite3_step(st);
 	cmd = rc == SQLITE_ROW ? col_text(st, 0) : NULL;
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_ROW)
 		return rc == SQLITE_DONE ? 1 : store_fail(s, "confirmation");
 	/* The same conditions again: only one taker can change the row, even
@@ -1895,7 +1983,7 @@ store_rating_get(struct store *s, int64_t player, const char *kind,
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "rating");
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -1938,7 +2026,7 @@ ladder_one(struct store *s, sqlite3_stmt *st, struct store_ladder *l)
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "ladder");
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -2019,7 +2107,7 @@ store_rungs(struct store *s, int64_t ladder, struct store_rung **out, int *n)
 		r->partner = sqlite3_column_int64(st, 2);
 		r->active = sqlite3_column_int64(st, 3);
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE) {
 		free(*out);
 		*out = NULL;
@@ -2105,7 +2193,7 @@ store_challenge_by_game(struct store *s, int64_t game,
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "challenge");
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -2131,7 +2219,7 @@ store_challenges(struct store *s, int64_t ladder, int64_t player, int open,
 		}
 		challenge_row(st, &(*out)[(*n)++]);
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE) {
 		store_challenges_free(*out, *n);
 		*out = NULL;
@@ -2186,7 +2274,7 @@ store_rating_changes(struct store *s, int64_t game,
 		r_new[seat] = sqlite3_column_double(st, 2);
 		(*n)++;
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc == SQLITE_DONE ? 0 : store_fail(s, "rating changes");
 }
 
@@ -2227,7 +2315,7 @@ store_rating_history(struct store *s, int64_t player, const char *kind,
 		(*out)[*n].r_new = sqlite3_column_double(st, 3);
 		(*n)++;
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE) {
 		free(*out);
 		*out = NULL;
@@ -2261,7 +2349,7 @@ store_site_changes(struct store *s, int max, struct store_site_change **out,
 		(*out)[*n].id = sqlite3_column_int64(st, 2);
 		(*n)++;
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE) {
 		free(*out);
 		*out = NULL;
@@ -2297,7 +2385,7 @@ store_deck_get(struct store *s, const char *name, int *cycle, char **cards)
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "deck");
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -2339,7 +2427,7 @@ store_deck_deal(struct store *s, int64_t game, int *cycle, int *turn,
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "deck deal");
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -2397,7 +2485,7 @@ store_seek_load(struct store *s, int64_t id, struct store_seek *k)
 		rc = 0;
 	} else
 		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "seek");
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc;
 }
 
@@ -2440,7 +2528,7 @@ store_timer_count(struct store *s, const char *kind, int *n)
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	done(s, st);
 	return rc == SQLITE_ROW ? 0 : store_fail(s, "timers");
 }
 
@@ -2465,7 +2553,7 @@ store_conditions(struct store *s, int64_t game, int seat, char ***out,
 		}
 		(*out)[(*n)++] = col_text(st, 0);
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc != SQLITE_DONE) {
 		store_strings_free(*out, *n);
 		*out = NULL;
@@ -2515,7 +2603,7 @@ store_takeback_get(struct store *s, int64_t game, unsigned *seats,
 		*seats = (unsigned)sqlite3_column_int64(st, 0);
 		*at_ply = sqlite3_column_int(st, 1);
 	}
-	sqlite3_finalize(st);
+	done(s, st);
 	if (rc == SQLITE_ROW)
 		return 0;
 	return rc == SQLITE_DONE ? 1 : store_fail(s, "takeback");

@@ -39,6 +39,9 @@ int	 store_open_at(const char *path, int version, struct store **,
 
 int	 store_begin(struct store *);
 int	 store_commit(struct store *);
+/* Make every commit so far survive a power cut (one sync of the WAL):
+ * before a message is let go from where it came.  -1 with the error. */
+int	 store_sync(struct store *);
 void	 store_rollback(struct store *);
 /* A savepoint inside a transaction: one command of a message either
  * completes or is undone alone (release keeps, undo drops its writes). */

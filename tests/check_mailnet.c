@@ -261,7 +261,7 @@ START_TEST(smtp_batch_uses_one_connection)
 	double end;
 	int before, i;
 
-	before = maillog_count("mail=3 rcpt=3 data=3 quit=1");
+	before = maillog_count("mail=4 rcpt=4 data=4 quit=1");
 	memset(m, 0, sizeof(m));
 	for (i = 0; i < 3; i++) {
 		tok[i] = token("batch");
@@ -277,13 +277,17 @@ START_TEST(smtp_batch_uses_one_connection)
 		ck_assert_int_eq(m[i].status, SMTP_SENT);
 		ck_assert_int_eq(m[i].code, 250);
 	}
+	/* The connection is kept: the next batch goes over it too, and it
+	 * is closed (QUIT) when released. */
+	ck_assert_int_eq(smtp_send_batch(&set, m, 1, err, sizeof(err)), 1);
+	smtp_release();
 	/* smtpd logs one line per connection with its command counts; the
 	 * log is written asynchronously, so wait for it. */
 	end = now() + 5;
-	while (maillog_count("mail=3 rcpt=3 data=3 quit=1") == before &&
+	while (maillog_count("mail=4 rcpt=4 data=4 quit=1") == before &&
 	    now() < end)
 		usleep(20 * 1000);
-	ck_assert_int_eq(maillog_count("mail=3 rcpt=3 data=3 quit=1"),
+	ck_assert_int_eq(maillog_count("mail=4 rcpt=4 data=4 quit=1"),
 	    before + 1);
 	for (i = 0; i < 3; i++) {
 		struct imap_settings is;
@@ -470,6 +474,56 @@ START_TEST(smtp_plain_only_to_loopback)
 	ck_assert_msg(strstr(err, "loopback") != NULL, "%s", err);
 	set.url = "http://127.0.0.1/";
 	ck_assert_int_eq(smtp_send_batch(&set, &m, 1, err, sizeof(err)), -1);
+}
+END_TEST
+
+/* Many messages in one UID FETCH (a UID that is not there comes back
+ * empty), and moved to Processed in one UID MOVE. */
+START_TEST(imap_fetch_and_move_in_batches)
+{
+	struct imap_settings set = imap_set("carol", 0);
+	struct imap *im;
+	struct imap_msg *msgs;
+	char *t[3], *path, err[512];
+	uint32_t uid[4], *uids;
+	size_t n, i, j;
+
+	for (i = 0; i < 3; i++) {
+		t[i] = token("batchfetch");
+		send_one("bob@ludus.test", "carol@ludus.test", t[i]);
+	}
+	im = imap_open(&set);
+	for (i = 0; i < 3; i++) {
+		uid[i] = find_uid(im, t[i]);
+		ck_assert_msg(uid[i] != 0, "%s not delivered", t[i]);
+	}
+	/* One past the last: no such message. */
+	uid[3] = uid[2] + 1000;
+	ck_assert_msg(imap_fetch_many(im, uid, 4, &msgs, err, sizeof(err)) ==
+	    0, "%s", err);
+	for (i = 0; i < 3; i++) {
+		ck_assert_uint_eq(msgs[i].uid, uid[i]);
+		ck_assert_ptr_nonnull(msgs[i].data);
+		ck_assert_uint_eq(strlen(msgs[i].data), msgs[i].len);
+		ck_assert_ptr_nonnull(strstr(msgs[i].data, t[i]));
+	}
+	ck_assert_ptr_null(msgs[3].data);
+	imap_msgs_free(msgs, 4);
+	ck_assert_msg(imap_done_many(im, uid, 3, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(imap_search(im, &uids, &n, err, sizeof(err)), 0);
+	for (j = 0; j < n; j++)
+		for (i = 0; i < 3; i++)
+			ck_assert_uint_ne(uids[j], uid[i]);
+	free(uids);
+	for (i = 0; i < 3; i++) {
+		ck_assert_ptr_null(maildir_file_with("carol", "", t[i]));
+		path = maildir_file_with("carol", ".Processed", t[i]);
+		ck_assert_msg(path != NULL, "%s not in .Processed", t[i]);
+		free(path);
+		free(t[i]);
+	}
+	imap_free(im);
 }
 END_TEST
 
@@ -1126,6 +1180,7 @@ mailnet_suite(void)
 	tcase_add_test(tc, smtps_with_auth);
 	tcase_add_test(tc, smtp_plain_only_to_loopback);
 	tcase_add_test(tc, imap_fetch_peeks_and_move_files_it);
+	tcase_add_test(tc, imap_fetch_and_move_in_batches);
 	tcase_add_test(tc, imap_without_move_copies_and_expunges);
 	tcase_add_test(tc, imap_flag_mode_keeps_the_message);
 	tcase_add_test(tc, imap_plus_address_lands_in_inbox);

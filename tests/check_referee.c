@@ -24,6 +24,11 @@
  *     referee restarted between them, are dealt from one deck that
  *     cycles, no card twice within a cycle, each game recording its
  *     deal= so that it replays from itself alone.
+ *   - with the robots apart, a message after which a robot is to move
+ *     commits nothing and holds no lock while the robot thinks, other
+ *     players' mail is answered meanwhile, the sender's next mail waits
+ *     behind it, and a game that moved on while the robot thought makes
+ *     it think again; the message is applied once.
  */
 #include "config.h"
 
@@ -1830,6 +1835,176 @@ START_TEST(almakleh_deck_cycles_across_games)
 }
 END_TEST
 
+/* A Kalah game of ann against a level-1 robot, accepted, ann to move. */
+static int64_t
+w_robot_game(struct world *w)
+{
+	struct play_game g;
+	struct outs o;
+	int64_t id;
+	char *body;
+
+	free(w_send(w, players[0], "new game", "new kalah robot:1"));
+	id = w_newest_game(w);
+	body = xasprintf("accept #%lld", (long long)id);
+	w_load(w, id, &g);
+	free(w_send_seat(w, id, play_seat(&g, players[0]), players[0], body));
+	play_free(&g);
+	free(body);
+	w_load(w, id, &g);
+	ck_assert_str_eq(g.row.status, "active");
+	ck_assert_int_eq(seat_to_move(&g), play_seat(&g, players[0]));
+	play_free(&g);
+	w_take(w, &o);
+	outs_free(&o);
+	return id;
+}
+
+static int
+hold_ann(void *arg, const char *from)
+{
+	(void)arg;
+	return strcmp(from, players[0]) == 0;
+}
+
+static enum intake_status
+w_intake(struct world *w, const char *raw, char **outcome)
+{
+	*outcome = NULL;
+	return intake_message(&w->r, raw, strlen(raw), w->now, outcome);
+}
+
+/* Play the line for whoever is to move in the game, committed (what an
+ * operator's `ludus move` does), until ann is to move again. */
+static void
+w_play_until_ann(struct world *w, int64_t id, const char *first)
+{
+	struct play_game g;
+	char move[GAME_MOVE_TEXT], err[300];
+	int seat, k;
+
+	ck_assert_int_eq(store_begin(w->s), 0);
+	for (k = 0; k < 50; k++) {
+		w_load(w, id, &g);
+		seat = seat_to_move(&g);
+		if (k > 0 && seat == play_seat(&g, players[0])) {
+			play_free(&g);
+			break;
+		}
+		if (k == 0)
+			snprintf(move, sizeof(move), "%s", first);
+		else
+			legal_text(&g, seat, 0, move, sizeof(move));
+		ck_assert_msg(play_line(w->s, &g, seat, move, w->now, err,
+		    sizeof(err)) > 0, "%s", err);
+		play_free(&g);
+	}
+	ck_assert_int_eq(store_commit(w->s), 0);
+}
+
+START_TEST(robot_apart_thinks_again)
+{
+	struct world w;
+	struct referee_plans plans = { 0 };
+	struct referee_robot *j;
+	struct play_game g;
+	struct outs o;
+	char *raw, *raw2, *help, *fp, *fp2, *out, *subject;
+	int64_t id;
+	int seat, before, thought;
+
+	w_open(&w, "robot-apart", NULL);
+	id = w_robot_game(&w);
+	w_load(&w, id, &g);
+	seat = play_seat(&g, players[0]);
+	play_free(&g);
+	fp = w_fingerprint(&w, id);
+	w.r.robots_apart = 1;
+	w.r.plans = &plans;
+	subject = w_subject(&w, id, seat);
+	raw = w_raw(&w, players[0], subject, "apart.1@club.example", "1");
+
+	/* The robot is to move after ann's 1: nothing is committed... */
+	ck_assert_int_eq(w_intake(&w, raw, &out), INTAKE_ROBOT);
+	ck_assert_msg(strstr(out, "waits for the robot") != NULL, "%s", out);
+	free(out);
+	j = referee_robot_take(&w.r);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(referee_robot_game(j), id);
+	ck_assert_int_eq(referee_robot_moves(j), -1);
+	fp2 = w_fingerprint(&w, id);
+	ck_assert_str_eq(fp, fp2);
+	free(fp2);
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 0);
+	outs_free(&o);
+
+	/* bob's help is answered meanwhile; ann's next mail waits (the
+	 * daemon holds a sender while their message waits for a robot). */
+	w.r.hold = hold_ann;
+	help = w_raw(&w, players[1], "help", NULL, "help");
+	ck_assert_int_eq(w_intake(&w, help, &out), INTAKE_DONE);
+	free(out);
+	free(help);
+	w_take(&w, &o);
+	ck_assert_int_eq(o.n, 1);
+	ck_assert_str_eq(o.v[0].to, players[1]);
+	outs_free(&o);
+	raw2 = w_raw(&w, players[0], subject, "apart.2@club.example",
+	    "board");
+	ck_assert_int_eq(w_intake(&w, raw2, &out), INTAKE_WAIT);
+	free(out);
+	w.r.hold = NULL;
+
+	/* While the robot thought, the game moved on: ann's 6 and the
+	 * robot's answer, played by the operator.  ann's 1 is still legal,
+	 * but the robot finds another position after it: it thinks again. */
+	referee_robot_think(j);
+	ck_assert_int_gt(referee_robot_moves(j), 0);
+	referee_plans_add(&plans, j);
+	w_play_until_ann(&w, id, "6");
+	ck_assert_int_eq(w_intake(&w, raw, &out), INTAKE_ROBOT);
+	free(out);
+	j = referee_robot_take(&w.r);
+	ck_assert_ptr_nonnull(j);
+	w_load(&w, id, &g);
+	before = g.row.nmoves;
+	play_free(&g);
+	referee_robot_think(j);
+	thought = referee_robot_moves(j);
+	ck_assert_int_gt(thought, 0);
+	referee_plans_add(&plans, j);
+	/* Now the game is where the robot saw it: applied, in one go. */
+	ck_assert_int_eq(w_intake(&w, raw, &out), INTAKE_DONE);
+	ck_assert_msg(strstr(out, "1 applied") != NULL, "%s", out);
+	free(out);
+	w_load(&w, id, &g);
+	ck_assert_int_eq(g.row.nmoves, before + 1 + thought);
+	ck_assert_int_eq(seat_to_move(&g), seat);
+	play_free(&g);
+	w_take(&w, &o);
+	ck_assert_int_gt(outs_count_to(&o, players[0]), 0);
+	outs_free(&o);
+
+	/* Never twice: the same mail again is seen before. */
+	free(fp);
+	fp = w_fingerprint(&w, id);
+	ck_assert_int_eq(w_intake(&w, raw, &out), INTAKE_DONE);
+	ck_assert_msg(strstr(out, "seen before") != NULL, "%s", out);
+	free(out);
+	fp2 = w_fingerprint(&w, id);
+	ck_assert_str_eq(fp, fp2);
+	free(fp2);
+	free(fp);
+	free(raw);
+	free(raw2);
+	free(subject);
+	w.r.plans = NULL;
+	referee_plans_free(&plans);
+	w_close(&w);
+}
+END_TEST
+
 /* Conditional moves: they need the seat's token, a robot takes none, and
  * a reply played for a player who hears only of their turns still reaches
  * them. */
@@ -2006,6 +2181,38 @@ START_TEST(takeback_edges)
 }
 END_TEST
 
+START_TEST(robot_apart_no_lock_while_thinking)
+{
+	struct world w;
+	struct referee_robot *j;
+	struct store *other;
+	char err[512], *raw, *subject, *out;
+	int64_t id;
+	struct play_game g;
+
+	w_open(&w, "robot-lock", NULL);
+	id = w_robot_game(&w);
+	w_load(&w, id, &g);
+	subject = w_subject(&w, id, play_seat(&g, players[0]));
+	play_free(&g);
+	w.r.robots_apart = 1;
+	raw = w_raw(&w, players[0], subject, NULL, "2");
+	ck_assert_int_eq(w_intake(&w, raw, &out), INTAKE_ROBOT);
+	free(out);
+	j = referee_robot_take(&w.r);
+	/* A second connection takes the write lock at once. */
+	ck_assert_msg(store_open(w.db, &other, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(store_begin(other), 0);
+	ck_assert_int_eq(store_commit(other), 0);
+	store_close(other);
+	referee_robot_free(j);
+	free(raw);
+	free(subject);
+	w_close(&w);
+}
+END_TEST
+
 static Suite *
 referee_suite(void)
 {
@@ -2052,6 +2259,11 @@ referee_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, conditional_moves_edges);
 	tcase_add_test(tc, takeback_edges);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("robots");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, robot_apart_thinks_again);
+	tcase_add_test(tc, robot_apart_no_lock_while_thinking);
 	suite_add_tcase(s, tc);
 	return s;
 }
