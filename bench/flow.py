@@ -202,12 +202,21 @@ class Idler:
         raw = socket.create_connection(("127.0.0.1",
                                         int(sb.env["MAILENV_IMAPS_PORT"])))
         self.s = sb.ctx.wrap_socket(raw, server_hostname="localhost")
-        self.f = self.s.makefile("rb")
+        self.buf = b""
         self.n = 0
-        self.f.readline()
+        self.readline()
         self.cmd("LOGIN %s %s%s" % (user, user,
                                     sb.env["MAILENV_PASSWORD_SUFFIX"]))
         self.cmd("SELECT INBOX")
+
+    def readline(self):
+        while b"\n" not in self.buf:
+            data = self.s.recv(65536)
+            if not data:
+                return b""
+            self.buf += data
+        line, _, self.buf = self.buf.partition(b"\n")
+        return line + b"\n"
 
     def cmd(self, text):
         self.n += 1
@@ -215,31 +224,36 @@ class Idler:
         self.s.sendall(tag + b" " + text.encode() + b"\r\n")
         lines = []
         while True:
-            line = self.f.readline()
+            line = self.readline()
             lines.append(line)
             if line.startswith(tag + b" "):
                 return lines
 
-    def wait_new(self, limit=30):
-        """IDLE until the server announces a new message."""
+    def idle(self):
+        """Begin IDLE (before the mail is sent, as a watching referee)."""
         self.n += 1
-        tag = b"t%d" % self.n
-        self.s.sendall(tag + b" IDLE\r\n")
-        self.s.settimeout(limit)
+        self.tag = b"t%d" % self.n
+        self.s.sendall(self.tag + b" IDLE\r\n")
+        self.readline()                 # + idling
+
+    def wait_new(self, limit=30):
+        """In IDLE: until the server announces a message (True) or limit
+        seconds pass (False); then DONE."""
+        import select
         got = False
-        try:
-            while True:
-                line = self.f.readline()
-                if not line:
-                    break
-                if line.startswith(b"*") and b"EXISTS" in line:
-                    got = True
-                    break
-        finally:
-            self.s.settimeout(None)
-            self.s.sendall(b"DONE\r\n")
-            while not self.f.readline().startswith(tag + b" "):
-                pass
+        end = time.monotonic() + limit
+        while not got and time.monotonic() < end:
+            if b"\n" not in self.buf and self.s.pending() == 0:
+                r, _, _ = select.select([self.s], [], [], 0.05)
+                if not r:
+                    continue
+            line = self.readline()
+            if not line:
+                break
+            got = line.startswith(b"*") and b"EXISTS" in line
+        self.s.sendall(b"DONE\r\n")
+        while not self.readline().startswith(self.tag + b" "):
+            pass
         return got
 
     def close(self):
@@ -258,17 +272,26 @@ def plain_echo(sb, k):
     lat = []
     sb.empty_mailboxes()
     idler = Idler(sb)
+    inbox = lambda: len(sb.files("bob")) + len(sb.files("bob", "cur"))
     try:
         for i in range(k):
             frm, to = sb.addr("alice"), sb.addr("bob")
             before = len(sb.files("alice"))
+            c0 = inbox()
+            idler.idle()
             t0 = now_ms()
             s = sb.smtp()
             s.sendmail(frm, [to], message(frm, to, "echo %d" % i, "hello",
                                           "echo.%d.%d@bench" %
                                           (i, os.getpid())))
             s.quit()
-            if not idler.wait_new():
+            end = time.monotonic() + 30
+            while not idler.wait_new(max(0.1, end - time.monotonic())) \
+                    or inbox() <= c0:
+                if time.monotonic() >= end:
+                    break
+                idler.idle()
+            if inbox() <= c0:
                 continue
             idler.cmd("UID FETCH 1:* (BODY.PEEK[])")
             s = sb.smtp()
@@ -357,6 +380,9 @@ class Referee:
 
     def remove(self):
         self.stop()
+        if os.environ.get("FLOW_KEEP"):
+            print("kept", self.dir)
+            return
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -649,7 +675,7 @@ def ask(sb, user, body, subject="question"):
 
 def running_referee(sb, extra=""):
     sb.empty_mailboxes()
-    ref = Referee(sb)
+    ref = Referee(sb, os.environ.get("FLOW_LOG", "warning"))
     if extra:
         with open(ref.cfg, "a") as f:
             f.write(extra)
@@ -683,19 +709,31 @@ def part_robots(sb, ctx):
     try:
         idle = [t for t in (ask(sb, "dave", "help") for _ in range(k))
                 if t is not None]
-        games = {}
-        for i, u in enumerate(("alice", "bob", "carol")):
-            ref.ludus("new", "kalah", sb.addr(u),
-                      "robot.3.%d@ludus.invalid" % (i + 1))
-            g = len(games) + 1
+        games, ngames = {}, [0]
+
+        def new_game(u):
+            ref.ludus("new", "kalah", sb.addr(u), "robot.3.1@ludus.invalid")
+            ngames[0] += 1
+            g = ngames[0]
             games[u] = (g, ref.ludus("token", str(g), "0").stdout.strip())
+
+        for u in ("alice", "bob", "carol"):
+            new_game(u)
         busy, moved = [], []
         for r in range(k):
             before = {u: len(sb.files(u)) for u in games}
+            plays = {}
+            for u in list(games):
+                mv = first_legal(ref.db, games[u][0])
+                if mv is None:
+                    # The robot won: another game.
+                    new_game(u)
+                    mv = first_legal(ref.db, games[u][0])
+                plays[u] = mv
             t0 = now_ms()
             s = sb.smtp()
             for u, (g, tok) in games.items():
-                mv = first_legal(ref.db, g)
+                mv = plays[u]
                 s.sendmail(sb.addr(u), ["referee@" + sb.domain],
                            message(sb.addr(u), "referee@" + sb.domain,
                                    "Re: [ludus #%d %s] x" % (g, tok), mv,

@@ -1596,6 +1596,11 @@ main(int argc, char **argv)
 		return cmd->fn == cmd_deliver ? EXIT_TEMPFAIL : 1;
 	}
 	rc = cmd->fn(&c, argc - 1, argv + 1);
+	/* What a command committed lasts before it says it is done. */
+	if (c.store != NULL && store_sync(c.store) == -1) {
+		err_out("%s", store_errmsg(c.store));
+		rc = rc ? rc : 1;
+	}
 	store_close(c.store);
 	gamedef_free_all(c.defs, c.ndefs);
 	config_free(&c.cfg);

@@ -52,6 +52,9 @@
 /* sysexits(3)'s EX_TEMPFAIL: --once could not reach or trust a server. */
 #define EXIT_TEMPFAIL	75
 
+/* Seconds the SMTP connection is kept after mail was sent (go_idle). */
+#define SMTP_KEEP	30
+
 #define STORE_RETRY_MIN	1
 #define STORE_RETRY_MAX	300
 
@@ -103,6 +106,7 @@ struct daemon {
 	struct outbox_unmarked unmarked;
 	uint32_t	 uidvalidity;	/* of the last session, 0 before */
 	int64_t		 prune_at;	/* next retention pass */
+	int64_t		 smtp_until;	/* keep the SMTP connection until */
 	/* A server could not be reached or trusted in this cycle (for the
 	 * exit status of --once). */
 	int		 trouble;
@@ -811,6 +815,8 @@ flush(struct daemon *d)
 	}
 	if (st.unreachable || st.untrusted)
 		d->trouble = 1;
+	if (st.sent > 0 && d->cfg.out == CONFIG_OUT_SMTP)
+		d->smtp_until = clock_now() + SMTP_KEEP;
 	backoff_reset(&d->store_backoff);
 	d->store_retry_at = 0;
 	if (st.sent || st.retry || st.failed)
@@ -826,6 +832,8 @@ next_wake(struct daemon *d)
 	int64_t now = clock_now(), wake, t;
 
 	wake = now + (d->cfg.imap.poll_interval_ms + 999) / 1000;
+	if (d->smtp_until > now && d->smtp_until < wake)
+		wake = d->smtp_until;
 	if (d->cfg.in == CONFIG_IN_IMAP && d->imap == NULL &&
 	    d->imap_retry_at > now && d->imap_retry_at < wake)
 		wake = d->imap_retry_at;
@@ -844,16 +852,19 @@ next_wake(struct daemon *d)
 	return wake > now ? wake - now : 0;
 }
 
-/* Going to sleep: the SMTP connection kept while mail flowed is closed
- * and the allocator gives back what is free, so an idle daemon holds
- * little memory of its own. */
+/* Going to sleep: the SMTP connection kept while mail flows (and for
+ * SMTP_KEEP seconds after, so the next answer needs no new TLS session)
+ * is closed and the allocator gives back what is free, so an idle daemon
+ * holds little memory of its own. */
 static void
 go_idle(struct daemon *d)
 {
-	if (d->nparked > 0)
+	if (d->nparked > 0 || d->smtp_until == 0 || clock_now() <
+	    d->smtp_until)
 		return;
 	smtp_release();
 	malloc_trim(0);
+	d->smtp_until = 0;
 }
 
 static void
