@@ -1089,6 +1089,34 @@ store_game_free(struct store_game *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/* The first column of every row of st, as owned strings. */
+static int
+collect_strings(struct store *s, sqlite3_stmt *st, const char *what,
+    char ***out, int *n)
+{
+	int rc, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (st == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
+		}
+		(*out)[(*n)++] = col_text(st, 0);
+	}
+	done(s, st);
+	if (rc != SQLITE_DONE) {
+		store_strings_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, what);
+	}
+	return 0;
+}
+
 static int
 collect_ids(struct store *s, sqlite3_stmt *st, int64_t **ids, int *n)
 {
@@ -1625,29 +1653,8 @@ store_outbox_next(struct store *s, int64_t *when)
 int
 store_banned(struct store *s, char ***out, int *n)
 {
-	sqlite3_stmt *st;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT address FROM players WHERE banned != 0 "
-	    "ORDER BY address", "")) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		(*out)[(*n)++] = col_text(st, 0);
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		store_strings_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "banned");
-	}
-	return 0;
+	return collect_strings(s, query(s, "SELECT address FROM players "
+	    "WHERE banned != 0 ORDER BY address", ""), "banned", out, n);
 }
 
 int
@@ -2538,29 +2545,9 @@ int
 store_conditions(struct store *s, int64_t game, int seat, char ***out,
     int *n)
 {
-	sqlite3_stmt *st;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT moves FROM conditions WHERE game_id = ? "
-	    "AND seat = ? ORDER BY line", "ii", game, (int64_t)seat)) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		(*out)[(*n)++] = col_text(st, 0);
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		store_strings_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "conditions");
-	}
-	return 0;
+	return collect_strings(s, query(s, "SELECT moves FROM conditions "
+	    "WHERE game_id = ? AND seat = ? ORDER BY line", "ii", game,
+	    (int64_t)seat), "conditions", out, n);
 }
 
 int
