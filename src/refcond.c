@@ -30,18 +30,6 @@
 /* Lines one seat may have queued in one game. */
 #define REFCOND_LINES_MAX	20
 
-/* The seat's side: partners share one (the lower seat number). */
-static int
-side_of(const struct play_game *g, int seat)
-{
-	int p;
-
-	if (g->def->ops->partner == NULL)
-		return seat;
-	p = g->def->ops->partner(g->st, seat);
-	return p >= 0 && p < seat ? p : seat;
-}
-
 static unsigned
 side_mask(const struct play_game *g, int seat)
 {
@@ -49,7 +37,7 @@ side_mask(const struct play_game *g, int seat)
 	int i;
 
 	for (i = 0; i < g->row.nseats; i++)
-		if (side_of(g, i) == side_of(g, seat))
+		if (refgame_side(g, i) == refgame_side(g, seat))
 			m |= 1u << i;
 	return m;
 }

@@ -15,8 +15,8 @@
 #include "refint.h"
 
 /* The seat's side: partners share one (the lower seat number). */
-static int
-side_of(const struct play_game *g, int seat)
+int
+refgame_side(const struct play_game *g, int seat)
 {
 	int p;
 
@@ -429,7 +429,7 @@ after_move(struct ref_msg *x, struct play_game *g, int seat, uint32_t before)
 	/* A move by the side a draw was offered to declines the offer. */
 	keep = 0;
 	for (i = 0; i < g->row.nseats; i++)
-		if (side_of(g, i) == side_of(g, seat))
+		if (refgame_side(g, i) == refgame_side(g, seat))
 			keep |= 1u << i;
 	g->row.draw_offer &= keep;
 	/* A conditional reply the move called for is played now, as a move
@@ -811,7 +811,7 @@ cmd_resign(struct ref_msg *x, struct play_game *g, int seat,
 	if (need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	for (i = 0; i < g->row.nseats; i++)
-		if (side_of(g, i) != side_of(g, seat))
+		if (refgame_side(g, i) != refgame_side(g, seat))
 			winners |= 1u << i;
 	seatname = xasprintf(I18N_TR "%s", g->def->ops->seat_name(g->st,
 	    seat));
@@ -852,9 +852,9 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 		    "#%lld"), (long long)g->row.id);
 	g->row.draw_offer |= 1u << seat;
 	for (i = 0; i < g->row.nseats; i++) {
-		sides |= 1u << side_of(g, i);
+		sides |= 1u << refgame_side(g, i);
 		if (g->row.draw_offer & (1u << i))
-			offered |= 1u << side_of(g, i);
+			offered |= 1u << refgame_side(g, i);
 	}
 	/* Robots on the other sides take the draw when they judge their
 	 * position lost. */
@@ -862,7 +862,7 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 		unsigned rest = 0;
 
 		for (i = 0; i < g->row.nseats; i++)
-			if (!(offered & (1u << side_of(g, i))))
+			if (!(offered & (1u << refgame_side(g, i))))
 				rest |= 1u << i;
 		if ((rest & ~refrobot_seats(g)) == 0 &&
 		    refrobot_accepts_draw(g))
@@ -976,7 +976,7 @@ cmd_thanks(struct ref_msg *x, struct play_game *g, int seat,
 	if (refview_seats(x, g, &rs) == -1)
 		return -1;
 	for (i = 0; i < rs.n; i++) {
-		if (side_of(g, i) == side_of(g, seat))
+		if (refgame_side(g, i) == refgame_side(g, seat))
 			continue;
 		if ((rc = store_thanks_add(x->r->store, g->row.id, x->me.id,
 		    rs.p[i].id, x->now)) == -1) {

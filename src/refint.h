@@ -219,6 +219,8 @@ int	refview_move_visible(const struct play_game *, int seat,
 
 /* refgame.c: commands on games and on the sender's own settings.
  * from_tag: the game is the subject tag's, not written in the line. */
+/* The seat's side: partners share one (the lower seat number). */
+int	refgame_side(const struct play_game *, int seat);
 int	refgame_run(struct ref_msg *, const struct command *, int from_tag,
 	    struct ref_result *);
 /* End a game other than by the rules (resign, agreement, admin).

@@ -845,18 +845,28 @@ game_row(struct site *s, struct buf *b, int64_t id, int depth,
 	return 0;
 }
 
+/* A table's head: the column headings, NULL-terminated. */
+static void
+table_head(struct buf *b, ...)
+{
+	const char *h;
+	va_list ap;
+	int i = 0;
+
+	buf_adds(b, "<div class=\"wide\"><table>\n<thead><tr>");
+	va_start(ap, b);
+	while ((h = va_arg(ap, const char *)) != NULL) {
+		buf_adds(b, i++ ? "</th><th>" : "<th>");
+		esc(b, h);
+	}
+	va_end(ap);
+	buf_adds(b, "</th></tr></thead>\n<tbody>\n");
+}
+
 static void
 games_table_begin(struct buf *b, const char *who)
 {
-	buf_adds(b, "<div class=\"wide\"><table>\n<thead><tr><th>");
-	esc(b, _("Game"));
-	buf_adds(b, "</th><th>");
-	esc(b, _("Kind"));
-	buf_adds(b, "</th><th>");
-	esc(b, who);
-	buf_adds(b, "</th><th>");
-	esc(b, _("State"));
-	buf_adds(b, "</th></tr></thead>\n<tbody>\n");
+	table_head(b, _("Game"), _("Kind"), who, _("State"), NULL);
 }
 
 static void
@@ -1244,15 +1254,8 @@ ladder_page(struct site *s, int64_t id, struct buf *b, int64_t **players,
 			nch = 0;
 			continue;
 		}
-		buf_adds(b, "<div class=\"wide\"><table>\n<thead><tr><th>");
-		esc(b, _("Date"));
-		buf_adds(b, "</th><th>");
-		esc(b, _("Challenger"));
-		buf_adds(b, "</th><th>");
-		esc(b, _("Challenged"));
-		buf_adds(b, "</th><th>");
-		esc(b, _("Outcome"));
-		buf_adds(b, "</th></tr></thead>\n<tbody>\n");
+		table_head(b, _("Date"), _("Challenger"), _("Challenged"),
+		    _("Outcome"), NULL);
 		/* The newest first, a page's worth. */
 		for (i = nch - 1; i >= 0 && i >= nch - SITE_LADDER_RESULTS;
 		    i--) {
@@ -1503,18 +1506,9 @@ seeks_section(struct site *s, struct buf *b)
 	buf_adds(b, "<p>");
 	escf(b, _("To take a seat, mail %s the line accept #NUMBER."),
 	    s->src->cfg->referee.address);
-	buf_adds(b, "</p>\n<div class=\"wide\"><table>\n<thead><tr><th>#");
-	buf_adds(b, "</th><th>");
-	esc(b, _("Game"));
-	buf_adds(b, "</th><th>");
-	esc(b, _("Sought by"));
-	buf_adds(b, "</th><th>");
-	esc(b, _("Seats"));
-	buf_adds(b, "</th><th>");
-	esc(b, _("Open to"));
-	buf_adds(b, "</th><th>");
-	esc(b, _("Until"));
-	buf_adds(b, "</th></tr></thead>\n<tbody>\n");
+	buf_adds(b, "</p>\n");
+	table_head(b, "#", _("Game"), _("Sought by"), _("Seats"), _("Open to"),
+	    _("Until"), NULL);
 	for (i = 0; i < n; i++) {
 		if (store_seek_load(st, ids[i], &k) != 0)
 			continue;
@@ -1589,15 +1583,8 @@ index_page(struct site *s, struct buf *b)
 		esc(b, _("No ladder is open."));
 		buf_adds(b, "</p>\n");
 	} else {
-		buf_adds(b, "<div class=\"wide\"><table>\n<thead><tr><th>");
-		esc(b, _("Ladder"));
-		buf_adds(b, "</th><th>");
-		esc(b, _("Kind"));
-		buf_adds(b, "</th><th>");
-		esc(b, _("Rungs"));
-		buf_adds(b, "</th><th>");
-		esc(b, _("At the top"));
-		buf_adds(b, "</th></tr></thead>\n<tbody>\n");
+		table_head(b, _("Ladder"), _("Kind"), _("Rungs"),
+		    _("At the top"), NULL);
 		for (i = 0; i < n; i++) {
 			if (store_ladder_load(st, ids[i], &l) != 0)
 				goto store;
