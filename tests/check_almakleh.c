@@ -297,7 +297,7 @@ static const struct tu_notation almakleh_moves[] = {
 	{ "hawk a1-b2 b3", NULL },
 	{ "hawk a1--b2", NULL },
 	{ "hawk a1-b2-c3", NULL },
-	{ "hawk a1\xe2\x80\x93b2", NULL },	/* an en dash */
+	{ "hawk a1\xe2\x80\x93" "b2", NULL },	/* an en dash */
 	{ "hawk a1.b2", NULL },
 	{ "a1b2", NULL },
 	{ "a1 b2", NULL },

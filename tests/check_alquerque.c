@@ -323,7 +323,7 @@ static const struct tu_notation alquerque_steps[] = {
 	{ "b 2-c3", NULL },
 	{ "b2-c 3", NULL },
 	{ "b2 - c 3", NULL },
-	{ "b2\xe2\x80\x93c3", NULL },	/* an en dash */
+	{ "b2\xe2\x80\x93" "c3", NULL },	/* an en dash */
 	{ "b2--c3", NULL },
 	{ "b2_c3", NULL },
 	{ "b2.c3", NULL },
