@@ -448,6 +448,11 @@ play_plies_stored(struct store *s, const struct play_game *g)
 	struct store_move *log;
 	int n, plies;
 
+	/* Only an engine that logs events besides plies (shown_move: an
+	 * Aluette signal) needs its log read; in the others every logged
+	 * move is a ply. */
+	if (g->def->ops->shown_move == NULL)
+		return g->row.nmoves;
 	if (store_moves(s, g->row.id, &log, &n) == -1)
 		return -1;
 	plies = play_plies(g, log, n);
