@@ -93,6 +93,14 @@ rng_init_sub(struct rng *r, const unsigned char seed[RNG_SEED_LEN],
 	rng_init(r, key);
 }
 
+/*
+ * The keystream: OpenSSL's ChaCha20.  One context per thread, made and
+ * bound to the cipher on first use and only re-keyed after that, so that
+ * drawing numbers allocates nothing once a thread has drawn its first
+ * (engines draw inside apply() and the robots' determinize()).
+ */
+static _Thread_local EVP_CIPHER_CTX *rng_ctx;
+
 /* Generate keystream block number `block` into out. */
 static void
 rng_block(const unsigned char key[RNG_SEED_LEN], uint64_t block,
@@ -100,7 +108,7 @@ rng_block(const unsigned char key[RNG_SEED_LEN], uint64_t block,
 {
 	static const unsigned char zero[64];
 	unsigned char iv[16];
-	EVP_CIPHER_CTX *ctx;
+	EVP_CIPHER *cipher;
 	int len, i;
 
 	/* OpenSSL's ChaCha20 IV: 32-bit little-endian block counter, then a
@@ -110,13 +118,17 @@ rng_block(const unsigned char key[RNG_SEED_LEN], uint64_t block,
 		iv[i] = (unsigned char)(block >> (8 * i));
 	for (i = 0; i < 4; i++)
 		iv[4 + i] = (unsigned char)(block >> (32 + 8 * i));
-	if ((ctx = EVP_CIPHER_CTX_new()) == NULL)
-		fatal("EVP_CIPHER_CTX_new failed");
-	if (EVP_EncryptInit_ex(ctx, EVP_chacha20(), NULL, key, iv) != 1 ||
-	    EVP_EncryptUpdate(ctx, out, &len, zero, sizeof(zero)) != 1 ||
-	    len != 64)
+	if (rng_ctx == NULL) {
+		if ((rng_ctx = EVP_CIPHER_CTX_new()) == NULL ||
+		    (cipher = EVP_CIPHER_fetch(NULL, "ChaCha20", NULL)) == NULL)
+			fatal("ChaCha20 is not available");
+		i = EVP_EncryptInit_ex2(rng_ctx, cipher, key, iv, NULL);
+		EVP_CIPHER_free(cipher);	/* the context holds it */
+	} else
+		i = EVP_EncryptInit_ex2(rng_ctx, NULL, key, iv, NULL);
+	if (i != 1 || EVP_EncryptUpdate(rng_ctx, out, &len, zero,
+	    sizeof(zero)) != 1 || len != 64)
 		fatal("ChaCha20 keystream failed");
-	EVP_CIPHER_CTX_free(ctx);
 }
 
 static void
