@@ -142,17 +142,27 @@ static const uint32_t jump_from[8] = { FROM(0, 2), FROM(1, 2), FROM(2, 2),
 	FROM(3, 2), FROM(4, 2), FROM(5, 2), FROM(6, 2), FROM(7, 2) };
 
 /* The points p such that point p + k * DSTEP(d) is in set: the set moved
- * back along direction d by k points.  Only meaningful on points of
- * step_from (k = 1) or jump_from (k = 2), where nothing wraps round. */
-static inline uint32_t
-toward(uint32_t set, int d, int k)
-{
-	static const int8_t dstep[8] = { DSTEP(0), DSTEP(1), DSTEP(2),
-		DSTEP(3), DSTEP(4), DSTEP(5), DSTEP(6), DSTEP(7) };
-	int s = k * dstep[d];
+ * back along direction d by k points, by a constant shift.  Only
+ * meaningful on points of step_from (k = 1) or jump_from (k = 2), where
+ * nothing wraps round. */
+#define TOWARD(set, d, k) (DSTEP(d) > 0 ? \
+	(set) >> (DSTEP(d) > 0 ? (k) * DSTEP(d) : 0) : \
+	(set) << (DSTEP(d) < 0 ? -(k) * DSTEP(d) : 0))
+/* The stones of own that can jump in direction d, and those that can
+ * step. */
+#define JUMPERS(own, opp, empty, d) ((own) & jump_from[d] & \
+	TOWARD(opp, d, 1) & TOWARD(empty, d, 2))
+#define STEPPERS(own, empty, d) ((own) & step_from[d] & TOWARD(empty, d, 1))
 
-	return s > 0 ? set >> s : set << -s;
-}
+/* The directions of the jumps from each point, a bit each. */
+#define JDIR(p, d) (AT(p, d, 2) >= 0 ? 1u << (d) : 0u)
+#define JDIRS(p) (uint8_t)(JDIR(p, 0) | JDIR(p, 1) | JDIR(p, 2) | \
+	JDIR(p, 3) | JDIR(p, 4) | JDIR(p, 5) | JDIR(p, 6) | JDIR(p, 7))
+static const uint8_t jump_dirs[ALQ_POINTS] = { JDIRS(0), JDIRS(1),
+	JDIRS(2), JDIRS(3), JDIRS(4), JDIRS(5), JDIRS(6), JDIRS(7), JDIRS(8),
+	JDIRS(9), JDIRS(10), JDIRS(11), JDIRS(12), JDIRS(13), JDIRS(14),
+	JDIRS(15), JDIRS(16), JDIRS(17), JDIRS(18), JDIRS(19), JDIRS(20),
+	JDIRS(21), JDIRS(22), JDIRS(23), JDIRS(24) };
 
 static int
 point_strong(int p)
@@ -189,39 +199,60 @@ pos_key(const struct alquerque *a)
 	    (uint64_t)a->stones[BLACK] << 25 | (uint64_t)a->turn << 50;
 }
 
-/* The stones of own that can jump a stone of opp now, all directions at
- * once. */
+/* The stones of own that can jump a stone of opp onto a point of empty,
+ * all directions at once. */
 static inline uint32_t
-capturers(uint32_t own, uint32_t opp)
+capturers(uint32_t own, uint32_t opp, uint32_t empty)
 {
-	uint32_t empty = ~(own | opp) & ALQ_BOARD, s = 0;
-	int d;
-
-	for (d = 0; d < 8; d++)
-		s |= jump_from[d] & toward(opp, d, 1) & toward(empty, d, 2);
-	return own & s;
+	return JUMPERS(own, opp, empty, 0) | JUMPERS(own, opp, empty, 1) |
+	    JUMPERS(own, opp, empty, 2) | JUMPERS(own, opp, empty, 3) |
+	    JUMPERS(own, opp, empty, 4) | JUMPERS(own, opp, empty, 5) |
+	    JUMPERS(own, opp, empty, 6) | JUMPERS(own, opp, empty, 7);
 }
 
-/* The steps of own: (stone, direction) pairs to an empty neighbour. */
+/* The bits of each nibble of v (two sets side by side) counted into that
+ * nibble, as the first half of a popcount. */
+static inline uint64_t
+nibble_counts(uint64_t v)
+{
+	v -= v >> 1 & UINT64_C(0x5555555555555555);
+	return (v & UINT64_C(0x3333333333333333)) +
+	    (v >> 2 & UINT64_C(0x3333333333333333));
+}
+
+/*
+ * The steps of own: (stone, direction) pairs to an empty neighbour.  The
+ * eight directions' sets are counted in pairs, side by side in 64 bits,
+ * and added up before the last steps of one popcount (no popcount
+ * instruction is assumed): a nibble holds at most 8, a byte 32.
+ */
 static inline int
 count_steps(uint32_t own, uint32_t empty)
 {
-	int d, n = 0;
+	uint64_t lo, hi, sum;
 
-	for (d = 0; d < 8; d++)
-		n += popcount(own & step_from[d] & toward(empty, d, 1));
-	return n;
+	lo = nibble_counts(STEPPERS(own, empty, 0) |
+	    (uint64_t)STEPPERS(own, empty, 1) << 32) +
+	    nibble_counts(STEPPERS(own, empty, 2) |
+	    (uint64_t)STEPPERS(own, empty, 3) << 32);
+	hi = nibble_counts(STEPPERS(own, empty, 4) |
+	    (uint64_t)STEPPERS(own, empty, 5) << 32) +
+	    nibble_counts(STEPPERS(own, empty, 6) |
+	    (uint64_t)STEPPERS(own, empty, 7) << 32);
+	sum = (lo & UINT64_C(0x0f0f0f0f0f0f0f0f)) +
+	    (lo >> 4 & UINT64_C(0x0f0f0f0f0f0f0f0f)) +
+	    (hi & UINT64_C(0x0f0f0f0f0f0f0f0f)) +
+	    (hi >> 4 & UINT64_C(0x0f0f0f0f0f0f0f0f));
+	return (int)(sum * UINT64_C(0x0101010101010101) >> 56);
 }
 
 static inline int
 any_step(uint32_t own, uint32_t empty)
 {
-	uint32_t s = 0;
-	int d;
-
-	for (d = 0; d < 8; d++)
-		s |= step_from[d] & toward(empty, d, 1);
-	return (own & s) != 0;
+	return (STEPPERS(own, empty, 0) | STEPPERS(own, empty, 1) |
+	    STEPPERS(own, empty, 2) | STEPPERS(own, empty, 3) |
+	    STEPPERS(own, empty, 4) | STEPPERS(own, empty, 5) |
+	    STEPPERS(own, empty, 6) | STEPPERS(own, empty, 7)) != 0;
 }
 
 static int
@@ -237,10 +268,18 @@ can_jump(int from, uint32_t opp, uint32_t occ)
 	return 0;
 }
 
+/* The points no stone stands on. */
+static uint32_t
+empty_points(const struct alquerque *a)
+{
+	return ~(a->stones[0] | a->stones[1]) & ALQ_BOARD;
+}
+
 static int
 side_can_capture(const struct alquerque *a, int side)
 {
-	return capturers(a->stones[side], a->stones[!side]) != 0;
+	return capturers(a->stones[side], a->stones[!side],
+	    empty_points(a)) != 0;
 }
 
 /*
@@ -303,10 +342,11 @@ chain_search(struct chain *c)
 static int
 count_chains(int at, uint32_t opp, uint32_t empty)
 {
-	int dir, n = 0, found = 0;
+	unsigned dirs = jump_dirs[at];
+	int n = 0, found = 0;
 
-	for (dir = 0; dir < 8; dir++) {
-		const struct hop *h = &hops[at][dir];
+	for (; dirs != 0; dirs &= dirs - 1) {
+		const struct hop *h = &hops[at][__builtin_ctz(dirs)];
 
 		if (!(opp & h->over) || !(empty & h->land))
 			continue;
@@ -331,21 +371,77 @@ chain_start(struct chain *c, const struct alquerque *a, int side, int from,
 	c->n = 0;
 }
 
+/* A step or a one-jump chain, from p to q. */
+static void
+move_two(struct game_move *m, int kind, int p, int q)
+{
+	memset(m, 0, sizeof(*m));
+	m->len = 3;
+	m->d[0] = (uint8_t)kind;
+	m->d[1] = (uint8_t)p;
+	m->d[2] = (uint8_t)q;
+}
+
+/*
+ * The chains going on from at, path[0..npath) so far, as chain_search
+ * finds them (empty holds the travelling stone's origin), stored from
+ * out[n] on up to max in all; returns the new n.
+ */
+static int
+gen_chains(int at, uint32_t opp, uint32_t empty, uint8_t *path, int npath,
+    struct game_move *out, int n, int max)
+{
+	unsigned dirs = jump_dirs[at];
+	int found = 0;
+
+	for (; dirs != 0 && n < max; dirs &= dirs - 1) {
+		const struct hop *h = &hops[at][__builtin_ctz(dirs)];
+
+		if (!(opp & h->over) || !(empty & h->land))
+			continue;
+		found = 1;
+		path[npath] = (uint8_t)__builtin_ctz(h->land);
+		n = gen_chains(path[npath], opp & ~h->over, empty | h->over,
+		    path, npath + 1, out, n, max);
+	}
+	if (!found && n < max)
+		move_from_path(&out[n++], MOVE_JUMP, path, npath);
+	return n;
+}
+
 /* All capture chains of a side, in point and direction order: a chain
- * starts only from a stone that can jump. */
+ * starts only from a stone that can jump, and is followed past its first
+ * landing point only where it goes on (see alquerque_count_legal). */
 static int
 gen_captures(const struct alquerque *a, int side, struct game_move *out,
     int max)
 {
-	struct chain c;
-	uint32_t from = capturers(a->stones[side], a->stones[!side]);
+	uint32_t own = a->stones[side], opp = a->stones[!side];
+	uint32_t empty = empty_points(a), jumper, from;
+	uint8_t path[ALQ_MAXPATH];
+	unsigned dirs;
 	int p, n = 0;
 
-	for (; from != 0 && n < max; from &= from - 1) {
+	jumper = capturers(ALQ_BOARD, opp, empty);
+	for (from = own & jumper; from != 0; from &= from - 1) {
 		p = __builtin_ctz(from);
-		chain_start(&c, a, side, p, -1, out + n, max - n);
-		chain_search(&c);
-		n += c.n < max - n ? c.n : max - n;
+		for (dirs = jump_dirs[p]; dirs != 0; dirs &= dirs - 1) {
+			const struct hop *h = &hops[p][__builtin_ctz(dirs)];
+
+			if (n == max)
+				return n;
+			if (!(opp & h->over) || !(empty & h->land))
+				continue;
+			if (!(jumper & h->land)) {
+				move_two(&out[n++], MOVE_JUMP, p,
+				    __builtin_ctz(h->land));
+				continue;
+			}
+			path[0] = (uint8_t)p;
+			path[1] = (uint8_t)__builtin_ctz(h->land);
+			n = gen_chains(path[1], opp & ~h->over,
+			    empty | BIT(p) | h->over, path, 2, out, n, max);
+		}
 	}
 	return n;
 }
@@ -354,23 +450,16 @@ static int
 gen_moves(const struct alquerque *a, int side, struct game_move *out,
     int max)
 {
-	uint32_t empty = ~(a->stones[0] | a->stones[1]) & ALQ_BOARD, own;
+	uint32_t empty = empty_points(a), own;
 	int p, q, dir, n;
 
 	if ((n = gen_captures(a, side, out, max)) > 0)
 		return n;
 	for (own = a->stones[side]; own != 0 && n < max; own &= own - 1) {
 		p = __builtin_ctz(own);
-		for (dir = 0; dir < 8 && n < max; dir++) {
-			if ((q = next_point[p][dir]) < 0 || !(empty & BIT(q)))
-				continue;
-			memset(&out[n], 0, sizeof(out[n]));
-			out[n].len = 3;
-			out[n].d[0] = MOVE_STEP;
-			out[n].d[1] = (uint8_t)p;
-			out[n].d[2] = (uint8_t)q;
-			n++;
-		}
+		for (dir = 0; dir < 8 && n < max; dir++)
+			if ((q = next_point[p][dir]) >= 0 && (empty & BIT(q)))
+				move_two(&out[n++], MOVE_STEP, p, q);
 	}
 	return n;
 }
@@ -460,14 +549,14 @@ static void
 judge(struct alquerque *a)
 {
 	uint32_t own = a->stones[a->turn], opp = a->stones[!a->turn];
+	uint32_t empty = empty_points(a);
 
 	a->end = END_NONE;
 	if (own == 0) {
 		a->end = END_NO_STONES;
 		return;
 	}
-	if (!any_step(own, ~(own | opp) & ALQ_BOARD) &&
-	    capturers(own, opp) == 0) {
+	if (!any_step(own, empty) && capturers(own, opp, empty) == 0) {
 		a->end = END_NO_MOVES;
 		return;
 	}
@@ -542,14 +631,21 @@ alquerque_legal(const void *st, int seat, struct game_move *out, int max)
 	return gen_moves(a, seat, out, max);
 }
 
-/* legal()'s count with max GAME_MAX_MOVES, no move built: the chains of
+/*
+ * legal()'s count with max GAME_MAX_MOVES, no move built: the chains of
  * the stones that can jump, or else one step per stone and free
- * neighbour. */
+ * neighbour.  A chain goes on from its first landing point exactly when a
+ * stone there could jump in the position before the move: the jumped
+ * stone, gone now, lies in the one direction whose landing point, the
+ * origin, was not empty before, and every other direction sees the board
+ * as it was.  So the points where a jump could start (jumper) decide, and
+ * only a chain that goes on is followed.
+ */
 static int
 alquerque_count_legal(const void *st, int seat)
 {
 	const struct alquerque *a = st;
-	uint32_t own, opp, empty, from;
+	uint32_t own, opp, empty, jumper, from;
 	int n = 0, p;
 
 	if (a->end != END_NONE || seat != a->turn)
@@ -557,12 +653,30 @@ alquerque_count_legal(const void *st, int seat)
 	own = a->stones[seat];
 	opp = a->stones[!seat];
 	empty = ~(own | opp) & ALQ_BOARD;
-	if ((from = capturers(own, opp)) == 0)
+	jumper = capturers(ALQ_BOARD, opp, empty);
+	if ((own & jumper) == 0)
 		return count_steps(own, empty);
-	for (; from != 0 && n < GAME_MAX_MOVES; from &= from - 1) {
-		p = __builtin_ctz(from);
-		n += count_chains(p, opp, empty | BIT(p));
+	/* Each first jump, direction by direction. */
+#define FIRST_JUMPS(d) \
+	for (from = JUMPERS(own, opp, empty, d); from != 0; \
+	    from &= from - 1) { \
+		p = __builtin_ctz(from); \
+		if (!(jumper & BIT(p + 2 * DSTEP(d)))) \
+			n++; \
+		else \
+			n += count_chains(p + 2 * DSTEP(d), \
+			    opp & ~BIT(p + DSTEP(d)), \
+			    empty | BIT(p) | BIT(p + DSTEP(d))); \
 	}
+	FIRST_JUMPS(0)
+	FIRST_JUMPS(1)
+	FIRST_JUMPS(2)
+	FIRST_JUMPS(3)
+	FIRST_JUMPS(4)
+	FIRST_JUMPS(5)
+	FIRST_JUMPS(6)
+	FIRST_JUMPS(7)
+#undef FIRST_JUMPS
 	return n < GAME_MAX_MOVES ? n : GAME_MAX_MOVES;
 }
 
