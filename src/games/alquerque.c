@@ -188,7 +188,26 @@ point_name(int p, char out[3])
 static int
 popcount(uint32_t v)
 {
-	return __builtin_popcount(v);
+	int n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+/* The lowest point of a set that is not empty. */
+static inline int
+first_point(uint32_t set)
+{
+#if defined(__GNUC__)
+	return __builtin_ctz(set);
+#else
+	int p = 0;
+
+	while (!(set & BIT(p)))
+		p++;
+	return p;
+#endif
 }
 
 /* Exact position key: both bit sets and the side to move (51 bits). */
@@ -322,7 +341,7 @@ chain_search(struct chain *c)
 			continue;
 		found = 1;
 		c->opp &= ~h->over;
-		c->path[c->npath++] = (uint8_t)__builtin_ctz(h->land);
+		c->path[c->npath++] = (uint8_t)first_point(h->land);
 		chain_search(c);
 		c->npath--;
 		c->opp |= h->over;
@@ -346,12 +365,12 @@ count_chains(int at, uint32_t opp, uint32_t empty)
 	int n = 0, found = 0;
 
 	for (; dirs != 0; dirs &= dirs - 1) {
-		const struct hop *h = &hops[at][__builtin_ctz(dirs)];
+		const struct hop *h = &hops[at][first_point(dirs)];
 
 		if (!(opp & h->over) || !(empty & h->land))
 			continue;
 		found = 1;
-		n += count_chains(__builtin_ctz(h->land), opp & ~h->over,
+		n += count_chains(first_point(h->land), opp & ~h->over,
 		    empty | h->over);
 	}
 	return found ? n : 1;
@@ -395,12 +414,12 @@ gen_chains(int at, uint32_t opp, uint32_t empty, uint8_t *path, int npath,
 	int found = 0;
 
 	for (; dirs != 0 && n < max; dirs &= dirs - 1) {
-		const struct hop *h = &hops[at][__builtin_ctz(dirs)];
+		const struct hop *h = &hops[at][first_point(dirs)];
 
 		if (!(opp & h->over) || !(empty & h->land))
 			continue;
 		found = 1;
-		path[npath] = (uint8_t)__builtin_ctz(h->land);
+		path[npath] = (uint8_t)first_point(h->land);
 		n = gen_chains(path[npath], opp & ~h->over, empty | h->over,
 		    path, npath + 1, out, n, max);
 	}
@@ -424,9 +443,9 @@ gen_captures(const struct alquerque *a, int side, struct game_move *out,
 
 	jumper = capturers(ALQ_BOARD, opp, empty);
 	for (from = own & jumper; from != 0; from &= from - 1) {
-		p = __builtin_ctz(from);
+		p = first_point(from);
 		for (dirs = jump_dirs[p]; dirs != 0; dirs &= dirs - 1) {
-			const struct hop *h = &hops[p][__builtin_ctz(dirs)];
+			const struct hop *h = &hops[p][first_point(dirs)];
 
 			if (n == max)
 				return n;
@@ -434,11 +453,11 @@ gen_captures(const struct alquerque *a, int side, struct game_move *out,
 				continue;
 			if (!(jumper & h->land)) {
 				move_two(&out[n++], MOVE_JUMP, p,
-				    __builtin_ctz(h->land));
+				    first_point(h->land));
 				continue;
 			}
 			path[0] = (uint8_t)p;
-			path[1] = (uint8_t)__builtin_ctz(h->land);
+			path[1] = (uint8_t)first_point(h->land);
 			n = gen_chains(path[1], opp & ~h->over,
 			    empty | BIT(p) | h->over, path, 2, out, n, max);
 		}
@@ -456,7 +475,7 @@ gen_moves(const struct alquerque *a, int side, struct game_move *out,
 	if ((n = gen_captures(a, side, out, max)) > 0)
 		return n;
 	for (own = a->stones[side]; own != 0 && n < max; own &= own - 1) {
-		p = __builtin_ctz(own);
+		p = first_point(own);
 		for (dir = 0; dir < 8 && n < max; dir++)
 			if ((q = next_point[p][dir]) >= 0 && (empty & BIT(q)))
 				move_two(&out[n++], MOVE_STEP, p, q);
@@ -660,7 +679,7 @@ alquerque_count_legal(const void *st, int seat)
 #define FIRST_JUMPS(d) \
 	for (from = JUMPERS(own, opp, empty, d); from != 0; \
 	    from &= from - 1) { \
-		p = __builtin_ctz(from); \
+		p = first_point(from); \
 		if (!(jumper & BIT(p + 2 * DSTEP(d)))) \
 			n++; \
 		else \
@@ -1310,16 +1329,6 @@ set_steps(struct alquerque *a, const uint8_t *from, const uint8_t *to,
 	return 0;
 }
 
-static int
-lowest_point(uint32_t set)
-{
-	int p = 0;
-
-	while (!(set & BIT(p)))
-		p++;
-	return p;
-}
-
 /* An earlier version's keys: each step is the difference of two. */
 static int
 parse_keys(struct alquerque *a, const char *line)
@@ -1357,8 +1366,8 @@ parse_keys(struct alquerque *a, const char *line)
 		    (key[i] >> (25 * !mover) & 0x1ffffff) !=
 		    (key[i + 1] >> (25 * !mover) & 0x1ffffff))
 			return -1;
-		from[i] = (uint8_t)lowest_point(was & ~now);
-		to[i] = (uint8_t)lowest_point(now & ~was);
+		from[i] = (uint8_t)first_point(was & ~now);
+		to[i] = (uint8_t)first_point(now & ~was);
 	}
 	return set_steps(a, from, to, n - 1);
 }
