@@ -469,16 +469,34 @@ static int
 gen_moves(const struct alquerque *a, int side, struct game_move *out,
     int max)
 {
-	uint32_t empty = empty_points(a), own;
-	int p, q, dir, n;
+	static const int8_t dstep[8] = { DSTEP(0), DSTEP(1), DSTEP(2),
+		DSTEP(3), DSTEP(4), DSTEP(5), DSTEP(6), DSTEP(7) };
+	uint32_t empty = empty_points(a), own = a->stones[side], set[8], from;
+	int p, dir, n;
 
 	if ((n = gen_captures(a, side, out, max)) > 0)
 		return n;
-	for (own = a->stones[side]; own != 0 && n < max; own &= own - 1) {
-		p = first_point(own);
-		for (dir = 0; dir < 8 && n < max; dir++)
-			if ((q = next_point[p][dir]) >= 0 && (empty & BIT(q)))
-				move_two(&out[n++], MOVE_STEP, p, q);
+	/* The stones that can step in each direction, then stone by stone
+	 * in point order. */
+	set[0] = STEPPERS(own, empty, 0);
+	set[1] = STEPPERS(own, empty, 1);
+	set[2] = STEPPERS(own, empty, 2);
+	set[3] = STEPPERS(own, empty, 3);
+	set[4] = STEPPERS(own, empty, 4);
+	set[5] = STEPPERS(own, empty, 5);
+	set[6] = STEPPERS(own, empty, 6);
+	set[7] = STEPPERS(own, empty, 7);
+	from = set[0] | set[1] | set[2] | set[3] | set[4] | set[5] | set[6] |
+	    set[7];
+	for (; from != 0; from &= from - 1) {
+		p = first_point(from);
+		for (dir = 0; dir < 8; dir++) {
+			if (!(set[dir] & BIT(p)))
+				continue;
+			if (n == max)
+				return n;
+			move_two(&out[n++], MOVE_STEP, p, p + dstep[dir]);
+		}
 	}
 	return n;
 }
