@@ -1176,6 +1176,269 @@ START_TEST(alquerque_random_playouts)
 }
 END_TEST
 
+/*
+ * The perft pins further down, where bulk counting (count_legal at the
+ * last ply) does most of the counting: depths 11 and 12 as the second
+ * implementation gave them (see perft_start), 13 as bench/perft-alquerque.c
+ * gives it; and the same tree without the engine's shortcuts (over,
+ * count_legal), counted by legal() and result() alone.
+ */
+START_TEST(alquerque_perft_deep)
+{
+	static const uint64_t want[] = { 510417, 3307126, 21835393 };
+	struct game_ops plain = *ops;
+	void *st = tu_new("alquerque", "", 1, 2);
+	int d;
+
+	for (d = 11; d <= 13; d++)
+		ck_assert_msg(game_perft(ops, st, d) == want[d - 11],
+		    "depth %d", d);
+	plain.over = NULL;
+	plain.count_legal = NULL;
+	ck_assert_uint_eq(game_perft(&plain, st, 10), perft_start[9]);
+	ck_assert_uint_eq(game_perft(&plain, st, 11), want[0]);
+	free(st);
+}
+END_TEST
+
+/* The point k along a line of len points pt, or -1 past its ends. */
+static int
+plain_point(const int *pt, int len, int k)
+{
+	return k >= 0 && k < len ? pt[k] : -1;
+}
+
+/*
+ * Every chain of the stone now on at (lifted off its origin), jumping
+ * along the listed lines on board (changed on the way and restored),
+ * appended to out as notation "a1xc1xc3 ", path holding the text so far.
+ */
+static void
+plain_chains(char *board, char them, int at, char *path, char *out,
+    size_t outlen)
+{
+	size_t i, plen = strlen(path);
+	int j, len, dir, mid, land, found = 0;
+
+	for (i = 0; i < nitems(lines); i++) {
+		int pt[5];
+
+		len = (int)strlen(lines[i]) / 2;
+		for (j = 0; j < len; j++)
+			pt[j] = (lines[i][2 * j + 1] - '1') * 5 +
+			    lines[i][2 * j] - 'a';
+		for (j = 0; j < len && pt[j] != at; j++)
+			;
+		if (j == len)
+			continue;
+		for (dir = -1; dir <= 1; dir += 2) {
+			mid = plain_point(pt, len, j + dir);
+			land = plain_point(pt, len, j + 2 * dir);
+			if (land < 0 || board[mid] != them ||
+			    board[land] != '.')
+				continue;
+			found = 1;
+			board[mid] = '.';
+			snprintf(path + plen, 8, "x%c%c", 'a' + land % 5,
+			    '1' + land / 5);
+			plain_chains(board, them, land, path, out, outlen);
+			path[plen] = '\0';
+			board[mid] = them;
+		}
+	}
+	if (!found && strchr(path, 'x') != NULL) {
+		ck_assert_uint_lt(strlen(out) + plen + 2, outlen);
+		strcat(out, path);
+		strcat(out, " ");
+	}
+}
+
+/* The legal moves of side c on board (25 characters, a1 first), found
+ * along the listed lines, as notation each followed by a blank. */
+static void
+plain_moves(const char *given, char c, char *out, size_t outlen)
+{
+	char board[26], them = c == 'W' ? 'B' : 'W', path[64];
+	size_t i;
+	int p, j, k, len, dir;
+
+	memcpy(board, given, sizeof(board));
+	out[0] = '\0';
+	for (p = 0; p < 25; p++) {
+		if (board[p] != c)
+			continue;
+		snprintf(path, sizeof(path), "%c%c", 'a' + p % 5, '1' + p / 5);
+		board[p] = '.';
+		plain_chains(board, them, p, path, out, outlen);
+		board[p] = c;
+	}
+	if (out[0] != '\0')
+		return;
+	for (p = 0; p < 25; p++) {
+		if (board[p] != c)
+			continue;
+		for (i = 0; i < nitems(lines); i++) {
+			int pt[5];
+
+			len = (int)strlen(lines[i]) / 2;
+			for (j = 0; j < len; j++)
+				pt[j] = (lines[i][2 * j + 1] - '1') * 5 +
+				    lines[i][2 * j] - 'a';
+			for (j = 0; j < len && pt[j] != p; j++)
+				;
+			for (dir = -1; j < len && dir <= 1; dir += 2) {
+				k = plain_point(pt, len, j + dir);
+				if (k < 0 || board[k] != '.')
+					continue;
+				ck_assert_uint_lt(strlen(out) + 7, outlen);
+				snprintf(out + strlen(out), 7, "%c%c-%c%c ",
+				    'a' + p % 5, '1' + p / 5, 'a' + k % 5,
+				    '1' + k / 5);
+			}
+		}
+	}
+}
+
+/* The words of a line of moves, sorted, as one line. */
+static void
+sorted_words(const char *line, char *out, size_t outlen)
+{
+	char *copy = xstrdup(line), *w[GAME_MAX_MOVES], *save = NULL, *p;
+	int n = 0, i, j;
+
+	for (p = strtok_r(copy, " ", &save); p != NULL && n < GAME_MAX_MOVES;
+	    p = strtok_r(NULL, " ", &save))
+		w[n++] = p;
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && strcmp(w[j - 1], w[j]) > 0; j--) {
+			p = w[j];
+			w[j] = w[j - 1];
+			w[j - 1] = p;
+		}
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_lt(strlen(out) + strlen(w[i]) + 2, outlen);
+		strcat(out, w[i]);
+		strcat(out, " ");
+	}
+	free(copy);
+}
+
+/*
+ * The move generator's tables and bit sets against a generator written
+ * along the drawn board's lines: on random positions (random stones, not
+ * only those a game reaches, crowded or sparse), legal() lists the same
+ * moves, count_legal() counts them, over() says what result() says, and
+ * perft to depth 2 agrees with and without those shortcuts.
+ */
+START_TEST(alquerque_moves_match_plain_generator)
+{
+	static char want[8192], got[8192], plain_line[8192];
+	struct game_ops plain = *ops;
+	struct rng rng;
+	unsigned char seed[RNG_SEED_LEN];
+	char rows[30], board[26], *line;
+	int pos, i, p, nw, nb, turn, captures = 0, chains = 0;
+
+	plain.over = NULL;
+	plain.count_legal = NULL;
+	rng_seed_from_u64(seed, 1818);
+	rng_init(&rng, seed);
+	for (pos = 0; pos < 4000; pos++) {
+		void *st;
+
+		memset(board, '.', 25);
+		board[25] = '\0';
+		nw = 1 + (int)rng_below(&rng, pos % 2 ? 12 : 5);
+		nb = 1 + (int)rng_below(&rng, pos % 2 ? 12 : 5);
+		for (i = 0; i < nw + nb; i++) {
+			do
+				p = (int)rng_below(&rng, 25);
+			while (board[p] != '.');
+			board[p] = i < nw ? 'W' : 'B';
+		}
+		for (i = 0; i < 5; i++) {
+			memcpy(rows + i * 6, board + (4 - i) * 5, 5);
+			rows[i * 6 + 5] = i < 4 ? '/' : '\0';
+		}
+		turn = (int)rng_below(&rng, 2);
+		plain_moves(board, turn ? 'B' : 'W', plain_line,
+		    sizeof(plain_line));
+		if (plain_line[0] == '\0')
+			continue;	/* no move: not a position to read */
+		st = mkpos(rows, turn, 0);
+		tu_check_shortcuts(ops, st);
+		line = legal_line(st);
+		sorted_words(line, got, sizeof(got));
+		sorted_words(plain_line, want, sizeof(want));
+		ck_assert_msg(strcmp(got, want) == 0, "%s %s: legal %s, "
+		    "along the lines %s", rows, turn ? "Black" : "White",
+		    got, want);
+		captures += strchr(line, 'x') != NULL;
+		/* A word with two jumps: "a1xc1xc3". */
+		for (p = 0; line[p] != '\0'; p++)
+			chains += line[p] == 'x' && line[p + 3] == 'x';
+		ck_assert_uint_eq(game_perft(ops, st, 2),
+		    game_perft(&plain, st, 2));
+		free(line);
+		free(st);
+	}
+	/* The positions cover both kinds of move and chains of two jumps
+	 * or more. */
+	ck_assert_int_gt(captures, 500);
+	ck_assert_int_gt(chains, 50);
+}
+END_TEST
+
+/* The shortcuts along random games from the start and after each state's
+ * serialise round trip, where the repetitions and the quiet limit end
+ * games too. */
+START_TEST(alquerque_shortcuts_agree)
+{
+	static const char *variants[] = { "", "quiet_limit=6",
+		"quiet_limit=30" };
+	struct game_move moves[GAME_MAX_MOVES];
+	struct game_result r;
+	struct rng rng;
+	unsigned char seed[RNG_SEED_LEN];
+	int game, n, ends[5] = { 0 };
+
+	rng_seed_from_u64(seed, 181);
+	rng_init(&rng, seed);
+	for (game = 0; game < 1500; game++) {
+		void *st = tu_new("alquerque", variants[game % 3],
+		    (uint64_t)game, 2);
+		char *text;
+		void *back;
+		int plies = 0;
+
+		while (!game_over(ops, st) && plies++ < PLAYOUT_CAP) {
+			int seat = ops->to_move(st) == 1 ? 0 : 1;
+
+			tu_check_shortcuts(ops, st);
+			n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+			ck_assert_int_gt(n, 0);
+			ops->apply(st, seat, &moves[rng_below(&rng,
+			    (uint32_t)n)]);
+			text = tu_serialise(ops, st);
+			back = tu_state(ops, text);
+			tu_check_shortcuts(ops, back);
+			free(back);
+			free(text);
+		}
+		tu_check_shortcuts(ops, st);
+		ops->result(st, &r);
+		ends[!r.over ? 0 : strstr(r.text, "repetition") ? 1 :
+		    strstr(r.text, "without a capture") ? 2 :
+		    strstr(r.text, "no stones") ? 3 : 4]++;
+		free(st);
+	}
+	ck_assert_int_gt(ends[1], 0);
+	ck_assert_int_gt(ends[2], 0);
+	ck_assert_int_gt(ends[3], 0);
+}
+END_TEST
+
 static Suite *
 alquerque_suite(void)
 {
@@ -1208,6 +1471,9 @@ alquerque_suite(void)
 	tcase_add_test(tc, alquerque_render_draws_lines_and_last_move);
 	tcase_add_test(tc, alquerque_json_and_state_checks);
 	tcase_add_test(tc, alquerque_random_playouts);
+	tcase_add_test(tc, alquerque_perft_deep);
+	tcase_add_test(tc, alquerque_moves_match_plain_generator);
+	tcase_add_test(tc, alquerque_shortcuts_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,6 +14,13 @@
  * removes them as it goes, which forbids jumping a stone twice and lets
  * the chain cross an emptied point (its own origin included) again.
  *
+ * Speed, for the robots and perft: the neighbours and jumps of every
+ * point are constant tables the compiler works out from the rules, the
+ * stones that can step or jump in a direction are found for all stones at
+ * once by shifting the bit sets, a chain is searched only from a stone
+ * that can jump, and count_legal counts the moves of the last ply of a
+ * perft without making them.
+ *
  * Repetition: a capture can never be undone, so no position before the
  * last capture can come back, and every move since it is a step.  The
  * state keeps those steps, one byte each (origin * 8 + direction), in a
@@ -77,6 +84,92 @@ static const int dfile[8] = { 1, -1, 0, 0, 1, -1, 1, -1 };
 static const int drank[8] = { 0, 0, 1, -1, 1, 1, -1, -1 };
 
 #define BIT(p)	(UINT32_C(1) << (p))
+#define ALQ_BOARD	(BIT(ALQ_POINTS) - 1)
+
+/*
+ * The geometry as constant tables, worked out by the compiler from the
+ * rules above: directions 0-7 run east, west, north, south, north-east,
+ * north-west, south-east and south-west (dfile, drank), a point's number
+ * changing by DSTEP(d) per point.  AT(p, d, k) is the point k points from
+ * p in direction d along a line, or -1.  Two points along a diagonal from
+ * a strong point stay on the board when two points do (the board is
+ * convex), and the point between is strong too.
+ */
+#define DF(d)	((d) == 0 || (d) == 4 || (d) == 6 ? 1 : \
+		 (d) == 1 || (d) == 5 || (d) == 7 ? -1 : 0)
+#define DR(d)	((d) == 2 || (d) == 4 || (d) == 5 ? 1 : \
+		 (d) == 3 || (d) == 6 || (d) == 7 ? -1 : 0)
+#define DSTEP(d) (5 * DR(d) + DF(d))
+#define ONBOARD(f, r) ((f) >= 0 && (f) <= 4 && (r) >= 0 && (r) <= 4)
+#define ONLINE(p, d) ((d) < 4 || ((p) % 5 + (p) / 5) % 2 == 0)
+#define AT(p, d, k) (ONLINE(p, d) && ONBOARD((p) % 5 + (k) * DF(d), \
+		    (p) / 5 + (k) * DR(d)) ? (p) + (k) * DSTEP(d) : -1)
+#define BITOF(q) ((q) < 0 ? UINT32_C(0) : UINT32_C(1) << ((q) & 31))
+#define EIGHT(m, p) { m(p, 0), m(p, 1), m(p, 2), m(p, 3), m(p, 4), m(p, 5), \
+		    m(p, 6), m(p, 7) }
+#define POINTS(m) { EIGHT(m, 0), EIGHT(m, 1), EIGHT(m, 2), EIGHT(m, 3), \
+	EIGHT(m, 4), EIGHT(m, 5), EIGHT(m, 6), EIGHT(m, 7), EIGHT(m, 8), \
+	EIGHT(m, 9), EIGHT(m, 10), EIGHT(m, 11), EIGHT(m, 12), EIGHT(m, 13), \
+	EIGHT(m, 14), EIGHT(m, 15), EIGHT(m, 16), EIGHT(m, 17), \
+	EIGHT(m, 18), EIGHT(m, 19), EIGHT(m, 20), EIGHT(m, 21), \
+	EIGHT(m, 22), EIGHT(m, 23), EIGHT(m, 24) }
+/* The points where a step (k = 1) or a jump (k = 2) in direction d can
+ * start. */
+#define FROM1(p, d, k) (AT(p, d, k) >= 0 ? BIT(p) : 0)
+#define FROM(d, k) (FROM1(0, d, k) | FROM1(1, d, k) | FROM1(2, d, k) | \
+	FROM1(3, d, k) | FROM1(4, d, k) | FROM1(5, d, k) | FROM1(6, d, k) | \
+	FROM1(7, d, k) | FROM1(8, d, k) | FROM1(9, d, k) | FROM1(10, d, k) | \
+	FROM1(11, d, k) | FROM1(12, d, k) | FROM1(13, d, k) | \
+	FROM1(14, d, k) | FROM1(15, d, k) | FROM1(16, d, k) | \
+	FROM1(17, d, k) | FROM1(18, d, k) | FROM1(19, d, k) | \
+	FROM1(20, d, k) | FROM1(21, d, k) | FROM1(22, d, k) | \
+	FROM1(23, d, k) | FROM1(24, d, k))
+
+#define NEXT(p, d)	AT(p, d, 1)
+/* The neighbour of p in direction d, or -1. */
+static const int8_t next_point[ALQ_POINTS][8] = POINTS(NEXT);
+
+/* One jump: the bit of the stone jumped and of the landing point, both 0
+ * where the line gives no jump. */
+struct hop {
+	uint32_t over, land;
+};
+#define HOP(p, d) { AT(p, d, 2) >= 0 ? BITOF(AT(p, d, 1)) : 0, \
+		    BITOF(AT(p, d, 2)) }
+static const struct hop hops[ALQ_POINTS][8] = POINTS(HOP);
+
+/* The two points of a step (origin * 8 + direction), 0 for no step. */
+#define PAIR(p, d) (AT(p, d, 1) >= 0 ? BIT(p) | BITOF(AT(p, d, 1)) : 0)
+static const uint32_t step_pair[ALQ_POINTS][8] = POINTS(PAIR);
+
+/* Where a step or a jump in each direction may start. */
+static const uint32_t step_from[8] = { FROM(0, 1), FROM(1, 1), FROM(2, 1),
+	FROM(3, 1), FROM(4, 1), FROM(5, 1), FROM(6, 1), FROM(7, 1) };
+static const uint32_t jump_from[8] = { FROM(0, 2), FROM(1, 2), FROM(2, 2),
+	FROM(3, 2), FROM(4, 2), FROM(5, 2), FROM(6, 2), FROM(7, 2) };
+
+/* The points p such that point p + k * DSTEP(d) is in set: the set moved
+ * back along direction d by k points, by a constant shift.  Only
+ * meaningful on points of step_from (k = 1) or jump_from (k = 2), where
+ * nothing wraps round. */
+#define TOWARD(set, d, k) (DSTEP(d) > 0 ? \
+	(set) >> (DSTEP(d) > 0 ? (k) * DSTEP(d) : 0) : \
+	(set) << (DSTEP(d) < 0 ? -(k) * DSTEP(d) : 0))
+/* The stones of own that can jump in direction d, and those that can
+ * step. */
+#define JUMPERS(own, opp, empty, d) ((own) & jump_from[d] & \
+	TOWARD(opp, d, 1) & TOWARD(empty, d, 2))
+#define STEPPERS(own, empty, d) ((own) & step_from[d] & TOWARD(empty, d, 1))
+
+/* The directions of the jumps from each point, a bit each. */
+#define JDIR(p, d) (AT(p, d, 2) >= 0 ? 1u << (d) : 0u)
+#define JDIRS(p) (uint8_t)(JDIR(p, 0) | JDIR(p, 1) | JDIR(p, 2) | \
+	JDIR(p, 3) | JDIR(p, 4) | JDIR(p, 5) | JDIR(p, 6) | JDIR(p, 7))
+static const uint8_t jump_dirs[ALQ_POINTS] = { JDIRS(0), JDIRS(1),
+	JDIRS(2), JDIRS(3), JDIRS(4), JDIRS(5), JDIRS(6), JDIRS(7), JDIRS(8),
+	JDIRS(9), JDIRS(10), JDIRS(11), JDIRS(12), JDIRS(13), JDIRS(14),
+	JDIRS(15), JDIRS(16), JDIRS(17), JDIRS(18), JDIRS(19), JDIRS(20),
+	JDIRS(21), JDIRS(22), JDIRS(23), JDIRS(24) };
 
 static int
 point_strong(int p)
@@ -88,13 +181,7 @@ point_strong(int p)
 static int
 point_next(int p, int dir)
 {
-	int f = p % 5 + dfile[dir], r = p / 5 + drank[dir];
-
-	if (p < 0 || (dir >= 4 && !point_strong(p)))
-		return -1;
-	if (f < 0 || f > 4 || r < 0 || r > 4)
-		return -1;
-	return r * 5 + f;
+	return p < 0 ? -1 : next_point[p][dir];
 }
 
 static void
@@ -115,6 +202,21 @@ popcount(uint32_t v)
 	return n;
 }
 
+/* The lowest point of a set that is not empty. */
+static inline int
+first_point(uint32_t set)
+{
+#if defined(__GNUC__)
+	return __builtin_ctz(set);
+#else
+	int p = 0;
+
+	while (!(set & BIT(p)))
+		p++;
+	return p;
+#endif
+}
+
 /* Exact position key: both bit sets and the side to move (51 bits). */
 static uint64_t
 pos_key(const struct alquerque *a)
@@ -123,56 +225,87 @@ pos_key(const struct alquerque *a)
 	    (uint64_t)a->stones[BLACK] << 25 | (uint64_t)a->turn << 50;
 }
 
-/* May a stone on from jump in direction dir?  mid and land filled. */
-static int
-jump_ok(int from, int dir, uint32_t opp, uint32_t occ, int *mid, int *land)
+/* The stones of own that can jump a stone of opp onto a point of empty,
+ * all directions at once. */
+static inline uint32_t
+capturers(uint32_t own, uint32_t opp, uint32_t empty)
 {
-	int m = point_next(from, dir), l = point_next(m, dir);
+	return JUMPERS(own, opp, empty, 0) | JUMPERS(own, opp, empty, 1) |
+	    JUMPERS(own, opp, empty, 2) | JUMPERS(own, opp, empty, 3) |
+	    JUMPERS(own, opp, empty, 4) | JUMPERS(own, opp, empty, 5) |
+	    JUMPERS(own, opp, empty, 6) | JUMPERS(own, opp, empty, 7);
+}
 
-	if (l < 0 || !(opp & BIT(m)) || (occ & BIT(l)))
-		return 0;
-	*mid = m;
-	*land = l;
-	return 1;
+/* The bits of each nibble of v (two sets side by side) counted into that
+ * nibble, as the first half of a popcount. */
+static inline uint64_t
+nibble_counts(uint64_t v)
+{
+	v -= v >> 1 & UINT64_C(0x5555555555555555);
+	return (v & UINT64_C(0x3333333333333333)) +
+	    (v >> 2 & UINT64_C(0x3333333333333333));
+}
+
+/*
+ * The steps of own: (stone, direction) pairs to an empty neighbour.  The
+ * eight directions' sets are counted in pairs, side by side in 64 bits,
+ * and added up before the last steps of one popcount (no popcount
+ * instruction is assumed): a nibble holds at most 8, a byte 32.
+ */
+static inline int
+count_steps(uint32_t own, uint32_t empty)
+{
+	uint64_t lo, hi, sum;
+
+	lo = nibble_counts(STEPPERS(own, empty, 0) |
+	    (uint64_t)STEPPERS(own, empty, 1) << 32) +
+	    nibble_counts(STEPPERS(own, empty, 2) |
+	    (uint64_t)STEPPERS(own, empty, 3) << 32);
+	hi = nibble_counts(STEPPERS(own, empty, 4) |
+	    (uint64_t)STEPPERS(own, empty, 5) << 32) +
+	    nibble_counts(STEPPERS(own, empty, 6) |
+	    (uint64_t)STEPPERS(own, empty, 7) << 32);
+	sum = (lo & UINT64_C(0x0f0f0f0f0f0f0f0f)) +
+	    (lo >> 4 & UINT64_C(0x0f0f0f0f0f0f0f0f)) +
+	    (hi & UINT64_C(0x0f0f0f0f0f0f0f0f)) +
+	    (hi >> 4 & UINT64_C(0x0f0f0f0f0f0f0f0f));
+	return (int)(sum * UINT64_C(0x0101010101010101) >> 56);
+}
+
+static inline int
+any_step(uint32_t own, uint32_t empty)
+{
+	return (STEPPERS(own, empty, 0) | STEPPERS(own, empty, 1) |
+	    STEPPERS(own, empty, 2) | STEPPERS(own, empty, 3) |
+	    STEPPERS(own, empty, 4) | STEPPERS(own, empty, 5) |
+	    STEPPERS(own, empty, 6) | STEPPERS(own, empty, 7)) != 0;
 }
 
 static int
 can_jump(int from, uint32_t opp, uint32_t occ)
 {
-	int dir, mid, land;
+	uint32_t empty = ~occ & ALQ_BOARD;
+	int dir;
 
 	for (dir = 0; dir < 8; dir++)
-		if (jump_ok(from, dir, opp, occ, &mid, &land))
+		if ((opp & hops[from][dir].over) &&
+		    (empty & hops[from][dir].land))
 			return 1;
 	return 0;
+}
+
+/* The points no stone stands on. */
+static uint32_t
+empty_points(const struct alquerque *a)
+{
+	return ~(a->stones[0] | a->stones[1]) & ALQ_BOARD;
 }
 
 static int
 side_can_capture(const struct alquerque *a, int side)
 {
-	uint32_t occ = a->stones[0] | a->stones[1], own = a->stones[side];
-	int p;
-
-	for (p = 0; p < ALQ_POINTS; p++)
-		if ((own & BIT(p)) && can_jump(p, a->stones[!side], occ))
-			return 1;
-	return 0;
-}
-
-static int
-side_can_move(const struct alquerque *a, int side)
-{
-	uint32_t occ = a->stones[0] | a->stones[1], own = a->stones[side];
-	int p, dir, q;
-
-	for (p = 0; p < ALQ_POINTS; p++) {
-		if (!(own & BIT(p)))
-			continue;
-		for (dir = 0; dir < 8; dir++)
-			if ((q = point_next(p, dir)) >= 0 && !(occ & BIT(q)))
-				return 1;
-	}
-	return side_can_capture(a, side);
+	return capturers(a->stones[side], a->stones[!side],
+	    empty_points(a)) != 0;
 }
 
 /*
@@ -203,19 +336,22 @@ move_from_path(struct game_move *m, int kind, const uint8_t *path, int n)
 static void
 chain_search(struct chain *c)
 {
-	int at = c->path[c->npath - 1], dir, mid, land, found = 0;
+	int at = c->path[c->npath - 1], dir, found = 0;
+	uint32_t empty = ~(c->own | c->opp) & ALQ_BOARD;
 
 	for (dir = 0; dir < 8; dir++) {
+		const struct hop *h = &hops[at][dir];
+
 		if (c->out != NULL && c->n >= c->max)
 			return;
-		if (!jump_ok(at, dir, c->opp, c->own | c->opp, &mid, &land))
+		if (!(c->opp & h->over) || !(empty & h->land))
 			continue;
 		found = 1;
-		c->opp &= ~BIT(mid);
-		c->path[c->npath++] = (uint8_t)land;
+		c->opp &= ~h->over;
+		c->path[c->npath++] = (uint8_t)first_point(h->land);
 		chain_search(c);
 		c->npath--;
-		c->opp |= BIT(mid);
+		c->opp |= h->over;
 	}
 	if (found || c->npath < 2)
 		return;
@@ -224,6 +360,27 @@ chain_search(struct chain *c)
 	if (c->out != NULL && c->n < c->max)
 		move_from_path(&c->out[c->n], MOVE_JUMP, c->path, c->npath);
 	c->n++;
+}
+
+/* The chains of a stone that travels from at, as chain_search counts them
+ * with want_last -1, none stored.  empty holds every point but the stones
+ * standing, the travelling one not among them (as in chain_search). */
+static int
+count_chains(int at, uint32_t opp, uint32_t empty)
+{
+	unsigned dirs = jump_dirs[at];
+	int n = 0, found = 0;
+
+	for (; dirs != 0; dirs &= dirs - 1) {
+		const struct hop *h = &hops[at][first_point(dirs)];
+
+		if (!(opp & h->over) || !(empty & h->land))
+			continue;
+		found = 1;
+		n += count_chains(first_point(h->land), opp & ~h->over,
+		    empty | h->over);
+	}
+	return found ? n : 1;
 }
 
 static void
@@ -240,20 +397,77 @@ chain_start(struct chain *c, const struct alquerque *a, int side, int from,
 	c->n = 0;
 }
 
-/* All capture chains of a side, in point and direction order. */
+/* A step or a one-jump chain, from p to q. */
+static void
+move_two(struct game_move *m, int kind, int p, int q)
+{
+	memset(m, 0, sizeof(*m));
+	m->len = 3;
+	m->d[0] = (uint8_t)kind;
+	m->d[1] = (uint8_t)p;
+	m->d[2] = (uint8_t)q;
+}
+
+/*
+ * The chains going on from at, path[0..npath) so far, as chain_search
+ * finds them (empty holds the travelling stone's origin), stored from
+ * out[n] on up to max in all; returns the new n.
+ */
+static int
+gen_chains(int at, uint32_t opp, uint32_t empty, uint8_t *path, int npath,
+    struct game_move *out, int n, int max)
+{
+	unsigned dirs = jump_dirs[at];
+	int found = 0;
+
+	for (; dirs != 0 && n < max; dirs &= dirs - 1) {
+		const struct hop *h = &hops[at][first_point(dirs)];
+
+		if (!(opp & h->over) || !(empty & h->land))
+			continue;
+		found = 1;
+		path[npath] = (uint8_t)first_point(h->land);
+		n = gen_chains(path[npath], opp & ~h->over, empty | h->over,
+		    path, npath + 1, out, n, max);
+	}
+	if (!found && n < max)
+		move_from_path(&out[n++], MOVE_JUMP, path, npath);
+	return n;
+}
+
+/* All capture chains of a side, in point and direction order: a chain
+ * starts only from a stone that can jump, and is followed past its first
+ * landing point only where it goes on (see alquerque_count_legal). */
 static int
 gen_captures(const struct alquerque *a, int side, struct game_move *out,
     int max)
 {
-	struct chain c;
+	uint32_t own = a->stones[side], opp = a->stones[!side];
+	uint32_t empty = empty_points(a), jumper, from;
+	uint8_t path[ALQ_MAXPATH];
+	unsigned dirs;
 	int p, n = 0;
 
-	for (p = 0; p < ALQ_POINTS && n < max; p++) {
-		if (!(a->stones[side] & BIT(p)))
-			continue;
-		chain_start(&c, a, side, p, -1, out + n, max - n);
-		chain_search(&c);
-		n += c.n < max - n ? c.n : max - n;
+	jumper = capturers(ALQ_BOARD, opp, empty);
+	for (from = own & jumper; from != 0; from &= from - 1) {
+		p = first_point(from);
+		for (dirs = jump_dirs[p]; dirs != 0; dirs &= dirs - 1) {
+			const struct hop *h = &hops[p][first_point(dirs)];
+
+			if (n == max)
+				return n;
+			if (!(opp & h->over) || !(empty & h->land))
+				continue;
+			if (!(jumper & h->land)) {
+				move_two(&out[n++], MOVE_JUMP, p,
+				    first_point(h->land));
+				continue;
+			}
+			path[0] = (uint8_t)p;
+			path[1] = (uint8_t)first_point(h->land);
+			n = gen_chains(path[1], opp & ~h->over,
+			    empty | BIT(p) | h->over, path, 2, out, n, max);
+		}
 	}
 	return n;
 }
@@ -262,21 +476,33 @@ static int
 gen_moves(const struct alquerque *a, int side, struct game_move *out,
     int max)
 {
-	uint32_t occ = a->stones[0] | a->stones[1];
-	uint8_t path[2];
-	int p, q, dir, n;
+	static const int8_t dstep[8] = { DSTEP(0), DSTEP(1), DSTEP(2),
+		DSTEP(3), DSTEP(4), DSTEP(5), DSTEP(6), DSTEP(7) };
+	uint32_t empty = empty_points(a), own = a->stones[side], set[8], from;
+	int p, dir, n;
 
 	if ((n = gen_captures(a, side, out, max)) > 0)
 		return n;
-	for (p = 0; p < ALQ_POINTS && n < max; p++) {
-		if (!(a->stones[side] & BIT(p)))
-			continue;
-		for (dir = 0; dir < 8 && n < max; dir++) {
-			if ((q = point_next(p, dir)) < 0 || (occ & BIT(q)))
+	/* The stones that can step in each direction, then stone by stone
+	 * in point order. */
+	set[0] = STEPPERS(own, empty, 0);
+	set[1] = STEPPERS(own, empty, 1);
+	set[2] = STEPPERS(own, empty, 2);
+	set[3] = STEPPERS(own, empty, 3);
+	set[4] = STEPPERS(own, empty, 4);
+	set[5] = STEPPERS(own, empty, 5);
+	set[6] = STEPPERS(own, empty, 6);
+	set[7] = STEPPERS(own, empty, 7);
+	from = set[0] | set[1] | set[2] | set[3] | set[4] | set[5] | set[6] |
+	    set[7];
+	for (; from != 0; from &= from - 1) {
+		p = first_point(from);
+		for (dir = 0; dir < 8; dir++) {
+			if (!(set[dir] & BIT(p)))
 				continue;
-			path[0] = (uint8_t)p;
-			path[1] = (uint8_t)q;
-			move_from_path(&out[n++], MOVE_STEP, path, 2);
+			if (n == max)
+				return n;
+			move_two(&out[n++], MOVE_STEP, p, p + dstep[dir]);
 		}
 	}
 	return n;
@@ -350,12 +576,12 @@ step_at(const struct alquerque *a, uint32_t i, int *from, int *to)
 static int
 occurrences(const struct alquerque *a)
 {
-	uint32_t diff[2] = { 0, 0 }, i;
-	int seen = 1, from, to;
+	uint32_t diff[2] = { 0, 0 }, i, code;
+	int seen = 1;
 
 	for (i = 0; i < a->nsteps; i++) {
-		step_at(a, i, &from, &to);
-		diff[a->turn ^ 1 ^ (i & 1)] ^= BIT(from) | BIT(to);
+		code = a->steps[(a->quiet - i - 1) % ALQ_HIST];
+		diff[a->turn ^ 1 ^ (i & 1)] ^= step_pair[code >> 3][code & 7];
 		if ((i & 1) && diff[0] == 0 && diff[1] == 0)
 			seen++;
 	}
@@ -366,16 +592,25 @@ occurrences(const struct alquerque *a)
 static void
 judge(struct alquerque *a)
 {
+	uint32_t own = a->stones[a->turn], opp = a->stones[!a->turn];
+	uint32_t empty = empty_points(a);
+
 	a->end = END_NONE;
-	if (a->stones[a->turn] == 0) {
+	if (own == 0) {
 		a->end = END_NO_STONES;
 		return;
 	}
-	if (!side_can_move(a, a->turn)) {
+	if (!any_step(own, empty) && capturers(own, opp, empty) == 0) {
 		a->end = END_NO_MOVES;
 		return;
 	}
-	if (occurrences(a) >= 3)
+	/*
+	 * A position never comes back two moves later (each side's stone
+	 * stands elsewhere), so its third time is at least eight steps back
+	 * (at least four between two times): with fewer steps held there is
+	 * no repetition to look for.
+	 */
+	if (a->nsteps >= 8 && occurrences(a) >= 3)
 		a->end = END_REPETITION;
 	else if (a->quiet_limit > 0 && a->quiet >= a->quiet_limit)
 		a->end = END_QUIET;
@@ -438,6 +673,62 @@ alquerque_legal(const void *st, int seat, struct game_move *out, int max)
 	if (a->end != END_NONE || seat != a->turn || max <= 0)
 		return 0;
 	return gen_moves(a, seat, out, max);
+}
+
+/*
+ * legal()'s count with max GAME_MAX_MOVES, no move built: the chains of
+ * the stones that can jump, or else one step per stone and free
+ * neighbour.  A chain goes on from its first landing point exactly when a
+ * stone there could jump in the position before the move: the jumped
+ * stone, gone now, lies in the one direction whose landing point, the
+ * origin, was not empty before, and every other direction sees the board
+ * as it was.  So the points where a jump could start (jumper) decide, and
+ * only a chain that goes on is followed.
+ */
+static int
+alquerque_count_legal(const void *st, int seat)
+{
+	const struct alquerque *a = st;
+	uint32_t own, opp, empty, jumper, from;
+	int n = 0, p;
+
+	if (a->end != END_NONE || seat != a->turn)
+		return 0;
+	own = a->stones[seat];
+	opp = a->stones[!seat];
+	empty = ~(own | opp) & ALQ_BOARD;
+	jumper = capturers(ALQ_BOARD, opp, empty);
+	if ((own & jumper) == 0)
+		return count_steps(own, empty);
+	/* Each first jump, direction by direction. */
+#define FIRST_JUMPS(d) \
+	for (from = JUMPERS(own, opp, empty, d); from != 0; \
+	    from &= from - 1) { \
+		p = first_point(from); \
+		if (!(jumper & BIT(p + 2 * DSTEP(d)))) \
+			n++; \
+		else \
+			n += count_chains(p + 2 * DSTEP(d), \
+			    opp & ~BIT(p + DSTEP(d)), \
+			    empty | BIT(p) | BIT(p + DSTEP(d))); \
+	}
+	FIRST_JUMPS(0)
+	FIRST_JUMPS(1)
+	FIRST_JUMPS(2)
+	FIRST_JUMPS(3)
+	FIRST_JUMPS(4)
+	FIRST_JUMPS(5)
+	FIRST_JUMPS(6)
+	FIRST_JUMPS(7)
+#undef FIRST_JUMPS
+	return n < GAME_MAX_MOVES ? n : GAME_MAX_MOVES;
+}
+
+/* Cheaper than result() for searches: apply() has judged already. */
+static int
+alquerque_over(const void *st)
+{
+	return ((const struct alquerque *)st)->end != END_NONE;
 }
 
 static void
@@ -733,6 +1024,13 @@ alquerque_apply(void *st, int seat, const struct game_move *mv)
 	const uint8_t *path = mv->d + 1;
 	int n = mv->len - 1, i;
 
+	/* The direction of a step by the difference of its points (only
+	 * these eight differences are steps), from -6 on. */
+	static const uint8_t dir_of[13] = { [DSTEP(0) + 6] = 0,
+		[DSTEP(1) + 6] = 1, [DSTEP(2) + 6] = 2, [DSTEP(3) + 6] = 3,
+		[DSTEP(4) + 6] = 4, [DSTEP(5) + 6] = 5, [DSTEP(6) + 6] = 6,
+		[DSTEP(7) + 6] = 7 };
+
 	a->stones[seat] &= ~BIT(path[0]);
 	a->stones[seat] |= BIT(path[n - 1]);
 	if (mv->d[0] == MOVE_JUMP)
@@ -751,7 +1049,7 @@ alquerque_apply(void *st, int seat, const struct game_move *mv)
 		a->nsteps = 0;
 	} else {
 		a->steps[a->quiet % ALQ_HIST] = (uint8_t)(path[0] << 3 |
-		    step_dir(path[0], path[1]));
+		    dir_of[path[1] - path[0] + 6]);
 		a->quiet++;
 		if (a->nsteps < ALQ_HIST)
 			a->nsteps++;
@@ -1056,16 +1354,6 @@ set_steps(struct alquerque *a, const uint8_t *from, const uint8_t *to,
 	return 0;
 }
 
-static int
-lowest_point(uint32_t set)
-{
-	int p = 0;
-
-	while (!(set & BIT(p)))
-		p++;
-	return p;
-}
-
 /* An earlier version's keys: each step is the difference of two. */
 static int
 parse_keys(struct alquerque *a, const char *line)
@@ -1103,8 +1391,8 @@ parse_keys(struct alquerque *a, const char *line)
 		    (key[i] >> (25 * !mover) & 0x1ffffff) !=
 		    (key[i + 1] >> (25 * !mover) & 0x1ffffff))
 			return -1;
-		from[i] = (uint8_t)lowest_point(was & ~now);
-		to[i] = (uint8_t)lowest_point(now & ~was);
+		from[i] = (uint8_t)first_point(was & ~now);
+		to[i] = (uint8_t)first_point(now & ~was);
 	}
 	return set_steps(a, from, to, n - 1);
 }
@@ -1292,15 +1580,9 @@ static int
 alquerque_side_value(const struct alquerque *a, int side)
 {
 	uint32_t occ = a->stones[0] | a->stones[1], own = a->stones[side];
-	int v = 100 * popcount(own), p, dir, q;
+	int v = 100 * popcount(own);
 
-	for (p = 0; p < ALQ_POINTS; p++) {
-		if (!(own & BIT(p)))
-			continue;
-		for (dir = 0; dir < 8; dir++)
-			if ((q = point_next(p, dir)) >= 0 && !(occ & BIT(q)))
-				v += 3;
-	}
+	v += 3 * count_steps(own, ~occ & ALQ_BOARD);
 	if (a->end == END_NONE && a->turn == side &&
 	    side_can_capture(a, side))
 		v += 60;
@@ -1348,4 +1630,6 @@ const struct game_ops alquerque_ops = {
 	.export_json = alquerque_export_json,
 	.evaluate = alquerque_evaluate,
 	.move_word = alquerque_move_word,
+	.over = alquerque_over,
+	.count_legal = alquerque_count_legal,
 };
