@@ -16,6 +16,7 @@
 
 #include <yaml.h>
 
+#include "addr.h"
 #include "conf.h"
 
 #define MSGLEN		512
@@ -652,54 +653,6 @@ parse_bool(const char *s, int *v)
 }
 
 static int
-atext(int c)
-{
-	return isalnum(c) || (c != '\0' && strchr("!#$%&'*+/=?^_`{|}~-", c));
-}
-
-static int
-domain_ok(const char *d)
-{
-	const char *p;
-	size_t label = 0;
-
-	if (*d == '\0' || strlen(d) > 253)
-		return 0;
-	for (p = d; ; p++) {
-		if (*p == '.' || *p == '\0') {
-			if (label == 0 || label > 63 || p[-1] == '-')
-				return 0;
-			if (*p == '\0')
-				return 1;
-			label = 0;
-		} else if (isalnum((unsigned char)*p) ||
-		    (*p == '-' && label > 0))
-			label++;
-		else
-			return 0;
-	}
-}
-
-/* local@domain with a dot-atom local part; the domain is lower-cased. */
-static int
-address_ok(char *a)
-{
-	char *at = strrchr(a, '@'), *p;
-
-	if (at == NULL || at == a || at - a > 64 || a[0] == '.' ||
-	    at[-1] == '.')
-		return 0;
-	for (p = a; p < at; p++)
-		if (!(atext((unsigned char)*p) ||
-		    (*p == '.' && p[1] != '.')))
-			return 0;
-	if (!domain_ok(at + 1))
-		return 0;
-	util_lower(at + 1);
-	return 1;
-}
-
-static int
 check_tag(const char *s, char *msg, size_t len)
 {
 	const char *p;
@@ -1035,8 +988,8 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 				memmove(copy, copy + 1, strlen(copy));
 				copy[strlen(copy) - 1] = '\0';
 			}
-			if (!address_ok(copy) && (s->type == T_ADDRESS_LIST ||
-			    !domain_ok(copy))) {
+			if (!addr_check(copy) && (s->type == T_ADDRESS_LIST ||
+			    !addr_domain_check(copy))) {
 				util_err(msg, len, "`%s` is not a mail "
 				    "address%s", items[i],
 				    s->type == T_LISTID_LIST ?
@@ -1124,7 +1077,7 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 			free(copy);
 			return -1;
 		}
-		if (s->type == T_ADDRESS && !address_ok(copy)) {
+		if (s->type == T_ADDRESS && !addr_check(copy)) {
 			util_err(msg, len, "`%s` is not a mail address "
 			    "(local@domain)", v);
 			free(copy);
