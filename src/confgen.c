@@ -147,8 +147,8 @@ section_off(const char *sec, size_t len)
 	for (i = 0; i < NSECTIONS; i++)
 		if ((conf_sections[i].flags & S_SAMPLE_OFF) &&
 		    strlen(conf_sections[i].path) <= len &&
-		    strncmp(conf_sections[i].path, sec, strlen(conf_sections[i].path)) ==
-		    0)
+		    strncmp(conf_sections[i].path, sec,
+		    strlen(conf_sections[i].path)) == 0)
 			return 1;
 	return 0;
 }
@@ -285,10 +285,10 @@ config_doc_sample(struct buf *b)
 	config_defaults(&c);
 	for (i = 0; i < NSETTINGS; i++)
 		if ((conf_settings[i].flags & (F_REQUIRED | F_SAMPLE)) &&
-		    conf_set_text(&c, &conf_settings[i], conf_settings[i].example, msg,
-		    sizeof(msg)) == -1)
-			fatal("config: example of %s: %s", conf_settings[i].path,
-			    msg);
+		    conf_set_text(&c, &conf_settings[i],
+		    conf_settings[i].example, msg, sizeof(msg)) == -1)
+			fatal("config: example of %s: %s",
+			    conf_settings[i].path, msg);
 	buf_adds(b,
 	    "# ludus.yaml: the configuration of the ludus referee.\n"
 	    "#\n"
@@ -386,15 +386,17 @@ config_doc_man(struct buf *b)
 			for (j = 0; j < NSECTIONS; j++) {
 				jl = strlen(conf_sections[j].path);
 				if (shown[j] || jl == 0 || jl >= plen ||
-				    strncmp(conf_sections[j].path, s->path, jl) != 0 ||
+				    strncmp(conf_sections[j].path, s->path,
+				    jl) != 0 ||
 				    s->path[jl] != '.')
 					continue;
-				buf_printf(b, ".Ss %s\n", conf_sections[j].path);
+				buf_printf(b, ".Ss %s\n",
+				    conf_sections[j].path);
 				roff_text(b, conf_sections[j].help);
 				shown[j] = 1;
 			}
-			buf_printf(b, ".Ss %s\n", plen ? conf_sections[sec].path :
-			    "Files");
+			buf_printf(b, ".Ss %s\n", plen ?
+			    conf_sections[sec].path : "Files");
 			roff_text(b, conf_sections[sec].help);
 			buf_adds(b, ".Bl -tag -width Ds\n");
 			shown[sec] = 1;
