@@ -18,10 +18,9 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include <yaml.h>
-
 #include "addr.h"
 #include "confint.h"
+#include "yamlwalk.h"
 
 static const char *const v_language[] = { "en", "ru", "ar", NULL };
 static const char *const v_starttls[] = { "required", "off", NULL };
@@ -375,11 +374,9 @@ _Static_assert(nitems(conf_sections) <= CONF_MAX_SECTIONS,
 /* Loading context. */
 struct load {
 	struct config	*cfg;
+	struct yw	*yw;		/* the file, its errors */
 	yaml_document_t	*doc;
-	const char	*file;
 	char		*basedir;	/* owned; for relative paths */
-	char		*err;
-	size_t		 errlen;
 	int		 set_line[NSETTINGS];	/* 0: not given */
 	int		 sec_line[NSECTIONS];
 };
@@ -586,7 +583,8 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 			copy = xasprintf("%s/%s", basedir, v);
 		else
 			copy = xstrdup(v);
-		if (s->type == T_PATH && conf_check_path(copy, msg, len) == -1) {
+		if (s->type == T_PATH &&
+		    conf_check_path(copy, msg, len) == -1) {
 			free(copy);
 			return -1;
 		}
@@ -752,13 +750,14 @@ config_defaults(struct config *c)
 	for (i = 0; i < NSETTINGS; i++)
 		if (conf_section_index(conf_settings[i].path,
 		    conf_parent_len(conf_settings[i].path)) < 0)
-			fatal("config: %s has no section", conf_settings[i].path);
+			fatal("config: %s has no section",
+			    conf_settings[i].path);
 	for (i = 0; i < NSETTINGS; i++)
 		if (conf_settings[i].def != NULL &&
-		    conf_set_text(c, &conf_settings[i], conf_settings[i].def, msg,
-		    sizeof(msg)) == -1)
-			fatal("config: default of %s: %s", conf_settings[i].path,
-			    msg);
+		    conf_set_text(c, &conf_settings[i], conf_settings[i].def,
+		    msg, sizeof(msg)) == -1)
+			fatal("config: default of %s: %s",
+			    conf_settings[i].path, msg);
 	c->imap.cred.setting = "in.imap";
 	c->smtp.cred.setting = "out.smtp";
 	c->in = CONFIG_IN_STDIN;
@@ -803,12 +802,6 @@ config_free(struct config *c)
 
 /* Loading. */
 
-static int
-node_line(const yaml_node_t *n)
-{
-	return (int)n->start_mark.line + 1;
-}
-
 static int fail(struct load *, int line, const char *, ...) PRINTFLIKE(3, 4);
 
 static int
@@ -820,29 +813,14 @@ fail(struct load *l, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (line > 0)
-		util_err(l->err, l->errlen, "%s:%d: %s", l->file, line, msg);
-	else
-		util_err(l->err, l->errlen, "%s: %s", l->file, msg);
-	return -1;
-}
-
-/* The text of a scalar node; NULL for anything else, and for text with a
- * NUL in it ("\0" in double quotes), which C strings would cut short. */
-static const char *
-scalar(const yaml_node_t *n)
-{
-	if (n == NULL || n->type != YAML_SCALAR_NODE ||
-	    strlen((const char *)n->data.scalar.value) != n->data.scalar.length)
-		return NULL;
-	return (const char *)n->data.scalar.value;
+	return yw_fail_line(l->yw, line, "%s", msg);
 }
 
 /* A null value (`key:` with nothing after it) as YAML writes it. */
 static int
 is_null(const yaml_node_t *n)
 {
-	const char *s = scalar(n);
+	const char *s = yw_scalar(n);
 
 	return s != NULL && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
 	    (*s == '\0' || strcmp(s, "~") == 0 || strcmp(s, "null") == 0);
@@ -876,26 +854,26 @@ load_setting(struct load *l, int idx, yaml_node_t *key, yaml_node_t *v)
 	int n = 0, rc, bad, *lines = NULL;
 
 	if (l->set_line[idx] != 0)
-		return fail(l, node_line(key), "%s is given twice (first at "
+		return fail(l, yw_line(key), "%s is given twice (first at "
 		    "line %d)", s->path, l->set_line[idx]);
-	l->set_line[idx] = node_line(key);
+	l->set_line[idx] = yw_line(key);
 	if (v->type == YAML_MAPPING_NODE)
-		return fail(l, node_line(v), "%s takes a value, not a mapping",
+		return fail(l, yw_line(v), "%s takes a value, not a mapping",
 		    s->path);
-	if (v->type == YAML_SCALAR_NODE && scalar(v) == NULL)
-		return fail(l, node_line(v), "%s: a NUL character is not "
+	if (v->type == YAML_SCALAR_NODE && yw_scalar(v) == NULL)
+		return fail(l, yw_line(v), "%s: a NUL character is not "
 		    "allowed", s->path);
 	if (v->type == YAML_SEQUENCE_NODE) {
 		if (!is_list(s))
-			return fail(l, node_line(v), "%s takes one value, not a "
+			return fail(l, yw_line(v), "%s takes one value, not a "
 			    "list", s->path);
 		for (it = v->data.sequence.items.start;
 		    it < v->data.sequence.items.top; it++) {
 			item = yaml_document_get_node(l->doc, *it);
-			if (scalar(item) == NULL) {
+			if (yw_scalar(item) == NULL) {
 				free_items(items, n);
 				free(lines);
-				return fail(l, node_line(item ? item : v),
+				return fail(l, yw_line(item ? item : v),
 				    "%s: each item must be a single value",
 				    s->path);
 			}
@@ -903,17 +881,17 @@ load_setting(struct load *l, int idx, yaml_node_t *key, yaml_node_t *v)
 			    sizeof(char *));
 			lines = xreallocarray(lines, (size_t)n + 1,
 			    sizeof(int));
-			lines[n] = node_line(item);
-			items[n++] = xstrdup(scalar(item));
+			lines[n] = yw_line(item);
+			items[n++] = xstrdup(yw_scalar(item));
 		}
 	} else if (!(is_list(s) && is_null(v))) {
 		items = xmalloc(sizeof(char *));
-		items[n++] = xstrdup(is_null(v) ? "" : scalar(v));
+		items[n++] = xstrdup(is_null(v) ? "" : yw_scalar(v));
 	}
 	rc = set_value(l->cfg, s, items, n, l->basedir, &bad, msg,
 	    sizeof(msg));
 	if (rc == -1)
-		fail(l, bad >= 0 && lines != NULL ? lines[bad] : node_line(v),
+		fail(l, bad >= 0 && lines != NULL ? lines[bad] : yw_line(v),
 		    "%s: %s", s->path, msg);
 	free_items(items, n);
 	free(lines);
@@ -933,7 +911,7 @@ load_section(struct load *l, const char *sec, yaml_node_t *n)
 		return 0;
 	if (n->type != YAML_MAPPING_NODE) {
 		children(sec, &names);
-		rc = fail(l, node_line(n), "%s must be a mapping of settings "
+		rc = fail(l, yw_line(n), "%s must be a mapping of settings "
 		    "(%s)", *sec ? sec : "the file", buf_str(&names));
 		buf_free(&names);
 		return rc;
@@ -942,8 +920,8 @@ load_section(struct load *l, const char *sec, yaml_node_t *n)
 	    p < n->data.mapping.pairs.top; p++) {
 		k = yaml_document_get_node(l->doc, p->key);
 		v = yaml_document_get_node(l->doc, p->value);
-		if (k == NULL || v == NULL || (key = scalar(k)) == NULL) {
-			rc = fail(l, node_line(k ? k : n), "a setting name "
+		if (k == NULL || v == NULL || (key = yw_scalar(k)) == NULL) {
+			rc = fail(l, yw_line(k ? k : n), "a setting name "
 			    "must be a plain word");
 			break;
 		}
@@ -952,11 +930,11 @@ load_section(struct load *l, const char *sec, yaml_node_t *n)
 		if (*key != '\0' && strchr(key, '.') == NULL &&
 		    (i = conf_section_index(full.s, full.len)) >= 0) {
 			if (l->sec_line[i] != 0)
-				rc = fail(l, node_line(k), "%s is given twice "
+				rc = fail(l, yw_line(k), "%s is given twice "
 				    "(first at line %d)", full.s,
 				    l->sec_line[i]);
 			else {
-				l->sec_line[i] = node_line(k);
+				l->sec_line[i] = yw_line(k);
 				rc = load_section(l, full.s, v);
 			}
 		} else if (*key != '\0' && strchr(key, '.') == NULL &&
@@ -964,7 +942,7 @@ load_section(struct load *l, const char *sec, yaml_node_t *n)
 			rc = load_setting(l, i, k, v);
 		else {
 			children(sec, &names);
-			rc = fail(l, node_line(k), "unknown setting `%s` (%s "
+			rc = fail(l, yw_line(k), "unknown setting `%s` (%s "
 			    "has: %s)", full.s, *sec ? sec : "the top level",
 			    buf_str(&names));
 		}
@@ -1070,8 +1048,9 @@ finish(struct load *l)
 			continue;
 		/* Below in and out, sections are alternatives: what they
 		 * require is required only when they are given. */
-		if (strchr(conf_settings[i].path, '.') != strrchr(conf_settings[i].path,
-		    '.') && l->sec_line[sec] == 0)
+		if (strchr(conf_settings[i].path, '.') !=
+		    strrchr(conf_settings[i].path, '.') &&
+		    l->sec_line[sec] == 0)
 			continue;
 		return fail(l, l->sec_line[sec], "%s is required",
 		    conf_settings[i].path);
@@ -1118,31 +1097,6 @@ finish(struct load *l)
 	return 0;
 }
 
-/*
- * libyaml marks scanner and parser errors with line and column, but a
- * reader error (bad UTF-8, a control character) only with a byte offset:
- * count the lines up to it.
- */
-static void
-syntax_error(yaml_parser_t *p, const char *text, size_t len, const char *name,
-    char *err, size_t errlen)
-{
-	size_t line = 1, off;
-
-	if (p->error == YAML_READER_ERROR) {
-		for (off = 0; off < p->problem_offset && off < len; off++)
-			line += text[off] == '\n';
-		util_err(err, errlen, "%s:%zu: %s (byte %zu of the file)", name,
-		    line, p->problem ? p->problem : "unreadable",
-		    p->problem_offset + 1);
-		return;
-	}
-	util_err(err, errlen, "%s:%zu:%zu: %s%s%s", name,
-	    p->problem_mark.line + 1, p->problem_mark.column + 1,
-	    p->problem ? p->problem : "YAML syntax error",
-	    p->context ? " " : "", p->context ? p->context : "");
-}
-
 /* The directory relative paths are taken from: absolute when it exists,
  * so that they survive a chdir. */
 static char *
@@ -1165,44 +1119,27 @@ int
 config_load_text(const char *name, const char *text, size_t len,
     struct config *c, char *err, size_t errlen)
 {
-	yaml_parser_t parser;
-	yaml_document_t doc, extra;
+	struct yw w;
 	struct load l;
 	int rc;
 
 	config_defaults(c);
 	memset(&l, 0, sizeof(l));
 	l.cfg = c;
-	l.doc = &doc;
-	l.file = name;
-	l.err = err;
-	l.errlen = errlen;
+	l.yw = &w;
 	l.basedir = base_dir(name);
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		syntax_error(&parser, text, len, name, err, errlen);
-		rc = -1;
-		goto out_parser;
+	/* No depth cap: the walk goes only into the table's sections, and
+	 * refuses anything deeper at the first key out of place. */
+	if ((rc = yw_load(&w, name, text, len, NULL, YW_COLUMN, 0, err,
+	    errlen)) == 0) {
+		l.doc = w.doc;
+		rc = load_section(&l, "", yaml_document_get_root_node(w.doc));
+		if (rc == 0 && yaml_document_get_root_node(w.doc) != NULL)
+			rc = yw_only_one(&w);
+		if (rc == 0)
+			rc = finish(&l);
 	}
-	rc = load_section(&l, "", yaml_document_get_root_node(&doc));
-	if (rc == 0 && yaml_document_get_root_node(&doc) != NULL) {
-		if (!yaml_parser_load(&parser, &extra)) {
-			syntax_error(&parser, text, len, name, err, errlen);
-			rc = -1;
-		} else {
-			if (yaml_document_get_root_node(&extra) != NULL)
-				rc = fail(&l, node_line(
-				    yaml_document_get_root_node(&extra)),
-				    "only one YAML document is allowed");
-			yaml_document_delete(&extra);
-		}
-	}
-	if (rc == 0)
-		rc = finish(&l);
-	yaml_document_delete(&doc);
-out_parser:
-	yaml_parser_delete(&parser);
+	yw_free(&w);
 	free(l.basedir);
 	if (rc == -1) {
 		config_free(c);

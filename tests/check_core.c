@@ -214,6 +214,11 @@ START_TEST(gamedef_errors_name_file_and_line)
 	    "  - name: pits\n    kind: int\n", ":6: unknown option key");
 	def_error("name: [unclosed\n", ":");
 	def_error("a: [[[[[[[[[[[[1]]]]]]]]]]]]\n", "nested too deeply");
+	/* A NUL in a scalar would cut the C string short: refused. */
+	def_error("name: mancala\ntitle: x\nseats: 2\naliases: [\"a\\0b\"]\n",
+	    ":4: aliases must be a list of text values");
+	def_error("name: \"manc\\0ala\"\ntitle: x\nseats: 2\n",
+	    ":1: name must be a text value");
 	def_error("name: mancala\ntitle: x\nseats: 2\ntimeout: later\n",
 	    ":4: timeout must be forfeit or notify");
 	def_error("name: mancala\ntitle: x\nseats: 2\nfirst: me\n",
