@@ -23,7 +23,8 @@
 #define YW_COLUMN	0x01
 
 struct yw {
-	yaml_document_t	*doc;		/* the document, once loaded */
+	yaml_document_t	*doc;		/* the document once loaded, the
+					 * walker's until yw_free() */
 	const char	*path;		/* foreign: the name errors give */
 	char		*err;		/* foreign: where errors go */
 	size_t		 errlen;

@@ -293,11 +293,11 @@ struct game_botmove {
 
 /* A robot deciding one move. */
 struct game_botctx {
-	const struct game_ops *ops;
+	const struct game_ops *ops;	/* foreign */
 	int	seat;		/* the robot's */
-	struct rng *rng;	/* the robot's own generator */
-	struct game_botmove *cache; /* GAME_BOT_CACHE entries, zeroed when
-				 * the decision starts */
+	struct rng *rng;	/* foreign: the robot's own generator */
+	struct game_botmove *cache; /* cardbot.c's: GAME_BOT_CACHE entries,
+				 * zeroed when the decision starts */
 };
 
 /* One simulation of a search, zeroed at its start. */
