@@ -115,8 +115,14 @@ main(int argc, char **argv)
 	    !cardbot_supports(def->ops))
 		fatal("%s: no card robot for it", game);
 	ops = def->ops;
-	if (optext == NULL)
-		optext = strcmp(ops->name, "aluette") == 0 ? "teams=fixed" : "";
+	if (optext == NULL) {
+		/* Fixed partnerships where the game lets them be chosen, so
+		 * that robots of one level partner each other. */
+		optext = "";
+		for (i = 0; i < def->nopts; i++)
+			if (strcmp(def->opts[i].name, "teams") == 0)
+				optext = "teams=fixed";
+	}
 	if (gamedef_opts_parse(def, optext, &opts, err, sizeof(err)) == -1)
 		fatal("options: %s", err);
 	nseats = def->seats;

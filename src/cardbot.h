@@ -35,7 +35,8 @@ struct cardbot_budget {
 	long	millis;
 };
 
-/* Whether the engine has a card robot (it must have determinize()). */
+/* Whether the engine has a card robot: determinize() and the cardbot
+ * hooks (struct game_cardbot in games/game.h). */
 int	cardbot_supports(const struct game_ops *);
 
 /*

@@ -14,6 +14,7 @@
 #include "i18n.h"
 #include "conf.h"
 #include "games/game.h"
+#include "yamlwalk.h"
 
 #define MAX_ALIAS_WORDS	3
 #define MAX_ALIAS_LEN	60
@@ -1541,37 +1542,6 @@ command_free(struct command *c)
 
 /* The alias file. */
 
-struct walk {
-	yaml_document_t	*doc;
-	const char	*path;
-	char		*err;
-	size_t		 errlen;
-};
-
-static int walk_fail(struct walk *, const yaml_node_t *, const char *, ...)
-    PRINTFLIKE(3, 4);
-
-static int
-walk_fail(struct walk *w, const yaml_node_t *n, const char *fmt, ...)
-{
-	char msg[GAME_ERRLEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	cmd_err(w->err, w->errlen, "%s:%d: %s", w->path,
-	    n ? (int)n->start_mark.line + 1 : 0, msg);
-	return -1;
-}
-
-static const char *
-scalar(const yaml_node_t *n)
-{
-	return n != NULL && n->type == YAML_SCALAR_NODE ?
-	    (const char *)n->data.scalar.value : NULL;
-}
-
 static enum command_kind
 kind_by_name(const char *s)
 {
@@ -1601,22 +1571,22 @@ alias_norm(const char *s)
 }
 
 static int
-add_alias(struct walk *w, struct command_aliases *al, const yaml_node_t *n,
+add_alias(struct yw *w, struct command_aliases *al, const yaml_node_t *n,
     const char *lang, enum command_kind kind)
 {
-	const char *s = scalar(n);
+	const char *s = yw_scalar(n);
 	char *norm;
 	int i, words;
 
 	if (s == NULL)
-		return walk_fail(w, n, "an alias must be a text value");
+		return yw_fail(w, n, "an alias must be a text value");
 	norm = alias_norm(s);
 	words = count_words(norm);
 	if (words == 0 || words > MAX_ALIAS_WORDS ||
 	    strlen(norm) > MAX_ALIAS_LEN || norm[0] == '#' ||
 	    isdigit((unsigned char)norm[0]) || strpbrk(norm, "=@") != NULL ||
 	    is_punct_tail(norm[strlen(norm) > 0 ? strlen(norm) - 1 : 0])) {
-		walk_fail(w, n, "`%s` cannot be an alias: one to %d words, not "
+		yw_fail(w, n, "`%s` cannot be an alias: one to %d words, not "
 		    "starting with # or a digit, without = or @", s,
 		    MAX_ALIAS_WORDS);
 		free(norm);
@@ -1624,14 +1594,14 @@ add_alias(struct walk *w, struct command_aliases *al, const yaml_node_t *n,
 	}
 	for (i = 1; i < CMD_NKINDS; i++)
 		if (strcmp(infos[i].name, norm) == 0) {
-			walk_fail(w, n, "`%s` is already the command %s", s,
+			yw_fail(w, n, "`%s` is already the command %s", s,
 			    infos[i].name);
 			free(norm);
 			return -1;
 		}
 	for (i = 0; i < al->n; i++)
 		if (strcmp(al->v[i].words, norm) == 0) {
-			walk_fail(w, n, "`%s` is already an alias of %s (line "
+			yw_fail(w, n, "`%s` is already an alias of %s (line "
 			    "%d)", s, infos[al->v[i].kind].name, al->v[i].line);
 			free(norm);
 			return -1;
@@ -1646,7 +1616,7 @@ add_alias(struct walk *w, struct command_aliases *al, const yaml_node_t *n,
 }
 
 static int
-walk_language(struct walk *w, struct command_aliases *al, yaml_node_t *n,
+walk_language(struct yw *w, struct command_aliases *al, yaml_node_t *n,
     const char *lang)
 {
 	yaml_node_pair_t *p;
@@ -1656,16 +1626,16 @@ walk_language(struct walk *w, struct command_aliases *al, yaml_node_t *n,
 	const char *key;
 
 	if (n->type != YAML_MAPPING_NODE)
-		return walk_fail(w, n, "the aliases of %s must be a mapping "
+		return yw_fail(w, n, "the aliases of %s must be a mapping "
 		    "from command to a list of aliases", lang);
 	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
 	    p++) {
 		k = yaml_document_get_node(w->doc, p->key);
 		v = yaml_document_get_node(w->doc, p->value);
-		if ((key = scalar(k)) == NULL || v == NULL)
-			return walk_fail(w, n, "malformed mapping");
+		if ((key = yw_scalar(k)) == NULL || v == NULL)
+			return yw_fail(w, n, "malformed mapping");
 		if ((kind = kind_by_name(key)) == CMD_NONE)
-			return walk_fail(w, k, "unknown command `%s` (help, "
+			return yw_fail(w, k, "unknown command `%s` (help, "
 			    "games, new, ..., set language, admin new, ...: "
 			    "see ludus-commands(7))", key);
 		if (v->type == YAML_SCALAR_NODE) {
@@ -1674,7 +1644,7 @@ walk_language(struct walk *w, struct command_aliases *al, yaml_node_t *n,
 			continue;
 		}
 		if (v->type != YAML_SEQUENCE_NODE)
-			return walk_fail(w, v, "the aliases of %s must be a "
+			return yw_fail(w, v, "the aliases of %s must be a "
 			    "list", key);
 		for (it = v->data.sequence.items.start;
 		    it < v->data.sequence.items.top; it++)
@@ -1696,37 +1666,37 @@ lang_code_ok(const char *s)
 }
 
 static int
-walk_root(struct walk *w, struct command_aliases *al, yaml_node_t *root)
+walk_root(struct yw *w, struct command_aliases *al, yaml_node_t *root)
 {
 	yaml_node_pair_t *p, *q;
 	yaml_node_t *k, *v, *lk, *lv;
 	const char *key, *lang;
 
 	if (root == NULL)
-		return walk_fail(w, NULL, "empty file");
+		return yw_fail(w, NULL, "empty file");
 	if (root->type != YAML_MAPPING_NODE)
-		return walk_fail(w, root, "the file must be a mapping with "
+		return yw_fail(w, root, "the file must be a mapping with "
 		    "`aliases`");
 	for (p = root->data.mapping.pairs.start;
 	    p < root->data.mapping.pairs.top; p++) {
 		k = yaml_document_get_node(w->doc, p->key);
 		v = yaml_document_get_node(w->doc, p->value);
-		if ((key = scalar(k)) == NULL || v == NULL)
-			return walk_fail(w, root, "malformed mapping");
+		if ((key = yw_scalar(k)) == NULL || v == NULL)
+			return yw_fail(w, root, "malformed mapping");
 		if (strcmp(key, "aliases") != 0)
-			return walk_fail(w, k, "unknown key `%s` (aliases)",
+			return yw_fail(w, k, "unknown key `%s` (aliases)",
 			    key);
 		if (v->type != YAML_MAPPING_NODE)
-			return walk_fail(w, v, "aliases must be a mapping from "
+			return yw_fail(w, v, "aliases must be a mapping from "
 			    "language code to commands");
 		for (q = v->data.mapping.pairs.start;
 		    q < v->data.mapping.pairs.top; q++) {
 			lk = yaml_document_get_node(w->doc, q->key);
 			lv = yaml_document_get_node(w->doc, q->value);
-			if ((lang = scalar(lk)) == NULL || lv == NULL)
-				return walk_fail(w, v, "malformed mapping");
+			if ((lang = yw_scalar(lk)) == NULL || lv == NULL)
+				return yw_fail(w, v, "malformed mapping");
 			if (!lang_code_ok(lang))
-				return walk_fail(w, lk, "`%s` is not a language "
+				return yw_fail(w, lk, "`%s` is not a language "
 				    "code (en, ru, ...)", lang);
 			if (walk_language(w, al, lv, lang) == -1)
 				return -1;
@@ -1739,26 +1709,19 @@ int
 command_aliases_load_text(const char *name, const char *text, size_t len,
     struct command_aliases **out, char *err, size_t errlen)
 {
-	yaml_parser_t parser;
-	yaml_document_t doc;
-	struct walk w = { &doc, name, err, errlen };
+	struct yw w;
 	struct command_aliases *al;
 	int rc;
 
 	*out = NULL;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		cmd_err(err, errlen, "%s:%zu: %s", name,
-		    parser.problem_mark.line + 1,
-		    parser.problem ? parser.problem : "YAML syntax error");
-		yaml_parser_delete(&parser);
+	if (yw_load(&w, name, text, len, NULL, 0, YW_MAX_DEPTH, err,
+	    errlen) == -1) {
+		yw_free(&w);
 		return -1;
 	}
 	al = xcalloc(1, sizeof(*al));
-	rc = walk_root(&w, al, yaml_document_get_root_node(&doc));
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
+	rc = walk_root(&w, al, yaml_document_get_root_node(w.doc));
+	yw_free(&w);
 	if (rc == -1) {
 		command_aliases_free(al);
 		return -1;

@@ -98,6 +98,16 @@ struct command_seat {
 				 * without a level (the referee's default) */
 };
 
+/*
+ * A command.  The fields marked "owned" belong to the command when
+ * command_parse() made it, and command_free() releases them.  A command
+ * the referee builds itself to run one on a player's behalf (refladder.c's
+ * challenge runs `new` from the ladder's row) fills them with borrowed
+ * pointers instead (the ladder row's strings, the challenger's address,
+ * one buffer cut into the opts words), frees only what it allocated for
+ * them (the seats array, the other seats' addresses, the opts array) and
+ * never hands the command to command_free().
+ */
 struct command {
 	enum command_kind kind;
 	int	 implicit;	/* a move written without the keyword */

@@ -1,4 +1,8 @@
-/* conf: ludus.yaml through libyaml's document API into struct config. */
+/*
+ * conf: ludus.yaml through libyaml's document API into struct config, by
+ * the settings table.  The values' syntax is in confval.c, writing the
+ * settings back (dump, sample, manual) in confgen.c.
+ */
 #include "config.h"
 
 #include <sys/stat.h>
@@ -14,57 +18,9 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include <yaml.h>
-
-#include "conf.h"
-
-#define MSGLEN		512
-#define PASSWORD_MAX	4096
-#define CONFIG_MAX_SIZE	(1 << 20)	/* far above any real file */
-#define SEC_MS		1000LL
-#define MIN_MS		(60 * SEC_MS)
-#define HOUR_MS		(60 * MIN_MS)
-#define DAY_MS		(24 * HOUR_MS)
-
-enum ctype {
-	T_STRING, T_INT, T_SIZE, T_BOOL, T_DURATION, T_ENUM, T_ADDRESS,
-	T_ADDRESS_LIST, T_LISTID_LIST, T_PATH, T_URL, T_CLOCK, T_PERCENTS,
-	T_PROCESSED, T_LINE_LIST
-};
-
-#define F_REQUIRED	0x01	/* must be given when its section is */
-#define F_EMPTY		0x02	/* "" means unset */
-#define F_SAMPLE	0x04	/* the sample shows the example, not commented */
-
-struct setting {
-	const char	*path;
-	enum ctype	 type;
-	size_t		 off;
-	long long	 min, max;
-	const char *const *values;	/* T_ENUM values; T_URL schemes */
-	const char	*def;		/* NULL: unset by default */
-	const char	*defdoc;	/* a default that depends on the build or
-					 * on another setting, in words */
-	const char	*example;
-	int		 flags;
-	int		(*check)(const char *, char *, size_t);
-	const char	*help;
-};
-
-#define S_SAMPLE_OFF	0x01	/* commented out in the sample */
-
-struct section {
-	const char	*path;
-	int		 flags;
-	const char	*help;
-};
-
-static int check_tag(const char *, char *, size_t);
-static int check_text(const char *, char *, size_t);
-static int check_env(const char *, char *, size_t);
-static int check_token(const char *, char *, size_t);
-static int check_folder(const char *, char *, size_t);
-static int check_site_url(const char *, char *, size_t);
+#include "addr.h"
+#include "confint.h"
+#include "yamlwalk.h"
 
 static const char *const v_language[] = { "en", "ru", "ar", NULL };
 static const char *const v_starttls[] = { "required", "off", NULL };
@@ -82,7 +38,7 @@ static const char *const v_smtp[] = { "smtps", "smtp", NULL };
 
 /* Every mapping a file may hold, with the text that heads it in the sample
  * and the manual. */
-static const struct section sections[] = {
+const struct section conf_sections[] = {
 	{ "referee", 0, "Who the referee is and who runs it." },
 	{ "admin", 0, "What the admins' commands may do." },
 	{ "", 0, "Where ludus keeps its files.  Relative paths anywhere in "
@@ -128,16 +84,16 @@ static const struct section sections[] = {
  * (config_defaults aborts on one that does not parse), so what the manual
  * says is what the program does.
  */
-static const struct setting settings[] = {
+const struct setting conf_settings[] = {
 	{ "referee.address", T_ADDRESS, O(referee.address), 0, 0, NULL, NULL,
 	    NULL, "referee@example.org", F_REQUIRED, NULL,
 	    "The referee's own mail address: players write to it and every "
 	    "mail is sent from it." },
 	{ "referee.name", T_STRING, O(referee.name), 0, 0, NULL,
-	    "ludus referee", NULL, NULL, 0, check_text,
+	    "ludus referee", NULL, NULL, 0, conf_check_text,
 	    "The display name in the From: of outgoing mail." },
 	{ "referee.tag", T_STRING, O(referee.tag), 0, 0, NULL, "ludus", NULL,
-	    NULL, 0, check_tag,
+	    NULL, 0, conf_check_tag,
 	    "The word in the subject tag [TAG #ID TOKEN]: letters, digits "
 	    "and hyphens." },
 	{ "referee.admins", T_ADDRESS_LIST, O(referee.admins), 0, 0, NULL, "",
@@ -185,7 +141,7 @@ static const struct setting settings[] = {
 	    "the start) or imap://... (STARTTLS).  The mailbox defaults to "
 	    "INBOX." },
 	{ "in.imap.user", T_STRING, O(imap.cred.user), 0, 0, NULL, NULL, NULL,
-	    "referee", F_REQUIRED, check_text,
+	    "referee", F_REQUIRED, conf_check_text,
 	    "The login name." },
 	{ "in.imap.password_file", T_PATH, O(imap.cred.password_file), 0, 0,
 	    NULL, NULL, NULL, "@sysconfdir@/ludus/imap.password", F_EMPTY | F_SAMPLE,
@@ -196,7 +152,7 @@ static const struct setting settings[] = {
 	    "read instead.  Give this or password_env." },
 	{ "in.imap.password_env", T_STRING, O(imap.cred.password_env), 0, 0,
 	    NULL, NULL, NULL, "LUDUS_IMAP_PASSWORD", F_EMPTY,
-	    check_env,
+	    conf_check_env,
 	    "The environment variable holding the password." },
 	{ "in.imap.ca_file", T_PATH, O(imap.ca_file), 0, 0, NULL, NULL,
 	    "the system's CA certificates", "@sysconfdir@/ludus/ca.pem", F_EMPTY,
@@ -235,7 +191,7 @@ static const struct setting settings[] = {
 	    "/home/referee/Maildir", F_REQUIRED, NULL,
 	    "The Maildir (with new/, cur/ and tmp/)." },
 	{ "in.maildir.processed", T_STRING, O(maildir.processed), 0, 0, NULL,
-	    "Processed", NULL, NULL, 0, check_folder,
+	    "Processed", NULL, NULL, 0, conf_check_folder,
 	    "The Maildir++ folder a processed message is moved to, marked "
 	    "seen (Processed means PATH/.Processed); messages left in new/ "
 	    "and cur/ are the ones still to read." },
@@ -246,14 +202,14 @@ static const struct setting settings[] = {
 	    "or smtp://HOST[:PORT] (STARTTLS, port 25; write :587 for "
 	    "submission)." },
 	{ "out.smtp.user", T_STRING, O(smtp.cred.user), 0, 0, NULL, NULL,
-	    NULL, "referee", F_EMPTY | F_SAMPLE, check_text,
+	    NULL, "referee", F_EMPTY | F_SAMPLE, conf_check_text,
 	    "The login name for SMTP AUTH; without it no AUTH is done." },
 	{ "out.smtp.password_file", T_PATH, O(smtp.cred.password_file), 0, 0,
 	    NULL, NULL, NULL, "@sysconfdir@/ludus/smtp.password", F_EMPTY | F_SAMPLE,
 	    NULL, "As in.imap.password_file." },
 	{ "out.smtp.password_env", T_STRING, O(smtp.cred.password_env), 0, 0,
 	    NULL, NULL, NULL, "LUDUS_SMTP_PASSWORD", F_EMPTY,
-	    check_env, "As in.imap.password_env." },
+	    conf_check_env, "As in.imap.password_env." },
 	{ "out.smtp.ca_file", T_PATH, O(smtp.ca_file), 0, 0, NULL, NULL,
 	    "the system's CA certificates", "@sysconfdir@/ludus/ca.pem", F_EMPTY,
 	    NULL, "As in.imap.ca_file." },
@@ -326,7 +282,7 @@ static const struct setting settings[] = {
 	    "The syslog facility." },
 
 	{ "auth.trust_authserv_id", T_STRING, O(auth.trust_authserv_id), 0, 0,
-	    NULL, NULL, "off", "mx.example.org", F_EMPTY, check_token,
+	    NULL, NULL, "off", "mx.example.org", F_EMPTY, conf_check_token,
 	    "The authserv-id of our own mail server: a DMARC pass in the "
 	    "topmost Authentication-Results header with this id "
 	    "authenticates the From address.  Set it only when that server "
@@ -402,60 +358,63 @@ static const struct setting settings[] = {
 	    "pages it changed, each by rename, so a web server may serve the "
 	    "directory as it is." },
 	{ "site.url", T_STRING, O(site.url), 0, 0, NULL, NULL, "none",
-	    "https://club.example.org/ludus", F_EMPTY, check_site_url,
+	    "https://club.example.org/ludus", F_EMPTY, conf_check_site_url,
 	    "The address the pages are served at (http:// or https://): "
 	    "board and end mails then link to the game's page." },
 };
 
-#define NSETTINGS	((int)nitems(settings))
-#define NSECTIONS	((int)nitems(sections))
+#define NSETTINGS	((int)nitems(conf_settings))
+#define NSECTIONS	((int)nitems(conf_sections))
+
+const int conf_nsettings = NSETTINGS;
+const int conf_nsections = NSECTIONS;
+_Static_assert(nitems(conf_sections) <= CONF_MAX_SECTIONS,
+    "CONF_MAX_SECTIONS is too small");
 
 /* Loading context. */
 struct load {
 	struct config	*cfg;
+	struct yw	*yw;		/* the file, its errors */
 	yaml_document_t	*doc;
-	const char	*file;
 	char		*basedir;	/* owned; for relative paths */
-	char		*err;
-	size_t		 errlen;
 	int		 set_line[NSETTINGS];	/* 0: not given */
 	int		 sec_line[NSECTIONS];
 };
 
 /* Where a setting lives in the struct (read or written through the
  * type the setting's ctype implies). */
-static void *
-field(const struct config *c, const struct setting *s)
+void *
+conf_field(const struct config *c, const struct setting *s)
 {
 	return (char *)c + s->off;
 }
 
 /* The length of a path's section: 7 ("in.imap") for in.imap.url, 0 at
  * the top level. */
-static size_t
-parent_len(const char *path)
+size_t
+conf_parent_len(const char *path)
 {
 	const char *dot = strrchr(path, '.');
 
 	return dot ? (size_t)(dot - path) : 0;
 }
 
-static const char *
-leaf(const char *path)
+const char *
+conf_leaf(const char *path)
 {
 	const char *dot = strrchr(path, '.');
 
 	return dot ? dot + 1 : path;
 }
 
-static int
-section_index(const char *path, size_t len)
+int
+conf_section_index(const char *path, size_t len)
 {
 	int i;
 
 	for (i = 0; i < NSECTIONS; i++)
-		if (strlen(sections[i].path) == len &&
-		    strncmp(sections[i].path, path, len) == 0)
+		if (strlen(conf_sections[i].path) == len &&
+		    strncmp(conf_sections[i].path, path, len) == 0)
 			return i;
 	return -1;
 }
@@ -466,504 +425,8 @@ setting_index(const char *path)
 	int i;
 
 	for (i = 0; i < NSETTINGS; i++)
-		if (strcmp(settings[i].path, path) == 0)
+		if (strcmp(conf_settings[i].path, path) == 0)
 			return i;
-	return -1;
-}
-
-/* Value syntax. */
-
-int
-config_parse_duration(const char *s, long long *ms, char *err, size_t errlen)
-{
-	static const struct { const char *u; long long ms; } units[] = {
-		{ "ms", 1 }, { "s", SEC_MS }, { "m", MIN_MS }, { "h", HOUR_MS },
-		{ "d", DAY_MS }, { "w", 7 * DAY_MS },
-	};
-	const char *p = s;
-	long long total = 0, n, mult;
-	size_t i, ul;
-	int any = 0;
-
-	while (*p != '\0') {
-		if (!isdigit((unsigned char)*p))
-			goto bad;
-		for (n = 0; isdigit((unsigned char)*p); p++) {
-			if (n > (LLONG_MAX - 9) / 10)
-				goto big;
-			n = n * 10 + (*p - '0');
-		}
-		for (ul = 0; isalpha((unsigned char)p[ul]); ul++)
-			;
-		if (ul == 0) {
-			/* A bare number is seconds, and only alone. */
-			if (any || *p != '\0')
-				goto bad;
-			mult = SEC_MS;
-		} else {
-			mult = 0;
-			for (i = 0; i < nitems(units); i++)
-				if (strlen(units[i].u) == ul &&
-				    util_strncaseeq(units[i].u, p, ul))
-					mult = units[i].ms;
-			if (mult == 0)
-				goto bad;
-			p += ul;
-		}
-		if (n > LLONG_MAX / mult || total > LLONG_MAX - n * mult)
-			goto big;
-		total += n * mult;
-		any = 1;
-	}
-	if (!any)
-		goto bad;
-	*ms = total;
-	return 0;
-bad:
-	util_err(err, errlen, "`%s` is not a duration (a number with ms, s, "
-	    "m, h, d or w, such as 90s, 5m, 24h, 1h30m, 7d)", s);
-	return -1;
-big:
-	util_err(err, errlen, "`%s` is too long a duration", s);
-	return -1;
-}
-
-void
-config_format_duration(long long ms, struct buf *b)
-{
-	static const struct { const char *u; long long ms; } units[] = {
-		{ "d", DAY_MS }, { "h", HOUR_MS }, { "m", MIN_MS },
-		{ "s", SEC_MS }, { "ms", 1 },
-	};
-	size_t i;
-
-	if (ms == 0) {
-		buf_adds(b, "0s");
-		return;
-	}
-	for (i = 0; i < nitems(units); i++)
-		if (ms >= units[i].ms) {
-			buf_printf(b, "%lld%s", ms / units[i].ms, units[i].u);
-			ms %= units[i].ms;
-		}
-}
-
-int
-config_parse_clock(const char *s, struct config_clock *c, char *err,
-    size_t errlen)
-{
-	const char *plus = strchr(s, '+');
-	char *base;
-	int rc;
-
-	memset(c, 0, sizeof(*c));
-	base = plus ? xstrndup(s, (size_t)(plus - s)) : xstrdup(s);
-	rc = config_parse_duration(base, &c->base_ms, err, errlen);
-	free(base);
-	if (rc == 0 && plus != NULL) {
-		c->fischer = 1;
-		rc = config_parse_duration(plus + 1, &c->increment_ms, err,
-		    errlen);
-	}
-	if (rc == -1) {
-		util_err(err, errlen, "`%s` is not a time control (time per "
-		    "move such as 24h, or reserve+increment such as 7d+1d)",
-		    s);
-		return -1;
-	}
-	if (c->base_ms < MIN_MS || c->base_ms > 365 * DAY_MS) {
-		util_err(err, errlen, "`%s`: the %s must be between 1m and "
-		    "365d", s, c->fischer ? "reserve" : "time per move");
-		return -1;
-	}
-	if (c->increment_ms > 30 * DAY_MS) {
-		util_err(err, errlen, "`%s`: the increment must be at most 30d",
-		    s);
-		return -1;
-	}
-	return 0;
-}
-
-void
-config_format_clock(const struct config_clock *c, struct buf *b)
-{
-	config_format_duration(c->base_ms, b);
-	if (c->fischer) {
-		buf_addc(b, '+');
-		config_format_duration(c->increment_ms, b);
-	}
-}
-
-static int
-parse_size(const char *s, long long *out)
-{
-	long long n = 0, mult = 1;
-	const char *p = s;
-
-	if (!isdigit((unsigned char)*p))
-		return -1;
-	for (; isdigit((unsigned char)*p); p++) {
-		if (n > (LLONG_MAX - 9) / 10)
-			return -1;
-		n = n * 10 + (*p - '0');
-	}
-	if (*p != '\0') {
-		switch (*p) {
-		case 'k': case 'K': mult = 1LL << 10; break;
-		case 'm': case 'M': mult = 1LL << 20; break;
-		case 'g': case 'G': mult = 1LL << 30; break;
-		default: return -1;
-		}
-		if (p[1] != '\0' && !((p[1] == 'b' || p[1] == 'B') &&
-		    p[2] == '\0'))
-			return -1;
-	}
-	if (n > LLONG_MAX / mult)
-		return -1;
-	*out = n * mult;
-	return 0;
-}
-
-static void
-format_size(long long n, struct buf *b)
-{
-	if (n != 0 && n % (1LL << 30) == 0)
-		buf_printf(b, "%lldG", n >> 30);
-	else if (n != 0 && n % (1LL << 20) == 0)
-		buf_printf(b, "%lldM", n >> 20);
-	else if (n != 0 && n % (1LL << 10) == 0)
-		buf_printf(b, "%lldk", n >> 10);
-	else
-		buf_printf(b, "%lld", n);
-}
-
-static int
-parse_bool(const char *s, int *v)
-{
-	if (util_strcaseeq(s, "true") || util_strcaseeq(s, "yes") ||
-	    util_strcaseeq(s, "on"))
-		*v = 1;
-	else if (util_strcaseeq(s, "false") || util_strcaseeq(s, "no") ||
-	    util_strcaseeq(s, "off"))
-		*v = 0;
-	else
-		return -1;
-	return 0;
-}
-
-static int
-atext(int c)
-{
-	return isalnum(c) || (c != '\0' && strchr("!#$%&'*+/=?^_`{|}~-", c));
-}
-
-static int
-domain_ok(const char *d)
-{
-	const char *p;
-	size_t label = 0;
-
-	if (*d == '\0' || strlen(d) > 253)
-		return 0;
-	for (p = d; ; p++) {
-		if (*p == '.' || *p == '\0') {
-			if (label == 0 || label > 63 || p[-1] == '-')
-				return 0;
-			if (*p == '\0')
-				return 1;
-			label = 0;
-		} else if (isalnum((unsigned char)*p) ||
-		    (*p == '-' && label > 0))
-			label++;
-		else
-			return 0;
-	}
-}
-
-/* local@domain with a dot-atom local part; the domain is lower-cased. */
-static int
-address_ok(char *a)
-{
-	char *at = strrchr(a, '@'), *p;
-
-	if (at == NULL || at == a || at - a > 64 || a[0] == '.' ||
-	    at[-1] == '.')
-		return 0;
-	for (p = a; p < at; p++)
-		if (!(atext((unsigned char)*p) ||
-		    (*p == '.' && p[1] != '.')))
-			return 0;
-	if (!domain_ok(at + 1))
-		return 0;
-	util_lower(at + 1);
-	return 1;
-}
-
-static int
-check_tag(const char *s, char *msg, size_t len)
-{
-	const char *p;
-
-	for (p = s; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-')
-			break;
-	if (*p != '\0' || p == s || p - s > 32) {
-		util_err(msg, len, "`%s` is not a tag (1-32 letters, digits or "
-		    "hyphens)", s);
-		return -1;
-	}
-	return 0;
-}
-
-/* No control characters and at most max bytes. */
-static int
-check_plain(const char *s, size_t max, char *msg, size_t len)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f) {
-			util_err(msg, len, "control characters are not allowed");
-			return -1;
-		}
-	if ((size_t)(p - (const unsigned char *)s) > max) {
-		util_err(msg, len, "longer than %zu bytes", max);
-		return -1;
-	}
-	return 0;
-}
-
-/* Text that goes into a header or a login. */
-static int
-check_text(const char *s, char *msg, size_t len)
-{
-	return check_plain(s, 200, msg, len);
-}
-
-static int
-check_path(const char *s, char *msg, size_t len)
-{
-	return check_plain(s, PATH_MAX - 1, msg, len);
-}
-
-static int
-check_env(const char *s, char *msg, size_t len)
-{
-	const char *p;
-
-	for (p = s; *p; p++)
-		if (!(isalpha((unsigned char)*p) || *p == '_' ||
-		    (p > s && isdigit((unsigned char)*p))))
-			break;
-	if (*p != '\0' || p == s) {
-		util_err(msg, len, "`%s` is not an environment variable name "
-		    "(letters, digits and _, not starting with a digit)", s);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-check_token(const char *s, char *msg, size_t len)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p; p++)
-		if (*p <= 0x20 || *p == 0x7f || *p == ';') {
-			util_err(msg, len, "`%s` is not an authserv-id (no "
-			    "spaces or semicolons)", s);
-			return -1;
-		}
-	return 0;
-}
-
-static int
-check_site_url(const char *s, char *msg, size_t len)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p; p++)
-		if (*p <= 0x20 || *p >= 0x7f || *p == '"' || *p == '<' ||
-		    *p == '>' || *p == '\\')
-			break;
-	if (*p != '\0' || (strncmp(s, "https://", 8) != 0 &&
-	    strncmp(s, "http://", 7) != 0) || strlen(s) > 200) {
-		util_err(msg, len, "`%s` is not an http:// or https:// URL "
-		    "(ASCII, no spaces, quotes or angle brackets)", s);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-check_folder(const char *s, char *msg, size_t len)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == '/' || *p == 0x7f)
-			break;
-	if (*p != '\0' || *s == '\0' || *s == '.' || strcmp(s, "new") == 0 ||
-	    strcmp(s, "tmp") == 0 || strcmp(s, "cur") == 0) {
-		util_err(msg, len, "`%s` is not a folder name (no slash, no "
-		    "leading dot, not new, cur or tmp)", s);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-keyword_ok(const char *s)
-{
-	const unsigned char *p;
-
-	if (util_strcaseeq(s, "\\Seen") || util_strcaseeq(s, "\\Answered") ||
-	    util_strcaseeq(s, "\\Flagged"))
-		return 1;
-	for (p = (const unsigned char *)s; *p; p++)
-		if (*p <= 0x20 || *p >= 0x7f || strchr("(){%*\"\\]", *p))
-			return 0;
-	return p != (const unsigned char *)s;
-}
-
-static int
-parse_processed(const char *s, struct config_processed *pr, char *msg,
-    size_t len)
-{
-	const char *arg;
-	const unsigned char *p;
-
-	if (strncmp(s, "move ", 5) == 0) {
-		arg = s + 5;
-		for (p = (const unsigned char *)arg; *p; p++)
-			if (*p < 0x20 || *p == 0x7f)
-				break;
-		if (*arg == '\0' || *p != '\0')
-			goto bad;
-		pr->kind = CONFIG_PROCESSED_MOVE;
-	} else if (strncmp(s, "flag ", 5) == 0) {
-		arg = s + 5;
-		if (!keyword_ok(arg))
-			goto bad;
-		pr->kind = CONFIG_PROCESSED_FLAG;
-	} else
-		goto bad;
-	free(pr->arg);
-	pr->arg = xstrdup(arg);
-	return 0;
-bad:
-	util_err(msg, len, "`%s` is not `move FOLDER` or `flag KEYWORD` "
-	    "(KEYWORD: an IMAP keyword, \\Seen, \\Answered or \\Flagged)", s);
-	return -1;
-}
-
-static int
-hexdigit(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-static int
-parse_url(const char *s, const char *const *schemes, struct config_url *u,
-    char *msg, size_t len)
-{
-	static const struct { const char *scheme; int port, tls; } ports[] = {
-		{ "imaps", 993, 1 }, { "imap", 143, 0 },
-		{ "smtps", 465, 1 }, { "smtp", 25, 0 },
-	};
-	const char *p, *host, *hend, *rest;
-	struct buf path = { 0 };
-	long long port;
-	size_t i, slen = 0;
-	int k, hi, lo;
-	char *portstr;
-
-	for (k = 0; schemes[k] != NULL; k++) {
-		slen = strlen(schemes[k]);
-		if (util_strncaseeq(s, schemes[k], slen) &&
-		    strncmp(s + slen, "://", 3) == 0)
-			break;
-	}
-	if (schemes[k] == NULL) {
-		util_err(msg, len, "`%s` does not start with %s:// or %s://",
-		    s, schemes[0], schemes[1]);
-		return -1;
-	}
-	host = s + slen + 3;
-	for (p = host; *p && *p != '/'; p++)
-		if (*p == '@') {
-			util_err(msg, len, "the URL may not hold a user or "
-			    "password: use user and password_file or "
-			    "password_env");
-			return -1;
-		}
-	if (*host == '[') {
-		if ((hend = strchr(host, ']')) == NULL)
-			goto bad;
-		host++;
-		rest = hend + 1;
-	} else {
-		for (hend = host; *hend && *hend != ':' && *hend != '/'; hend++)
-			;
-		rest = hend;
-	}
-	if (hend == host)
-		goto bad;
-	for (p = host; p < hend; p++)
-		if (!(isalnum((unsigned char)*p) || strchr(".-:", *p)))
-			goto bad;
-	for (i = 0; i < nitems(ports); i++)
-		if (strcmp(ports[i].scheme, schemes[k]) == 0)
-			break;
-	port = ports[i].port;
-	if (*rest == ':') {
-		for (p = ++rest; isdigit((unsigned char)*p); p++)
-			;
-		portstr = xstrndup(rest, (size_t)(p - rest));
-		k = util_parse_int(portstr, 1, 65535, &port);
-		free(portstr);
-		if (k == -1)
-			goto bad;
-		rest = p;
-	}
-	if (*rest != '\0' && *rest != '/')
-		goto bad;
-	if (*rest == '/')
-		for (p = rest + 1; *p; p++) {
-			if (*p == '?' || *p == '#' || (unsigned char)*p < 0x20)
-				goto bad;
-			if (*p == '%') {
-				if ((hi = hexdigit(p[1])) < 0 ||
-				    (lo = hexdigit(p[2])) < 0 || hi + lo == 0)
-					goto bad;
-				buf_addc(&path, (char)(hi * 16 + lo));
-				p += 2;
-			} else
-				buf_addc(&path, *p);
-		}
-	if (path.len > 0 && ports[i].scheme[0] == 's') {
-		buf_free(&path);
-		util_err(msg, len, "an SMTP URL has no path");
-		return -1;
-	}
-	free(u->text);
-	free(u->host);
-	free(u->path);
-	u->text = xstrdup(s);
-	u->host = xstrndup(host, (size_t)(hend - host));
-	u->port = (int)port;
-	u->tls = ports[i].tls;
-	u->path = path.len ? buf_steal(&path) :
-	    ports[i].scheme[0] == 'i' ? xstrdup("INBOX") : NULL;
-	buf_free(&path);
-	return 0;
-bad:
-	buf_free(&path);
-	util_err(msg, len, "`%s` is not a URL of the form %s://HOST[:PORT]%s",
-	    s, schemes[0], schemes[0][0] == 'i' ? "[/MAILBOX]" : "");
 	return -1;
 }
 
@@ -986,8 +449,8 @@ list_add(struct config_list *l, const char *s)
 	l->v[l->n++] = xstrdup(s);
 }
 
-static void
-range_text(const struct setting *s, struct buf *b)
+void
+conf_range_text(const struct setting *s, struct buf *b)
 {
 	switch (s->type) {
 	case T_DURATION:
@@ -996,9 +459,9 @@ range_text(const struct setting *s, struct buf *b)
 		config_format_duration(s->max, b);
 		break;
 	case T_SIZE:
-		format_size(s->min, b);
+		conf_format_size(s->min, b);
 		buf_adds(b, " and ");
-		format_size(s->max, b);
+		conf_format_size(s->max, b);
 		break;
 	default:
 		buf_printf(b, "%lld and %lld", s->min, s->max);
@@ -1015,7 +478,7 @@ static int
 set_value(struct config *c, const struct setting *s, char *const *items,
     int nitems, const char *basedir, int *bad_item, char *msg, size_t len)
 {
-	void *f = field(c, s);
+	void *f = conf_field(c, s);
 	const char *v = nitems > 0 ? items[0] : "";
 	struct config_percents pc;
 	struct buf b = { 0 };
@@ -1035,8 +498,8 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 				memmove(copy, copy + 1, strlen(copy));
 				copy[strlen(copy) - 1] = '\0';
 			}
-			if (!address_ok(copy) && (s->type == T_ADDRESS_LIST ||
-			    !domain_ok(copy))) {
+			if (!addr_check(copy) && (s->type == T_ADDRESS_LIST ||
+			    !addr_domain_check(copy))) {
 				util_err(msg, len, "`%s` is not a mail "
 				    "address%s", items[i],
 				    s->type == T_LISTID_LIST ?
@@ -1054,7 +517,7 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 	case T_LINE_LIST:
 		list_free(f);
 		for (i = 0; i < nitems; i++) {
-			if (check_text(items[i], msg, len) == -1 ||
+			if (conf_check_text(items[i], msg, len) == -1 ||
 			    items[i][0] == '\0') {
 				if (items[i][0] == '\0')
 					util_err(msg, len, "an empty line");
@@ -1120,11 +583,12 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 			copy = xasprintf("%s/%s", basedir, v);
 		else
 			copy = xstrdup(v);
-		if (s->type == T_PATH && check_path(copy, msg, len) == -1) {
+		if (s->type == T_PATH &&
+		    conf_check_path(copy, msg, len) == -1) {
 			free(copy);
 			return -1;
 		}
-		if (s->type == T_ADDRESS && !address_ok(copy)) {
+		if (s->type == T_ADDRESS && !addr_check(copy)) {
 			util_err(msg, len, "`%s` is not a mail address "
 			    "(local@domain)", v);
 			free(copy);
@@ -1141,7 +605,7 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 			util_err(msg, len, "`%s` is not a whole number", v);
 			return -1;
 		}
-		if (s->type == T_SIZE && parse_size(v, &n) == -1) {
+		if (s->type == T_SIZE && conf_parse_size(v, &n) == -1) {
 			util_err(msg, len, "`%s` is not a size (bytes, or a "
 			    "number with k, M or G, such as 256k or 10M)", v);
 			return -1;
@@ -1150,7 +614,7 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 		    config_parse_duration(v, &n, msg, len) == -1)
 			return -1;
 		if (n < s->min || n > s->max) {
-			range_text(s, &b);
+			conf_range_text(s, &b);
 			util_err(msg, len, "`%s` is out of range (between %s)",
 			    v, buf_str(&b));
 			buf_free(&b);
@@ -1159,7 +623,7 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 		*(long long *)f = n;
 		return 0;
 	case T_BOOL:
-		if (parse_bool(v, &k) == -1) {
+		if (conf_parse_bool(v, &k) == -1) {
 			util_err(msg, len, "`%s` is not true or false (also: "
 			    "yes, no, on, off)", v);
 			return -1;
@@ -1178,11 +642,11 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 		buf_free(&b);
 		return -1;
 	case T_URL:
-		return parse_url(v, s->values, f, msg, len);
+		return conf_parse_url(v, s->values, f, msg, len);
 	case T_CLOCK:
 		return config_parse_clock(v, f, msg, len);
 	case T_PROCESSED:
-		return parse_processed(v, f, msg, len);
+		return conf_parse_processed(v, f, msg, len);
 	default:
 		break;
 	}
@@ -1259,8 +723,8 @@ is_list(const struct setting *s)
 	    s->type == T_PERCENTS || s->type == T_LINE_LIST;
 }
 
-static int
-set_text(struct config *c, const struct setting *s, const char *text,
+int
+conf_set_text(struct config *c, const struct setting *s, const char *text,
     char *msg, size_t len)
 {
 	char **items, *one[1];
@@ -1284,15 +748,16 @@ config_defaults(struct config *c)
 
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < NSETTINGS; i++)
-		if (section_index(settings[i].path,
-		    parent_len(settings[i].path)) < 0)
-			fatal("config: %s has no section", settings[i].path);
+		if (conf_section_index(conf_settings[i].path,
+		    conf_parent_len(conf_settings[i].path)) < 0)
+			fatal("config: %s has no section",
+			    conf_settings[i].path);
 	for (i = 0; i < NSETTINGS; i++)
-		if (settings[i].def != NULL &&
-		    set_text(c, &settings[i], settings[i].def, msg,
-		    sizeof(msg)) == -1)
-			fatal("config: default of %s: %s", settings[i].path,
-			    msg);
+		if (conf_settings[i].def != NULL &&
+		    conf_set_text(c, &conf_settings[i], conf_settings[i].def,
+		    msg, sizeof(msg)) == -1)
+			fatal("config: default of %s: %s",
+			    conf_settings[i].path, msg);
 	c->imap.cred.setting = "in.imap";
 	c->smtp.cred.setting = "out.smtp";
 	c->in = CONFIG_IN_STDIN;
@@ -1307,8 +772,8 @@ config_free(struct config *c)
 	void *f;
 
 	for (i = 0; i < NSETTINGS; i++) {
-		f = field(c, &settings[i]);
-		switch (settings[i].type) {
+		f = conf_field(c, &conf_settings[i]);
+		switch (conf_settings[i].type) {
 		case T_STRING:
 		case T_PATH:
 		case T_ADDRESS:
@@ -1337,12 +802,6 @@ config_free(struct config *c)
 
 /* Loading. */
 
-static int
-node_line(const yaml_node_t *n)
-{
-	return (int)n->start_mark.line + 1;
-}
-
 static int fail(struct load *, int line, const char *, ...) PRINTFLIKE(3, 4);
 
 static int
@@ -1354,29 +813,14 @@ fail(struct load *l, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (line > 0)
-		util_err(l->err, l->errlen, "%s:%d: %s", l->file, line, msg);
-	else
-		util_err(l->err, l->errlen, "%s: %s", l->file, msg);
-	return -1;
-}
-
-/* The text of a scalar node; NULL for anything else, and for text with a
- * NUL in it ("\0" in double quotes), which C strings would cut short. */
-static const char *
-scalar(const yaml_node_t *n)
-{
-	if (n == NULL || n->type != YAML_SCALAR_NODE ||
-	    strlen((const char *)n->data.scalar.value) != n->data.scalar.length)
-		return NULL;
-	return (const char *)n->data.scalar.value;
+	return yw_fail_line(l->yw, line, "%s", msg);
 }
 
 /* A null value (`key:` with nothing after it) as YAML writes it. */
 static int
 is_null(const yaml_node_t *n)
 {
-	const char *s = scalar(n);
+	const char *s = yw_scalar(n);
 
 	return s != NULL && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
 	    (*s == '\0' || strcmp(s, "~") == 0 || strcmp(s, "null") == 0);
@@ -1391,45 +835,45 @@ children(const char *sec, struct buf *b)
 	int i;
 
 	for (i = 0; i < NSETTINGS + NSECTIONS; i++) {
-		p = i < NSETTINGS ? settings[i].path :
-		    sections[i - NSETTINGS].path;
-		plen = parent_len(p);
+		p = i < NSETTINGS ? conf_settings[i].path :
+		    conf_sections[i - NSETTINGS].path;
+		plen = conf_parent_len(p);
 		if (*p == '\0' || plen != len || strncmp(p, sec, len) != 0)
 			continue;
-		buf_printf(b, "%s%s", b->len ? ", " : "", leaf(p));
+		buf_printf(b, "%s%s", b->len ? ", " : "", conf_leaf(p));
 	}
 }
 
 static int
 load_setting(struct load *l, int idx, yaml_node_t *key, yaml_node_t *v)
 {
-	const struct setting *s = &settings[idx];
+	const struct setting *s = &conf_settings[idx];
 	yaml_node_item_t *it;
 	yaml_node_t *item;
 	char msg[MSGLEN], **items = NULL;
 	int n = 0, rc, bad, *lines = NULL;
 
 	if (l->set_line[idx] != 0)
-		return fail(l, node_line(key), "%s is given twice (first at "
+		return fail(l, yw_line(key), "%s is given twice (first at "
 		    "line %d)", s->path, l->set_line[idx]);
-	l->set_line[idx] = node_line(key);
+	l->set_line[idx] = yw_line(key);
 	if (v->type == YAML_MAPPING_NODE)
-		return fail(l, node_line(v), "%s takes a value, not a mapping",
+		return fail(l, yw_line(v), "%s takes a value, not a mapping",
 		    s->path);
-	if (v->type == YAML_SCALAR_NODE && scalar(v) == NULL)
-		return fail(l, node_line(v), "%s: a NUL character is not "
+	if (v->type == YAML_SCALAR_NODE && yw_scalar(v) == NULL)
+		return fail(l, yw_line(v), "%s: a NUL character is not "
 		    "allowed", s->path);
 	if (v->type == YAML_SEQUENCE_NODE) {
 		if (!is_list(s))
-			return fail(l, node_line(v), "%s takes one value, not a "
+			return fail(l, yw_line(v), "%s takes one value, not a "
 			    "list", s->path);
 		for (it = v->data.sequence.items.start;
 		    it < v->data.sequence.items.top; it++) {
 			item = yaml_document_get_node(l->doc, *it);
-			if (scalar(item) == NULL) {
+			if (yw_scalar(item) == NULL) {
 				free_items(items, n);
 				free(lines);
-				return fail(l, node_line(item ? item : v),
+				return fail(l, yw_line(item ? item : v),
 				    "%s: each item must be a single value",
 				    s->path);
 			}
@@ -1437,17 +881,17 @@ load_setting(struct load *l, int idx, yaml_node_t *key, yaml_node_t *v)
 			    sizeof(char *));
 			lines = xreallocarray(lines, (size_t)n + 1,
 			    sizeof(int));
-			lines[n] = node_line(item);
-			items[n++] = xstrdup(scalar(item));
+			lines[n] = yw_line(item);
+			items[n++] = xstrdup(yw_scalar(item));
 		}
 	} else if (!(is_list(s) && is_null(v))) {
 		items = xmalloc(sizeof(char *));
-		items[n++] = xstrdup(is_null(v) ? "" : scalar(v));
+		items[n++] = xstrdup(is_null(v) ? "" : yw_scalar(v));
 	}
 	rc = set_value(l->cfg, s, items, n, l->basedir, &bad, msg,
 	    sizeof(msg));
 	if (rc == -1)
-		fail(l, bad >= 0 && lines != NULL ? lines[bad] : node_line(v),
+		fail(l, bad >= 0 && lines != NULL ? lines[bad] : yw_line(v),
 		    "%s: %s", s->path, msg);
 	free_items(items, n);
 	free(lines);
@@ -1467,7 +911,7 @@ load_section(struct load *l, const char *sec, yaml_node_t *n)
 		return 0;
 	if (n->type != YAML_MAPPING_NODE) {
 		children(sec, &names);
-		rc = fail(l, node_line(n), "%s must be a mapping of settings "
+		rc = fail(l, yw_line(n), "%s must be a mapping of settings "
 		    "(%s)", *sec ? sec : "the file", buf_str(&names));
 		buf_free(&names);
 		return rc;
@@ -1476,21 +920,21 @@ load_section(struct load *l, const char *sec, yaml_node_t *n)
 	    p < n->data.mapping.pairs.top; p++) {
 		k = yaml_document_get_node(l->doc, p->key);
 		v = yaml_document_get_node(l->doc, p->value);
-		if (k == NULL || v == NULL || (key = scalar(k)) == NULL) {
-			rc = fail(l, node_line(k ? k : n), "a setting name "
+		if (k == NULL || v == NULL || (key = yw_scalar(k)) == NULL) {
+			rc = fail(l, yw_line(k ? k : n), "a setting name "
 			    "must be a plain word");
 			break;
 		}
 		buf_reset(&full);
 		buf_printf(&full, "%s%s%s", sec, *sec ? "." : "", key);
 		if (*key != '\0' && strchr(key, '.') == NULL &&
-		    (i = section_index(full.s, full.len)) >= 0) {
+		    (i = conf_section_index(full.s, full.len)) >= 0) {
 			if (l->sec_line[i] != 0)
-				rc = fail(l, node_line(k), "%s is given twice "
+				rc = fail(l, yw_line(k), "%s is given twice "
 				    "(first at line %d)", full.s,
 				    l->sec_line[i]);
 			else {
-				l->sec_line[i] = node_line(k);
+				l->sec_line[i] = yw_line(k);
 				rc = load_section(l, full.s, v);
 			}
 		} else if (*key != '\0' && strchr(key, '.') == NULL &&
@@ -1498,7 +942,7 @@ load_section(struct load *l, const char *sec, yaml_node_t *n)
 			rc = load_setting(l, i, k, v);
 		else {
 			children(sec, &names);
-			rc = fail(l, node_line(k), "unknown setting `%s` (%s "
+			rc = fail(l, yw_line(k), "unknown setting `%s` (%s "
 			    "has: %s)", full.s, *sec ? sec : "the top level",
 			    buf_str(&names));
 		}
@@ -1521,7 +965,7 @@ given(struct load *l, const char *path)
 static int
 sec_given(struct load *l, const char *path)
 {
-	int i = section_index(path, strlen(path));
+	int i = conf_section_index(path, strlen(path));
 
 	if (i < 0)
 		fatal("config: no section %s", path);
@@ -1597,18 +1041,19 @@ finish(struct load *l)
 	c->out = out_smtp ? CONFIG_OUT_SMTP : CONFIG_OUT_SENDMAIL;
 
 	for (i = 0; i < NSETTINGS; i++) {
-		size_t plen = parent_len(settings[i].path);
-		int sec = section_index(settings[i].path, plen);
+		size_t plen = conf_parent_len(conf_settings[i].path);
+		int sec = conf_section_index(conf_settings[i].path, plen);
 
-		if (!(settings[i].flags & F_REQUIRED) || l->set_line[i])
+		if (!(conf_settings[i].flags & F_REQUIRED) || l->set_line[i])
 			continue;
 		/* Below in and out, sections are alternatives: what they
 		 * require is required only when they are given. */
-		if (strchr(settings[i].path, '.') != strrchr(settings[i].path,
-		    '.') && l->sec_line[sec] == 0)
+		if (strchr(conf_settings[i].path, '.') !=
+		    strrchr(conf_settings[i].path, '.') &&
+		    l->sec_line[sec] == 0)
 			continue;
 		return fail(l, l->sec_line[sec], "%s is required",
-		    settings[i].path);
+		    conf_settings[i].path);
 	}
 
 	if (c->referee.plus_addressing && c->referee.address != NULL &&
@@ -1652,31 +1097,6 @@ finish(struct load *l)
 	return 0;
 }
 
-/*
- * libyaml marks scanner and parser errors with line and column, but a
- * reader error (bad UTF-8, a control character) only with a byte offset:
- * count the lines up to it.
- */
-static void
-syntax_error(yaml_parser_t *p, const char *text, size_t len, const char *name,
-    char *err, size_t errlen)
-{
-	size_t line = 1, off;
-
-	if (p->error == YAML_READER_ERROR) {
-		for (off = 0; off < p->problem_offset && off < len; off++)
-			line += text[off] == '\n';
-		util_err(err, errlen, "%s:%zu: %s (byte %zu of the file)", name,
-		    line, p->problem ? p->problem : "unreadable",
-		    p->problem_offset + 1);
-		return;
-	}
-	util_err(err, errlen, "%s:%zu:%zu: %s%s%s", name,
-	    p->problem_mark.line + 1, p->problem_mark.column + 1,
-	    p->problem ? p->problem : "YAML syntax error",
-	    p->context ? " " : "", p->context ? p->context : "");
-}
-
 /* The directory relative paths are taken from: absolute when it exists,
  * so that they survive a chdir. */
 static char *
@@ -1699,44 +1119,27 @@ int
 config_load_text(const char *name, const char *text, size_t len,
     struct config *c, char *err, size_t errlen)
 {
-	yaml_parser_t parser;
-	yaml_document_t doc, extra;
+	struct yw w;
 	struct load l;
 	int rc;
 
 	config_defaults(c);
 	memset(&l, 0, sizeof(l));
 	l.cfg = c;
-	l.doc = &doc;
-	l.file = name;
-	l.err = err;
-	l.errlen = errlen;
+	l.yw = &w;
 	l.basedir = base_dir(name);
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		syntax_error(&parser, text, len, name, err, errlen);
-		rc = -1;
-		goto out_parser;
+	/* No depth cap: the walk goes only into the table's sections, and
+	 * refuses anything deeper at the first key out of place. */
+	if ((rc = yw_load(&w, name, text, len, NULL, YW_COLUMN, 0, err,
+	    errlen)) == 0) {
+		l.doc = w.doc;
+		rc = load_section(&l, "", yaml_document_get_root_node(w.doc));
+		if (rc == 0 && yaml_document_get_root_node(w.doc) != NULL)
+			rc = yw_only_one(&w);
+		if (rc == 0)
+			rc = finish(&l);
 	}
-	rc = load_section(&l, "", yaml_document_get_root_node(&doc));
-	if (rc == 0 && yaml_document_get_root_node(&doc) != NULL) {
-		if (!yaml_parser_load(&parser, &extra)) {
-			syntax_error(&parser, text, len, name, err, errlen);
-			rc = -1;
-		} else {
-			if (yaml_document_get_root_node(&extra) != NULL)
-				rc = fail(&l, node_line(
-				    yaml_document_get_root_node(&extra)),
-				    "only one YAML document is allowed");
-			yaml_document_delete(&extra);
-		}
-	}
-	if (rc == 0)
-		rc = finish(&l);
-	yaml_document_delete(&doc);
-out_parser:
-	yaml_parser_delete(&parser);
+	yw_free(&w);
 	free(l.basedir);
 	if (rc == -1) {
 		config_free(c);
@@ -1920,422 +1323,5 @@ config_check_passwords(const struct config *c, char *err, size_t errlen)
 const char *
 config_setting_name(int i)
 {
-	return i >= 0 && i < NSETTINGS ? settings[i].path : NULL;
-}
-
-/* Writing settings back: the dump, the sample, the manual. */
-
-static void
-yaml_scalar(struct buf *b, const char *s, int in_flow)
-{
-	const char *p;
-	int quote = *s == '\0' || strchr("-?:,[]{}#&*!|>'\"%@` ", *s) ||
-	    s[strlen(s) - 1] == ' ' || s[strlen(s) - 1] == ':' ||
-	    strstr(s, ": ") || strstr(s, " #") ||
-	    strcmp(s, "~") == 0 || util_strcaseeq(s, "null") ||
-	    (in_flow && strpbrk(s, ",[]{}:"));
-
-	if (!quote) {
-		buf_adds(b, s);
-		return;
-	}
-	buf_addc(b, '"');
-	for (p = s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			buf_addc(b, '\\');
-		buf_addc(b, *p);
-	}
-	buf_addc(b, '"');
-}
-
-static void
-format_value(const struct config *c, const struct setting *s, struct buf *b)
-{
-	const void *f = field(c, s);
-	const struct config_list *l;
-	const struct config_percents *pc;
-	const struct config_processed *pr;
-	const char *str;
-	int i;
-
-	switch (s->type) {
-	case T_STRING:
-	case T_PATH:
-	case T_ADDRESS:
-		str = *(char *const *)f;
-		yaml_scalar(b, str ? str : "", 0);
-		break;
-	case T_INT:
-		buf_printf(b, "%lld", *(const long long *)f);
-		break;
-	case T_SIZE:
-		format_size(*(const long long *)f, b);
-		break;
-	case T_DURATION:
-		config_format_duration(*(const long long *)f, b);
-		break;
-	case T_BOOL:
-		buf_adds(b, *(const int *)f ? "true" : "false");
-		break;
-	case T_ENUM:
-		buf_adds(b, s->values[*(const int *)f]);
-		break;
-	case T_URL:
-		str = ((const struct config_url *)f)->text;
-		yaml_scalar(b, str ? str : "", 0);
-		break;
-	case T_CLOCK:
-		config_format_clock(f, b);
-		break;
-	case T_PROCESSED:
-		pr = f;
-		buf_printf(b, "%s %s", pr->kind == CONFIG_PROCESSED_MOVE ?
-		    "move" : "flag", pr->arg);
-		break;
-	case T_PERCENTS:
-		pc = f;
-		buf_addc(b, '[');
-		for (i = 0; i < pc->n; i++)
-			buf_printf(b, "%s%d%%", i ? ", " : "", pc->v[i]);
-		buf_addc(b, ']');
-		break;
-	case T_ADDRESS_LIST:
-	case T_LISTID_LIST:
-	case T_LINE_LIST:
-		l = f;
-		buf_addc(b, '[');
-		for (i = 0; i < l->n; i++) {
-			if (i)
-				buf_adds(b, ", ");
-			yaml_scalar(b, l->v[i], 1);
-		}
-		buf_addc(b, ']');
-		break;
-	}
-}
-
-/* What a reader needs beside the help: choices, range, requirement. */
-static void
-describe(const struct setting *s, struct buf *b)
-{
-	int k;
-
-	if (s->type == T_ENUM) {
-		buf_adds(b, "  One of:");
-		for (k = 0; s->values[k] != NULL; k++)
-			buf_printf(b, "%s `%s`", k ? "," : "", s->values[k]);
-		buf_addc(b, '.');
-	}
-	if (s->type == T_INT || s->type == T_SIZE || s->type == T_DURATION) {
-		buf_adds(b, "  Between ");
-		range_text(s, b);
-		buf_addc(b, '.');
-	}
-	if (s->flags & F_REQUIRED)
-		buf_adds(b, "  Required.");
-	if (s->defdoc != NULL)
-		buf_printf(b, "  Default: %s.", s->defdoc);
-}
-
-static int
-section_active(const struct config *c, const char *sec)
-{
-	if (strncmp(sec, "in.imap", 7) == 0)
-		return c->in == CONFIG_IN_IMAP;
-	if (strncmp(sec, "in.maildir", 10) == 0)
-		return c->in == CONFIG_IN_MAILDIR;
-	if (strncmp(sec, "out.smtp", 8) == 0)
-		return c->out == CONFIG_OUT_SMTP;
-	if (strncmp(sec, "out.sendmail", 12) == 0)
-		return c->out == CONFIG_OUT_SENDMAIL;
-	return 1;
-}
-
-static int
-section_off(const char *sec, size_t len)
-{
-	int i;
-
-	for (i = 0; i < NSECTIONS; i++)
-		if ((sections[i].flags & S_SAMPLE_OFF) &&
-		    strlen(sections[i].path) <= len &&
-		    strncmp(sections[i].path, sec, strlen(sections[i].path)) ==
-		    0)
-			return 1;
-	return 0;
-}
-
-static int
-depth(const char *sec, size_t len)
-{
-	size_t i;
-	int d = len > 0;
-
-	for (i = 0; i < len; i++)
-		d += sec[i] == '.';
-	return d;
-}
-
-/* Comment lines, wrapped. */
-static void
-comment(struct buf *b, int indent, const char *text)
-{
-	const char *p = text, *end, *brk;
-	size_t width = 72 - (size_t)indent - 2;
-
-	while (*p != '\0') {
-		while (*p == ' ')
-			p++;
-		end = p + strlen(p);
-		if ((size_t)(end - p) > width) {
-			for (brk = p + width; brk > p && *brk != ' '; brk--)
-				;
-			if (brk > p)
-				end = brk;
-		}
-		buf_printf(b, "%*s# %.*s\n", indent, "", (int)(end - p), p);
-		p = end;
-	}
-}
-
-/* Open the headers of sec that are not yet open. */
-static void
-open_sections(struct buf *b, char *open, size_t opensz, const char *sec,
-    size_t seclen, int sample)
-{
-	size_t common = 0, i, end;
-	int si;
-
-	/* Longest common whole-component prefix of open and sec. */
-	for (i = 0; ; i++) {
-		int oe = open[i] == '\0', se = i == seclen;
-
-		if (oe || se || open[i] == '.' || sec[i] == '.') {
-			if ((oe || open[i] == '.') && (se || sec[i] == '.') &&
-			    strncmp(open, sec, i) == 0)
-				common = i;
-			if (oe || se)
-				break;
-		}
-	}
-	if (seclen == 0 && open[0] != '\0' && sample) {
-		buf_addc(b, '\n');
-		comment(b, 0, sections[section_index("", 0)].help);
-		buf_addc(b, '\n');
-	}
-	for (end = common ? common + 1 : 0; end < seclen; end++) {
-		while (end < seclen && sec[end] != '.')
-			end++;
-		si = section_index(sec, end);
-		if (sample) {
-			if (depth(sec, end) == 1)
-				buf_addc(b, '\n');
-			comment(b, 2 * (depth(sec, end) - 1),
-			    sections[si].help);
-		}
-		buf_printf(b, "%*s%s%s:\n", 2 * (depth(sec, end) - 1), "",
-		    sample && section_off(sec, end) ? "#" : "",
-		    leaf(sections[si].path));
-	}
-	util_strlcpy(open, sec, opensz < seclen + 1 ? opensz : seclen + 1);
-}
-
-static void
-emit(struct buf *b, const struct config *c, int sample)
-{
-	const struct setting *s;
-	struct buf help = { 0 };
-	char open[64] = "";
-	size_t plen;
-	int i, ind, commented;
-
-	for (i = 0; i < NSETTINGS; i++) {
-		s = &settings[i];
-		plen = parent_len(s->path);
-		if (!sample && !section_active(c, s->path))
-			continue;
-		if (plen != strlen(open) || strncmp(open, s->path, plen) != 0)
-			open_sections(b, open, sizeof(open), s->path, plen,
-			    sample);
-		ind = 2 * depth(s->path, plen);
-		commented = 0;
-		if (sample) {
-			buf_reset(&help);
-			buf_adds(&help, s->help);
-			describe(s, &help);
-			comment(b, ind, help.s);
-			commented = section_off(s->path, plen) ||
-			    (!(s->flags & (F_REQUIRED | F_SAMPLE)) &&
-			    (s->def == NULL || s->defdoc != NULL));
-		}
-		buf_printf(b, "%*s%s%s: ", ind, "", commented ? "#" : "",
-		    leaf(s->path));
-		if (commented && s->def == NULL && s->example == NULL)
-			fatal("config: %s needs an example", s->path);
-		if (commented && (s->def == NULL || s->defdoc != NULL))
-			buf_adds(b, s->example);
-		else
-			format_value(c, s, b);
-		buf_addc(b, '\n');
-	}
-	buf_free(&help);
-}
-
-void
-config_dump(const struct config *c, struct buf *b)
-{
-	emit(b, c, 0);
-}
-
-void
-config_doc_sample(struct buf *b)
-{
-	struct config c;
-	char msg[MSGLEN];
-	int i;
-
-	config_defaults(&c);
-	for (i = 0; i < NSETTINGS; i++)
-		if ((settings[i].flags & (F_REQUIRED | F_SAMPLE)) &&
-		    set_text(&c, &settings[i], settings[i].example, msg,
-		    sizeof(msg)) == -1)
-			fatal("config: example of %s: %s", settings[i].path,
-			    msg);
-	buf_adds(b,
-	    "# ludus.yaml: the configuration of the ludus referee.\n"
-	    "#\n"
-	    "# Every setting is shown with its default value; the few without\n"
-	    "# one show an example.  Lines starting with # are comments: remove\n"
-	    "# the # of a setting to use it.  See ludus.yaml(5) for the value\n"
-	    "# syntax.  `ludusd -n` checks a file and reports the first problem\n"
-	    "# with its line number.\n");
-	emit(b, &c, 1);
-	config_free(&c);
-}
-
-/* Text for a roff line: escape backslashes, `x` as quotes. */
-static void
-roff_text(struct buf *b, const char *text)
-{
-	const char *s;
-	int open = 0;
-
-	for (s = text; *s; s++) {
-		if (*s == '\\')
-			buf_adds(b, "\\e");
-		else if (*s == '`') {
-			buf_adds(b, open ? "\\(cq" : "\\(oq");
-			open = !open;
-		} else if (*s == ' ' && s > text && s[-1] == '.' &&
-		    s[1] == ' ') {
-			/* One sentence a line, as mdoc wants. */
-			buf_addc(b, '\n');
-			while (s[1] == ' ')
-				s++;
-		} else
-			buf_addc(b, *s);
-	}
-	buf_addc(b, '\n');
-}
-
-static void
-roff_arg(struct buf *b, const char *s)
-{
-	buf_addc(b, '"');
-	for (; *s; s++) {
-		if (*s == '\\')
-			buf_adds(b, "\\e");
-		else if (*s == '"')
-			buf_adds(b, "\\(dq");
-		else
-			buf_addc(b, *s);
-	}
-	buf_addc(b, '"');
-}
-
-static const char *
-type_name(enum ctype t)
-{
-	switch (t) {
-	case T_STRING:		return "text";
-	case T_INT:		return "number";
-	case T_SIZE:		return "size";
-	case T_BOOL:		return "bool";
-	case T_DURATION:	return "duration";
-	case T_ENUM:		return "word";
-	case T_ADDRESS:		return "address";
-	case T_ADDRESS_LIST:	return "address-list";
-	case T_LISTID_LIST:	return "mailing-lists";
-	case T_PATH:		return "path";
-	case T_URL:		return "URL";
-	case T_CLOCK:		return "clock";
-	case T_PERCENTS:	return "percent-list";
-	case T_PROCESSED:	return "action";
-	case T_LINE_LIST:	return "line-list";
-	}
-	return "?";
-}
-
-void
-config_doc_man(struct buf *b)
-{
-	const struct setting *s;
-	struct config c;
-	struct buf t = { 0 };
-	size_t plen;
-	int i, j, sec, last = -1, k, shown[NSECTIONS] = { 0 };
-	size_t jl;
-
-	config_defaults(&c);
-	for (i = 0; i < NSETTINGS; i++) {
-		s = &settings[i];
-		plen = parent_len(s->path);
-		sec = section_index(s->path, plen);
-		if (sec != last) {
-			if (last != -1)
-				buf_adds(b, ".El\n");
-			/* Sections that hold only sections (in, out) too. */
-			for (j = 0; j < NSECTIONS; j++) {
-				jl = strlen(sections[j].path);
-				if (shown[j] || jl == 0 || jl >= plen ||
-				    strncmp(sections[j].path, s->path, jl) != 0 ||
-				    s->path[jl] != '.')
-					continue;
-				buf_printf(b, ".Ss %s\n", sections[j].path);
-				roff_text(b, sections[j].help);
-				shown[j] = 1;
-			}
-			buf_printf(b, ".Ss %s\n", plen ? sections[sec].path :
-			    "Files");
-			roff_text(b, sections[sec].help);
-			buf_adds(b, ".Bl -tag -width Ds\n");
-			shown[sec] = 1;
-			last = sec;
-		}
-		buf_printf(b, ".It Ic %s", s->path);
-		if (s->type == T_ENUM)
-			for (k = 0; s->values[k] != NULL; k++)
-				buf_printf(b, "%s Cm %s", k ? " |" : "",
-				    s->values[k]);
-		else
-			buf_printf(b, " Ar %s", type_name(s->type));
-		buf_addc(b, '\n');
-		buf_reset(&t);
-		buf_adds(&t, s->help);
-		if (s->type != T_ENUM)
-			describe(s, &t);
-		else if (s->flags & F_REQUIRED)
-			buf_adds(&t, "  Required.");
-		roff_text(b, t.s);
-		if (s->def != NULL && s->defdoc == NULL) {
-			buf_reset(&t);
-			format_value(&c, s, &t);
-			buf_adds(b, "Default:\n.Ql ");
-			roff_arg(b, t.s);
-			buf_adds(b, " .\n");
-		}
-	}
-	buf_adds(b, ".El\n");
-	buf_free(&t);
-	config_free(&c);
+	return i >= 0 && i < NSETTINGS ? conf_settings[i].path : NULL;
 }

@@ -8,132 +8,93 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <yaml.h>
-
 #include "gamedef.h"
 #include "i18n.h"
-
-#define GAMEDEF_MAX_DEPTH	8
-
-struct walk {
-	yaml_document_t	*doc;
-	const char	*path;
-	char		*err;
-	size_t		 errlen;
-};
+#include "yamlwalk.h"
 
 static int
-node_line(const yaml_node_t *n)
+get_string(struct yw *w, yaml_node_t *n, const char *key, char **out)
 {
-	return (int)n->start_mark.line + 1;
-}
-
-static int fail(struct walk *, const yaml_node_t *, const char *, ...)
-    PRINTFLIKE(3, 4);
-
-static int
-fail(struct walk *w, const yaml_node_t *n, const char *fmt, ...)
-{
-	char msg[GAME_ERRLEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	util_err(w->err, w->errlen, "%s:%d: %s", w->path, n ? node_line(n) : 0,
-	    msg);
-	return -1;
-}
-
-static const char *
-scalar(const yaml_node_t *n)
-{
-	return n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value :
-	    NULL;
-}
-
-static int
-get_string(struct walk *w, yaml_node_t *n, const char *key, char **out)
-{
-	const char *s = scalar(n);
+	const char *s = yw_scalar(n);
 
 	if (s == NULL)
-		return fail(w, n, "%s must be a text value", key);
+		return yw_fail(w, n, "%s must be a text value", key);
 	free(*out);
 	*out = xstrdup(s);
 	return 0;
 }
 
 static int
-get_int(struct walk *w, yaml_node_t *n, const char *key, long long min,
+get_int(struct yw *w, yaml_node_t *n, const char *key, long long min,
     long long max, long long *out)
 {
-	const char *s = scalar(n);
+	const char *s = yw_scalar(n);
 	char range[64];
 
 	snprintf(range, sizeof(range), "%lld-%lld", min, max);
 	if (s == NULL || util_parse_int(s, min, max, out) == -1)
-		return fail(w, n, "%s must be a whole number in %s", key, range);
+		return yw_fail(w, n, "%s must be a whole number in %s", key,
+		    range);
 	return 0;
 }
 
 static int
-get_list(struct walk *w, yaml_node_t *n, const char *key, char ***out,
+get_list(struct yw *w, yaml_node_t *n, const char *key, char ***out,
     int *nout)
 {
 	yaml_node_item_t *it;
 	yaml_node_t *item;
 
-	if (n->type == YAML_SCALAR_NODE) {
+	if (yw_scalar(n) != NULL) {
 		*out = xreallocarray(*out, (size_t)*nout + 1, sizeof(char *));
-		(*out)[(*nout)++] = xstrdup(scalar(n));
+		(*out)[(*nout)++] = xstrdup(yw_scalar(n));
 		return 0;
 	}
 	if (n->type != YAML_SEQUENCE_NODE)
-		return fail(w, n, "%s must be a list", key);
+		return yw_fail(w, n, "%s must be a list", key);
 	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top;
 	    it++) {
 		item = yaml_document_get_node(w->doc, *it);
-		if (item == NULL || scalar(item) == NULL)
-			return fail(w, n, "%s must be a list of text values",
+		if (item == NULL || yw_scalar(item) == NULL)
+			return yw_fail(w, n, "%s must be a list of text values",
 			    key);
 		*out = xreallocarray(*out, (size_t)*nout + 1, sizeof(char *));
-		(*out)[(*nout)++] = xstrdup(scalar(item));
+		(*out)[(*nout)++] = xstrdup(yw_scalar(item));
 	}
 	return 0;
 }
 
 /* texts: KEY: LANGUAGE: TEXT. */
 static int
-get_texts(struct gamedef *d, struct walk *w, yaml_node_t *n)
+get_texts(struct gamedef *d, struct yw *w, yaml_node_t *n)
 {
 	yaml_node_pair_t *p, *q;
 	yaml_node_t *k, *v, *lk, *lv;
 
 	if (n->type != YAML_MAPPING_NODE)
-		return fail(w, n, "texts must be a mapping of KEY: LANGUAGE: "
-		    "TEXT");
+		return yw_fail(w, n, "texts must be a mapping of KEY: "
+		    "LANGUAGE: TEXT");
 	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
 	    p++) {
 		k = yaml_document_get_node(w->doc, p->key);
 		v = yaml_document_get_node(w->doc, p->value);
-		if (k == NULL || v == NULL || scalar(k) == NULL ||
+		if (k == NULL || v == NULL || yw_scalar(k) == NULL ||
 		    v->type != YAML_MAPPING_NODE)
-			return fail(w, n, "texts must be a mapping of KEY: "
+			return yw_fail(w, n, "texts must be a mapping of KEY: "
 			    "LANGUAGE: TEXT");
 		for (q = v->data.mapping.pairs.start;
 		    q < v->data.mapping.pairs.top; q++) {
 			lk = yaml_document_get_node(w->doc, q->key);
 			lv = yaml_document_get_node(w->doc, q->value);
-			if (lk == NULL || lv == NULL || scalar(lk) == NULL ||
-			    scalar(lv) == NULL)
-				return fail(w, v, "texts: %s: each language "
-				    "needs one text", scalar(k));
+			if (lk == NULL || lv == NULL || yw_scalar(lk) == NULL ||
+			    yw_scalar(lv) == NULL)
+				return yw_fail(w, v, "texts: %s: each language "
+				    "needs one text", yw_scalar(k));
 			d->texts = xreallocarray(d->texts,
 			    (size_t)d->ntexts + 3, sizeof(char *));
-			d->texts[d->ntexts++] = xstrdup(scalar(k));
-			d->texts[d->ntexts++] = xstrdup(scalar(lk));
-			d->texts[d->ntexts++] = xstrdup(scalar(lv));
+			d->texts[d->ntexts++] = xstrdup(yw_scalar(k));
+			d->texts[d->ntexts++] = xstrdup(yw_scalar(lk));
+			d->texts[d->ntexts++] = xstrdup(yw_scalar(lv));
 		}
 	}
 	return 0;
@@ -234,7 +195,7 @@ opt_value(const struct gamedef_opt *o, const char *val, long long *ival,
 }
 
 static int
-walk_option(struct walk *w, yaml_node_t *n, struct gamedef_opt *o)
+walk_option(struct yw *w, yaml_node_t *n, struct gamedef_opt *o)
 {
 	yaml_node_pair_t *p;
 	yaml_node_t *k, *v, *defnode = NULL;
@@ -243,15 +204,15 @@ walk_option(struct walk *w, yaml_node_t *n, struct gamedef_opt *o)
 	long long ival;
 	int have_min = 0, have_max = 0;
 
-	o->line = node_line(n);
+	o->line = yw_line(n);
 	if (n->type != YAML_MAPPING_NODE)
-		return fail(w, n, "an option must be a mapping");
+		return yw_fail(w, n, "an option must be a mapping");
 	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
 	    p++) {
 		k = yaml_document_get_node(w->doc, p->key);
 		v = yaml_document_get_node(w->doc, p->value);
-		if (k == NULL || v == NULL || (key = scalar(k)) == NULL)
-			return fail(w, n, "malformed option");
+		if (k == NULL || v == NULL || (key = yw_scalar(k)) == NULL)
+			return yw_fail(w, n, "malformed option");
 		if (strcmp(key, "name") == 0) {
 			if (get_string(w, v, key, &o->name) == -1)
 				goto bad;
@@ -277,19 +238,20 @@ walk_option(struct walk *w, yaml_node_t *n, struct gamedef_opt *o)
 			if (get_string(w, v, key, &o->help) == -1)
 				goto bad;
 		} else {
-			fail(w, k, "unknown option key `%s` (name, type, min, "
-			    "max, values, default, help)", key);
+			yw_fail(w, k, "unknown option key `%s` (name, type, "
+			    "min, max, values, default, help)", key);
 			goto bad;
 		}
 	}
 	if (o->name == NULL || type == NULL || o->def == NULL) {
-		fail(w, n, "an option needs name, type and default");
+		yw_fail(w, n, "an option needs name, type and default");
 		goto bad;
 	}
 	if (strcmp(type, "int") == 0) {
 		o->type = GOPT_INT;
 		if (!have_min || !have_max || o->min > o->max) {
-			fail(w, n, "int option %s needs min <= max", o->name);
+			yw_fail(w, n, "int option %s needs min <= max",
+			    o->name);
 			goto bad;
 		}
 	} else if (strcmp(type, "bool") == 0)
@@ -297,18 +259,19 @@ walk_option(struct walk *w, yaml_node_t *n, struct gamedef_opt *o)
 	else if (strcmp(type, "enum") == 0) {
 		o->type = GOPT_ENUM;
 		if (o->nvalues == 0) {
-			fail(w, n, "enum option %s needs values", o->name);
+			yw_fail(w, n, "enum option %s needs values", o->name);
 			goto bad;
 		}
 	} else if (strcmp(type, "string") == 0)
 		o->type = GOPT_STRING;
 	else {
-		fail(w, n, "unknown type `%s` (int, bool, enum, string)", type);
+		yw_fail(w, n, "unknown type `%s` (int, bool, enum, string)",
+		    type);
 		goto bad;
 	}
 	if (opt_value(o, o->def, &ival, sval, sizeof(sval), msg,
 	    sizeof(msg)) == -1) {
-		fail(w, defnode, "default: %s", msg);
+		yw_fail(w, defnode, "default: %s", msg);
 		goto bad;
 	}
 	free(type);
@@ -319,18 +282,18 @@ bad:
 }
 
 static int
-walk_options(struct walk *w, yaml_node_t *n, struct gamedef *d)
+walk_options(struct yw *w, yaml_node_t *n, struct gamedef *d)
 {
 	yaml_node_item_t *it;
 	yaml_node_t *item;
 	int i;
 
 	if (n->type != YAML_SEQUENCE_NODE)
-		return fail(w, n, "options must be a list");
+		return yw_fail(w, n, "options must be a list");
 	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top;
 	    it++) {
 		if (d->nopts >= GAME_MAX_OPTS)
-			return fail(w, n, _("too many options"));
+			return yw_fail(w, n, _("too many options"));
 		item = yaml_document_get_node(w->doc, *it);
 		d->opts = xreallocarray(d->opts, (size_t)d->nopts + 1,
 		    sizeof(*d->opts));
@@ -342,17 +305,17 @@ walk_options(struct walk *w, yaml_node_t *n, struct gamedef *d)
 		for (i = 0; i < d->nopts - 1; i++)
 			if (strcmp(d->opts[i].name,
 			    d->opts[d->nopts - 1].name) == 0)
-				return fail(w, item, "option %s defined twice",
-				    d->opts[i].name);
+				return yw_fail(w, item, "option %s defined "
+				    "twice", d->opts[i].name);
 		if (strlen(d->opts[d->nopts - 1].name) >=
 		    sizeof(((struct game_optval *)0)->name))
-			return fail(w, item, "option name too long");
+			return yw_fail(w, item, "option name too long");
 	}
 	return 0;
 }
 
 static int
-walk_root(struct walk *w, yaml_node_t *root, struct gamedef *d)
+walk_root(struct yw *w, yaml_node_t *root, struct gamedef *d)
 {
 	yaml_node_pair_t *p;
 	yaml_node_t *k, *v;
@@ -360,20 +323,20 @@ walk_root(struct walk *w, yaml_node_t *root, struct gamedef *d)
 	long long seats;
 
 	if (root == NULL)
-		return fail(w, NULL, "empty game definition");
+		return yw_fail(w, NULL, "empty game definition");
 	if (root->type != YAML_MAPPING_NODE)
-		return fail(w, root, "a game definition must be a mapping");
+		return yw_fail(w, root, "a game definition must be a mapping");
 	for (p = root->data.mapping.pairs.start;
 	    p < root->data.mapping.pairs.top; p++) {
 		k = yaml_document_get_node(w->doc, p->key);
 		v = yaml_document_get_node(w->doc, p->value);
-		if (k == NULL || v == NULL || (key = scalar(k)) == NULL)
-			return fail(w, root, "malformed mapping");
+		if (k == NULL || v == NULL || (key = yw_scalar(k)) == NULL)
+			return yw_fail(w, root, "malformed mapping");
 		if (strcmp(key, "name") == 0) {
 			if (get_string(w, v, key, &d->name) == -1)
 				return -1;
 			if ((d->ops = game_find(d->name)) == NULL)
-				return fail(w, v, "no engine called `%s`",
+				return yw_fail(w, v, "no engine called `%s`",
 				    d->name);
 		} else if (strcmp(key, "title") == 0) {
 			if (get_string(w, v, key, &d->title) == -1)
@@ -392,20 +355,20 @@ walk_root(struct walk *w, yaml_node_t *root, struct gamedef *d)
 				return -1;
 			d->seats = (int)seats;
 		} else if (strcmp(key, "first") == 0) {
-			const char *f = scalar(v);
+			const char *f = yw_scalar(v);
 
 			if (f == NULL || (strcmp(f, "given") != 0 &&
 			    strcmp(f, "random") != 0))
-				return fail(w, v, "first must be given or "
+				return yw_fail(w, v, "first must be given or "
 				    "random");
 			d->first_random = strcmp(f, "random") == 0;
 		} else if (strcmp(key, "timeout") == 0) {
-			const char *f = scalar(v);
+			const char *f = yw_scalar(v);
 
 			if (f == NULL || (strcmp(f, "forfeit") != 0 &&
 			    strcmp(f, "notify") != 0))
-				return fail(w, v, "timeout must be forfeit or "
-				    "notify");
+				return yw_fail(w, v, "timeout must be forfeit "
+				    "or notify");
 			d->timeout = strcmp(f, "forfeit") == 0 ?
 			    GAMEDEF_TIMEOUT_FORFEIT : GAMEDEF_TIMEOUT_NOTIFY;
 		} else if (strcmp(key, "aliases") == 0) {
@@ -418,51 +381,22 @@ walk_root(struct walk *w, yaml_node_t *root, struct gamedef *d)
 			if (get_texts(d, w, v) == -1)
 				return -1;
 		} else
-			return fail(w, k, "unknown key `%s` (name, title, "
+			return yw_fail(w, k, "unknown key `%s` (name, title, "
 			    "seats, first, aliases, summary, notation, options, "
 			    "texts, data)",
 			    key);
 	}
 	if (d->name == NULL || d->title == NULL || d->seats == 0)
-		return fail(w, root, "a game definition needs name, title and "
-		    "seats");
+		return yw_fail(w, root, "a game definition needs name, title "
+		    "and seats");
 	return 0;
-}
-
-/* libyaml 0.2.5 has no nesting limit: refuse deep documents ourselves. */
-static int
-depth_ok(yaml_document_t *doc, yaml_node_t *n, int depth)
-{
-	yaml_node_item_t *it;
-	yaml_node_pair_t *p;
-
-	if (n == NULL)
-		return 1;
-	if (depth > GAMEDEF_MAX_DEPTH)
-		return 0;
-	if (n->type == YAML_SEQUENCE_NODE) {
-		for (it = n->data.sequence.items.start;
-		    it < n->data.sequence.items.top; it++)
-			if (!depth_ok(doc, yaml_document_get_node(doc, *it),
-			    depth + 1))
-				return 0;
-	} else if (n->type == YAML_MAPPING_NODE) {
-		for (p = n->data.mapping.pairs.start;
-		    p < n->data.mapping.pairs.top; p++)
-			if (!depth_ok(doc, yaml_document_get_node(doc, p->value),
-			    depth + 1))
-				return 0;
-	}
-	return 1;
 }
 
 int
 gamedef_load_file(const char *path, struct gamedef *d, char *err,
     size_t errlen)
 {
-	yaml_parser_t parser;
-	yaml_document_t doc;
-	struct walk w = { &doc, path, err, errlen };
+	struct yw w;
 	FILE *f;
 	int rc;
 
@@ -472,23 +406,10 @@ gamedef_load_file(const char *path, struct gamedef *d, char *err,
 		util_err(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
-	if (!yaml_parser_load(&parser, &doc)) {
-		util_err(err, errlen, "%s:%zu: %s", path,
-		    parser.problem_mark.line + 1,
-		    parser.problem ? parser.problem : "YAML syntax error");
-		yaml_parser_delete(&parser);
-		fclose(f);
-		return -1;
-	}
-	if (!depth_ok(&doc, yaml_document_get_root_node(&doc), 0)) {
-		util_err(err, errlen, "%s: nested too deeply", path);
-		rc = -1;
-	} else
-		rc = walk_root(&w, yaml_document_get_root_node(&doc), d);
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
+	rc = yw_load(&w, path, NULL, 0, f, 0, YW_MAX_DEPTH, err, errlen);
+	if (rc == 0)
+		rc = walk_root(&w, yaml_document_get_root_node(w.doc), d);
+	yw_free(&w);
 	fclose(f);
 	return rc;
 }

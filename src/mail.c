@@ -11,6 +11,7 @@
 
 #include <libetpan/libetpan.h>
 
+#include "addr.h"
 #include "i18n.h"
 #include "mail.h"
 
@@ -78,12 +79,6 @@ mail_msg_free(struct mail_msg *m)
 	memset(m, 0, sizeof(*m));
 }
 
-void
-mail_addr_canon(char *a)
-{
-	util_lower(a);
-}
-
 /* A header value unfolded (line ends and the folding white space after them
  * become one space), trimmed, made valid UTF-8.  Owned. */
 static char *
@@ -142,7 +137,7 @@ mail_addr_fallback(const char *v)
 		a = xstrdup(v);
 	else
 		return NULL;
-	mail_addr_canon(a);
+	addr_lower(a);
 	return a;
 }
 
@@ -155,7 +150,7 @@ mail_add_mailbox(struct mail_strv *sv, const struct mailimf_mailbox *mb,
 	if (mb == NULL || mb->mb_addr_spec == NULL)
 		return;
 	a = mailtext_utf8(mb->mb_addr_spec, strlen(mb->mb_addr_spec));
-	mail_addr_canon(a);
+	addr_lower(a);
 	if (!mail_strv_has(sv, a))
 		mail_strv_add(sv, a);
 	free(a);
@@ -1274,7 +1269,7 @@ mail_dsn_addr(const char *v, size_t n, char *out, size_t outlen)
 		return;
 	memcpy(out, v, k);
 	out[k] = '\0';
-	mail_addr_canon(out);
+	addr_lower(out);
 }
 
 static void
@@ -1379,7 +1374,7 @@ mail_prose_scan(const char *body, struct mail_strv *out)
 			/* "<user@example.org>" alone on its line (ezweb). */
 			memcpy(a, q, k);
 			a[k] = '\0';
-			mail_addr_canon(a);
+			addr_lower(a);
 			mail_bounce_add(out, a);
 		} else if (k > 0 && k < sizeof(a) &&
 		    memchr(q, '@', k) != NULL && e < p + n && *e == ':') {
@@ -1391,7 +1386,7 @@ mail_prose_scan(const char *body, struct mail_strv *out)
 			    isdigit((unsigned char)*after)) {
 				memcpy(a, q, k);
 				a[k] = '\0';
-				mail_addr_canon(a);
+				addr_lower(a);
 				mail_bounce_add(out, a);
 			}
 		}
@@ -1426,7 +1421,7 @@ mail_line_address(const char *p, size_t n, char *a, size_t alen)
 		return 0;
 	memcpy(a, p, k);
 	a[k] = '\0';
-	mail_addr_canon(a);
+	addr_lower(a);
 	return 1;
 }
 

@@ -62,7 +62,7 @@ enum mail_body_source {
  * mail_msg_free; strings are UTF-8 (invalid bytes replaced by U+FFFD) or NULL
  * when the header is absent.  Addresses are canonical: lower-cased as a
  * whole, local part included, so one person is one player whatever case
- * their client sends (see mail_addr_canon). */
+ * their client sends (see addr.h). */
 struct mail_msg {
 	char		*from;		/* canonical address of the first From */
 	char		*from_name;	/* display name, RFC 2047 decoded */
@@ -117,10 +117,6 @@ struct mail_msg {
 int	 mail_parse(const char *raw, size_t len, const struct mail_limits *,
 	    struct mail_msg *out, char *err, size_t errlen);
 void	 mail_msg_free(struct mail_msg *);
-
-/* Lower-case an address in place (local part and domain): the one
- * canonical form used to compare and store addresses. */
-void	 mail_addr_canon(char *);
 
 /* Parse "[TAG #ID TOKEN]" anywhere in s (tag case-insensitive, TOKEN
  * optional).  Returns 1 and fills *game and token (size MAIL_TOKEN_MAX + 1),

@@ -157,7 +157,7 @@ refdeck_deal(struct ref_msg *x, const struct gamedef *def,
 	*word = NULL;
 	memset(draw, 0, sizeof(*draw));
 	if (!x->r->cfg->almakleh.cycle_deck || def->ops == NULL ||
-	    strcmp(def->ops->name, "almakleh") != 0 || def->data == NULL)
+	    def->ops->shared_deck == NULL || def->data == NULL)
 		return 0;
 	/* A deal given at `new` is a teaching position, not the deck's; a
 	 * game of cards=discard brings every card into play anyway. */
@@ -176,7 +176,7 @@ refdeck_deal(struct ref_msg *x, const struct gamedef *def,
 		n = 0;
 	}
 	free(stored);
-	rng_init_sub(&r, seed, "almakleh");
+	rng_init_sub(&r, seed, def->ops->shared_deck);
 	/* Deal from the top; when the deck runs out, the cards not on this
 	 * game's table are shuffled into the next cycle. */
 	for (i = 0; i < DEAL_FIRST + DEAL_SECOND; i++) {

@@ -336,33 +336,6 @@ util_unhex(const char *s, unsigned char *out, size_t n)
 }
 
 char *
-util_addr_canon(const char *in)
-{
-	char *a, *s, *at;
-	size_t n;
-
-	a = xstrdup(in);
-	s = util_trim(a);
-	n = strlen(s);
-	if (n >= 2 && s[0] == '<' && s[n - 1] == '>') {
-		s[n - 1] = '\0';
-		s++;
-	}
-	at = strrchr(s, '@');
-	if (at == NULL || at == s || at[1] == '\0' || strchr(s, '@') != at ||
-	    strpbrk(s, " \t\r\n<>,;\"()[]\\") != NULL || strlen(s) > 254 ||
-	    strchr(at + 1, '.') == NULL || at[1] == '.' ||
-	    s[strlen(s) - 1] == '.') {
-		free(a);
-		return NULL;
-	}
-	util_lower(s);
-	s = xstrdup(s);
-	free(a);
-	return s;
-}
-
-char *
 util_read_stream(FILE *f, size_t max, size_t *len, int *truncated)
 {
 	struct buf b = { 0 };

@@ -69,9 +69,7 @@ int	 util_unhex(const char *, unsigned char *, size_t);
 char	*util_read_stream(FILE *, size_t max, size_t *len, int *truncated);
 char	*util_read_file(const char *path, size_t max, size_t *len);
 
-/* A mail address in canonical form (owned), so one person is one player:
- * surrounding space and angle brackets dropped, all lower-cased.  NULL
- * when it is not a plausible local@domain address. */
+/* addr_canon() (addr.h) under the name its older callers use. */
 char	*util_addr_canon(const char *);
 
 #endif

@@ -1233,6 +1233,14 @@ START_TEST(command_aliases_file_errors)
 	const char *text;
 
 	alias_bad("", "c.yaml:0: empty file");
+	/* The YAML walker's cap on nesting, and its syntax errors. */
+	alias_bad("aliases:\n  ru:\n    move: [[[[[[[[[[ход]]]]]]]]]]\n",
+	    "c.yaml: nested too deeply");
+	alias_bad("aliases: [a\n", "c.yaml:2: did not find expected ',' or "
+	    "']'");
+	/* A NUL in a scalar would cut the C string short: refused. */
+	alias_bad("aliases:\n  ru:\n    move: [\"a\\0b\"]\n", "c.yaml:3: an "
+	    "alias must be a text value");
 	alias_bad("- a\n", "c.yaml:1: the file must be a mapping with "
 	    "`aliases`");
 	alias_bad("aliases:\n  ru:\n    move: [ход]\nextra: 1\n",

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "addr.h"
 #include "mailhtml.h"
 #include "testutil.h"
 #include "token.h"
@@ -213,6 +214,11 @@ START_TEST(gamedef_errors_name_file_and_line)
 	    "  - name: pits\n    kind: int\n", ":6: unknown option key");
 	def_error("name: [unclosed\n", ":");
 	def_error("a: [[[[[[[[[[[[1]]]]]]]]]]]]\n", "nested too deeply");
+	/* A NUL in a scalar would cut the C string short: refused. */
+	def_error("name: mancala\ntitle: x\nseats: 2\naliases: [\"a\\0b\"]\n",
+	    ":4: aliases must be a list of text values");
+	def_error("name: \"manc\\0ala\"\ntitle: x\nseats: 2\n",
+	    ":1: name must be a text value");
 	def_error("name: mancala\ntitle: x\nseats: 2\ntimeout: later\n",
 	    ":4: timeout must be forfeit or notify");
 	def_error("name: mancala\ntitle: x\nseats: 2\nfirst: me\n",
@@ -583,6 +589,117 @@ START_TEST(tz_refuses_what_is_not_a_zone)
 }
 END_TEST
 
+START_TEST(addr_canon_trims_lowers_and_refuses_the_implausible)
+{
+	static const char *const bad[] = { "", "bob", "@example.org",
+		"bob@", "bob@@example.org", "a@b@example.org", "bob@example",
+		"bob@.example.org", "bob@example.org.", "bob smith@example.org",
+		"bob@exa<mple.org", "bob,ann@example.org", "bob;@example.org",
+		"\"bob\"@example.org", "(bob)@example.org",
+		"bob@[192.0.2.1]", "bob\\@example.org", "<>", "<bob>" };
+	char *a, big[300];
+	size_t i;
+
+	a = addr_canon("  <Bob.Smith@Example.COM> \t");
+	ck_assert_str_eq(a, "bob.smith@example.com");
+	free(a);
+	a = addr_canon("x+tag@sub.example.org");
+	ck_assert_str_eq(a, "x+tag@sub.example.org");
+	free(a);
+	for (i = 0; i < nitems(bad); i++)
+		ck_assert_msg(addr_canon(bad[i]) == NULL, "%s taken", bad[i]);
+	/* 254 bytes are the most. */
+	memset(big, 'a', sizeof(big));
+	memcpy(big + 254 - 12, "@example.org", 13);
+	a = addr_canon(big);
+	ck_assert_ptr_nonnull(a);
+	free(a);
+	memset(big, 'a', sizeof(big));
+	memcpy(big + 255 - 12, "@example.org", 13);
+	ck_assert_ptr_null(addr_canon(big));
+	/* The older name is the same function. */
+	a = util_addr_canon("<ANN@example.org>");
+	ck_assert_str_eq(a, "ann@example.org");
+	free(a);
+}
+END_TEST
+
+START_TEST(addr_lower_is_the_canonical_form)
+{
+	char a[] = "Bob.Smith@Example.COM";
+
+	addr_lower(a);
+	ck_assert_str_eq(a, "bob.smith@example.com");
+}
+END_TEST
+
+START_TEST(addr_check_takes_real_addresses_only)
+{
+	static const char *const good[] = { "referee@ludus.example",
+		"a.b+c@x-y.example.org", "!#$%&'*+/=?^_`{|}~-@example.org",
+		"x@localhost" };
+	static const char *const bad[] = { "", "referee", "@ludus.example",
+		".bob@example.org", "bob.@example.org", "b..ob@example.org",
+		"bob smith@example.org", "bob@", "bob@-example.org",
+		"bob@example-.org", "bob@exa_mple.org", "bob@example..org",
+		"bob@example.org.", "\"bob\"@example.org" };
+	char a[300];
+	size_t i;
+
+	for (i = 0; i < nitems(good); i++) {
+		util_strlcpy(a, good[i], sizeof(a));
+		ck_assert_msg(addr_check(a) == 1, "%s refused", good[i]);
+	}
+	for (i = 0; i < nitems(bad); i++) {
+		util_strlcpy(a, bad[i], sizeof(a));
+		ck_assert_msg(addr_check(a) == 0, "%s taken", bad[i]);
+	}
+	/* The domain is lower-cased, the local part kept as written. */
+	util_strlcpy(a, "Referee@Ludus.EXAMPLE", sizeof(a));
+	ck_assert_int_eq(addr_check(a), 1);
+	ck_assert_str_eq(a, "Referee@ludus.example");
+	/* A local part of 64 bytes is the most. */
+	memset(a, 'a', 65);
+	util_strlcpy(a + 64, "@example.org", sizeof(a) - 64);
+	ck_assert_int_eq(addr_check(a), 1);
+	memset(a, 'a', 65);
+	util_strlcpy(a + 65, "@example.org", sizeof(a) - 65);
+	ck_assert_int_eq(addr_check(a), 0);
+}
+END_TEST
+
+START_TEST(addr_domain_check_labels_and_length)
+{
+	char d[300];
+
+	ck_assert_int_eq(addr_domain_check("lists.example.org"), 1);
+	ck_assert_int_eq(addr_domain_check("a-b.example"), 1);
+	ck_assert_int_eq(addr_domain_check(""), 0);
+	ck_assert_int_eq(addr_domain_check("a..b"), 0);
+	ck_assert_int_eq(addr_domain_check(".a"), 0);
+	ck_assert_int_eq(addr_domain_check("-a.b"), 0);
+	ck_assert_int_eq(addr_domain_check("a-.b"), 0);
+	ck_assert_int_eq(addr_domain_check("a b"), 0);
+	/* Labels of 63 bytes at most, 253 in all. */
+	memset(d, 'a', 63);
+	util_strlcpy(d + 63, ".org", sizeof(d) - 63);
+	ck_assert_int_eq(addr_domain_check(d), 1);
+	memset(d, 'a', 64);
+	util_strlcpy(d + 64, ".org", sizeof(d) - 64);
+	ck_assert_int_eq(addr_domain_check(d), 0);
+	memset(d, 'a', 253);
+	d[253] = '\0';
+	for (int i = 50; i < 253; i += 50)
+		d[i] = '.';
+	ck_assert_int_eq(addr_domain_check(d), 1);
+	memset(d, 'a', 254);
+	d[254] = '\0';
+	for (int i = 50; i < 254; i += 50)
+		d[i] = '.';
+	ck_assert_int_eq(addr_domain_check(d), 0);
+}
+END_TEST
+
 static Suite *
 core_suite(void)
 {
@@ -592,6 +709,10 @@ core_suite(void)
 
 	tcase_add_test(tc, util_buf_grows_and_terminates);
 	tcase_add_test(tc, util_parse_int_rejects_junk_and_range);
+	tcase_add_test(tc, addr_canon_trims_lowers_and_refuses_the_implausible);
+	tcase_add_test(tc, addr_lower_is_the_canonical_form);
+	tcase_add_test(tc, addr_check_takes_real_addresses_only);
+	tcase_add_test(tc, addr_domain_check_labels_and_length);
 	tcase_add_test(tc, rng_same_seed_same_stream);
 	tcase_add_test(tc, rng_below_is_in_range_and_roughly_uniform);
 	tcase_add_test(tc, rng_text_round_trip_continues_the_stream);

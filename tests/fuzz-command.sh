@@ -14,7 +14,9 @@ fuzz_build fuzz_command \
 	-DLUDUS_GAMES_DIR='"/usr/share/ludus/games"' \
 	-DLUDUS_TEMPLATES_DIR='"/usr/share/ludus/templates"' -DLUDUS_SYSCONFDIR='"/etc"' -DLUDUS_STATEDIR='"/var/lib/ludus"' \
 	$(pkg-config --cflags yaml-0.1) "$srcdir/src/command.c" \
-	"$srcdir/src/conf.c" "$srcdir/src/util.c" $(pkg-config --libs yaml-0.1)
+	"$srcdir/src/conf.c" "$srcdir/src/confval.c" "$srcdir/src/util.c" \
+	"$srcdir/src/addr.c" "$srcdir/src/yamlwalk.c" \
+	$(pkg-config --libs yaml-0.1)
 
 n=0
 for line in 'move #12 7. 3, 6' '3' 'b2-c3' 'crab b1-b2' 'p c1, 2 c1' '3co' \

@@ -9,6 +9,7 @@ secs=20
 # shellcheck disable=SC2046 # pkg-config output is meant to split
 fuzz_build fuzz_mail $(pkg-config --cflags libetpan libxml-2.0) \
 	"$srcdir/src/mail.c" "$srcdir/src/mailtext.c" "$srcdir/src/util.c" \
+	"$srcdir/src/addr.c" \
 	$(pkg-config --libs libetpan libxml-2.0 | sed 's/-specs=[^ ]*//g')
 
 cp "$srcdir"/tests/mail/*.eml "$srcdir"/tests/mail/kinds/*.eml "$tmp/corpus/"

@@ -1872,4 +1872,5 @@ const struct game_ops almakleh_ops = {
 	.move_word = almakleh_move_word,
 	.chance = 1,
 	.reveals = almakleh_reveals,
+	.shared_deck = "almakleh",
 };

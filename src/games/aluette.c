@@ -2104,4 +2104,5 @@ const struct game_ops aluette_ops = {
 	.reveals = aluette_reveals,
 	.move_word = aluette_move_word,
 	.chance = 1,
+	.cardbot = &aluette_cardbot,
 };

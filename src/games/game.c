@@ -332,3 +332,49 @@ game_word_is_points(const char *w)
 			return 1;
 	}
 }
+
+static int
+bot_move_eq(const struct game_move *a, const struct game_move *b)
+{
+	return a->len == b->len && memcmp(a->d, b->d, a->len) == 0;
+}
+
+const struct game_botmove *
+game_bot_move(struct game_botctx *c, const void *st, int seat,
+    const struct game_move *m)
+{
+	uint32_t h = 2166136261u;
+	int i;
+
+	for (i = 0; i < m->len; i++)
+		h = (h ^ m->d[i]) * 16777619u;
+	for (i = 0; i < GAME_BOT_CACHE; i++) {
+		struct game_botmove *mi =
+		    &c->cache[(h + (uint32_t)i) % GAME_BOT_CACHE];
+
+		if (mi->used && bot_move_eq(&mi->m, m))
+			return mi;
+		if (!mi->used) {
+			mi->used = 1;
+			mi->m = *m;
+			mi->kind = 0;
+			mi->card = -1;
+			mi->target = 0;
+			c->ops->cardbot->classify(c, st, seat, mi);
+			return mi;
+		}
+	}
+	fatal("cardbot: move cache full");
+}
+
+int
+game_bot_words(char *s, char **w, int max)
+{
+	char *save = NULL, *t;
+	int n = 0;
+
+	for (t = strtok_r(s, " ", &save); t != NULL && n < max;
+	    t = strtok_r(NULL, " ", &save))
+		w[n++] = t;
+	return n;
+}

@@ -229,6 +229,22 @@ struct game_ops {
 	 * perft (bulk counting).  Must not allocate.
 	 */
 	int	(*count_legal)(const void *st, int seat);
+	/*
+	 * Optional (NULL: no card robot): what the card robots (cardbot.c)
+	 * know of a game with hidden cards (one with determinize()).  See
+	 * struct game_cardbot below.
+	 */
+	const struct game_cardbot *cardbot;
+	/*
+	 * Optional (NULL: no): the referee may deal a new game from one
+	 * deck it keeps across games (refdeck.c).  The definition's data
+	 * block lists the cards as `card SIDE ... | SIDE ...`, create()
+	 * takes the five dealt (three to the first player, two to the
+	 * second) as the option deal=, and shared_deck names the
+	 * sub-generator of the seed (rng_init_sub) create() deals from, so
+	 * that the referee's shuffle draws what the engine's would.
+	 */
+	const char *shared_deck;
 };
 
 /* render_style() bytes: a colour (the low four bits), ORed with flags.
@@ -254,6 +270,87 @@ struct game_ops {
 #define GAME_SHOWN_NONE		0
 #define GAME_SHOWN_PLY		1
 #define GAME_SHOWN_EVENT	2
+
+/*
+ * The card robots' knowledge of a game.  cardbot.c runs the searches
+ * (levels, information-set Monte Carlo tree search) for any game that has
+ * it and knows the game only through these hooks; each game's hooks live
+ * in src/games/NAME-bot.c and learn about moves and positions through the
+ * engine's own interface (notation, the serialised text), reading only
+ * what the robot's seat may see.
+ */
+
+/* What a move is, as the game's classify() says: kind 0 is "nothing the
+ * robot tells apart"; the other kinds, card and target are the game's. */
+struct game_botmove {
+	struct game_move m;
+	int	used;
+	int	kind;
+	int	card;
+	int	target;
+};
+#define GAME_BOT_CACHE	1024	/* moves told apart in one decision */
+
+/* A robot deciding one move. */
+struct game_botctx {
+	const struct game_ops *ops;	/* foreign */
+	int	seat;		/* the robot's */
+	struct rng *rng;	/* foreign: the robot's own generator */
+	struct game_botmove *cache; /* cardbot.c's: GAME_BOT_CACHE entries,
+				 * zeroed when the decision starts */
+};
+
+/* One simulation of a search, zeroed at its start. */
+struct game_botsim {
+	int	turns;		/* the game's count of turns ended */
+	int	stop;		/* set by play(): the simulation ends here */
+	double	tally[GAME_MAX_SEATS];	/* the game's own count by seat */
+};
+
+struct game_cardbot {
+	int	seats;		/* seats in every game of it */
+	int	max_plies;	/* a simulation stops after so many plies */
+	/* The meaning of seat's move m in st into mi->kind, card and
+	 * target (all come as 0, card as -1).  The notation of a move must
+	 * not depend on the position: game_bot_move() caches it by the
+	 * move's bytes. */
+	void	(*classify)(const struct game_botctx *, const void *st,
+		    int seat, struct game_botmove *mi);
+	/* Levels 1 and 2: the index of the move the robot's seat plays
+	 * among moves[0..n) (n > 1), legal in st (determinized for it). */
+	int	(*choose)(struct game_botctx *, const void *st, int level,
+		    const struct game_move *moves, int n);
+	/* Optional (NULL: one at random): the playout policy, the index of
+	 * actor's move among moves[0..n) in a simulation. */
+	int	(*playout)(struct game_botctx *, const void *st, int actor,
+		    const struct game_move *moves, int n);
+	/* Optional (NULL: none): a prior for the robot's moves at the root
+	 * of the search, bias[i] for moves[i] (0 for the best, less for
+	 * worse ones), added to their value and fading with visits. */
+	void	(*prior)(struct game_botctx *, const void *st,
+		    const struct game_move *moves, int n, double *bias);
+	/* Optional (NULL: ops->apply): play actor's move m in a simulation
+	 * that has played plies plies, keeping the game's counts in sim. */
+	void	(*play)(struct game_botctx *, struct game_botsim *, void *st,
+		    int actor, const struct game_move *m, int plies);
+	/* Each seat's reward in [0, 1] (r comes filled with 0.5) where a
+	 * simulation stopped before the game was over, after plies plies;
+	 * gain is each seat's score (result()) less its score at the root. */
+	void	(*reward)(struct game_botctx *, const struct game_botsim *,
+		    const void *st, const int gain[GAME_MAX_SEATS], int plies,
+		    double r[GAME_MAX_SEATS]);
+};
+
+/* The card robots of the engines that have them (src/games/NAME-bot.c). */
+extern const struct game_cardbot aluette_cardbot;
+extern const struct game_cardbot spite_cardbot;
+
+/* The meaning of seat's move m in st by the game's classify(), cached in
+ * the context by the move's bytes. */
+const struct game_botmove *game_bot_move(struct game_botctx *,
+	    const void *st, int seat, const struct game_move *m);
+/* The words of a line split in place on spaces into w; the count. */
+int	game_bot_words(char *s, char **w, int max);
 
 /* All engines, NULL-terminated, and lookup by name (case-insensitive). */
 extern const struct game_ops *const game_engines[];

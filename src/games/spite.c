@@ -1347,4 +1347,5 @@ const struct game_ops spite_ops = {
 	.chance = 1,
 	.over = spite_over,
 	.count_legal = spite_count_legal,
+	.cardbot = &spite_cardbot,
 };

@@ -1,0 +1,395 @@
+/*
+ * spite-bot: what the card robots (cardbot.c) know of Spite & Malice.
+ *
+ * Everything here reads a state the robot's seat has determinized, and
+ * learns about it only through the engine's interface: a move's meaning
+ * from its notation (format_move()), a position's public facts from the
+ * serialised text, read only in the lines the seat may see.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+/* What a move is, from its notation. */
+enum { SK_OTHER, SK_PAY, SK_SIDE, SK_HAND, SK_DISCARD, SK_END };
+
+/* The public facts of a position. */
+#define S_MAXCARDS	104
+struct sview {
+	int	round, turn, over, winner, score[2];
+	int	ncentre;
+	int	centre[6];		/* cards on each centre stack */
+	int	npay[2], top[2];
+	int	nhand[2];
+	int	hand[2][10];		/* the viewer's own; both in a
+					 * simulation's determinized state */
+	int	nstock;
+	int	nside[2][4];
+	unsigned char side[2][4][S_MAXCARDS];
+};
+
+#define SPITE_PLIES	80
+#define SPITE_DECAY	0.97
+#define SPITE_ROUND_DECAY 0.99
+#define SPITE_SCALE	10.0
+#define SPITE_TURNS	1
+
+/* Ranks as Spite & Malice writes them: A 2 ... 10 J Q K. */
+static int
+spite_rank(const char *t)
+{
+	static const char *const names[] = { "A", "2", "3", "4", "5", "6",
+		"7", "8", "9", "10", "J", "Q", "K" };
+	int i;
+
+	for (i = 0; i < 13; i++)
+		if (strcmp(t, names[i]) == 0)
+			return i + 1;
+	return 0;
+}
+
+static void
+spite_classify(const struct game_botctx *c, const void *st, int seat,
+    struct game_botmove *mi)
+{
+	char text[GAME_MOVE_TEXT], *sp;
+	size_t len;
+
+	c->ops->format_move(st, seat, &mi->m, text, sizeof(text));
+	if (strcmp(text, "end") == 0) {
+		mi->kind = SK_END;
+		return;
+	}
+	len = strlen(text);
+	if ((sp = strchr(text, ' ')) == NULL || len < 4)
+		return;
+	*sp = '\0';
+	mi->target = text[len - 1] - '1';
+	if (sp[1] == 's') {
+		mi->kind = SK_DISCARD;
+		mi->card = spite_rank(text);
+	} else if (strcmp(text, "p") == 0)
+		mi->kind = SK_PAY;
+	else if (text[0] == 's')
+		mi->kind = SK_SIDE;
+	else {
+		mi->kind = SK_HAND;
+		mi->card = spite_rank(text);
+	}
+}
+
+/* The ranks of a pile line's words ("-" is empty). */
+static int
+spite_pile(char **w, int n, unsigned char *out, int max)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n && k < max; i++)
+		if (strcmp(w[i], "-") != 0)
+			out[k++] = (unsigned char)spite_rank(w[i]);
+	return k;
+}
+
+/* The seat's view of a position, from the lines of the serialised state
+ * that hold public facts and the seat's own hand (both hands with seat
+ * -1, for simulations). */
+static void
+spite_view(const struct game_botctx *c, const void *st, int seat,
+    struct sview *v)
+{
+	struct buf b = { 0 };
+	char *line, *next, *w[S_MAXCARDS + 2];
+	unsigned char cards[S_MAXCARDS];
+	int n, k, who, lineno = 0;
+
+	memset(v, 0, sizeof(*v));
+	c->ops->serialise(st, &b);
+	for (line = (char *)buf_str(&b); line != NULL && *line; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (++lineno == 2) {
+			sscanf(line, "round=%d starter=%*d turn=%d over=%d "
+			    "winner=%d score=%d:%d", &v->round, &v->turn,
+			    &v->over, &v->winner, &v->score[0], &v->score[1]);
+			continue;
+		}
+		n = game_bot_words(line, w, (int)nitems(w));
+		if (n < 1)
+			continue;
+		if (strcmp(w[0], "stock:") == 0) {
+			v->nstock = spite_pile(w + 1, n - 1, cards,
+			    S_MAXCARDS);
+			continue;
+		}
+		if (w[0][0] == 'c' && w[0][1] >= '1' && w[0][1] <= '6' &&
+		    w[0][2] == ':') {
+			k = w[0][1] - '1';
+			v->centre[k] = spite_pile(w + 1, n - 1, cards,
+			    S_MAXCARDS);
+			if (k + 1 > v->ncentre)
+				v->ncentre = k + 1;
+			continue;
+		}
+		if (n < 2 || (strcmp(w[0], "south") != 0 &&
+		    strcmp(w[0], "north") != 0))
+			continue;
+		who = strcmp(w[0], "north") == 0;
+		k = spite_pile(w + 2, n - 2, cards, S_MAXCARDS);
+		if (strcmp(w[1], "payoff:") == 0) {
+			v->npay[who] = k;
+			v->top[who] = k ? cards[k - 1] : 0;
+		} else if (strcmp(w[1], "hand:") == 0) {
+			v->nhand[who] = k;
+			if (who == seat || seat < 0)
+				for (n = 0; n < k && n < 10; n++)
+					v->hand[who][n] = cards[n];
+		} else if (w[1][0] == 's' && w[1][1] >= '1' &&
+		    w[1][1] <= '4') {
+			v->nside[who][w[1][1] - '1'] = k;
+			memcpy(v->side[who][w[1][1] - '1'], cards, (size_t)k);
+		}
+	}
+	buf_free(&b);
+}
+
+/* Cards still to be played on some centre stack before a card can go
+ * there (0: it goes now); 99 when no stack will take it this cycle. */
+static int
+spite_dist(const struct sview *v, int card)
+{
+	int c, best = 99, need;
+
+	if (card == 13)
+		return 0;
+	for (c = 0; c < v->ncentre; c++) {
+		need = v->centre[c] + 1;
+		if (card >= need && card - need < best)
+			best = card - need;
+	}
+	return best;
+}
+
+/*
+ * The evaluation for the seat, from public facts and its own hand: match
+ * points above all, then a short payoff pile, a payoff top close to being
+ * played, the opponent's top far from it, few cards left in hand (they
+ * are refilled), cards built on the centre and a long stock (a round
+ * whose stock runs dry scores nothing), Kings kept for need, and side
+ * stacks that do not bury cards.
+ */
+static double
+spite_eval(const struct sview *v, int me)
+{
+	int op = !me, k, i, d;
+	double e;
+
+	if (v->over)
+		return v->winner == me ? 1e6 : v->winner < 0 ? 0 : -1e6;
+	e = 1000.0 * (v->score[me] - v->score[op]);
+	e -= 40.0 * v->npay[me];
+	d = spite_dist(v, v->top[me]);
+	e -= 4.0 * (d > 12 ? 12 : d);
+	d = spite_dist(v, v->top[op]);
+	if (d == 0)
+		e -= 15;
+	else
+		e += 1.0 * (d > 6 ? 6 : d);
+	e -= 3.0 * v->nhand[me];
+	for (i = 0; i < v->nhand[me] && i < 10; i++)
+		if (v->hand[me][i] == 13)
+			e += 8;
+	for (k = 0; k < v->ncentre; k++)
+		e += 2.0 * v->centre[k];
+	e += 2.0 * v->nstock;
+	for (k = 0; k < 4; k++) {
+		const unsigned char *s = v->side[me][k];
+
+		/* Only a top is played: a card buried under anything but
+		 * its own rank or the rank below it is lost for a while. */
+		for (i = 1; i < v->nside[me][k]; i++) {
+			if (s[i] == s[i - 1])
+				continue;
+			if (s[i] + 1 == s[i - 1])
+				e += 1;
+			else
+				e -= 3 + (s[i] > s[i - 1] ? s[i] - s[i - 1] :
+				    0);
+		}
+	}
+	return e;
+}
+
+/* Level 1, and the playout policy of level 3: the payoff top whenever it
+ * goes; otherwise mostly a play to the centre (a turn that discards early
+ * lets the stock run dry); otherwise a discard (or `end`). */
+static int
+spite_quick(struct game_botctx *c, const void *st, int seat,
+    const struct game_move *moves, int n)
+{
+	int centre[GAME_MAX_MOVES], other[GAME_MAX_MOVES], nc = 0, no = 0, i;
+	const struct game_botmove *mi;
+
+	for (i = 0; i < n; i++) {
+		mi = game_bot_move(c, st, seat, &moves[i]);
+		if (mi->kind == SK_PAY)
+			return i;
+		if (mi->kind == SK_SIDE || mi->kind == SK_HAND)
+			centre[nc++] = i;
+		else
+			other[no++] = i;
+	}
+	if (nc > 0 && (no == 0 || rng_below(c->rng, 5) != 0))
+		return centre[rng_below(c->rng, (uint32_t)nc)];
+	return other[rng_below(c->rng, (uint32_t)no)];
+}
+
+/* Level 2: the action whose result evaluates best. */
+static int
+spite_greedy(struct game_botctx *c, const void *st, int seat,
+    const struct game_move *moves, int n)
+{
+	struct sview *v = xmalloc(sizeof(*v));
+	void *work = xmalloc(c->ops->state_size);
+	double e, be = -1e18;
+	int i, best = 0;
+
+	for (i = 0; i < n; i++) {
+		memcpy(work, st, c->ops->state_size);
+		c->ops->apply(work, seat, &moves[i]);
+		spite_view(c, work, seat, v);
+		e = spite_eval(v, seat);
+		if (e > be) {
+			be = e;
+			best = i;
+		}
+	}
+	free(work);
+	free(v);
+	return best;
+}
+
+static int
+spite_choose(struct game_botctx *c, const void *st, int level,
+    const struct game_move *moves, int n)
+{
+	if (level == 2)
+		return spite_greedy(c, st, c->seat, moves, n);
+	return spite_quick(c, st, c->seat, moves, n);
+}
+
+/*
+ * A prior for the robot's own moves at the root: the level-2 evaluation
+ * (0 for the best move, less for worse ones), whose many discards would
+ * otherwise share a small budget evenly with the few good moves.
+ */
+static void
+spite_prior(struct game_botctx *c, const void *root,
+    const struct game_move *moves, int n, double *bias)
+{
+	struct sview *v;
+	void *work;
+	double best = -1e18;
+	int i;
+
+	v = xmalloc(sizeof(*v));
+	work = xmalloc(c->ops->state_size);
+	for (i = 0; i < n; i++) {
+		memcpy(work, root, c->ops->state_size);
+		c->ops->apply(work, c->seat, &moves[i]);
+		spite_view(c, work, c->seat, v);
+		bias[i] = spite_eval(v, c->seat);
+		if (bias[i] > best)
+			best = bias[i];
+	}
+	for (i = 0; i < n; i++) {
+		bias[i] = (bias[i] - best) / 20.0;
+		if (bias[i] < -2)
+			bias[i] = -2;
+	}
+	free(work);
+	free(v);
+}
+
+/*
+ * Play a move in a simulation, crediting a payoff card to its player
+ * (sim->tally, each worth less the later).  The simulation stops when the
+ * robot's turn is over: the search plans the actions of one turn over
+ * sampled deals, and the evaluation judges where the turn leaves the robot
+ * better than random play to the round's end would (a round of random play
+ * seldom ends before the stock runs dry).
+ */
+static void
+spite_play(struct game_botctx *c, struct game_botsim *sim, void *st,
+    int actor, const struct game_move *m, int plies)
+{
+	if (game_bot_move(c, st, actor, m)->kind == SK_PAY)
+		sim->tally[actor] += pow(SPITE_DECAY, plies);
+	c->ops->apply(st, actor, m);
+	if (!(c->ops->to_move(st) & (1u << actor)) &&
+	    ++sim->turns >= SPITE_TURNS)
+		sim->stop = 1;
+}
+
+/* Each seat's evaluation less the other's, both hands known, the match
+ * score left out. */
+static void
+spite_diff(struct game_botctx *c, const void *st, double e[2])
+{
+	struct sview *v = xmalloc(sizeof(*v));
+	double e0, e1;
+
+	spite_view(c, st, -1, v);
+	/* The match score is the same whatever the turn does (a round won
+	 * is rewarded apart) and would only flatten the comparison. */
+	v->score[0] = v->score[1] = 0;
+	e0 = spite_eval(v, 0);
+	e1 = spite_eval(v, 1);
+	e[0] = e0 - e1;
+	e[1] = e1 - e0;
+	free(v);
+}
+
+static void
+spite_reward(struct game_botctx *c, const struct game_botsim *sim,
+    const void *st, const int gain[GAME_MAX_SEATS], int plies,
+    double r[GAME_MAX_SEATS])
+{
+	int i, total = gain[0] + gain[1];
+	double x;
+
+	if (total > 0) {
+		/* A round won beats anything short of it; more points and
+		 * sooner are better. */
+		x = 0.98 + 0.02 * (0.6 + 0.4 * (total > 20 ? 20 : total) /
+		    20.0) * pow(SPITE_ROUND_DECAY, plies);
+		for (i = 0; i < 2; i++)
+			r[i] = gain[i] > 0 ? x : 1 - x;
+	} else {
+		/* Cut short: the evaluation of where it stopped (both
+		 * hands are known in a simulation) and the payoff cards each
+		 * side played, the sooner the better. */
+		double e[2];
+
+		spite_diff(c, st, e);
+		for (i = 0; i < 2; i++) {
+			x = e[i] + 40.0 * (sim->tally[i] - sim->tally[!i]);
+			r[i] = 0.02 + 0.96 / (1.0 + exp(-x / SPITE_SCALE));
+		}
+	}
+}
+
+const struct game_cardbot spite_cardbot = {
+	.seats = 2,
+	.max_plies = SPITE_PLIES,
+	.classify = spite_classify,
+	.choose = spite_choose,
+	.playout = spite_quick,
+	.prior = spite_prior,
+	.play = spite_play,
+	.reward = spite_reward,
+};
