@@ -31,16 +31,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ludus-html.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$shots" || exit 99
 
-# browser NAME ARGS...: headless Chromium with a fresh profile of its own,
-# offline.
-browser() {
-	_bn=$1
-	shift
-	"$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
-	    --no-first-run --disable-background-networking \
-	    --disable-component-update --disable-sync --hide-scrollbars \
-	    --user-data-dir="$tmp/profile.$_bn" "$@" 2>>"$tmp/browser.$_bn.log"
-}
+. "$(dirname "$0")/browserlib.sh"
 
 # pick FILE REGEX: the HTML part of the first mail in a golden expected
 # file whose Subject matches REGEX and that has one.
@@ -216,39 +207,13 @@ grep -E '^(ok|FAIL) ' "$tmp/dom" | sed 's/&gt;/>/g; s/&lt;/</g; s/&amp;/\&/g' >"
 grep '^FAIL ' "$tmp/results"
 fail=$((fail + $(grep -c '^FAIL ' "$tmp/results")))
 
-# Screenshots: each page at 375 px and 760 px side by side, two browsers
-# at a time.
-shot() {
-	browser "$1" --window-size=1171,$(($2 + 24)) \
-	    --screenshot="$shots/$1.png" "file://$tmp/shot-$1.html" \
-	    >/dev/null && [ -s "$shots/$1.png" ] ||
-	    echo "FAIL $1: no screenshot" >"$tmp/shot-$1.fail"
-}
-running=0
+# Screenshots: each page at 375 px and 760 px side by side.
 for p in $pages; do
 	h=$(awk -v p="$p" '$2 == p && $4 == "height" { if ($5 > m) m = $5 }
 	    END { print m ? m + 24 : 1200 }' "$tmp/results")
-	cat >"$tmp/shot-$p.html" <<EOF
-<!DOCTYPE html><html><head><meta charset="utf-8" /></head>
-<body style="margin:0;background:#777"><div style="display:flex;gap:12px;padding:12px;align-items:flex-start">
-<iframe src="$p.html" width="375" height="$h" style="border:0;background:#fff"></iframe>
-<iframe src="$p.html" width="760" height="$h" style="border:0;background:#fff"></iframe>
-</div></body></html>
-EOF
-	rm -f "$shots/$p.png"
-	shot "$p" "$h" &
-	running=$((running + 1))
-	if [ "$running" -ge 2 ]; then
-		wait
-		running=0
-	fi
+	shot_bg "$p" "$p.html" 760 "$h"
 done
-wait
-for f in "$tmp"/shot-*.fail; do
-	[ -f "$f" ] || continue
-	cat "$f"
-	fail=$((fail + 1))
-done
+shots_done
 
 n=$(echo $pages | wc -w)
 echo "html: $nall HTML parts parsed; $n pages at 2 widths, $(grep -c '^ok ' "$tmp/results") fit;" \

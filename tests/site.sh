@@ -26,6 +26,7 @@ set -u
 : "${LUDUS_BIN:?}" "${LUDUS_GAMES_DIR:?}" "${LUDUS_SRCDIR:?}"
 export LUDUS_GAMES_DIR
 . "$LUDUS_SRCDIR/tests/goldenlib.sh"
+. "$LUDUS_SRCDIR/tests/browserlib.sh"
 cases=$LUDUS_SRCDIR/tests/mail/referee
 shots=${LUDUS_SHOTS_DIR:-$PWD/screenshots}/site
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
@@ -292,17 +293,6 @@ window.addEventListener("load", function () {
 </script></body></html>
 EOF
 } >"$tmp/measure.html"
-# browser NAME ARGS...: headless Chromium, a fresh profile, offline, its
-# console on stderr.
-browser() {
-	_bn=$1
-	shift
-	"$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
-	    --no-first-run --disable-background-networking \
-	    --disable-component-update --disable-sync --hide-scrollbars \
-	    --enable-logging=stderr --v=0 \
-	    --user-data-dir="$tmp/profile.$_bn" "$@" 2>>"$tmp/browser.$_bn.log"
-}
 browser measure --allow-file-access-from-files --virtual-time-budget=20000 \
     --window-size=1100,900 --dump-dom "file://$tmp/measure.html" >"$tmp/dom" ||
     true
@@ -320,24 +310,6 @@ if grep 'CONSOLE' "$tmp/browser.measure.log" | grep -v 'measure.html' >"$tmp/con
 fi
 
 # Screenshots: each kind of page at 375 px and 1024 px side by side.
-shot() {
-	_sp=$1 _sn=$2
-	_sh=$(awk -v p="${_sp%%#*}" '$2 == p && $4 == "height" { if ($5 > m) m = $5 }
-	    END { print m ? m + 24 : 1600 }' "$tmp/results")
-	cat >"$tmp/shot-$_sn.html" <<EOF
-<!DOCTYPE html><html><head><meta charset="utf-8" /></head>
-<body style="margin:0;background:#777"><div style="display:flex;gap:12px;padding:12px;align-items:flex-start">
-<iframe src="www/$_sp" width="375" height="$_sh" style="border:0;background:#fff"></iframe>
-<iframe src="www/$_sp" width="1024" height="$_sh" style="border:0;background:#fff"></iframe>
-</div></body></html>
-EOF
-	rm -f "$shots/$_sn.png"
-	browser "$_sn" --allow-file-access-from-files --window-size=1435,$((_sh + 24)) \
-	    --screenshot="$shots/$_sn.png" "file://$tmp/shot-$_sn.html" \
-	    >/dev/null && [ -s "$shots/$_sn.png" ] ||
-	    echo "FAIL $_sn: no screenshot" >"$tmp/shot-$_sn.fail"
-}
-running=0
 for spec in site-ladder/index.html:index site-ladder/ladder/1.html:ladder \
     site-ladder/player/2.html:player site-ladder/game/4.html:game-going-on \
     site-ladder/game/1.html#p2:game-stepper \
@@ -345,19 +317,12 @@ for spec in site-ladder/index.html:index site-ladder/ladder/1.html:ladder \
     game-almakleh/game/1.html:game-almakleh game-aluette/game/1.html:game-aluette \
     game-spite/game/1.html:game-spite game-spite-ar/game/1.html:game-spite-ar \
     game-spite-ar/index.html:index-ar; do
-	shot "${spec%:*}" "${spec##*:}" &
-	running=$((running + 1))
-	if [ "$running" -ge 2 ]; then
-		wait
-		running=0
-	fi
+	_sp=${spec%:*}
+	h=$(awk -v p="${_sp%%#*}" '$2 == p && $4 == "height" { if ($5 > m) m = $5 }
+	    END { print m ? m + 24 : 1600 }' "$tmp/results")
+	shot_bg "${spec##*:}" "www/$_sp" 1024 "$h"
 done
-wait
-for f in "$tmp"/shot-*.fail; do
-	[ -f "$f" ] || continue
-	cat "$f"
-	fail=$((fail + 1))
-done
+shots_done
 
 echo "site: $npages pages in $(echo $sites | wc -w) sites, $measured layouts fine;" \
     "screenshots in $shots; $fail failed"

@@ -1,0 +1,55 @@
+# Sourced by the browser tests (tests/html.sh, tests/site.sh): headless
+# Chromium and side-by-side screenshots.  The caller sets $chromium, $tmp
+# (a scratch directory) and $shots (where the PNGs go) and counts failures
+# in $fail.
+
+# browser NAME ARGS...: headless Chromium with a fresh profile of its own,
+# offline, its console in $tmp/browser.NAME.log.
+browser() {
+	_bn=$1
+	shift
+	"$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
+	    --no-first-run --disable-background-networking \
+	    --disable-component-update --disable-sync --hide-scrollbars \
+	    --enable-logging=stderr --v=0 \
+	    --user-data-dir="$tmp/profile.$_bn" "$@" 2>>"$tmp/browser.$_bn.log"
+}
+
+# shot NAME URL WIDE HEIGHT: the page at URL (relative to $tmp) at 375 px
+# and at WIDE px side by side, HEIGHT px tall, into $shots/NAME.png; a
+# failure leaves $tmp/shot-NAME.fail for shots_done.
+shot() {
+	cat >"$tmp/shot-$1.html" <<SHOT
+<!DOCTYPE html><html><head><meta charset="utf-8" /></head>
+<body style="margin:0;background:#777"><div style="display:flex;gap:12px;padding:12px;align-items:flex-start">
+<iframe src="$2" width="375" height="$4" style="border:0;background:#fff"></iframe>
+<iframe src="$2" width="$3" height="$4" style="border:0;background:#fff"></iframe>
+</div></body></html>
+SHOT
+	rm -f "$shots/$1.png"
+	browser "$1" --allow-file-access-from-files \
+	    --window-size=$((375 + $3 + 36)),$(($4 + 24)) \
+	    --screenshot="$shots/$1.png" "file://$tmp/shot-$1.html" \
+	    >/dev/null && [ -s "$shots/$1.png" ] ||
+	    echo "FAIL $1: no screenshot" >"$tmp/shot-$1.fail"
+}
+
+# shot_bg NAME URL WIDE HEIGHT: shot in the background, two browsers at a
+# time; shots_done waits for the last and counts the failed ones.
+_shots=0
+shot_bg() {
+	shot "$@" &
+	_shots=$((_shots + 1))
+	if [ "$_shots" -ge 2 ]; then
+		wait
+		_shots=0
+	fi
+}
+shots_done() {
+	wait
+	for _sf in "$tmp"/shot-*.fail; do
+		[ -f "$_sf" ] || continue
+		cat "$_sf"
+		fail=$((fail + 1))
+	done
+}
