@@ -60,10 +60,12 @@ struct alm_deckdef {
 };
 
 /* A deck in play: the text's content and, for each card, side, seat and
- * square, the squares its moves reach on the board. */
+ * square, the squares its moves reach on the board, as a bit set and as a
+ * list in the order of the side's offsets (ended by ALM_NONE). */
 struct alm_deck {
 	struct alm_deckdef def;
 	uint32_t reach[ALM_MAXCARDS][2][2][ALM_SQ];
+	uint8_t	to[ALM_MAXCARDS][2][2][ALM_SQ][ALM_MAXOFF + 1];
 };
 
 static struct alm_deck alm_decks[ALM_MAXDECKS];
@@ -460,7 +462,7 @@ deck_intern(const struct alm_deckdef *def, char *err, size_t errlen)
 {
 	struct alm_deck *d;
 	const struct alm_side *s;
-	int i, c, f, seat, sq, k, to;
+	int i, c, f, seat, sq, k, to, n;
 
 	for (i = 0; i < alm_ndecks; i++)
 		if (memcmp(&alm_decks[i].def, def, sizeof(*def)) == 0)
@@ -479,12 +481,17 @@ deck_intern(const struct alm_deckdef *def, char *err, size_t errlen)
 		for (f = 0; f < 2; f++) {
 			s = &def->side[c][f];
 			for (seat = 0; seat < 2; seat++)
-				for (sq = 0; sq < ALM_SQ; sq++)
-					for (k = 0; k < s->n; k++)
-						if ((to = alm_step[seat][sq]
-						    [s->code[k]]) >= 0)
-							d->reach[c][f][seat][sq]
-							    |= 1u << to;
+				for (sq = 0; sq < ALM_SQ; sq++) {
+					for (k = 0, n = 0; k < s->n; k++) {
+						to = alm_step[seat][sq][s->code[k]];
+						if (to < 0)
+							continue;
+						d->reach[c][f][seat][sq] |= 1u << to;
+						d->to[c][f][seat][sq][n++] =
+						    (uint8_t)to;
+					}
+					d->to[c][f][seat][sq][n] = ALM_NONE;
+				}
 		}
 	return alm_ndecks++;
 }
@@ -709,10 +716,9 @@ static int
 almakleh_legal(const void *st, int seat, struct game_move *out, int max)
 {
 	const struct almakleh *a = st;
-	const struct alm_side *s;
-	const uint32_t *reach;
+	const uint8_t (*to)[ALM_MAXOFF + 1], *t;
 	uint32_t own, b;
-	int i, sq, k, to, n = 0;
+	int i, sq, n = 0;
 	uint8_t c;
 
 	if (a->over || seat != a->turn)
@@ -722,20 +728,16 @@ almakleh_legal(const void *st, int seat, struct game_move *out, int max)
 		c = a->hand[seat][i];
 		if (c == a->fresh)
 			continue;
-		s = face_of(a, c);
-		reach = reach_of(a, c, seat);
+		to = alm_decks[a->deck].to[c][face_up(a, c)][seat];
 		for (b = own; b != 0; b &= b - 1) {
 			sq = __builtin_ctz(b);
-			if ((reach[sq] & ~own) == 0)
-				continue;
-			for (k = 0; k < s->n; k++) {
-				to = alm_step[seat][sq][s->code[k]];
-				if (to < 0 || (own >> to) & 1)
+			for (t = to[sq]; *t != ALM_NONE; t++) {
+				if ((own >> *t) & 1)
 					continue;
 				if (n < max)
 					out[n] = (struct game_move){ .len = 4,
 					    .d = { MV_MOVE, c, (uint8_t)sq,
-					    (uint8_t)to } };
+					    *t } };
 				n++;
 			}
 		}
@@ -752,8 +754,17 @@ almakleh_legal(const void *st, int seat, struct game_move *out, int max)
 	return n < max ? n : max;
 }
 
-/* The number of moves legal() gives, without making them: a sum of
- * counts of target squares. */
+/*
+ * The number of moves legal() gives, without making them: a sum of counts
+ * of target squares.  On x86-64 with glibc a second copy uses the POPCNT
+ * instruction where the processor has it (chosen once, when the program
+ * is loaded); elsewhere the compiler's portable count.
+ */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+#endif
 static int
 almakleh_count_legal(const void *st, int seat)
 {
@@ -811,20 +822,21 @@ almakleh_format_move(const void *st, int seat, const struct game_move *m,
 	}
 }
 
+/* Take a card the seat holds out of its hand, the others moving up. */
 static void
 remove_from_hand(struct almakleh *a, int seat, uint8_t card)
 {
 	uint8_t *h = a->hand[seat];
 	int i, n = a->nhand[seat];
 
-	for (i = 0; i < n; i++)
-		if (h[i] == card) {
-			for (; i + 1 < n; i++)
-				h[i] = h[i + 1];
-			h[i] = 0;
-			a->nhand[seat] = (uint8_t)i;
-			return;
-		}
+	for (i = 0; i < n && h[i] != card; i++)
+		;
+	if (i == n)
+		return;
+	for (; i + 1 < n; i++)
+		h[i] = h[i + 1];
+	h[i] = 0;
+	a->nhand[seat] = (uint8_t)i;
 }
 
 /* Discard mode: an empty draw pile takes all discards, shuffled and each
@@ -850,39 +862,57 @@ draw_card(struct almakleh *a, int seat)
 	}
 }
 
+/* `redeal`: the cards are dealt again once both seats asked. */
+static __attribute__((noinline)) void
+apply_redeal(struct almakleh *a, int seat)
+{
+	a->asked |= (uint8_t)(1u << seat);
+	if (a->asked == 3) {
+		deal_random(a);
+		a->asked = 0;
+		a->redeals--;
+		a->last_kind = MV_REDEAL;
+		a->last_seat = (uint8_t)seat;
+	}
+}
+
+/* Discard mode: the card used goes to the discards, one is drawn. */
+static __attribute__((noinline)) void
+apply_discard(struct almakleh *a, int seat, uint8_t card)
+{
+	remove_from_hand(a, seat, card);
+	a->disc[a->ndisc++] = card;
+	draw_card(a, seat);
+	a->fresh = ALM_NONE;
+}
+
 static void
 almakleh_apply(void *st, int seat, const struct game_move *m)
 {
 	struct almakleh *a = st;
-	uint8_t card = m->d[1], from = m->d[2], to = m->d[3], took = EMPTY;
+	uint8_t kind = m->d[0], card = m->d[1], from = m->d[2], to = m->d[3];
+	uint8_t took = EMPTY, *h, x, y;
 	int opp = !seat;
 
-	if (m->d[0] == MV_REDEAL) {
-		a->asked |= (uint8_t)(1u << seat);
-		if (a->asked == 3) {
-			deal_random(a);
-			a->asked = 0;
-			a->redeals--;
-			a->last_kind = MV_REDEAL;
-			a->last_seat = (uint8_t)seat;
-		}
+	if (kind == MV_REDEAL) {
+		apply_redeal(a, seat);
 		return;
 	}
-	if (m->d[0] == MV_MOVE) {
+	if (kind == MV_MOVE) {
 		uint32_t tb = 1u << to;
 
 		if (a->occ[opp] & tb) {
-			took = (uint8_t)(a->master[opp] == to ? MASTER0 + 2 * opp :
-			    PAWN0 + 2 * opp);
 			a->occ[opp] &= ~tb;
+			if (a->master[opp] == to) {
+				took = (uint8_t)(MASTER0 + 2 * opp);
+				a->master[opp] = ALM_NONE;
+				a->over = 1;
+				a->winner = (uint8_t)seat;
+				a->how = WIN_CAPTURE;
+			} else
+				took = (uint8_t)(PAWN0 + 2 * opp);
 		}
 		a->occ[seat] ^= (1u << from) | tb;
-		if (took == MASTER0 + 2 * opp) {
-			a->master[opp] = ALM_NONE;
-			a->over = 1;
-			a->winner = (uint8_t)seat;
-			a->how = WIN_CAPTURE;
-		}
 		if (a->master[seat] == from) {
 			a->master[seat] = to;
 			if (to == portal(opp) && !a->over) {
@@ -899,31 +929,41 @@ almakleh_apply(void *st, int seat, const struct game_move *m)
 			a->hold_seat = (uint8_t)seat;
 			a->hold_count = 0;
 		}
-	}
+	} else
+		from = to = 0;
 	if (a->hold_seat == opp && a->hold_count < 255)
 		a->hold_count++;
 
-	remove_from_hand(a, seat, card);
-	if (a->discard) {
-		a->disc[a->ndisc++] = card;
-		draw_card(a, seat);
-		a->fresh = ALM_NONE;
+	if (a->discard)
+		apply_discard(a, seat, card);
+	else if (a->nhand[seat] == 3) {
+		/* The pass game's hand of three gives the card away. */
+		h = a->hand[seat];
+		x = h[0];
+		y = h[1];
+		h[0] = x == card ? y : x;
+		h[1] = x == card || y == card ? h[2] : y;
+		h[2] = 0;
+		a->nhand[seat] = 2;
+		a->hand[opp][a->nhand[opp]++] = card;
+		a->fresh = card;
 	} else {
+		remove_from_hand(a, seat, card);
 		a->hand[opp][a->nhand[opp]++] = card;
 		a->fresh = card;
 	}
 
 	a->last_seat = (uint8_t)seat;
-	a->last_kind = m->d[0];
+	a->last_kind = kind;
 	a->last_card = card;
-	a->last_from = m->d[0] == MV_MOVE ? from : 0;
-	a->last_to = m->d[0] == MV_MOVE ? to : 0;
+	a->last_from = from;
+	a->last_to = to;
 	a->last_took = took;
 	a->asked = 0;
 	if (a->ply < ALM_PLY_MAX)
 		a->ply++;
 	a->turn = (uint8_t)opp;
-	if (!a->over && a->centre && a->hold_seat == opp &&
+	if (a->centre && !a->over && a->hold_seat == opp &&
 	    a->hold_count >= 2) {
 		a->over = 1;
 		a->winner = (uint8_t)opp;
