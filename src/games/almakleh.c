@@ -769,23 +769,32 @@ static int
 almakleh_count_legal(const void *st, int seat)
 {
 	const struct almakleh *a = st;
-	const uint32_t *r;
+	const uint32_t *r[3];
 	uint32_t own, b;
-	int i, n = 0, cards = 0;
+	uint64_t free2;
+	int i, n = 0, cards = 0, sq;
 	uint8_t c;
 
 	if (a->over || seat != a->turn)
 		return 0;
+	for (i = 0; i < a->nhand[seat]; i++)
+		if ((c = a->hand[seat][i]) != a->fresh)
+			r[cards++] = reach_of(a, c, seat);
 	own = a->occ[seat];
-	for (i = 0; i < a->nhand[seat]; i++) {
-		c = a->hand[seat][i];
-		if (c == a->fresh)
-			continue;
-		cards++;
-		r = reach_of(a, c, seat);
-		for (b = own; b != 0; b &= b - 1)
-			n += __builtin_popcount(r[__builtin_ctz(b)] & ~own);
-	}
+	if (cards == 2) {
+		/* The usual case: both cards' targets from a square in one
+		 * word, counted at once. */
+		free2 = (uint64_t)~own << 32 | ~own;
+		for (b = own; b != 0; b &= b - 1) {
+			sq = __builtin_ctz(b);
+			n += __builtin_popcountll(((uint64_t)r[1][sq] << 32 |
+			    r[0][sq]) & free2);
+		}
+	} else
+		for (i = 0; i < cards; i++)
+			for (b = own; b != 0; b &= b - 1)
+				n += __builtin_popcount(r[i][__builtin_ctz(b)] &
+				    ~own);
 	return n > 0 ? n : cards;
 }
 
@@ -935,7 +944,7 @@ almakleh_apply(void *st, int seat, const struct game_move *m)
 		a->hold_count++;
 
 	if (a->discard)
-		apply_discard(a, seat, card);
+		;	/* below */
 	else if (a->nhand[seat] == 3) {
 		/* The pass game's hand of three gives the card away. */
 		h = a->hand[seat];
@@ -969,6 +978,9 @@ almakleh_apply(void *st, int seat, const struct game_move *m)
 		a->winner = (uint8_t)opp;
 		a->how = WIN_CENTRE;
 	}
+	/* Last, so that the call is the function's end. */
+	if (a->discard)
+		apply_discard(a, seat, card);
 }
 
 static void
