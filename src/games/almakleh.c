@@ -454,9 +454,15 @@ step_init(void)
 				}
 }
 
-/* The deck's index in alm_decks, added with its tables when it is new;
+/*
+ * The deck's index in alm_decks, added with its tables when it is new;
  * -1 with err set when the table is full.  def is zero beyond its
- * content. */
+ * content.  Only create() and parse_state() add, and nothing is ever
+ * removed, so an index in a state stays good for the life of the process
+ * (and of the robots' workers ludusd forks, which inherit the table; the
+ * programs run no threads).  Other processes read the state from its text,
+ * which carries the deck.
+ */
 static int
 deck_intern(const struct alm_deckdef *def, char *err, size_t errlen)
 {
