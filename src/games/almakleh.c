@@ -902,14 +902,20 @@ apply_redeal(struct almakleh *a, int seat)
 	}
 }
 
-/* Discard mode: the card used goes to the discards, one is drawn. */
+/* The card used goes to the discards and one is drawn (discard mode), or
+ * to the opponent. */
 static __attribute__((noinline)) void
-apply_discard(struct almakleh *a, int seat, uint8_t card)
+apply_card(struct almakleh *a, int seat, uint8_t card)
 {
 	remove_from_hand(a, seat, card);
-	a->disc[a->ndisc++] = card;
-	draw_card(a, seat);
-	a->fresh = ALM_NONE;
+	if (a->discard) {
+		a->disc[a->ndisc++] = card;
+		draw_card(a, seat);
+		a->fresh = ALM_NONE;
+	} else {
+		a->hand[!seat][a->nhand[!seat]++] = card;
+		a->fresh = card;
+	}
 }
 
 static void
@@ -960,25 +966,6 @@ almakleh_apply(void *st, int seat, const struct game_move *m)
 	if (a->hold_seat == opp && a->hold_count < 255)
 		a->hold_count++;
 
-	if (a->discard)
-		;	/* below */
-	else if (a->nhand[seat] == 3) {
-		/* The pass game's hand of three gives the card away. */
-		h = a->hand[seat];
-		x = h[0];
-		y = h[1];
-		h[0] = x == card ? y : x;
-		h[1] = x == card || y == card ? h[2] : y;
-		h[2] = 0;
-		a->nhand[seat] = 2;
-		a->hand[opp][a->nhand[opp]++] = card;
-		a->fresh = card;
-	} else {
-		remove_from_hand(a, seat, card);
-		a->hand[opp][a->nhand[opp]++] = card;
-		a->fresh = card;
-	}
-
 	a->last_seat = (uint8_t)seat;
 	a->last_kind = kind;
 	a->last_card = card;
@@ -995,9 +982,20 @@ almakleh_apply(void *st, int seat, const struct game_move *m)
 		a->winner = (uint8_t)opp;
 		a->how = WIN_CENTRE;
 	}
-	/* Last, so that the call is the function's end. */
-	if (a->discard)
-		apply_discard(a, seat, card);
+	/* The cards last, so that a call is the function's end. */
+	if (!a->discard && a->nhand[seat] == 3) {
+		/* The pass game's hand of three gives the card away. */
+		h = a->hand[seat];
+		x = h[0];
+		y = h[1];
+		h[0] = x == card ? y : x;
+		h[1] = x == card || y == card ? h[2] : y;
+		h[2] = 0;
+		a->nhand[seat] = 2;
+		a->hand[opp][a->nhand[opp]++] = card;
+		a->fresh = card;
+	} else
+		apply_card(a, seat, card);
 }
 
 static void
