@@ -1179,6 +1179,209 @@ START_TEST(almakleh_random_playouts)
 }
 END_TEST
 
+/*
+ * The shortcuts a search takes, count_legal() and over(), agree with
+ * legal() and result() at every step of random games in every variant
+ * (both openings, discard with its reshuffles, the centre, redeals), on
+ * states read back from their text, and where nothing moves and only
+ * passes are legal.
+ */
+START_TEST(almakleh_shortcuts_agree)
+{
+	static const char *variants[] = { "", "opening=classic",
+		"cards=discard", "centre=true", "cards=discard centre=true "
+		"opening=classic redeals=2", "deal=hawk,panther,newt/otter,"
+		"adder centre=true" };
+	struct game_move moves[GAME_MAX_MOVES], m;
+	struct rng rng;
+	unsigned char seed[RNG_SEED_LEN];
+	char err[GAME_ERRLEN];
+	int game, step, n, seat;
+	void *st;
+
+	rng_seed_from_u64(seed, 18);
+	rng_init(&rng, seed);
+	for (game = 0; game < 600; game++) {
+		st = tu_new("almakleh", variants[game % nitems(variants)],
+		    (uint64_t)game, 2);
+		if (game % 5 == 0)
+			for (seat = 1; seat >= 0; seat--) {
+				tu_check_shortcuts(ops, st);
+				ck_assert_int_eq(ops->parse_move(st, seat,
+				    "redeal", &m, err, sizeof(err)), 0);
+				ops->apply(st, seat, &m);
+			}
+		for (step = 0; step < 400 && !game_over(ops, st); step++) {
+			seat = ops->to_move(st) == 1 ? 0 : 1;
+			tu_check_shortcuts(ops, st);
+			if (step % 7 == 0) {
+				char *text = tu_serialise(ops, st);
+				void *back = tu_state(ops, text);
+
+				tu_check_shortcuts(ops, back);
+				free(back);
+				free(text);
+			}
+			n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+			ck_assert_int_gt(n, 0);
+			ops->apply(st, seat, &moves[rng_below(&rng,
+			    (uint32_t)n)]);
+		}
+		tu_check_shortcuts(ops, st);
+		free(st);
+	}
+	/* Blocked: two passes (pike arrived this turn), counted as such. */
+	st = pos(HEAD, "board P.... P.... P.... P.... M.m.p\n"
+	    "south panther zebra pike\n"
+	    "north badger swan\n"
+	    "fresh pike\n"
+	    "pile -\n"
+	    "discard -\n"
+	    "turn=0 ply=10 over=0 winner=0 how=0 hold=-1:0 "
+	    "last=1:0:-1:0:0:0\n");
+	ck_assert_int_eq(ops->count_legal(st, 0), 2);
+	ck_assert_int_eq(ops->count_legal(st, 1), 0);
+	tu_check_shortcuts(ops, st);
+	free(st);
+}
+END_TEST
+
+/* A deck of five cards whose side names all start with the prefix, and
+ * the first side's one move 0,N for N = 1 or 2. */
+static char *
+small_deck(const char *prefix, int n)
+{
+	return xasprintf("card %sa 0,%d | %sb 1,1\ncard %sc 0,1 | %sd -1,1\n"
+	    "card %se 1,0 | %sf -1,0\ncard %sg 0,1 1,1 | %sh 0,1 -1,1\n"
+	    "card %si 0,2 | %sj 0,-1\n", prefix, n, prefix, prefix, prefix,
+	    prefix, prefix, prefix, prefix, prefix, prefix);
+}
+
+static void *
+deck_game(const char *data, const char *opts, char *err, size_t errlen)
+{
+	struct game_opts o;
+	unsigned char seed[RNG_SEED_LEN];
+	void *st = xcalloc(1, ops->state_size);
+
+	tu_opts("almakleh", opts, &o);
+	o.data = data;
+	rng_seed_from_u64(seed, 5);
+	if (ops->create(st, &o, seed, 2, err, errlen) == -1) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+/*
+ * Games of different decks side by side in one process: each plays,
+ * writes and reads back its own cards, whichever deck came first; the
+ * same deck given again is the same deck.
+ */
+START_TEST(almakleh_decks_side_by_side)
+{
+	char err[GAME_ERRLEN], *d1 = small_deck("aaa", 1);
+	char *d2 = small_deck("aaa", 2), *t1, *t2, *t3, *legal;
+	void *std = tu_new("almakleh", "deal=yak,badger,scorpion/zebra,bison "
+	    "opening=classic", 1, 2), *g1, *g2, *g3, *back;
+
+	g1 = deck_game(d1, "deal=aaaa,aaac,aaae/aaag,aaai", err, sizeof(err));
+	ck_assert_msg(g1 != NULL, "%s", err);
+	g2 = deck_game(d2, "deal=aaaa,aaac,aaae/aaag,aaai", err, sizeof(err));
+	ck_assert_msg(g2 != NULL, "%s", err);
+	g3 = deck_game(d1, "deal=aaaa,aaac,aaae/aaag,aaai", err, sizeof(err));
+	ck_assert_msg(g3 != NULL, "%s", err);
+	/* The same deck and deal: the same bytes. */
+	ck_assert_int_eq(memcmp(g1, g3, ops->state_size), 0);
+	t1 = ser(g1);
+	t2 = ser(g2);
+	ck_assert_ptr_nonnull(strstr(t1, "\ncard aaaa 0,1 | aaab 1,1\n"));
+	ck_assert_ptr_nonnull(strstr(t2, "\ncard aaaa 0,2 | aaab 1,1\n"));
+	/* aaaa one ahead in the first deck, two in the second. */
+	legal = legal_text(g1, 0);
+	ck_assert_ptr_nonnull(strstr(legal, "aaaa a1-a2\n"));
+	ck_assert_ptr_null(strstr(legal, "aaaa a1-a3\n"));
+	free(legal);
+	legal = legal_text(g2, 0);
+	ck_assert_ptr_nonnull(strstr(legal, "aaaa a1-a3\n"));
+	ck_assert_ptr_null(strstr(legal, "aaaa a1-a2\n"));
+	free(legal);
+	ck_assert_uint_eq(game_perft(ops, std, 5), 487780);
+	ck_assert_uint_eq(game_perft(ops, g1, 3), game_perft(ops, g3, 3));
+	/* Read back, each is its own deck again. */
+	back = tu_state(ops, t2);
+	t3 = ser(back);
+	ck_assert_str_eq(t3, t2);
+	ck_assert_uint_eq(game_perft(ops, back, 4), game_perft(ops, g2, 4));
+	free(t3);
+	free(back);
+	back = tu_state(ops, t1);
+	ck_assert_int_eq(memcmp(back, g1, ops->state_size -
+	    sizeof(struct rng)), 0);
+	free(back);
+	play_ok(g2, 0, "aaaa c1-c3");
+	assert_body(g2, "board PP.PP ..... ..M.. ..... ppmpp\n"
+	    "south aaac aaae\n"
+	    "north aaag aaai aaaa\n"
+	    "fresh aaaa\n"
+	    "pile -\n"
+	    "discard -\n"
+	    "turn=1 ply=1 over=0 winner=0 how=0 hold=0:0 "
+	    "last=0:1:0:2:12:0\n");
+	free(t1);
+	free(t2);
+	free(d1);
+	free(d2);
+	free(g1);
+	free(g2);
+	free(g3);
+	free(std);
+}
+END_TEST
+
+/*
+ * The table of decks has room for every deck an installation uses, not
+ * for any number: past it a new deck is refused with a message, while
+ * the games of the decks already held go on and a held deck is still
+ * found.  (Last in the suite: it fills the table.)
+ */
+START_TEST(almakleh_deck_table_bounded)
+{
+	char err[GAME_ERRLEN], prefix[8], *d;
+	void *st = tu_new("almakleh", "", 3, 2), *g;
+	int i, made = 0, refused = 0;
+
+	for (i = 0; i < 200 && !refused; i++) {
+		snprintf(prefix, sizeof(prefix), "q%c%c", 'a' + i / 26,
+		    'a' + i % 26);
+		d = small_deck(prefix, 1);
+		if ((g = deck_game(d, "", err, sizeof(err))) != NULL) {
+			made++;
+			free(g);
+		} else {
+			ck_assert_str_eq(err, "more than 64 different "
+			    "Almakleh decks in one process");
+			refused = 1;
+		}
+		free(d);
+	}
+	ck_assert_int_eq(refused, 1);
+	ck_assert_int_ge(made, 60);
+	/* The definition's deck is held: its games start and play. */
+	free(st);
+	st = tu_new("almakleh", "deal=yak,badger,scorpion/zebra,bison "
+	    "opening=classic", 1, 2);
+	ck_assert_uint_eq(game_perft(ops, st, 4), 28509);
+	d = small_deck("qaa", 1);
+	g = deck_game(d, "", err, sizeof(err));
+	ck_assert_msg(g != NULL, "%s", err);
+	free(g);
+	free(d);
+	free(st);
+}
+END_TEST
+
 static Suite *
 almakleh_suite(void)
 {
@@ -1211,6 +1414,9 @@ almakleh_suite(void)
 	tcase_add_test(tc, almakleh_state_text_round_trip);
 	tcase_add_test(tc, almakleh_deck_errors_name_the_line);
 	tcase_add_test(tc, almakleh_random_playouts);
+	tcase_add_test(tc, almakleh_shortcuts_agree);
+	tcase_add_test(tc, almakleh_decks_side_by_side);
+	tcase_add_test(tc, almakleh_deck_table_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

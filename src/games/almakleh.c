@@ -6,13 +6,18 @@
  * holder's side, dx to the right and dy forward; the second player's are
  * negated, which is the card rotated 180 degrees.
  *
- * The deck comes from the definition's data block and is kept in the state,
- * so a serialised game needs nothing else to be read back.  A card is an
- * index into the deck and face[card] says which side is up.  In pass mode
- * the five dealt cards sit in the two hands (3 with the seat to move, 2 with
- * the other) and `fresh` is the card the seat to move has just received;
- * the other cards are out of play.  In discard mode each hand holds three
- * and the rest are in the draw pile (top last) or among the discards.
+ * The deck comes from the definition's data block.  Its names and offsets,
+ * and the tables of target squares made from them, live in a table shared
+ * by every state of the process (alm_decks, filled when a game is created
+ * or read); a state holds only the deck's index there, so it stays small to
+ * copy, and a serialised game still carries the whole deck, so it needs
+ * nothing else to be read back.  A card is an index into the deck and bit
+ * card of face says which side is up.  In pass mode the five dealt cards
+ * sit in the two hands (3 with the seat to move, 2 with the other) and
+ * `fresh` is the card the seat to move has just received; the other cards
+ * are out of play.  In discard mode each hand holds three and the rest are
+ * in the draw pile (top last) or among the discards.  The board is a
+ * bitboard of each seat's pieces and the square of each master.
  */
 #include "config.h"
 
@@ -31,6 +36,9 @@
 #define ALM_NONE	0xff
 #define ALM_CENTRE	12	/* c3 */
 #define ALM_PLY_MAX	65535
+/* Different decks one process can hold (each game's definition, each
+ * deck read back from a state): every deck an installation has used. */
+#define ALM_MAXDECKS	64
 
 enum { SOUTH, NORTH };
 enum { EMPTY, PAWN0, MASTER0, PAWN1, MASTER1 };
@@ -41,35 +49,58 @@ struct alm_side {
 	char	name[ALM_NAMELEN];	/* lower case, letters only */
 	uint8_t	n;
 	int8_t	dx[ALM_MAXOFF], dy[ALM_MAXOFF];
+	uint8_t	code[ALM_MAXOFF];	/* (dx + 2) * 5 + dy + 2, for alm_step */
 };
 
-struct almakleh {
+/* A deck as its text says it (zero beyond what is used, so that equal
+ * decks are equal bytes). */
+struct alm_deckdef {
 	uint8_t	ncards;
-	uint8_t	discard;		/* cards=discard */
-	uint8_t	centre;			/* centre=true */
-	uint8_t	classic;		/* opening=classic */
-	uint8_t	redeals;		/* redeals left */
-	uint8_t	asked;			/* bit per seat that sent `redeal` */
-	uint8_t	board[ALM_SQ];
-	uint8_t	face[ALM_MAXCARDS];
+	struct alm_side side[ALM_MAXCARDS][2];
+};
+
+/* A deck in play: the text's content and, for each card, side, seat and
+ * square, the squares its moves reach on the board, as a bit set and as a
+ * list in the order of the side's offsets (ended by ALM_NONE). */
+struct alm_deck {
+	struct alm_deckdef def;
+	uint32_t reach[ALM_MAXCARDS][2][2][ALM_SQ];
+	uint8_t	to[ALM_MAXCARDS][2][2][ALM_SQ][ALM_MAXOFF + 1];
+};
+
+static struct alm_deck alm_decks[ALM_MAXDECKS];
+static int alm_ndecks;
+/* The square a seat's piece on a square reaches with an offset (by code),
+ * or -1 off the board; filled with the first deck. */
+static int8_t alm_step[2][ALM_SQ][25];
+
+struct almakleh {
+	uint32_t occ[2];		/* bit per square of each seat's pieces */
+	uint8_t	master[2];		/* each seat's master's square, or NONE */
+	uint8_t	turn;
+	uint8_t	fresh;			/* just received by `turn`, or NONE */
 	uint8_t	hand[2][3];
 	uint8_t	nhand[2];
-	uint8_t	fresh;			/* just received by `turn`, or NONE */
-	uint8_t	pile[ALM_MAXCARDS];
-	uint8_t	npile;
-	uint8_t	disc[ALM_MAXCARDS];
-	uint8_t	ndisc;
-	uint8_t	turn;
+	uint8_t	deck;			/* index in alm_decks */
 	uint8_t	over;
 	uint8_t	winner;
 	uint8_t	how;			/* WIN_* */
 	uint8_t	hold_seat;		/* whose piece stands on c3, or NONE */
 	uint8_t	hold_count;		/* opponent moves it has stood through */
 	uint8_t	last_seat, last_kind, last_card, last_from, last_to, last_took;
-	uint16_t ply;
-	struct rng rng;			/* redeals and reshuffles */
-	struct alm_side side[ALM_MAXCARDS][2];
+	uint8_t	discard;		/* cards=discard */
+	uint8_t	centre;			/* centre=true */
+	uint8_t	classic;		/* opening=classic */
+	uint8_t	redeals;		/* redeals left */
+	uint8_t	asked;			/* bit per seat that sent `redeal` */
 	uint8_t	colour[2];		/* each seat's faction colour, COLOUR_* */
+	uint16_t ply;
+	uint16_t face;			/* bit per card: its side 1 is up */
+	uint8_t	npile;
+	uint8_t	ndisc;
+	uint8_t	pile[ALM_MAXCARDS];
+	uint8_t	disc[ALM_MAXCARDS];
+	struct rng rng;			/* redeals and reshuffles */
 };
 
 static const char *const seat_names[] = { N_("South"), N_("North") };
@@ -145,16 +176,62 @@ portal(int seat)
 	return seat == SOUTH ? 2 : 22;
 }
 
+static const struct alm_deckdef *
+deck_of(const struct almakleh *a)
+{
+	return &alm_decks[a->deck].def;
+}
+
+static int
+face_up(const struct almakleh *a, uint8_t card)
+{
+	return (a->face >> card) & 1;
+}
+
+static void
+set_face(struct almakleh *a, uint8_t card, int f)
+{
+	a->face = (uint16_t)((a->face & ~(1u << card)) | ((unsigned)f << card));
+}
+
 static const struct alm_side *
 face_of(const struct almakleh *a, uint8_t card)
 {
-	return &a->side[card][a->face[card]];
+	return &deck_of(a)->side[card][face_up(a, card)];
+}
+
+/* The squares the card, as it lies, reaches for the seat from each square. */
+static const uint32_t *
+reach_of(const struct almakleh *a, uint8_t card, int seat)
+{
+	return alm_decks[a->deck].reach[card][face_up(a, card)][seat];
 }
 
 static const char *
 card_name(const struct almakleh *a, uint8_t card)
 {
 	return face_of(a, card)->name;
+}
+
+/* The piece on a square: EMPTY, PAWN0, ... */
+static uint8_t
+piece_at(const struct almakleh *a, int sq)
+{
+	uint32_t bit = 1u << sq;
+
+	if (a->occ[SOUTH] & bit)
+		return a->master[SOUTH] == sq ? MASTER0 : PAWN0;
+	if (a->occ[NORTH] & bit)
+		return a->master[NORTH] == sq ? MASTER1 : PAWN1;
+	return EMPTY;
+}
+
+/* The seat whose piece stands on a square, or -1. */
+static int
+sq_owner(const struct almakleh *a, int sq)
+{
+	return (a->occ[SOUTH] >> sq) & 1 ? SOUTH : (a->occ[NORTH] >> sq) & 1 ?
+	    NORTH : -1;
 }
 
 static void
@@ -169,13 +246,7 @@ sq_name(int sq, char out[3])
 static int
 target(const struct alm_side *s, int k, int seat, int sq)
 {
-	int f = sq % 5, r = sq / 5;
-
-	f += seat == SOUTH ? s->dx[k] : -s->dx[k];
-	r += seat == SOUTH ? s->dy[k] : -s->dy[k];
-	if (f < 0 || f > 4 || r < 0 || r > 4)
-		return -1;
-	return r * 5 + f;
+	return alm_step[seat][sq][s->code[k]];
 }
 
 static int
@@ -252,6 +323,7 @@ deck_side(struct alm_side *s, char *text, int line, char *err, size_t errlen)
 		}
 		s->dx[s->n] = (int8_t)dx;
 		s->dy[s->n] = (int8_t)dy;
+		s->code[s->n] = (uint8_t)((dx + 2) * 5 + dy + 2);
 		s->n++;
 	}
 	if (s->n == 0) {
@@ -267,7 +339,8 @@ bad:
 }
 
 static int
-deck_card(struct almakleh *a, char *text, int line, char *err, size_t errlen)
+deck_card(struct alm_deckdef *a, char *text, int line, char *err,
+    size_t errlen)
 {
 	const struct alm_side *new;
 	char *bar;
@@ -305,7 +378,7 @@ deck_card(struct almakleh *a, char *text, int line, char *err, size_t errlen)
 }
 
 static int
-deck_parse(struct almakleh *a, const char *data, char *err, size_t errlen)
+deck_parse(struct alm_deckdef *a, const char *data, char *err, size_t errlen)
 {
 	char *copy = xstrdup(data), *p = copy, *line, *s;
 	int no = 0, rc = -1;
@@ -340,7 +413,7 @@ out:
 
 /* A side by name (case-insensitive): card index and face, or -1. */
 static int
-find_side(const struct almakleh *a, const char *name, int *face)
+find_side(const struct alm_deckdef *a, const char *name, int *face)
 {
 	int c, f;
 
@@ -354,7 +427,7 @@ find_side(const struct almakleh *a, const char *name, int *face)
 }
 
 static void
-deck_names(const struct almakleh *a, struct buf *b)
+deck_names(const struct alm_deckdef *a, struct buf *b)
 {
 	int c, f;
 
@@ -362,6 +435,71 @@ deck_names(const struct almakleh *a, struct buf *b)
 		for (f = 0; f < 2; f++)
 			buf_printf(b, "%s%s", c || f ? ", " : "",
 			    a->side[c][f].name);
+}
+
+static void
+step_init(void)
+{
+	int seat, sq, dx, dy, f, r;
+
+	for (seat = 0; seat < 2; seat++)
+		for (sq = 0; sq < ALM_SQ; sq++)
+			for (dx = -2; dx <= 2; dx++)
+				for (dy = -2; dy <= 2; dy++) {
+					f = sq % 5 + (seat == SOUTH ? dx : -dx);
+					r = sq / 5 + (seat == SOUTH ? dy : -dy);
+					alm_step[seat][sq][(dx + 2) * 5 + dy + 2] =
+					    (int8_t)(f < 0 || f > 4 || r < 0 ||
+					    r > 4 ? -1 : r * 5 + f);
+				}
+}
+
+/*
+ * The deck's index in alm_decks, added with its tables when it is new;
+ * -1 with err set when the table is full.  def is zero beyond its
+ * content.  Only create() and parse_state() add, and nothing is ever
+ * removed, so an index in a state stays good for the life of the process
+ * (and of the robots' workers ludusd forks, which inherit the table; the
+ * programs run no threads).  Other processes read the state from its text,
+ * which carries the deck.
+ */
+static int
+deck_intern(const struct alm_deckdef *def, char *err, size_t errlen)
+{
+	struct alm_deck *d;
+	const struct alm_side *s;
+	int i, c, f, seat, sq, k, to, n;
+
+	for (i = 0; i < alm_ndecks; i++)
+		if (memcmp(&alm_decks[i].def, def, sizeof(*def)) == 0)
+			return i;
+	if (alm_ndecks == ALM_MAXDECKS) {
+		util_err(err, errlen, "more than %d different Almakleh decks "
+		    "in one process", ALM_MAXDECKS);
+		return -1;
+	}
+	if (alm_ndecks == 0)
+		step_init();
+	d = &alm_decks[alm_ndecks];
+	memset(d, 0, sizeof(*d));
+	d->def = *def;
+	for (c = 0; c < def->ncards; c++)
+		for (f = 0; f < 2; f++) {
+			s = &def->side[c][f];
+			for (seat = 0; seat < 2; seat++)
+				for (sq = 0; sq < ALM_SQ; sq++) {
+					for (k = 0, n = 0; k < s->n; k++) {
+						to = alm_step[seat][sq][s->code[k]];
+						if (to < 0)
+							continue;
+						d->reach[c][f][seat][sq] |= 1u << to;
+						d->to[c][f][seat][sq][n++] =
+						    (uint8_t)to;
+					}
+					d->to[c][f][seat][sq][n] = ALM_NONE;
+				}
+		}
+	return alm_ndecks++;
 }
 
 /* Out-of-play cards show side 0, so equal positions serialise equally. */
@@ -372,23 +510,23 @@ tidy_faces(struct almakleh *a)
 
 	if (a->discard)
 		return;
-	for (c = 0; c < a->ncards; c++)
+	for (c = 0; c < deck_of(a)->ncards; c++)
 		if (!in_hand(a, SOUTH, (uint8_t)c) &&
 		    !in_hand(a, NORTH, (uint8_t)c))
-			a->face[c] = 0;
+			set_face(a, (uint8_t)c, 0);
 }
 
 static void
 deal_random(struct almakleh *a)
 {
 	uint8_t order[ALM_MAXCARDS];
-	int i, k = 0, seat;
+	int i, k = 0, seat, ncards = deck_of(a)->ncards;
 
-	for (i = 0; i < a->ncards; i++)
+	for (i = 0; i < ncards; i++)
 		order[i] = (uint8_t)i;
-	rng_shuffle(&a->rng, order, a->ncards, 1);
-	for (i = 0; i < a->ncards; i++)
-		a->face[i] = (uint8_t)rng_below(&a->rng, 2);
+	rng_shuffle(&a->rng, order, (size_t)ncards, 1);
+	for (i = 0; i < ncards; i++)
+		set_face(a, (uint8_t)i, (int)rng_below(&a->rng, 2));
 	memset(a->hand, 0, sizeof(a->hand));
 	for (seat = 0; seat < 2; seat++) {
 		a->nhand[seat] = seat == NORTH && !a->discard ? 2 : 3;
@@ -400,7 +538,7 @@ deal_random(struct almakleh *a)
 	a->npile = 0;
 	a->ndisc = 0;
 	if (a->discard)
-		while (k < a->ncards)
+		while (k < ncards)
 			a->pile[a->npile++] = order[k++];
 	tidy_faces(a);
 	a->fresh = a->classic ? a->hand[SOUTH][2] : ALM_NONE;
@@ -409,6 +547,7 @@ deal_random(struct almakleh *a)
 static int
 deal_fixed(struct almakleh *a, const char *text, char *err, size_t errlen)
 {
+	const struct alm_deckdef *d = deck_of(a);
 	char *copy = xstrdup(text), *half[2], *p, *name;
 	uint8_t used[ALM_MAXCARDS] = { 0 }, rest[ALM_MAXCARDS];
 	int want[2] = { 3, a->discard ? 3 : 2 }, seat, c, f, i, n, rc = -1;
@@ -422,10 +561,10 @@ deal_fixed(struct almakleh *a, const char *text, char *err, size_t errlen)
 		a->nhand[seat] = 0;
 		for (p = half[seat]; (name = strtok_r(p, ",", &p)) != NULL;) {
 			name = util_trim(name);
-			if ((c = find_side(a, name, &f)) == -1) {
+			if ((c = find_side(d, name, &f)) == -1) {
 				struct buf b = { 0 };
 
-				deck_names(a, &b);
+				deck_names(d, &b);
 				util_err(err, errlen, _("deal: no card side "
 				    "called `%s` (the sides: %s)"), name,
 				    buf_str(&b));
@@ -433,20 +572,20 @@ deal_fixed(struct almakleh *a, const char *text, char *err, size_t errlen)
 				goto out;
 			}
 			if (used[c]) {
-				if (a->face[c] == f)
+				if (face_up(a, (uint8_t)c) == f)
 					util_err(err, errlen, _("deal: %s is "
-					    "named twice"), a->side[c][f].name);
+					    "named twice"), d->side[c][f].name);
 				else
 					util_err(err, errlen, _("deal: %s and %s "
 					    "are the two sides of one card"),
-					    a->side[c][!f].name,
-					    a->side[c][f].name);
+					    d->side[c][!f].name,
+					    d->side[c][f].name);
 				goto out;
 			}
 			if (a->nhand[seat] == want[seat])
 				goto shape;
 			used[c] = 1;
-			a->face[c] = (uint8_t)f;
+			set_face(a, (uint8_t)c, f);
 			a->hand[seat][a->nhand[seat]++] = (uint8_t)c;
 		}
 		if (a->nhand[seat] != want[seat])
@@ -457,12 +596,12 @@ deal_fixed(struct almakleh *a, const char *text, char *err, size_t errlen)
 	a->npile = 0;
 	a->ndisc = 0;
 	if (a->discard) {
-		for (c = 0, n = 0; c < a->ncards; c++)
+		for (c = 0, n = 0; c < d->ncards; c++)
 			if (!used[c])
 				rest[n++] = (uint8_t)c;
 		rng_shuffle(&a->rng, rest, (size_t)n, 1);
 		for (i = 0; i < n; i++) {
-			a->face[rest[i]] = (uint8_t)rng_below(&a->rng, 2);
+			set_face(a, rest[i], (int)rng_below(&a->rng, 2));
 			a->pile[a->npile++] = rest[i];
 		}
 	}
@@ -496,13 +635,10 @@ almakleh_seat_name(const void *st, int seat)
 static void
 setup_board(struct almakleh *a)
 {
-	int f;
-
-	memset(a->board, EMPTY, sizeof(a->board));
-	for (f = 0; f < 5; f++) {
-		a->board[f] = f == 2 ? MASTER0 : PAWN0;
-		a->board[20 + f] = f == 2 ? MASTER1 : PAWN1;
-	}
+	a->occ[SOUTH] = 0x1fu;
+	a->occ[NORTH] = 0x1fu << 20;
+	a->master[SOUTH] = 2;
+	a->master[NORTH] = 22;
 }
 
 static int
@@ -511,8 +647,10 @@ almakleh_create(void *st, const struct game_opts *o,
     size_t errlen)
 {
 	struct almakleh *a = st;
+	struct alm_deckdef def;
 	long long redeals = game_opt_int(o, "redeals");
 	const char *deal = game_opt_str(o, "deal");
+	int d;
 
 	memset(a, 0, sizeof(*a));
 	if (colours_read(a, game_opt_str(o, "colours"), err, errlen) == -1)
@@ -527,8 +665,11 @@ almakleh_create(void *st, const struct game_opts *o,
 		    "(its data block is missing)"));
 		return -1;
 	}
-	if (deck_parse(a, o->data, err, errlen) == -1)
+	memset(&def, 0, sizeof(def));
+	if (deck_parse(&def, o->data, err, errlen) == -1 ||
+	    (d = deck_intern(&def, err, errlen)) == -1)
 		return -1;
+	a->deck = (uint8_t)d;
 	a->discard = strcmp(game_opt_str(o, "cards"), "discard") == 0;
 	a->centre = game_opt_int(o, "centre") != 0;
 	a->classic = strcmp(game_opt_str(o, "opening"), "classic") == 0;
@@ -537,7 +678,7 @@ almakleh_create(void *st, const struct game_opts *o,
 		return -1;
 	}
 	a->redeals = (uint8_t)redeals;
-	if (a->discard && a->ncards < 6) {
+	if (a->discard && def.ncards < 6) {
 		util_err(err, errlen, _("cards=discard needs a deck of at least "
 		    "6 cards"));
 		return -1;
@@ -574,32 +715,35 @@ set_move(struct game_move *m, int kind, int card, int from, int to)
 	m->d[3] = (uint8_t)to;
 }
 
-/* The moves one card gives, card by card in hand order; then, when there
- * are none at all, one pass per usable card. */
+/* The moves one card gives, card by card in hand order, from the squares
+ * in order, each in the order of its side's offsets; then, when there are
+ * none at all, one pass per usable card. */
 static int
 almakleh_legal(const void *st, int seat, struct game_move *out, int max)
 {
 	const struct almakleh *a = st;
-	const struct alm_side *s;
-	int i, sq, k, to, n = 0;
+	const uint8_t (*to)[ALM_MAXOFF + 1], *t;
+	uint32_t own, b;
+	int i, sq, n = 0;
 	uint8_t c;
 
 	if (a->over || seat != a->turn)
 		return 0;
+	own = a->occ[seat];
 	for (i = 0; i < a->nhand[seat]; i++) {
 		c = a->hand[seat][i];
 		if (c == a->fresh)
 			continue;
-		s = face_of(a, c);
-		for (sq = 0; sq < ALM_SQ; sq++) {
-			if (owner(a->board[sq]) != seat)
-				continue;
-			for (k = 0; k < s->n; k++) {
-				to = target(s, k, seat, sq);
-				if (to < 0 || owner(a->board[to]) == seat)
+		to = alm_decks[a->deck].to[c][face_up(a, c)][seat];
+		for (b = own; b != 0; b &= b - 1) {
+			sq = __builtin_ctz(b);
+			for (t = to[sq]; *t != ALM_NONE; t++) {
+				if ((own >> *t) & 1)
 					continue;
 				if (n < max)
-					set_move(&out[n], MV_MOVE, c, sq, to);
+					out[n] = (struct game_move){ .len = 4,
+					    .d = { MV_MOVE, c, (uint8_t)sq,
+					    *t } };
 				n++;
 			}
 		}
@@ -614,6 +758,69 @@ almakleh_legal(const void *st, int seat, struct game_move *out, int max)
 			n++;
 		}
 	return n < max ? n : max;
+}
+
+/* The bits set in a word, written out rather than a call to the
+ * compiler's library; compilers read it as one instruction where the
+ * processor has one. */
+static inline int
+bits64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (int)((x * 0x0101010101010101ull) >> 56);
+}
+
+/*
+ * The number of moves legal() gives, without making them: a sum of counts
+ * of target squares.  On x86-64 with glibc a second copy uses the POPCNT
+ * instruction where the processor has it (chosen once, when the program
+ * is loaded).
+ */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+#endif
+static int
+almakleh_count_legal(const void *st, int seat)
+{
+	const struct almakleh *a = st;
+	const uint32_t *r[3];
+	uint32_t own, b;
+	uint64_t free2;
+	int i, n = 0, cards = 0, sq;
+	uint8_t c;
+
+	if (a->over || seat != a->turn)
+		return 0;
+	for (i = 0; i < a->nhand[seat]; i++)
+		if ((c = a->hand[seat][i]) != a->fresh)
+			r[cards++] = reach_of(a, c, seat);
+	own = a->occ[seat];
+	if (cards == 2) {
+		/* The usual case: both cards' targets from a square in one
+		 * word, counted at once. */
+		free2 = (uint64_t)~own << 32 | ~own;
+		for (b = own; b != 0; b &= b - 1) {
+			sq = __builtin_ctz(b);
+			n += bits64(((uint64_t)r[1][sq] << 32 | r[0][sq]) &
+			    free2);
+		}
+	} else
+		for (i = 0; i < cards; i++)
+			for (b = own; b != 0; b &= b - 1)
+				n += bits64(r[i][__builtin_ctz(b)] & ~own);
+	return n > 0 ? n : cards;
+}
+
+static int
+almakleh_over(const void *st)
+{
+	const struct almakleh *a = st;
+
+	return a->over;
 }
 
 static void
@@ -641,18 +848,21 @@ almakleh_format_move(const void *st, int seat, const struct game_move *m,
 	}
 }
 
+/* Take a card the seat holds out of its hand, the others moving up. */
 static void
 remove_from_hand(struct almakleh *a, int seat, uint8_t card)
 {
-	int i;
+	uint8_t *h = a->hand[seat];
+	int i, n = a->nhand[seat];
 
-	for (i = 0; i < a->nhand[seat]; i++)
-		if (a->hand[seat][i] == card) {
-			memmove(&a->hand[seat][i], &a->hand[seat][i + 1],
-			    (size_t)(a->nhand[seat] - i - 1));
-			a->hand[seat][--a->nhand[seat]] = 0;
-			return;
-		}
+	for (i = 0; i < n && h[i] != card; i++)
+		;
+	if (i == n)
+		return;
+	for (; i + 1 < n; i++)
+		h[i] = h[i + 1];
+	h[i] = 0;
+	a->nhand[seat] = (uint8_t)i;
 }
 
 /* Discard mode: an empty draw pile takes all discards, shuffled and each
@@ -670,7 +880,7 @@ draw_card(struct almakleh *a, int seat)
 		a->ndisc = 0;
 		rng_shuffle(&a->rng, a->pile, a->npile, 1);
 		for (i = 0; i < a->npile; i++)
-			a->face[a->pile[i]] = (uint8_t)rng_below(&a->rng, 2);
+			set_face(a, a->pile[i], (int)rng_below(&a->rng, 2));
 	}
 	if (a->npile > 0) {
 		a->hand[seat][a->nhand[seat]++] = a->pile[--a->npile];
@@ -678,36 +888,70 @@ draw_card(struct almakleh *a, int seat)
 	}
 }
 
+/* `redeal`: the cards are dealt again once both seats asked. */
+static __attribute__((noinline)) void
+apply_redeal(struct almakleh *a, int seat)
+{
+	a->asked |= (uint8_t)(1u << seat);
+	if (a->asked == 3) {
+		deal_random(a);
+		a->asked = 0;
+		a->redeals--;
+		a->last_kind = MV_REDEAL;
+		a->last_seat = (uint8_t)seat;
+	}
+}
+
+/* The card used goes to the discards and one is drawn (discard mode), or
+ * to the opponent. */
+static __attribute__((noinline)) void
+apply_card(struct almakleh *a, int seat, uint8_t card)
+{
+	remove_from_hand(a, seat, card);
+	if (a->discard) {
+		a->disc[a->ndisc++] = card;
+		draw_card(a, seat);
+		a->fresh = ALM_NONE;
+	} else {
+		a->hand[!seat][a->nhand[!seat]++] = card;
+		a->fresh = card;
+	}
+}
+
 static void
 almakleh_apply(void *st, int seat, const struct game_move *m)
 {
 	struct almakleh *a = st;
-	uint8_t card = m->d[1], from = m->d[2], to = m->d[3], took = EMPTY;
+	uint8_t kind = m->d[0], card = m->d[1], from = m->d[2], to = m->d[3];
+	uint8_t took = EMPTY, *h, x, y;
 	int opp = !seat;
 
-	if (m->d[0] == MV_REDEAL) {
-		a->asked |= (uint8_t)(1u << seat);
-		if (a->asked == 3) {
-			deal_random(a);
-			a->asked = 0;
-			a->redeals--;
-			a->last_kind = MV_REDEAL;
-			a->last_seat = (uint8_t)seat;
-		}
+	if (kind == MV_REDEAL) {
+		apply_redeal(a, seat);
 		return;
 	}
-	if (m->d[0] == MV_MOVE) {
-		took = a->board[to];
-		a->board[to] = a->board[from];
-		a->board[from] = EMPTY;
-		if (is_master(took)) {
-			a->over = 1;
-			a->winner = (uint8_t)seat;
-			a->how = WIN_CAPTURE;
-		} else if (is_master(a->board[to]) && to == portal(opp)) {
-			a->over = 1;
-			a->winner = (uint8_t)seat;
-			a->how = WIN_PORTAL;
+	if (kind == MV_MOVE) {
+		uint32_t tb = 1u << to;
+
+		if (a->occ[opp] & tb) {
+			a->occ[opp] &= ~tb;
+			if (a->master[opp] == to) {
+				took = (uint8_t)(MASTER0 + 2 * opp);
+				a->master[opp] = ALM_NONE;
+				a->over = 1;
+				a->winner = (uint8_t)seat;
+				a->how = WIN_CAPTURE;
+			} else
+				took = (uint8_t)(PAWN0 + 2 * opp);
+		}
+		a->occ[seat] ^= (1u << from) | tb;
+		if (a->master[seat] == from) {
+			a->master[seat] = to;
+			if (to == portal(opp) && !a->over) {
+				a->over = 1;
+				a->winner = (uint8_t)seat;
+				a->how = WIN_PORTAL;
+			}
 		}
 		if (from == ALM_CENTRE) {
 			a->hold_seat = ALM_NONE;
@@ -717,48 +961,51 @@ almakleh_apply(void *st, int seat, const struct game_move *m)
 			a->hold_seat = (uint8_t)seat;
 			a->hold_count = 0;
 		}
-	}
+	} else
+		from = to = 0;
 	if (a->hold_seat == opp && a->hold_count < 255)
 		a->hold_count++;
 
-	remove_from_hand(a, seat, card);
-	if (a->discard) {
-		a->disc[a->ndisc++] = card;
-		draw_card(a, seat);
-		a->fresh = ALM_NONE;
-	} else {
-		a->hand[opp][a->nhand[opp]++] = card;
-		a->fresh = card;
-	}
-
 	a->last_seat = (uint8_t)seat;
-	a->last_kind = m->d[0];
+	a->last_kind = kind;
 	a->last_card = card;
-	a->last_from = m->d[0] == MV_MOVE ? from : 0;
-	a->last_to = m->d[0] == MV_MOVE ? to : 0;
+	a->last_from = from;
+	a->last_to = to;
 	a->last_took = took;
 	a->asked = 0;
 	if (a->ply < ALM_PLY_MAX)
 		a->ply++;
 	a->turn = (uint8_t)opp;
-	if (!a->over && a->centre && a->hold_seat == opp &&
+	if (a->centre && !a->over && a->hold_seat == opp &&
 	    a->hold_count >= 2) {
 		a->over = 1;
 		a->winner = (uint8_t)opp;
 		a->how = WIN_CENTRE;
 	}
+	/* The cards last, so that a call is the function's end. */
+	if (!a->discard && a->nhand[seat] == 3) {
+		/* The pass game's hand of three gives the card away. */
+		h = a->hand[seat];
+		x = h[0];
+		y = h[1];
+		h[0] = x == card ? y : x;
+		h[1] = x == card || y == card ? h[2] : y;
+		h[2] = 0;
+		a->nhand[seat] = 2;
+		a->hand[opp][a->nhand[opp]++] = card;
+		a->fresh = card;
+	} else
+		apply_card(a, seat, card);
 }
 
 static void
 almakleh_result(const void *st, struct game_result *r)
 {
 	const struct almakleh *a = st;
-	int sq, o;
 
 	memset(r, 0, sizeof(*r));
-	for (sq = 0; sq < ALM_SQ; sq++)
-		if ((o = owner(a->board[sq])) >= 0)
-			r->score[o]++;
+	r->score[SOUTH] = bits64(a->occ[SOUTH]);
+	r->score[NORTH] = bits64(a->occ[NORTH]);
 	if (!a->over)
 		return;
 	r->over = 1;
@@ -791,7 +1038,7 @@ dest_list(const struct almakleh *a, int seat, uint8_t card, int from,
 
 	for (k = 0; k < s->n; k++) {
 		to = target(s, k, seat, from);
-		if (to < 0 || owner(a->board[to]) == seat)
+		if (to < 0 || sq_owner(a, to) == seat)
 			continue;
 		sq_name(to, sq);
 		buf_printf(b, "%s%s", n++ ? ", " : "", sq);
@@ -820,27 +1067,28 @@ parse_card(const struct almakleh *a, int seat, const char *name, char *err,
 	struct buf b = { 0 };
 	int c, f;
 
-	c = find_side(a, name, &f);
-	if (c != -1 && a->face[c] == f && usable(a, seat, (uint8_t)c))
+	c = find_side(deck_of(a), name, &f);
+	if (c != -1 && face_up(a, (uint8_t)c) == f && usable(a, seat, (uint8_t)c))
 		return c;
 	hand_list(a, seat, 1, &b);
 	if (c == -1)
 		util_err(err, errlen, _("there is no card called %s (your usable "
 		    "cards: %s)"), name, buf_str(&b));
-	else if (a->face[c] != f && (in_hand(a, seat, (uint8_t)c) ||
+	else if (face_up(a, (uint8_t)c) != f && (in_hand(a, seat, (uint8_t)c) ||
 	    in_hand(a, !seat, (uint8_t)c)))
 		util_err(err, errlen, _("%s is not in play: its card shows %s "
-		    "(your usable cards: %s)"), a->side[c][f].name,
-		    a->side[c][!f].name, buf_str(&b));
+		    "(your usable cards: %s)"), deck_of(a)->side[c][f].name,
+		    deck_of(a)->side[c][!f].name, buf_str(&b));
 	else if (in_hand(a, seat, (uint8_t)c))
 		util_err(err, errlen, _("%s is not usable this turn: you just "
-		    "received it"), a->side[c][f].name);
+		    "received it"), deck_of(a)->side[c][f].name);
 	else if (in_hand(a, !seat, (uint8_t)c))
 		util_err(err, errlen, _("%s is %s's card (your usable cards: %s)"),
-		    a->side[c][f].name, _(seat_names[!seat]), buf_str(&b));
+		    deck_of(a)->side[c][f].name, _(seat_names[!seat]),
+		    buf_str(&b));
 	else
 		util_err(err, errlen, _("%s is not in your hand (your usable "
-		    "cards: %s)"), a->side[c][f].name, buf_str(&b));
+		    "cards: %s)"), deck_of(a)->side[c][f].name, buf_str(&b));
 	buf_free(&b);
 	return -1;
 }
@@ -901,11 +1149,11 @@ parse_step(const struct almakleh *a, int seat, int c, int from, int to,
 
 	sq_name(from, fs);
 	sq_name(to, ts);
-	if (owner(a->board[from]) != seat) {
+	if (sq_owner(a, from) != seat) {
 		util_err(err, errlen, _("there is no piece of yours on %s"), fs);
 		return -1;
 	}
-	if (owner(a->board[to]) == seat) {
+	if (sq_owner(a, to) == seat) {
 		util_err(err, errlen, _("%s is taken by a piece of yours"), ts);
 		return -1;
 	}
@@ -1158,8 +1406,8 @@ render_cell(struct buf *b, const struct almakleh *a, int sq)
 	char c = sq == a->last_from && a->last_kind == MV_MOVE ? '.' : ' ';
 	char l = ' ', r = ' ';
 
-	if (a->board[sq] != EMPTY)
-		c = piece_chars[a->board[sq]];
+	if (piece_at(a, sq) != EMPTY)
+		c = piece_chars[piece_at(a, sq)];
 	if (a->last_kind == MV_MOVE && sq == a->last_to) {
 		l = '(';
 		r = ')';
@@ -1474,18 +1722,18 @@ almakleh_serialise(const void *st, struct buf *b)
 		buf_printf(b, " colours=%s,%s", colour_names[a->colour[SOUTH]],
 		    colour_names[a->colour[NORTH]]);
 	buf_addc(b, '\n');
-	for (c = 0; c < a->ncards; c++) {
+	for (c = 0; c < deck_of(a)->ncards; c++) {
 		buf_adds(b, "card ");
-		write_side(b, &a->side[c][0]);
+		write_side(b, &deck_of(a)->side[c][0]);
 		buf_adds(b, " | ");
-		write_side(b, &a->side[c][1]);
+		write_side(b, &deck_of(a)->side[c][1]);
 		buf_addc(b, '\n');
 	}
 	buf_adds(b, "board");
 	for (sq = 0; sq < ALM_SQ; sq++) {
 		if (sq % 5 == 0)
 			buf_addc(b, ' ');
-		buf_addc(b, piece_chars[a->board[sq]]);
+		buf_addc(b, piece_chars[piece_at(a, sq)]);
 	}
 	buf_addc(b, '\n');
 	write_cards(b, "south", a, a->hand[SOUTH], a->nhand[SOUTH]);
@@ -1518,11 +1766,11 @@ read_cards(struct almakleh *a, char *line, const char *label, uint8_t *out,
 	if (strcmp(p, "-") == 0)
 		return 0;
 	while ((tok = strtok_r(p, " ", &p)) != NULL) {
-		if (n == max || (c = find_side(a, tok, &f)) == -1 || seen[c] ||
-		    strcmp(tok, a->side[c][f].name) != 0)
+		if (n == max || (c = find_side(deck_of(a), tok, &f)) == -1 ||
+		    seen[c] || strcmp(tok, deck_of(a)->side[c][f].name) != 0)
 			return -1;
 		seen[c] = 1;
-		a->face[c] = (uint8_t)f;
+		set_face(a, (uint8_t)c, f);
 		out[n++] = (uint8_t)c;
 	}
 	return n;
@@ -1549,13 +1797,15 @@ static int
 almakleh_parse_state(void *st, const char *text, char *err, size_t errlen)
 {
 	struct almakleh a;
+	struct alm_deckdef def;
 	char *copy, *lines[64], *p, *q, cardsopt[16], openopt[16];
 	uint8_t seen[ALM_MAXCARDS] = { 0 };
 	int n = 0, i, k, rc = -1, end, centre, redeals, asked, sq;
 	int turn, ply, over, winner, how, hs, hc, ls, lk, lc, lf, lt, lto;
-	int fc = -1, ff, masters[2] = { 0, 0 }, pieces[2] = { 0, 0 };
+	int fc = -1, ff, masters[2] = { 0, 0 }, pieces[2] = { 0, 0 }, o, d;
 
 	memset(&a, 0, sizeof(a));
+	memset(&def, 0, sizeof(def));
 	copy = xstrdup(text);
 	for (p = copy; p != NULL && *p != '\0' && n < (int)nitems(lines); n++) {
 		lines[n] = p;
@@ -1581,10 +1831,16 @@ almakleh_parse_state(void *st, const char *text, char *err, size_t errlen)
 	a.redeals = (uint8_t)redeals;
 	a.asked = (uint8_t)asked;
 	for (i = 1; i < n && strncmp(lines[i], "card ", 5) == 0; i++)
-		if (deck_card(&a, lines[i] + 5, i, err, errlen) == -1)
+		if (deck_card(&def, lines[i] + 5, i, err, errlen) == -1)
 			goto bad;
-	if (a.ncards < (a.discard ? 6 : 5) || n != i + 8)
+	if (def.ncards < (a.discard ? 6 : 5) || n != i + 8)
 		goto bad;
+	if ((d = deck_intern(&def, err, errlen)) == -1) {
+		free(copy);
+		return -1;
+	}
+	a.deck = (uint8_t)d;
+	a.master[SOUTH] = a.master[NORTH] = ALM_NONE;
 	p = lines[i++];
 	if (strncmp(p, "board", 5) != 0)
 		goto bad;
@@ -1595,10 +1851,14 @@ almakleh_parse_state(void *st, const char *text, char *err, size_t errlen)
 		if (*p == '\0' || (q = strchr(piece_chars, *p)) == NULL)
 			goto bad;
 		end = (int)(q - piece_chars);
-		a.board[sq] = (uint8_t)end;
 		if (end != EMPTY) {
-			pieces[owner((uint8_t)end)]++;
-			masters[owner((uint8_t)end)] += is_master((uint8_t)end);
+			o = owner((uint8_t)end);
+			pieces[o]++;
+			a.occ[o] |= 1u << sq;
+			if (is_master((uint8_t)end)) {
+				masters[o]++;
+				a.master[o] = (uint8_t)sq;
+			}
 		}
 		p++;
 	}
@@ -1617,9 +1877,9 @@ almakleh_parse_state(void *st, const char *text, char *err, size_t errlen)
 	p = lines[i++];
 	if (strncmp(p, "fresh ", 6) != 0)
 		goto bad;
-	if (strcmp(p + 6, "-") != 0 && ((fc = find_side(&a, p + 6, &ff)) ==
-	    -1 || !seen[fc] || a.face[fc] != ff ||
-	    strcmp(p + 6, a.side[fc][ff].name) != 0))
+	if (strcmp(p + 6, "-") != 0 && ((fc = find_side(&def, p + 6, &ff)) ==
+	    -1 || !seen[fc] || face_up(&a, (uint8_t)fc) != ff ||
+	    strcmp(p + 6, def.side[fc][ff].name) != 0))
 		goto bad;
 	if ((k = read_cards(&a, lines[i++], "pile", a.pile, ALM_MAXCARDS,
 	    seen)) < 0)
@@ -1639,7 +1899,7 @@ almakleh_parse_state(void *st, const char *text, char *err, size_t errlen)
 	    how > WIN_CENTRE || (over != (how != WIN_NONE)) ||
 	    hs < -1 || hs > 1 || hc < 0 || hc > 255 ||
 	    (hs == -1 && hc != 0) || ls < 0 || ls > 1 ||
-	    lk < MV_NONE || lk > MV_REDEAL || lc < -1 || lc >= a.ncards ||
+	    lk < MV_NONE || lk > MV_REDEAL || lc < -1 || lc >= def.ncards ||
 	    lf < 0 || lf >= ALM_SQ || lt < 0 || lt >= ALM_SQ || lto < EMPTY ||
 	    lto > MASTER1)
 		goto bad;
@@ -1664,7 +1924,7 @@ almakleh_parse_state(void *st, const char *text, char *err, size_t errlen)
 	/* Hands as the card flow leaves them. */
 	if (a.discard) {
 		if (a.nhand[0] != 3 || a.nhand[1] != 3 ||
-		    a.npile + a.ndisc + 6 != a.ncards)
+		    a.npile + a.ndisc + 6 != def.ncards)
 			goto bad;
 		if (a.fresh != ALM_NONE && (ply != 0 || !a.classic))
 			goto bad;
@@ -1675,7 +1935,7 @@ almakleh_parse_state(void *st, const char *text, char *err, size_t errlen)
 		goto bad;
 	if ((lk == MV_MOVE || lk == MV_PASS) && a.last_card == ALM_NONE)
 		goto bad;
-	if (a.hold_seat != ALM_NONE && owner(a.board[ALM_CENTRE]) !=
+	if (a.hold_seat != ALM_NONE && sq_owner(&a, ALM_CENTRE) !=
 	    a.hold_seat)
 		goto bad;
 	tidy_faces(&a);
@@ -1729,7 +1989,7 @@ almakleh_export_json(const void *st, struct buf *b)
 	buf_adds(b, ",\"board\":[");
 	for (r = 0; r < 5; r++) {
 		for (f = 0; f < 5; f++)
-			row[f] = piece_chars[a->board[r * 5 + f]];
+			row[f] = piece_chars[piece_at(a, r * 5 + f)];
 		row[5] = '\0';
 		buf_printf(b, "%s\"%s\"", r ? "," : "", row);
 	}
@@ -1781,17 +2041,18 @@ almakleh_export_json(const void *st, struct buf *b)
 static int
 almakleh_side_value(const struct almakleh *a, int seat)
 {
-	const struct alm_side *s;
-	int v = 0, sq, i, k, to, df, dr, dist;
+	const uint32_t *r;
+	uint32_t own = a->occ[seat], master = 0, enemy = 0, b, t;
+	int v, sq, i, df, dr, dist;
 	uint8_t c;
 
-	for (sq = 0; sq < ALM_SQ; sq++) {
-		if (owner(a->board[sq]) != seat)
-			continue;
-		if (!is_master(a->board[sq])) {
-			v += 100;
-			continue;
-		}
+	if (a->master[seat] != ALM_NONE)
+		master = 1u << a->master[seat];
+	if (a->master[!seat] != ALM_NONE)
+		enemy = 1u << a->master[!seat];
+	v = 100 * bits64(own & ~master);
+	if (own & master) {
+		sq = a->master[seat];
 		df = abs(sq % 5 - portal(!seat) % 5);
 		dr = abs(sq / 5 - portal(!seat) / 5);
 		dist = df > dr ? df : dr;
@@ -1800,18 +2061,12 @@ almakleh_side_value(const struct almakleh *a, int seat)
 	for (i = 0; i < a->nhand[seat]; i++) {
 		if (!usable(a, seat, c = a->hand[seat][i]))
 			continue;
-		s = face_of(a, c);
-		for (sq = 0; sq < ALM_SQ; sq++) {
-			if (owner(a->board[sq]) != seat)
-				continue;
-			for (k = 0; k < s->n; k++) {
-				to = target(s, k, seat, sq);
-				if (to < 0 || owner(a->board[to]) == seat)
-					continue;
-				v += 2;
-				if (is_master(a->board[to]))
-					v += 50;
-			}
+		r = reach_of(a, c, seat);
+		for (b = own; b != 0; b &= b - 1) {
+			t = r[__builtin_ctz(b)] & ~own;
+			v += 2 * bits64(t);
+			if (t & enemy & a->occ[!seat])
+				v += 50;
 		}
 	}
 	return v;
@@ -1834,7 +2089,7 @@ almakleh_move_word(const void *st, const char *w)
 	int face;
 
 	return game_word_is_points(w) || strcmp(w, "pass") == 0 ||
-	    strcmp(w, "redeal") == 0 || find_side(st, w, &face) != -1;
+	    strcmp(w, "redeal") == 0 || find_side(deck_of(st), w, &face) != -1;
 }
 
 /* Hands are open; what is hidden is the cards not dealt and, with
@@ -1873,4 +2128,6 @@ const struct game_ops almakleh_ops = {
 	.chance = 1,
 	.reveals = almakleh_reveals,
 	.shared_deck = "almakleh",
+	.over = almakleh_over,
+	.count_legal = almakleh_count_legal,
 };
