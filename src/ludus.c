@@ -1507,6 +1507,18 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 
+	/*
+	 * Before anything else from libcrypto: this program only hashes,
+	 * makes MACs and draws random bytes through the objects and fetches
+	 * it names (EVP_sha256(), EVP_chacha20()...), and never looks a
+	 * cipher or digest up by name, so it needs neither openssl.cnf nor
+	 * the tables of every algorithm's names, whose building was most of
+	 * what a delivery spent in libcrypto.  Nor does it print
+	 * libcrypto's error texts, or need its memory freed at exit.
+	 */
+	OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG |
+	    OPENSSL_INIT_NO_ADD_ALL_CIPHERS | OPENSSL_INIT_NO_ADD_ALL_DIGESTS |
+	    OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS | OPENSSL_INIT_NO_ATEXIT, NULL);
 	c.dbpath = getenv("LUDUS_DB");
 	if (c.dbpath != NULL && *c.dbpath == '\0')
 		c.dbpath = NULL;
