@@ -382,6 +382,14 @@ static const char *const migrations[] = {
 	"CREATE TRIGGER site_seek AFTER UPDATE ON seeks BEGIN"
 	"  DELETE FROM site_changes WHERE kind = 's' AND id = NEW.id;"
 	"  INSERT INTO site_changes (kind, id) VALUES ('s', NEW.id); END;",
+	/* 15: robot moves being waited for (ludusd's parked messages, a
+	 * delivery's robot thinking), for `ludus outbox`. */
+	"CREATE TABLE robot_waits ("
+	"  id INTEGER PRIMARY KEY,"
+	"  game_id INTEGER NOT NULL,"
+	"  pid INTEGER NOT NULL,"
+	"  since INTEGER NOT NULL,"
+	"  thinking INTEGER NOT NULL DEFAULT 0);",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -1373,6 +1381,62 @@ store_outbox_counts(struct store *s, int *waiting, int *sent, int *failed)
 	}
 	done(s, st);
 	return rc == SQLITE_ROW ? 0 : store_fail(s, "outbox counts");
+}
+
+int
+store_robot_wait_add(struct store *s, int64_t game, int pid, int64_t since,
+    int thinking, int64_t *id)
+{
+	if (run(s, "INSERT INTO robot_waits (game_id, pid, since, thinking) "
+	    "VALUES (?, ?, ?, ?)", "iiii", game, (int64_t)pid, since,
+	    (int64_t)thinking) == -1)
+		return -1;
+	*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int
+store_robot_wait_set(struct store *s, int64_t id, int thinking)
+{
+	return run(s, "UPDATE robot_waits SET thinking = ? WHERE id = ?", "ii",
+	    (int64_t)thinking, id);
+}
+
+int
+store_robot_wait_del(struct store *s, int64_t id)
+{
+	return run(s, "DELETE FROM robot_waits WHERE id = ?", "i", id);
+}
+
+int
+store_robot_waits(struct store *s, struct store_robot_wait **out, int *n)
+{
+	sqlite3_stmt *st;
+	struct store_robot_wait *v = NULL;
+	int rc, k = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT id, game_id, pid, since, thinking FROM "
+	    "robot_waits ORDER BY since, id", "")) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		v = xreallocarray(v, (size_t)k + 1, sizeof(*v));
+		v[k].id = sqlite3_column_int64(st, 0);
+		v[k].game = sqlite3_column_int64(st, 1);
+		v[k].pid = sqlite3_column_int(st, 2);
+		v[k].since = sqlite3_column_int64(st, 3);
+		v[k].thinking = sqlite3_column_int(st, 4);
+		k++;
+	}
+	done(s, st);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return store_fail(s, "robot waits");
+	}
+	*out = v;
+	*n = k;
+	return 0;
 }
 
 int
