@@ -738,6 +738,9 @@ store_open_at(const char *path, int version, struct store **out, char *err,
 		return -1;
 	}
 	close(fd);
+	/* Nothing here reads SQLite's memory statistics: without them its
+	 * allocations take no lock (before SQLite starts, else a no-op). */
+	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	s = xcalloc(1, sizeof(*s));
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
