@@ -78,7 +78,7 @@ done
 kill -USR1 $dpid
 # While they think (3 s a move): three waiting, the oldest's game named.
 i=0 seen=""
-while [ $i -lt 25 ]; do
+while [ $i -lt 50 ]; do
 	ludus outbox >"$tmp/out" 2>&1
 	if grep -q "^3 robot moves waiting" "$tmp/out"; then
 		seen=$(grep "robot moves waiting" "$tmp/out")
