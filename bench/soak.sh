@@ -11,13 +11,14 @@
 # sanitizers' own bookkeeping grows by design.
 #
 # Four players write to the referee, one connection a second; the
-# daemon's RSS (VmRSS) is read every 10 s.  At the end: messages sent and
-# answered, the reply latency (from the 250 that took a message to the
-# delivery of its reply, by the reply file's time in the player's
-# Maildir), and RSS initial / after the warm-up / last / max.  Memory is
+# daemon's RSS (VmRSS) and private memory (Private_Dirty of smaps_rollup)
+# are read every 10 s.  At the end: messages sent and answered, the reply
+# latency (from the 250 that took a message to the delivery of its reply,
+# by the reply file's time in the player's Maildir), and RSS and
+# Private_Dirty initial / after the warm-up / last / max.  Memory is
 # called flat when the last sample is at most 10% above the one after the
 # warm-up (SQLite's page cache and the allocator's arenas fill during the
-# first minute).  Exit 0 when every message was answered and memory is
+# first minute).  Exit 0 when every message was answered and both are
 # flat, 1 otherwise.
 set -u
 export TZ=UTC LC_ALL=C
@@ -69,6 +70,14 @@ rss_kb() {
 	done <"/proc/$lpid/status"
 	return 1
 }
+# The daemon's own memory: what it wrote, shared with nobody.
+dirty_kb() {
+	local k v rest
+	while read -r k v rest; do
+		[ "$k" = Private_Dirty: ] && { echo "$v"; return 0; }
+	done <"/proc/$lpid/smaps_rollup"
+	return 1
+}
 
 "$LUDUSD_BIN" -f -c "$tmp/ludus.yaml" 2>"$tmp/ludusd.log" &
 lpid=$!
@@ -86,7 +95,7 @@ for ((s = 0; s < secs; s++)); do
 	while [ $(($(now_ms) - start)) -lt $((s * 1000)) ]; do sleep 0.05; done
 	if ((s % 10 == 0)); then
 		kill -0 "$lpid" 2>/dev/null || { echo "soak: ludusd died at ${s}s" >&2; break; }
-		echo "$s $(rss_kb)" >>"$tmp/rss"
+		echo "$s $(rss_kb) $(dirty_kb)" >>"$tmp/rss"
 	fi
 	if ! smtp_open "$MAILENV_SMTP_PORT"; then
 		errors=$((errors + 1))
@@ -115,7 +124,7 @@ for p in "${players[@]}"; do inboxes+=("$MAILENV_MAILDIRS/$p/Maildir/new"); done
 replies() { find "${inboxes[@]}" -type f 2>/dev/null | wc -l; }
 end=$(($(now_ms) + 60000))
 while [ "$(replies)" -lt "$nsent" ] && [ "$(now_ms)" -lt $end ]; do sleep 1; done
-echo "$secs $(rss_kb)" >>"$tmp/rss"
+echo "$secs $(rss_kb) $(dirty_kb)" >>"$tmp/rss"
 kill -TERM "$lpid"
 wait "$lpid"
 rc=$?
@@ -150,19 +159,23 @@ answered=$(sed -n 's/.*answered \([0-9]*\).*/\1/p' "$tmp/summary")
 
 awk -v warm="$warmup" '
 	$2 == "" { next }
-	{ if (first == "") first = $2
-	  if (ref == "" && $1 >= warm) { ref = $2; reft = $1 }
+	{ if (first == "") { first = $2; dfirst = $3 }
+	  if (ref == "" && $1 >= warm) { ref = $2; dref = $3; reft = $1 }
 	  if ($2 > max) max = $2
-	  last = $2 }
+	  if ($3 > dmax) dmax = $3
+	  last = $2; dlast = $3 }
 	END {
-	  if (ref == "") { ref = first; reft = 0 }
+	  if (ref == "") { ref = first; dref = dfirst; reft = 0 }
 	  printf "rss kB: initial %d, at %ds %d, last %d, max %d; ", first, reft, ref, last, max
 	  flat = last <= ref * 1.10
 	  printf "memory %s\n", flat ? "flat" : "GREW"
-	  exit !flat
+	  printf "private dirty kB: initial %d, at %ds %d, last %d, max %d (%.2f MiB); ", dfirst, reft, dref, dlast, dmax, dmax / 1024
+	  dflat = dlast <= dref * 1.10
+	  printf "%s\n", dflat ? "flat" : "GREW"
+	  exit !(flat && dflat)
 	}' "$tmp/rss"
 flat=$?
-echo "rss samples (s kB): $(tr '\n' ' ' <"$tmp/rss")"
+echo "samples (s, rss kB, private dirty kB): $(tr '\n' ',' <"$tmp/rss")"
 echo "send errors $errors; ludusd exit status $rc; log lines: $(wc -l <"$tmp/ludusd.log")"
 grep -m 5 . "$tmp/ludusd.log"
 [ "$answered" = "$nsent" ] && [ $flat = 0 ] && [ $rc = 0 ]

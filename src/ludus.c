@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -876,12 +877,13 @@ open_referee(struct ctx *c, struct referee *ref)
  * handed in again and the moves applied in its own transaction.
  */
 static enum intake_status
-deliver_one(struct referee *ref, const char *raw, size_t len, int64_t t,
-    char **outcome)
+deliver_one(struct referee *ref, struct store *store, const char *raw,
+    size_t len, int64_t t, char **outcome)
 {
 	struct referee_plans plans = { 0 };
 	struct referee_robot *j;
 	enum intake_status st;
+	int64_t wait = 0;
 	int round;
 
 	ref->robots_apart = 1;
@@ -895,11 +897,17 @@ deliver_one(struct referee *ref, const char *raw, size_t len, int64_t t,
 		free(*outcome);
 		*outcome = NULL;
 		j = referee_robot_take(ref);
+		/* Shown by `ludus outbox` while the robot thinks. */
+		if (wait == 0 && store_robot_wait_add(store,
+		    referee_robot_game(j), (int)getpid(), t, 1, &wait) == -1)
+			wait = 0;
 		referee_robot_think(j);
 		referee_plans_add(&plans, j);
 	}
 	ref->plans = NULL;
 	referee_plans_free(&plans);
+	if (wait != 0)
+		(void)store_robot_wait_del(store, wait);
 	return st;
 }
 
@@ -925,7 +933,7 @@ cmd_deliver(struct ctx *c, int argc, char **argv)
 		free(raw);
 		return EXIT_TEMPFAIL;
 	}
-	st = deliver_one(&ref, raw, len, now(), &outcome);
+	st = deliver_one(&ref, c->store, raw, len, now(), &outcome);
 	/* The MTA forgets the message at exit 0: the commit must last. */
 	if (st == INTAKE_DONE && store_sync(c->store) == -1) {
 		err_out("%s", store_errmsg(c->store));
@@ -1220,6 +1228,39 @@ local_time(int64_t t, char *out, size_t len)
 		snprintf(out, len, "@%lld", (long long)t);
 }
 
+/*
+ * Robots falling behind: the robot moves being waited for (ludusd's
+ * parked messages, deliveries whose robot thinks), how many a worker
+ * thinks and how long the oldest has waited since its message came.
+ * Rows of processes that are gone are left out.  Nothing when none.
+ */
+static int
+robot_waits(struct ctx *c)
+{
+	struct store_robot_wait *v;
+	int i, n, live = 0, thinking = 0;
+	int64_t oldest = 0, game = 0, t = now();
+
+	if (store_robot_waits(c->store, &v, &n) == -1)
+		return err_out("%s", store_errmsg(c->store));
+	for (i = 0; i < n; i++) {
+		if (kill(v[i].pid, 0) == -1 && errno == ESRCH)
+			continue;
+		if (live++ == 0) {
+			oldest = t - v[i].since;
+			game = v[i].game;
+		}
+		thinking += v[i].thinking != 0;
+	}
+	free(v);
+	if (live > 0)
+		printf("%d robot move%s waiting (%d thinking, %d for a worker), "
+		    "the oldest for %lld s (game #%lld)\n", live, live == 1 ?
+		    "" : "s", thinking, live - thinking, (long long)(oldest < 0 ?
+		    0 : oldest), (long long)game);
+	return 0;
+}
+
 static int
 outbox_list(struct ctx *c)
 {
@@ -1231,6 +1272,10 @@ outbox_list(struct ctx *c)
 	    store_outbox_unsent(c->store, 1000, &rows, &n) == -1)
 		return err_out("%s", store_errmsg(c->store));
 	printf("%d waiting, %d sent, %d given up\n", waiting, sent, failed);
+	if (robot_waits(c) == -1) {
+		store_mails_free(rows, n);
+		return 1;
+	}
 	for (i = 0; i < n; i++) {
 		local_time(rows[i].created, queued, sizeof(queued));
 		local_time(rows[i].next_try, next, sizeof(next));
@@ -1507,6 +1552,18 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 
+	/*
+	 * Before anything else from libcrypto: this program only hashes,
+	 * makes MACs and draws random bytes through the objects and fetches
+	 * it names (EVP_sha256(), EVP_chacha20()...), and never looks a
+	 * cipher or digest up by name, so it needs neither openssl.cnf nor
+	 * the tables of every algorithm's names, whose building was most of
+	 * what a delivery spent in libcrypto.  Nor does it print
+	 * libcrypto's error texts, or need its memory freed at exit.
+	 */
+	OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG |
+	    OPENSSL_INIT_NO_ADD_ALL_CIPHERS | OPENSSL_INIT_NO_ADD_ALL_DIGESTS |
+	    OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS | OPENSSL_INIT_NO_ATEXIT, NULL);
 	c.dbpath = getenv("LUDUS_DB");
 	if (c.dbpath != NULL && *c.dbpath == '\0')
 		c.dbpath = NULL;

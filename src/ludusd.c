@@ -83,6 +83,7 @@ struct parked {
 	int		 fd;		/* the answers come on it */
 	int64_t		 since_ms;	/* parked (monotonic) */
 	int		 rounds;	/* times its game moved on */
+	int64_t		 wait_id;	/* its robot_waits row, 0: none */
 };
 
 struct daemon {
@@ -390,9 +391,53 @@ parked_free(struct parked *p)
 	free(p->data);
 }
 
+/*
+ * What `ludus outbox` shows of the robots: a row for each parked message
+ * (the game, this process, when the message came), marked while a worker
+ * thinks for it.  Only shown, never read back here: a failure to write
+ * one is logged and the robots go on.
+ */
+static void
+wait_row(struct daemon *d, struct parked *p, int what)
+{
+	int rc;
+
+	if (what == -1) {
+		if (p->wait_id == 0)
+			return;
+		rc = store_robot_wait_del(d->store, p->wait_id);
+		p->wait_id = 0;
+	} else if (p->wait_id == 0)
+		rc = store_robot_wait_add(d->store, referee_robot_game(p->job),
+		    (int)getpid(), p->now, what, &p->wait_id);
+	else
+		rc = store_robot_wait_set(d->store, p->wait_id, what);
+	if (rc == -1)
+		log_warn("robot: %s", store_errmsg(d->store));
+}
+
+/* Rows left by a ludusd or a delivery that is gone. */
+static void
+wait_rows_clean(struct daemon *d)
+{
+	struct store_robot_wait *v;
+	int i, n;
+
+	if (store_robot_waits(d->store, &v, &n) == -1) {
+		log_warn("robot: %s", store_errmsg(d->store));
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (v[i].pid == (int)getpid() || (kill(v[i].pid, 0) == -1 &&
+		    errno == ESRCH))
+			(void)store_robot_wait_del(d->store, v[i].id);
+	free(v);
+}
+
 static void
 parked_remove(struct daemon *d, struct parked *p)
 {
+	wait_row(d, p, -1);
 	parked_free(p);
 	*p = d->parked[--d->nparked];
 }
@@ -448,6 +493,7 @@ robots_start(struct daemon *d)
 		(void)fcntl(fds[0], F_SETFD, FD_CLOEXEC);
 		p->fd = fds[0];
 		running++;
+		wait_row(d, p, 1);
 	}
 }
 
@@ -474,6 +520,7 @@ robot_rerun(struct daemon *d, struct parked *p)
 		free(outcome);
 		p->job = referee_robot_take(&d->ref);
 		p->pid = 0;
+		wait_row(d, p, 0);
 		/* Where the last answers end (a long run of robot moves, or
 		 * the message's next game) is progress; anywhere else the
 		 * game moved on while the robot thought. */
@@ -598,6 +645,7 @@ park(struct daemon *d, uint32_t uid, const char *name, char *data,
 	p->now = now;
 	p->since_ms = t;
 	p->job = referee_robot_take(&d->ref);
+	wait_row(d, p, 0);
 	robots_start(d);
 	for (i = 0; i < d->nparked; i++)
 		if (d->parked[i].pid == 0) {
@@ -1361,6 +1409,7 @@ main(int argc, char **argv)
 	    d.cfg.out == CONFIG_OUT_SMTP ? "smtp" : "sendmail");
 
 	robots_apart(&d);
+	wait_rows_clean(&d);
 	{
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 

@@ -10,10 +10,16 @@
  * fired) can at worst happen again after a power cut: a mail resent with
  * its own Message-ID.
  *
- * The WAL file stays between processes (no checkpoint and no delete on
- * close, its size capped by journal_size_limit), so a short-lived `ludus
- * deliver` neither creates nor checkpoints it.  Statements are prepared
- * once per connection and kept (finalised at close).
+ * The WAL file stays between processes (no delete on close, its size
+ * capped by journal_size_limit), so a short-lived `ludus deliver` does not
+ * create it.  But the first connection to open the database rebuilds the
+ * WAL's index by reading every frame in it, and SQLite's own checkpoint
+ * at 1,000 frames never lets the WAL start over when each process makes
+ * one commit (the next process's rebuild forgets the checkpoint): so a
+ * connection that closes with more than STORE_CLOSE_FRAMES frames in the
+ * WAL checkpoints them and truncates it, when nobody else is using it.
+ * Statements are prepared once per connection and kept (finalised at
+ * close).
  */
 #include "config.h"
 
@@ -40,6 +46,12 @@
 /* SQLite's page cache per connection (KiB): the database's hot pages
  * (players, games, the outbox's index) fit; SQLite's default is 2000. */
 #define STORE_CACHE_KB	512
+/* SQLite's automatic checkpoint, kept by our WAL hook (frames). */
+#define STORE_CKPT_FRAMES	1000
+/* A connection that closes with more frames than this in the WAL (about
+ * six deliveries of a move) checkpoints and truncates it: the next first
+ * opener reads at most this many frames (about 1.5 us each). */
+#define STORE_CLOSE_FRAMES	128
 #define STRINGIFY_(x)	#x
 #define STRINGIFY(x)	STRINGIFY_(x)
 
@@ -53,6 +65,8 @@ struct store {
 		int		 busy;	/* handed out, not yet done */
 	} stmts[STORE_STMTS];
 	int	 nstmts;
+	int	 wal_frames;	/* frames in the WAL after our last commit */
+	int	 unsynced;	/* committed since the last store_sync */
 };
 
 /* Numbered migrations: migrations[i] takes user_version i to i + 1. */
@@ -368,6 +382,14 @@ static const char *const migrations[] = {
 	"CREATE TRIGGER site_seek AFTER UPDATE ON seeks BEGIN"
 	"  DELETE FROM site_changes WHERE kind = 's' AND id = NEW.id;"
 	"  INSERT INTO site_changes (kind, id) VALUES ('s', NEW.id); END;",
+	/* 15: robot moves being waited for (ludusd's parked messages, a
+	 * delivery's robot thinking), for `ludus outbox`. */
+	"CREATE TABLE robot_waits ("
+	"  id INTEGER PRIMARY KEY,"
+	"  game_id INTEGER NOT NULL,"
+	"  pid INTEGER NOT NULL,"
+	"  since INTEGER NOT NULL,"
+	"  thinking INTEGER NOT NULL DEFAULT 0);",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -687,6 +709,20 @@ store_trace(struct store *s)
 }
 #endif
 
+/* After each commit: remember what store_close and store_sync need, and
+ * checkpoint as SQLite's own hook would. */
+static int
+store_wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	struct store *s = arg;
+
+	s->wal_frames = frames;
+	s->unsynced = 1;
+	if (frames >= STORE_CKPT_FRAMES)
+		sqlite3_wal_checkpoint(db, name);
+	return SQLITE_OK;
+}
+
 int
 store_open_at(const char *path, int version, struct store **out, char *err,
     size_t errlen)
@@ -702,6 +738,9 @@ store_open_at(const char *path, int version, struct store **out, char *err,
 		return -1;
 	}
 	close(fd);
+	/* Nothing here reads SQLite's memory statistics: without them its
+	 * allocations take no lock (before SQLite starts, else a no-op). */
+	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	s = xcalloc(1, sizeof(*s));
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
@@ -716,17 +755,22 @@ store_open_at(const char *path, int version, struct store **out, char *err,
 		int keep = 1;
 
 		/* The WAL outlives the connection: no checkpoint, no
-		 * delete, no new file at the next open. */
+		 * delete, no new file at the next open (but see
+		 * store_close). */
 		sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
 		    NULL);
 		sqlite3_file_control(s->db, "main", SQLITE_FCNTL_PERSIST_WAL,
 		    &keep);
+		sqlite3_wal_hook(s->db, store_wal_hook, s);
 	}
 	if (exec(s, "PRAGMA journal_mode = WAL;"
 	    "PRAGMA synchronous = NORMAL;"
 	    "PRAGMA journal_size_limit = " STRINGIFY(STORE_WAL_LIMIT) ";"
 	    "PRAGMA cache_size = -" STRINGIFY(STORE_CACHE_KB) ";"
-	    "PRAGMA foreign_keys = ON;") == -1 ||
+	    "PRAGMA foreign_keys = ON;"
+	    /* Statement journals and sorts in memory, not in a temporary
+	     * file made and unlinked per transaction. */
+	    "PRAGMA temp_store = MEMORY;") == -1 ||
 	    (v = store_schema_version(s)) < 0) {
 		util_err(err, errlen, "%s: %s", path, s->errmsg);
 		store_close(s);
@@ -768,6 +812,15 @@ store_close(struct store *s)
 		return;
 	for (i = 0; i < s->nstmts; i++)
 		sqlite3_finalize(s->stmts[i].st);
+	/* A long WAL costs the next first opener its rebuild: checkpoint
+	 * and truncate it, unless another connection is using it (then it
+	 * is that one's to checkpoint, and waiting for it here would hold
+	 * up this process's exit). */
+	if (s->db != NULL && s->wal_frames > STORE_CLOSE_FRAMES) {
+		sqlite3_busy_timeout(s->db, 0);
+		sqlite3_wal_checkpoint_v2(s->db, "main",
+		    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+	}
 	sqlite3_close(s->db);
 	if (s->trace != NULL)
 		fclose(s->trace);
@@ -811,6 +864,8 @@ store_sync(struct store *s)
 {
 	sqlite3_file *wal = NULL;
 
+	if (!s->unsynced)
+		return 0;
 	/* In WAL mode the journal pointer is the WAL file. */
 	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_JOURNAL_POINTER,
 	    &wal) != SQLITE_OK || wal == NULL || wal->pMethods == NULL)
@@ -819,6 +874,7 @@ store_sync(struct store *s)
 		snprintf(s->errmsg, sizeof(s->errmsg), "sync of the WAL failed");
 		return -1;
 	}
+	s->unsynced = 0;
 	return 0;
 }
 
@@ -1328,6 +1384,62 @@ store_outbox_counts(struct store *s, int *waiting, int *sent, int *failed)
 	}
 	done(s, st);
 	return rc == SQLITE_ROW ? 0 : store_fail(s, "outbox counts");
+}
+
+int
+store_robot_wait_add(struct store *s, int64_t game, int pid, int64_t since,
+    int thinking, int64_t *id)
+{
+	if (run(s, "INSERT INTO robot_waits (game_id, pid, since, thinking) "
+	    "VALUES (?, ?, ?, ?)", "iiii", game, (int64_t)pid, since,
+	    (int64_t)thinking) == -1)
+		return -1;
+	*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int
+store_robot_wait_set(struct store *s, int64_t id, int thinking)
+{
+	return run(s, "UPDATE robot_waits SET thinking = ? WHERE id = ?", "ii",
+	    (int64_t)thinking, id);
+}
+
+int
+store_robot_wait_del(struct store *s, int64_t id)
+{
+	return run(s, "DELETE FROM robot_waits WHERE id = ?", "i", id);
+}
+
+int
+store_robot_waits(struct store *s, struct store_robot_wait **out, int *n)
+{
+	sqlite3_stmt *st;
+	struct store_robot_wait *v = NULL;
+	int rc, k = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT id, game_id, pid, since, thinking FROM "
+	    "robot_waits ORDER BY since, id", "")) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		v = xreallocarray(v, (size_t)k + 1, sizeof(*v));
+		v[k].id = sqlite3_column_int64(st, 0);
+		v[k].game = sqlite3_column_int64(st, 1);
+		v[k].pid = sqlite3_column_int(st, 2);
+		v[k].since = sqlite3_column_int64(st, 3);
+		v[k].thinking = sqlite3_column_int(st, 4);
+		k++;
+	}
+	done(s, st);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return store_fail(s, "robot waits");
+	}
+	*out = v;
+	*n = k;
+	return 0;
 }
 
 int

@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	14
+#define STORE_SCHEMA_VERSION	15
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -277,6 +277,23 @@ int	 store_outbox_delete(struct store *, int64_t id, int *changed);
 /* When the earliest waiting row is due; 1 when none waits. */
 int	 store_outbox_next(struct store *, int64_t *when);
 /* Counts of rows waiting, sent and failed. */
+/* A robot move being waited for: a message ludusd parked while a worker
+ * thinks, or a delivery whose robot thinks (pid: the process that waits,
+ * since: when the message came, referee time). */
+struct store_robot_wait {
+	int64_t	 id;
+	int64_t	 game;
+	int	 pid;
+	int64_t	 since;
+	int	 thinking;	/* a worker thinks it (else it waits for one) */
+};
+int	 store_robot_wait_add(struct store *, int64_t game, int pid,
+	    int64_t since, int thinking, int64_t *id);
+int	 store_robot_wait_set(struct store *, int64_t id, int thinking);
+int	 store_robot_wait_del(struct store *, int64_t id);
+/* Oldest first; free *out. */
+int	 store_robot_waits(struct store *, struct store_robot_wait **out,
+	    int *n);
 int	 store_outbox_counts(struct store *, int *waiting, int *sent,
 	    int *failed);
 void	 store_mails_free(struct store_mail *, int);

@@ -443,6 +443,8 @@ struct parser {
 	const char *file;
 	const char *text;
 	int	line_base;		/* line number of text[0] */
+	const char *seen;		/* where line_of last counted to */
+	int	seen_line;		/* and the line there */
 	char	*err;
 	size_t	errlen;
 	/* open sections, innermost last */
@@ -450,16 +452,25 @@ struct parser {
 	int	depth;
 };
 
+/* The line of at, counted on from the last place asked about (the
+ * parser asks in nearly increasing order: no rescan from the start). */
 static int
-line_of(const struct parser *p, const char *at)
+line_of(struct parser *p, const char *at)
 {
 	const char *s;
-	int line = p->line_base;
 
-	for (s = p->text; s < at; s++)
+	if (p->seen == NULL) {
+		p->seen = p->text;
+		p->seen_line = p->line_base;
+	}
+	for (s = p->seen; s < at; s++)
 		if (*s == '\n')
-			line++;
-	return line;
+			p->seen_line++;
+	for (s = p->seen; s > at; s--)
+		if (s[-1] == '\n')
+			p->seen_line--;
+	p->seen = at;
+	return p->seen_line;
 }
 
 static struct nodes *
@@ -629,6 +640,7 @@ parse_into(struct parser *p, struct nodes *root)
 	int line, standalone, section;
 
 	p->depth = 0;
+	p->seen = NULL;
 	for (;;) {
 		open = strstr(s, "{{");
 		if (open == NULL) {

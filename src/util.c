@@ -112,7 +112,8 @@ buf_grow(struct buf *b, size_t extra)
 void
 buf_add(struct buf *b, const void *p, size_t n)
 {
-	buf_grow(b, n);
+	if (b->cap - b->len <= n)	/* room for n and the NUL? */
+		buf_grow(b, n);
 	if (n)
 		memcpy(b->s + b->len, p, n);
 	b->len += n;
@@ -128,22 +129,33 @@ buf_adds(struct buf *b, const char *s)
 void
 buf_addc(struct buf *b, char c)
 {
-	buf_add(b, &c, 1);
+	if (b->cap - b->len <= 1)
+		buf_grow(b, 1);
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
 }
 
 void
 buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
+	size_t room;
 	int n;
 
+	/* Most texts fit in the room there is: written once, not measured
+	 * first. */
+	if (b->cap == 0)
+		buf_grow(b, 0);
+	room = b->cap - b->len;
 	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
+	n = vsnprintf(b->s + b->len, room, fmt, aq);
 	va_end(aq);
 	if (n < 0)
 		fatal("vsnprintf failed");
-	buf_grow(b, (size_t)n);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= room) {
+		buf_grow(b, (size_t)n);
+		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 
