@@ -44,6 +44,11 @@
 #define ALUETTE_MAXSIG	8
 #define NOBODY		255
 #define ALLTRICKS	0x1ffu
+#if defined(__GNUC__)
+#define NOINLINE	__attribute__((noinline))	/* out of the hot path */
+#else
+#define NOINLINE
+#endif
 
 enum phase { PH_ASK, PH_DISCARD, PH_PLAY, PH_OVER };
 enum { LOC_HAND = 0, LOC_STOCK = 4, LOC_DISCARD = 5, LOC_TRICK = 9,
@@ -80,6 +85,7 @@ struct aluette {
 	uint8_t	last[NSEATS];
 	uint8_t	table[NSEATS];	/* table position -> seat */
 	uint8_t	pos[NSEATS];	/* seat -> table position */
+	uint8_t	left[NSEATS];	/* seat -> the seat on its left */
 	uint64_t disc[NSEATS];	/* changer discards, bit c: card c */
 	uint8_t	teams_fixed;
 	uint8_t	changer;
@@ -272,7 +278,8 @@ pos_of(const struct aluette *a, int seat)
 	return seat >= 0 && seat < NSEATS ? a->pos[seat] : 0;
 }
 
-/* pos[] from table[]: a seat's first place there, 0 for one not named. */
+/* pos[] from table[]: a seat's first place there, 0 for one not named;
+ * left[] from both. */
 static void
 set_pos(struct aluette *a)
 {
@@ -282,6 +289,8 @@ set_pos(struct aluette *a)
 	for (p = NSEATS - 1; p >= 0; p--)
 		if (a->table[p] < NSEATS)
 			a->pos[a->table[p]] = (uint8_t)p;
+	for (p = 0; p < NSEATS; p++)
+		a->left[p] = a->table[(a->pos[p] + 1) % NSEATS];
 }
 
 static int
@@ -868,7 +877,7 @@ aluette_parse_move(const void *st, int seat, const char *text,
 	return 0;
 }
 
-static void
+static void NOINLINE
 score_hand(struct aluette *a)
 {
 	int w = hand_winner(a), pts = 0, h = a->handno - 1;
@@ -889,23 +898,34 @@ score_hand(struct aluette *a)
 	deal_hand(a);
 }
 
+/*
+ * The trick's fourth card, card, falls: the first three are in trick[].
+ * The fourth comes from a register, not trick[3], and the cards are read
+ * one by one: a wide read of bytes just written one by one would wait for
+ * the writes to reach the cache (it is the commonest move of a search).
+ */
 static void
-finish_trick(struct aluette *a)
+finish_trick(struct aluette *a, int card)
 {
-	int i, best = 0, tie = 0, cls = class_of[a->trick[0]], k;
+	uint8_t c0 = a->trick[0], c1 = a->trick[1], c2 = a->trick[2];
+	unsigned k0 = class_of[c0], k1 = class_of[c1], k2 = class_of[c2];
+	unsigned k3 = class_of[card], m01, m23, m;
+	int best, tie;
 
-	/* The strongest card and whether another is as strong; the cards
-	 * go to the tricks played by leaving the table. */
-	for (i = 1; i < NSEATS; i++) {
-		k = class_of[a->trick[i]];
-		if (k < cls) {
-			cls = k;
-			best = i;
-			tie = 0;
-		} else if (k == cls)
-			tie = 1;
-	}
-	memcpy(a->last, a->trick, sizeof(a->last));
+	/* The strongest card (the least class, each class with the card's
+	 * place in its two low bits) and whether another is as strong,
+	 * without a branch that guesses; the cards go to the tricks played
+	 * by leaving the table. */
+	m01 = k0 << 2 < (k1 << 2 | 1) ? k0 << 2 : k1 << 2 | 1;
+	m23 = (k2 << 2 | 2) < (k3 << 2 | 3) ? k2 << 2 | 2 : k3 << 2 | 3;
+	m = m01 < m23 ? m01 : m23;
+	best = (int)(m & 3);
+	m >>= 2;
+	tie = (k0 == m) + (k1 == m) + (k2 == m) + (k3 == m) > 1;
+	a->last[0] = c0;
+	a->last[1] = c1;
+	a->last[2] = c2;
+	a->last[3] = (uint8_t)card;
 	a->last_leader = a->leader;
 	a->last_hand = a->handno;
 	if (tie)
@@ -921,10 +941,10 @@ finish_trick(struct aluette *a)
 		score_hand(a);
 }
 
-static void
-aluette_apply(void *st, int seat, const struct game_move *m)
+/* The moves other than a card played to a trick. */
+static void NOINLINE
+apply_other(struct aluette *a, int seat, const struct game_move *m)
 {
-	struct aluette *a = st;
 	int k, s;
 
 	switch (m->d[0]) {
@@ -961,15 +981,26 @@ aluette_apply(void *st, int seat, const struct game_move *m)
 			set_turn(a);
 		}
 		break;
-	case MV_PLAY:
-		a->hand[seat] &= ~CARD_BIT(m->d[1]);
-		a->nhand[seat]--;
-		a->trick[a->ntrick++] = m->d[1];
-		if (a->ntrick == NSEATS)
-			finish_trick(a);
-		else
-			a->turn = a->table[(a->pos[seat] + 1) % NSEATS];
-		break;
+	}
+}
+
+static void
+aluette_apply(void *st, int seat, const struct game_move *m)
+{
+	struct aluette *a = st;
+	int card = m->d[1];
+
+	if (m->d[0] != MV_PLAY) {
+		apply_other(a, seat, m);
+		return;
+	}
+	a->hand[seat] &= ~CARD_BIT(card);
+	a->nhand[seat]--;
+	if (a->ntrick == NSEATS - 1)
+		finish_trick(a, card);
+	else {
+		a->trick[a->ntrick++] = (uint8_t)card;
+		a->turn = a->left[seat];
 	}
 }
 
