@@ -1952,6 +1952,56 @@ START_TEST(aluette_shortcuts_agree)
 }
 END_TEST
 
+/* apply_span() holds: along random games of every variant, no move
+ * legal() lists changes a byte of the state past the span it gives. */
+START_TEST(aluette_apply_span_holds)
+{
+	static const char *const variants[] = { "", "changer=true",
+		"teams=fixed changer=true mordienne=true signals=table" };
+	struct game_move moves[GAME_MAX_MOVES];
+	uint64_t rng = 7;
+	size_t v, span, size = ops->state_size;
+	int game, s, n, i, tight = 0;
+
+	ck_assert_ptr_nonnull(ops->apply_span);
+	for (v = 0; v < nitems(variants); v++)
+		for (game = 0; game < 40; game++) {
+			void *st = tu_new("aluette", variants[v],
+			    2000 + (uint64_t)game, 4);
+			unsigned char *after = malloc(size);
+			uint32_t mask;
+
+			while ((mask = ops->to_move(st)) != 0) {
+				span = ops->apply_span(st);
+				ck_assert_uint_le(span, size);
+				tight += span < size;
+				for (s = 0; s < 4; s++) {
+					if (!(mask >> s & 1))
+						continue;
+					n = ops->legal(st, s, moves,
+					    GAME_MAX_MOVES);
+					for (i = 0; i < n; i++) {
+						memcpy(after, st, size);
+						ops->apply(after, s, &moves[i]);
+						ck_assert(memcmp(after + span,
+						    (unsigned char *)st + span,
+						    size - span) == 0);
+					}
+				}
+				for (s = 0; !(mask >> s & 1); s++)
+					;
+				n = ops->legal(st, s, moves, GAME_MAX_MOVES);
+				ops->apply(st, s, &moves[pick_below(&rng,
+				    (uint32_t)n)]);
+			}
+			free(after);
+			free(st);
+		}
+	/* Most plies are cards played inside a hand. */
+	ck_assert_int_gt(tight, 120 * 150);
+}
+END_TEST
+
 static Suite *
 aluette_suite(void)
 {
@@ -1986,6 +2036,7 @@ aluette_suite(void)
 	tcase_add_test(tc, aluette_random_changer_off);
 	tcase_add_test(tc, aluette_old_states_read);
 	tcase_add_test(tc, aluette_shortcuts_agree);
+	tcase_add_test(tc, aluette_apply_span_holds);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -68,7 +68,8 @@ struct aluette {
 	 * words: a hand is a bit per card in the order of strength
 	 * (card_at[], strongest at bit 0), so its cards come out strongest
 	 * first and a card leaves it by clearing one bit; nhand[] counts
-	 * them.  The state is copied at every node of a search.
+	 * them.  A card played changes nothing from table[] on, except the
+	 * hand's last (aluette_apply_span()).
 	 */
 	uint64_t hand[NSEATS];
 	uint16_t won[NSEATS];	/* bit t: the seat won trick t + 1 */
@@ -910,7 +911,7 @@ finish_trick(struct aluette *a, int card)
 	uint8_t c0 = a->trick[0], c1 = a->trick[1], c2 = a->trick[2];
 	unsigned k0 = class_of[c0], k1 = class_of[c1], k2 = class_of[c2];
 	unsigned k3 = class_of[card], m01, m23, m;
-	int best, tie;
+	int best, tie, w;
 
 	/* The strongest card (the least class, each class with the card's
 	 * place in its two low bits) and whether another is as strong,
@@ -931,9 +932,10 @@ finish_trick(struct aluette *a, int card)
 	if (tie)
 		a->last_winner = NOBODY;	/* spoiled: the leader again */
 	else {
-		a->last_winner = (uint8_t)trick_seat(a, best);
-		a->won[a->last_winner] |= (uint16_t)(1u << a->ndone);
-		a->leader = a->last_winner;
+		w = trick_seat(a, best);
+		a->last_winner = (uint8_t)w;
+		a->won[w] |= (uint16_t)(1u << a->ndone);
+		a->leader = (uint8_t)w;
 	}
 	a->ntrick = 0;
 	a->turn = a->leader;
@@ -1002,6 +1004,19 @@ aluette_apply(void *st, int seat, const struct game_move *m)
 		a->trick[a->ntrick++] = (uint8_t)card;
 		a->turn = a->left[seat];
 	}
+}
+
+/* A card played changes only the fields before table[], unless it is the
+ * hand's last (the score and the next deal); the other moves anything. */
+static size_t
+aluette_apply_span(const void *st)
+{
+	const struct aluette *a = st;
+
+	if (a->phase == PH_PLAY && (a->ndone < NTRICKS - 1 ||
+	    a->ntrick < NSEATS - 1))
+		return offsetof(struct aluette, table);
+	return sizeof(*a);
 }
 
 static void
@@ -2249,4 +2264,5 @@ const struct game_ops aluette_ops = {
 	.chance = 1,
 	.over = aluette_over,
 	.count_legal = aluette_count_legal,
+	.apply_span = aluette_apply_span,
 };
