@@ -1789,6 +1789,219 @@ START_TEST(aluette_random_changer_off)
 }
 END_TEST
 
+/*
+ * States as serialise() wrote them before the hands became bit sets (a
+ * changer hand's last two tricks, with discards and signals; a changer
+ * round's discards): they read back to the same text, and perft from
+ * them counts what the engine counted then, across the end of the hand,
+ * the next deal and its changer round.
+ */
+static const char old_late[] =
+	    "aluette teams=faceup changer=1 mordienne=1 signals=partner\n"
+	    "rng 9e59e2196f30d276a93d37a97bddb6e5b4e57c1b7cc59f9111afbb43b97dbd6e:6:56\n"
+	    "faceup 6co Jcl Jcu 6cl 2cl Ksw Kcl 8cu 3cu 9sw 1sw 8cl 4sw Kco 5cu 3cl Csw 2cu 9cl 7cl 4cl 6cu 1cl Kcu 6sw 5sw 5cl 3co 4co Jco 8sw 1co 2co\n"
+	    "table 0 1 2 3\n"
+	    "first_dealer 0\n"
+	    "hand 1 dealer 0 phase play asked 4\n"
+	    "points 0 0\n"
+	    "history\n"
+	    "seat 0 hand 3cu 4cl\n"
+	    "seat 0 discards 5co 7co Ccu 3sw Csw Ksw\n"
+	    "seat 0 won 5\n"
+	    "seat 1 hand 2co 1cl\n"
+	    "seat 1 discards 6co 8co 9co Kco 1cu 9cu\n"
+	    "seat 1 won -\n"
+	    "seat 2 hand 3co Jcu\n"
+	    "seat 2 discards -\n"
+	    "seat 2 won 1 2\n"
+	    "seat 3 hand 4co 4cu\n"
+	    "seat 3 discards -\n"
+	    "seat 3 won 3 4 6 7\n"
+	    "stock -\n"
+	    "trick 3 -\n"
+	    "played 1co Jco Cco 2cu 5cu 6cu 7cu 8cu Kcu 1sw 2sw 4sw 5sw 6sw 7sw 8sw 9sw Jsw 2cl 3cl 5cl 6cl 7cl 8cl 9cl Jcl Ccl Kcl\n"
+	    "last 1 3 3 Kcu 7cu 8cl 6cl\n"
+	    "signals 0:0:mordienne 3:0:monsieur 1:0:aces-3 3:0:useless 0:0:mordienne 1:1:deux-decrit 3:3:useless 0:6:useless\n";
+static const char old_discard[] =
+	    "aluette teams=faceup changer=1 mordienne=0 signals=off\n"
+	    "rng acc025f49398485f62c5e696ef829db3a5605af44d38ab9ea8d5d8a48332ef66:15:44\n"
+	    "faceup Jsw 9cu 5cu 1cl 2co 7cl 4co Kcl 4sw 2cl 5sw 6co 9cl 3sw Jcu 8co Jco 9co Kcu Ccl Ccu 3cu 8cl 7sw 2cu 2sw 6cl 4cl 1co Jcl 8cu 3co\n"
+	    "table 0 1 3 2\n"
+	    "first_dealer 2\n"
+	    "hand 4 dealer 3 phase discard asked 4\n"
+	    "points 1 2\n"
+	    "history 2:3:1 3:4:1 1:4:1\n"
+	    "seat 0 hand 3cu 2cl 2sw Kcl Jcu 8cl 7sw 6cu 4cl\n"
+	    "seat 0 discards -\n"
+	    "seat 0 won -\n"
+	    "seat 1 hand 2co 1cu 1cl Csw Jco 8co 5cu 4cu 4sw\n"
+	    "seat 1 discards -\n"
+	    "seat 1 won -\n"
+	    "seat 2 hand 3co 9cu 1co 1sw Kco Kcu Cco Ccu Jcl 9cl 8sw 7cu 5sw 3sw 3cl\n"
+	    "seat 2 discards -\n"
+	    "seat 2 won -\n"
+	    "seat 3 hand 2cu 9co Ksw Ccl Jsw 9sw 8cu 7co 7cl 6co 6sw 5co 5cl 4co\n"
+	    "seat 3 discards 6cl\n"
+	    "seat 3 won -\n"
+	    "stock -\n"
+	    "trick 2 -\n"
+	    "played -\n"
+	    "last 3 3 1 6co 8cl 3cl 2co\n"
+	    "signals -\n";
+
+START_TEST(aluette_old_states_read)
+{
+	static const uint64_t late[] = { 2, 4, 8, 16, 16, 16, 16, 16, 32,
+		176, 1472, 13136, 118560 };
+	static const uint64_t discard[] = { 29, 812, 21924, 570024,
+		14250600 };
+	void *st = pos(old_late);
+	char *text = ser(st);
+	int d;
+
+	ck_assert_str_eq(text, old_late);
+	for (d = 1; d <= (int)nitems(late); d++)
+		ck_assert_uint_eq(game_perft(ops, st, d), late[d - 1]);
+	free(text);
+	free(st);
+	st = pos(old_discard);
+	text = ser(st);
+	ck_assert_str_eq(text, old_discard);
+	ck_assert_uint_eq(ops->to_move(st), 1u << 2 | 1u << 3);
+	for (d = 1; d <= (int)nitems(discard); d++)
+		ck_assert_uint_eq(game_perft(ops, st, d), discard[d - 1]);
+	free(text);
+	free(st);
+}
+END_TEST
+
+/* The suit's place in the order of a hand's equal ranks. */
+static int
+suit_order(const char *card)
+{
+	static const char *const suits[] = { "co", "cu", "sw", "cl" };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(card + 1, suits[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* Along random games of every variant, at every point and on the state
+ * read back from its text: count_legal() and over() say what legal()
+ * and result() say, and every list of cards is strongest first (equal
+ * ranks coins, cups, swords, clubs). */
+START_TEST(aluette_shortcuts_agree)
+{
+	static const char *const variants[] = { "", "changer=true",
+		"teams=fixed changer=true mordienne=true signals=table",
+		"changer=true signals=off" };
+	struct game_move moves[GAME_MAX_MOVES];
+	char text[GAME_MOVE_TEXT], prev[GAME_MOVE_TEXT];
+	uint64_t rng = 18;
+	size_t v;
+	int game, s, n, i, k, plies;
+
+	for (v = 0; v < nitems(variants); v++)
+		for (game = 0; game < 60; game++) {
+			void *st = tu_new("aluette", variants[v],
+			    1000 + (uint64_t)game, 4), *back;
+			char *t;
+
+			for (plies = 0;; plies++) {
+				uint32_t mask = ops->to_move(st);
+
+				tu_check_shortcuts(ops, st);
+				t = ser(st);
+				back = pos(t);
+				free(t);
+				tu_check_shortcuts(ops, back);
+				ck_assert_uint_eq(ops->to_move(back), mask);
+				free(back);
+				if (mask == 0)
+					break;
+				for (s = 0; !(mask >> s & 1); s++)
+					;
+				n = ops->legal(st, s, moves, GAME_MAX_MOVES);
+				ck_assert_int_gt(n, 0);
+				for (i = 0; i < n; i++) {
+					ops->format_move(st, s, &moves[i], text,
+					    sizeof(text));
+					if (strncmp(text, "discard ", 8) == 0)
+						memmove(text, text + 8,
+						    strlen(text + 8) + 1);
+					if (rank_class(text) < 0)
+						continue;	/* an answer */
+					if (i > 0) {
+						k = rank_class(prev) -
+						    rank_class(text);
+						ck_assert_msg(k < 0 || (k == 0 &&
+						    suit_order(prev) <
+						    suit_order(text)),
+						    "%s before %s", prev, text);
+					}
+					memcpy(prev, text, sizeof(prev));
+				}
+				ops->apply(st, s, &moves[pick_below(&rng,
+				    (uint32_t)n)]);
+			}
+			ck_assert_int_ge(plies, 5 * 36);
+			free(st);
+		}
+}
+END_TEST
+
+/* apply_span() holds: along random games of every variant, no move
+ * legal() lists changes a byte of the state past the span it gives. */
+START_TEST(aluette_apply_span_holds)
+{
+	static const char *const variants[] = { "", "changer=true",
+		"teams=fixed changer=true mordienne=true signals=table" };
+	struct game_move moves[GAME_MAX_MOVES];
+	uint64_t rng = 7;
+	size_t v, span, size = ops->state_size;
+	int game, s, n, i, tight = 0;
+
+	ck_assert_ptr_nonnull(ops->apply_span);
+	for (v = 0; v < nitems(variants); v++)
+		for (game = 0; game < 40; game++) {
+			void *st = tu_new("aluette", variants[v],
+			    2000 + (uint64_t)game, 4);
+			unsigned char *after = malloc(size);
+			uint32_t mask;
+
+			while ((mask = ops->to_move(st)) != 0) {
+				span = ops->apply_span(st);
+				ck_assert_uint_le(span, size);
+				tight += span < size;
+				for (s = 0; s < 4; s++) {
+					if (!(mask >> s & 1))
+						continue;
+					n = ops->legal(st, s, moves,
+					    GAME_MAX_MOVES);
+					for (i = 0; i < n; i++) {
+						memcpy(after, st, size);
+						ops->apply(after, s, &moves[i]);
+						ck_assert(memcmp(after + span,
+						    (unsigned char *)st + span,
+						    size - span) == 0);
+					}
+				}
+				for (s = 0; !(mask >> s & 1); s++)
+					;
+				n = ops->legal(st, s, moves, GAME_MAX_MOVES);
+				ops->apply(st, s, &moves[pick_below(&rng,
+				    (uint32_t)n)]);
+			}
+			free(after);
+			free(st);
+		}
+	/* Most plies are cards played inside a hand. */
+	ck_assert_int_gt(tight, 120 * 150);
+}
+END_TEST
+
 static Suite *
 aluette_suite(void)
 {
@@ -1821,6 +2034,9 @@ aluette_suite(void)
 	tcase_add_test(tc, aluette_random_changer_mordienne);
 	tcase_add_test(tc, aluette_random_fixed_table);
 	tcase_add_test(tc, aluette_random_changer_off);
+	tcase_add_test(tc, aluette_old_states_read);
+	tcase_add_test(tc, aluette_shortcuts_agree);
+	tcase_add_test(tc, aluette_apply_span_holds);
 	suite_add_tcase(s, tc);
 	return s;
 }

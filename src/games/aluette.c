@@ -3,11 +3,13 @@
  * settles it.
  *
  * Cards are numbered suit * 12 + rank index, suits coins, cups, swords,
- * clubs and rank indices 0..11 for 1..9, jack, cavalier, king.  Where each
- * card is lies in loc[]: a seat's hand, the undealt stock, a seat's changer
- * discards, the trick on the table or the tricks already played this hand.
- * Every card is in exactly one place, so the 48 are conserved by
- * construction and parse_state checks it.
+ * clubs and rank indices 0..11 for 1..9, jack, cavalier, king.  A card is
+ * in a seat's hand, the undealt stock, a seat's changer discards, the
+ * trick on the table or, when it is in none of these, the tricks already
+ * played this hand: every card is in exactly one place, so the 48 are
+ * conserved by construction and parse_state checks it.  The hands are
+ * bit sets kept as cards move (card_loc() and set_locs() turn the places
+ * into one location per card and back, for the rarer uses).
  *
  * Seats are the players in the order given at `new`; table[] holds them in
  * table order, each player's left being the next.  Table positions 0..3 are
@@ -42,6 +44,11 @@
 #define ALUETTE_MAXSIG	8
 #define NOBODY		255
 #define ALLTRICKS	0x1ffu
+#if defined(__GNUC__)
+#define NOINLINE	__attribute__((noinline))	/* out of the hot path */
+#else
+#define NOINLINE
+#endif
 
 enum phase { PH_ASK, PH_DISCARD, PH_PLAY, PH_OVER };
 enum { LOC_HAND = 0, LOC_STOCK = 4, LOC_DISCARD = 5, LOC_TRICK = 9,
@@ -56,37 +63,50 @@ struct aluette_sig {
 };
 
 struct aluette {
-	struct rng rng;		/* every deal after the first draws here */
-	uint8_t	teams_fixed;
-	uint8_t	changer;
-	uint8_t	mordienne;
-	uint8_t	signals;
-	uint8_t	table[NSEATS];	/* table position -> seat */
-	uint8_t	nfaceup;	/* 0 with teams=fixed */
-	uint8_t	faceup[NCARDS];	/* the face-up deal, in order */
-	uint8_t	first_dealer;
-	uint8_t	handno;		/* 1..NHANDS */
-	uint8_t	dealer;
+	/*
+	 * What the play of a card reads and changes comes first, in a few
+	 * words: a hand is a bit per card in the order of strength
+	 * (card_at[], strongest at bit 0), so its cards come out strongest
+	 * first and a card leaves it by clearing one bit; nhand[] counts
+	 * them.  A card played changes nothing from table[] on, except the
+	 * hand's last (aluette_apply_span()).
+	 */
+	uint64_t hand[NSEATS];
+	uint16_t won[NSEATS];	/* bit t: the seat won trick t + 1 */
+	uint8_t	nhand[NSEATS];
+	uint8_t	trick[NSEATS];	/* in play order from the leader */
 	uint8_t	phase;
-	uint8_t	asked;		/* changer: `change` answers so far */
-	uint8_t	loc[NCARDS];
-	uint8_t	nstock;
-	uint8_t	stock[NSTOCK];	/* undealt, in deal order */
+	uint8_t	turn;		/* PH_PLAY: the seat to play */
 	uint8_t	leader;
 	uint8_t	ntrick;		/* cards on the table */
-	uint8_t	trick[NSEATS];	/* in play order from the leader */
 	uint8_t	ndone;		/* tricks completed this hand */
-	uint16_t won[NSEATS];	/* bit t: the seat won trick t + 1 */
 	uint8_t	last_hand;	/* hand of the last completed trick, 0: none */
 	uint8_t	last_leader;
 	uint8_t	last_winner;	/* NOBODY: spoiled */
 	uint8_t	last[NSEATS];
+	uint8_t	table[NSEATS];	/* table position -> seat */
+	uint8_t	pos[NSEATS];	/* seat -> table position */
+	uint8_t	left[NSEATS];	/* seat -> the seat on its left */
+	uint64_t disc[NSEATS];	/* changer discards, bit c: card c */
+	uint8_t	teams_fixed;
+	uint8_t	changer;
+	uint8_t	mordienne;
+	uint8_t	signals;
+	uint8_t	first_dealer;
+	uint8_t	handno;		/* 1..NHANDS */
+	uint8_t	dealer;
+	uint8_t	asked;		/* changer: `change` answers so far */
+	uint8_t	nstock;
+	uint8_t	stock[NSTOCK];	/* undealt, in deal order */
 	uint8_t	points[2];	/* North-South, East-West */
 	uint8_t	hist_winner[NHANDS];	/* NOBODY: all nine spoiled */
 	uint8_t	hist_points[NHANDS];
 	uint8_t	hist_tricks[NHANDS];
+	uint8_t	nfaceup;	/* 0 with teams=fixed */
+	uint8_t	faceup[NCARDS];	/* the face-up deal, in order */
 	uint8_t	nsig;
 	struct aluette_sig sig[NSEATS * ALUETTE_MAXSIG];
+	struct rng rng;		/* every deal after the first draws here */
 };
 
 static const char *const seat_names[] = { N_("South"), N_("West"), N_("North"),
@@ -148,6 +168,25 @@ card_class(int c)
 		return 14 + (7 - r);
 	}
 }
+
+/* The 48 cards in the order of strength, the strongest first (classes
+ * as card_class() says; equal classes by card number), and each card's
+ * place in that order, card_ord[card_at[i]] == i: the bit of a card in a
+ * hand.  class_of[] is card_class() as a table. */
+static const uint8_t card_at[NCARDS] = { 2, 14, 1, 13, 20, 8, 37, 25, 0,
+	12, 24, 36, 11, 23, 35, 47, 10, 22, 34, 46, 9, 21, 33, 45, 32, 44, 7,
+	19, 31, 43, 6, 18, 30, 42, 5, 17, 29, 41, 4, 16, 28, 40, 3, 15, 27,
+	39, 26, 38 };
+static const uint8_t card_ord[NCARDS] = { 8, 2, 0, 42, 38, 34, 30, 26, 5,
+	20, 16, 12, 9, 3, 1, 43, 39, 35, 31, 27, 4, 21, 17, 13, 10, 7, 46, 44,
+	40, 36, 32, 28, 24, 22, 18, 14, 11, 6, 47, 45, 41, 37, 33, 29, 25, 23,
+	19, 15 };
+static const uint8_t class_of[NCARDS] = { 9, 3, 1, 18, 17, 16, 15, 14, 6,
+	12, 11, 10, 9, 4, 2, 18, 17, 16, 15, 14, 5, 12, 11, 10, 9, 8, 19, 18,
+	17, 16, 15, 14, 13, 12, 11, 10, 9, 7, 19, 18, 17, 16, 15, 14, 13, 12,
+	11, 10 };
+
+#define CARD_BIT(c)	((uint64_t)1 << card_ord[c])
 
 static const char *
 card_title(int c)
@@ -234,26 +273,25 @@ card_parse(const char *text)
 	return -1;
 }
 
-/* Stronger first; equal ranks by suit, so a hand always reads the same. */
-static int
-card_before(int a, int b)
-{
-	int ca = card_class(a), cb = card_class(b);
-
-	if (ca != cb)
-		return ca < cb;
-	return a < b;
-}
-
 static int
 pos_of(const struct aluette *a, int seat)
 {
+	return seat >= 0 && seat < NSEATS ? a->pos[seat] : 0;
+}
+
+/* pos[] from table[]: a seat's first place there, 0 for one not named;
+ * left[] from both. */
+static void
+set_pos(struct aluette *a)
+{
 	int p;
 
+	memset(a->pos, 0, sizeof(a->pos));
+	for (p = NSEATS - 1; p >= 0; p--)
+		if (a->table[p] < NSEATS)
+			a->pos[a->table[p]] = (uint8_t)p;
 	for (p = 0; p < NSEATS; p++)
-		if (a->table[p] == seat)
-			return p;
-	return 0;
+		a->left[p] = a->table[(a->pos[p] + 1) % NSEATS];
 }
 
 static int
@@ -299,31 +337,70 @@ asked_seat(const struct aluette *a)
 	return a->table[(pos_of(a, a->dealer) + 1 + a->asked) % NSEATS];
 }
 
-/* The seat's cards, strongest first, into out; returns the count. */
+/* The seat's cards, strongest first (stronger first; equal ranks by
+ * suit, so a hand always reads the same), into out; returns the count. */
 static int
 hand_cards(const struct aluette *a, int seat, uint8_t *out)
 {
-	int c, n = 0, i;
+	uint64_t m;
+	int n = 0;
 
-	for (c = 0; c < NCARDS; c++) {
-		if (a->loc[c] != LOC_HAND + seat)
-			continue;
-		for (i = n; i > 0 && card_before(c, out[i - 1]); i--)
-			out[i] = out[i - 1];
-		out[i] = (uint8_t)c;
-		n++;
-	}
+	for (m = a->hand[seat]; m != 0; m &= m - 1)
+		out[n++] = card_at[__builtin_ctzll(m)];
 	return n;
 }
 
 static int
 hand_count(const struct aluette *a, int seat)
 {
-	int c, n = 0;
+	return a->nhand[seat];
+}
 
-	for (c = 0; c < NCARDS; c++)
-		n += a->loc[c] == LOC_HAND + seat;
-	return n;
+/* Where each card is, one LOC_ value per card. */
+static void
+card_loc(const struct aluette *a, uint8_t loc[NCARDS])
+{
+	int c, s, i;
+
+	for (c = 0; c < NCARDS; c++) {
+		loc[c] = LOC_PLAYED;
+		for (s = 0; s < NSEATS; s++)
+			if (a->hand[s] & CARD_BIT(c))
+				loc[c] = (uint8_t)(LOC_HAND + s);
+			else if (a->disc[s] >> c & 1)
+				loc[c] = (uint8_t)(LOC_DISCARD + s);
+	}
+	for (i = 0; i < a->nstock; i++)
+		loc[a->stock[i]] = LOC_STOCK;
+	for (i = 0; i < a->ntrick; i++)
+		loc[a->trick[i]] = LOC_TRICK;
+}
+
+/* The hands and discards from one location per card (the stock and the
+ * trick are in their own lists). */
+static void
+set_locs(struct aluette *a, const uint8_t loc[NCARDS])
+{
+	int c, s;
+
+	memset(a->hand, 0, sizeof(a->hand));
+	memset(a->nhand, 0, sizeof(a->nhand));
+	memset(a->disc, 0, sizeof(a->disc));
+	for (c = 0; c < NCARDS; c++) {
+		s = loc[c] - LOC_HAND;
+		if (loc[c] < LOC_STOCK) {
+			a->hand[s] |= CARD_BIT(c);
+			a->nhand[s]++;
+		} else if (loc[c] >= LOC_DISCARD && loc[c] < LOC_TRICK)
+			a->disc[loc[c] - LOC_DISCARD] |= (uint64_t)1 << c;
+	}
+}
+
+/* The seat to play, once the phase is PH_PLAY. */
+static void
+set_turn(struct aluette *a)
+{
+	a->turn = a->table[(pos_of(a, a->leader) + a->ntrick) % NSEATS];
 }
 
 static int
@@ -386,22 +463,25 @@ deal_hand(struct aluette *a)
 	for (i = 0; i < NCARDS; i++)
 		deck[i] = (uint8_t)i;
 	rng_shuffle(&a->rng, deck, NCARDS, 1);
+	memset(a->hand, 0, sizeof(a->hand));
+	memset(a->disc, 0, sizeof(a->disc));
 	i = 0;
 	for (round = 0; round < HANDSIZE / 3; round++)
 		for (p = 0; p < NSEATS; p++)
 			for (k = 0; k < 3; k++)
-				a->loc[deck[i++]] = (uint8_t)(LOC_HAND +
-				    a->table[(first + p) % NSEATS]);
+				a->hand[a->table[(first + p) % NSEATS]] |=
+				    CARD_BIT(deck[i++]);
+	for (p = 0; p < NSEATS; p++)
+		a->nhand[p] = HANDSIZE;
 	a->nstock = NSTOCK;
-	for (k = 0; k < NSTOCK; k++) {
-		a->stock[k] = deck[i];
-		a->loc[deck[i++]] = LOC_STOCK;
-	}
+	for (k = 0; k < NSTOCK; k++)
+		a->stock[k] = deck[i++];
 	a->phase = a->changer ? PH_ASK : PH_PLAY;
 	a->asked = 0;
 	a->leader = (uint8_t)eldest(a);
 	a->ntrick = 0;
 	a->ndone = 0;
+	set_turn(a);
 	memset(a->won, 0, sizeof(a->won));
 	a->nsig = 0;
 }
@@ -526,6 +606,7 @@ aluette_create(void *st, const struct game_opts *o,
 		memcpy(a->faceup, deck, a->nfaceup);
 		faceup_table(top, a->table, &a->first_dealer);
 	}
+	set_pos(a);
 	a->dealer = a->first_dealer;
 	a->handno = 1;
 	deal_hand(a);
@@ -538,6 +619,8 @@ aluette_to_move(const void *st)
 	const struct aluette *a = st;
 	uint32_t m = 0;
 
+	if (a->phase == PH_PLAY)
+		return 1u << a->turn;
 	switch (a->phase) {
 	case PH_ASK:
 		return 1u << asked_seat(a);
@@ -547,11 +630,15 @@ aluette_to_move(const void *st)
 		if (hand_count(a, a->dealer) > HANDSIZE)
 			m |= 1u << a->dealer;
 		return m;
-	case PH_PLAY:
-		return 1u << trick_seat(a, a->ntrick);
 	default:
 		return 0;
 	}
+}
+
+static int
+aluette_over(const void *st)
+{
+	return ((const struct aluette *)st)->phase == PH_OVER;
 }
 
 static void
@@ -567,8 +654,8 @@ static int
 aluette_legal(const void *st, int seat, struct game_move *out, int max)
 {
 	const struct aluette *a = st;
-	uint8_t cards[NCARDS];
-	int n, i, kind;
+	uint64_t h;
+	int n = 0, kind;
 
 	if (seat < 0 || seat >= NSEATS ||
 	    !(aluette_to_move(st) & (1u << seat)) || max < 2)
@@ -579,10 +666,24 @@ aluette_legal(const void *st, int seat, struct game_move *out, int max)
 		return 2;
 	}
 	kind = a->phase == PH_PLAY ? MV_PLAY : MV_DISCARD;
-	n = hand_cards(a, seat, cards);
-	for (i = 0; i < n && i < max; i++)
-		set_move(&out[i], kind, cards[i]);
-	return i;
+	/* The hand's cards strongest first. */
+	for (h = a->hand[seat]; h != 0 && n < max; h &= h - 1)
+		set_move(&out[n++], kind, card_at[__builtin_ctzll(h)]);
+	return n;
+}
+
+/* What aluette_legal() returns with room for every move, counted. */
+static int
+aluette_count_legal(const void *st, int seat)
+{
+	const struct aluette *a = st;
+
+	if (a->phase == PH_PLAY)
+		return seat == a->turn ? a->nhand[seat] : 0;
+	if (seat < 0 || seat >= NSEATS ||
+	    !(aluette_to_move(st) & (1u << seat)))
+		return 0;
+	return a->phase == PH_ASK ? 2 : a->nhand[seat];
 }
 
 static void
@@ -764,7 +865,7 @@ aluette_parse_move(const void *st, int seat, const char *text,
 			util_err(err, errlen, _("you have nothing to discard"));
 		return -1;
 	}
-	if (a->loc[card] != LOC_HAND + seat) {
+	if (!(a->hand[seat] & CARD_BIT(card))) {
 		char c[4];
 
 		card_text(card, c);
@@ -777,7 +878,7 @@ aluette_parse_move(const void *st, int seat, const char *text,
 	return 0;
 }
 
-static void
+static void NOINLINE
 score_hand(struct aluette *a)
 {
 	int w = hand_winner(a), pts = 0, h = a->handno - 1;
@@ -798,40 +899,55 @@ score_hand(struct aluette *a)
 	deal_hand(a);
 }
 
+/*
+ * The trick's fourth card, card, falls: the first three are in trick[].
+ * The fourth comes from a register, not trick[3], and the cards are read
+ * one by one: a wide read of bytes just written one by one would wait for
+ * the writes to reach the cache (it is the commonest move of a search).
+ */
 static void
-finish_trick(struct aluette *a)
+finish_trick(struct aluette *a, int card)
 {
-	int i, best = 0, ties = 0, cls;
+	uint8_t c0 = a->trick[0], c1 = a->trick[1], c2 = a->trick[2];
+	unsigned k0 = class_of[c0], k1 = class_of[c1], k2 = class_of[c2];
+	unsigned k3 = class_of[card], m01, m23, m;
+	int best, tie, w;
 
-	for (i = 1; i < NSEATS; i++)
-		if (card_class(a->trick[i]) < card_class(a->trick[best]))
-			best = i;
-	cls = card_class(a->trick[best]);
-	for (i = 0; i < NSEATS; i++) {
-		ties += card_class(a->trick[i]) == cls;
-		a->loc[a->trick[i]] = LOC_PLAYED;
-	}
-	memcpy(a->last, a->trick, sizeof(a->last));
+	/* The strongest card (the least class, each class with the card's
+	 * place in its two low bits) and whether another is as strong,
+	 * without a branch that guesses; the cards go to the tricks played
+	 * by leaving the table. */
+	m01 = k0 << 2 < (k1 << 2 | 1) ? k0 << 2 : k1 << 2 | 1;
+	m23 = (k2 << 2 | 2) < (k3 << 2 | 3) ? k2 << 2 | 2 : k3 << 2 | 3;
+	m = m01 < m23 ? m01 : m23;
+	best = (int)(m & 3);
+	m >>= 2;
+	tie = (k0 == m) + (k1 == m) + (k2 == m) + (k3 == m) > 1;
+	a->last[0] = c0;
+	a->last[1] = c1;
+	a->last[2] = c2;
+	a->last[3] = (uint8_t)card;
 	a->last_leader = a->leader;
 	a->last_hand = a->handno;
-	if (ties > 1)
+	if (tie)
 		a->last_winner = NOBODY;	/* spoiled: the leader again */
 	else {
-		a->last_winner = (uint8_t)trick_seat(a, best);
-		a->won[a->last_winner] |= (uint16_t)(1u << a->ndone);
-		a->leader = a->last_winner;
+		w = trick_seat(a, best);
+		a->last_winner = (uint8_t)w;
+		a->won[w] |= (uint16_t)(1u << a->ndone);
+		a->leader = (uint8_t)w;
 	}
 	a->ntrick = 0;
-	a->ndone++;
-	if (a->ndone == NTRICKS)
+	a->turn = a->leader;
+	if (++a->ndone == NTRICKS)
 		score_hand(a);
 }
 
-static void
-aluette_apply(void *st, int seat, const struct game_move *m)
+/* The moves other than a card played to a trick. */
+static void NOINLINE
+apply_other(struct aluette *a, int seat, const struct game_move *m)
 {
-	struct aluette *a = st;
-	int k;
+	int k, s;
 
 	switch (m->d[0]) {
 	case MV_SIGNAL:
@@ -844,29 +960,63 @@ aluette_apply(void *st, int seat, const struct game_move *m)
 		break;
 	case MV_NOCHANGE:
 		a->phase = PH_PLAY;
+		set_turn(a);
 		break;
 	case MV_CHANGE:
 		if (++a->asked < NSEATS)
 			break;
-		for (k = 0; k < NSTOCK; k++)
-			a->loc[a->stock[k]] = (uint8_t)(LOC_HAND +
-			    (k < CHANGE_TAKE ? eldest(a) : a->dealer));
+		for (k = 0; k < NSTOCK; k++) {
+			s = k < CHANGE_TAKE ? eldest(a) : a->dealer;
+			a->hand[s] |= CARD_BIT(a->stock[k]);
+			a->nhand[s]++;
+		}
 		a->nstock = 0;
 		a->phase = PH_DISCARD;
 		break;
 	case MV_DISCARD:
-		a->loc[m->d[1]] = (uint8_t)(LOC_DISCARD + seat);
+		a->hand[seat] &= ~CARD_BIT(m->d[1]);
+		a->nhand[seat]--;
+		a->disc[seat] |= (uint64_t)1 << m->d[1];
 		if (hand_count(a, eldest(a)) == HANDSIZE &&
-		    hand_count(a, a->dealer) == HANDSIZE)
+		    hand_count(a, a->dealer) == HANDSIZE) {
 			a->phase = PH_PLAY;
-		break;
-	case MV_PLAY:
-		a->loc[m->d[1]] = LOC_TRICK;
-		a->trick[a->ntrick++] = m->d[1];
-		if (a->ntrick == NSEATS)
-			finish_trick(a);
+			set_turn(a);
+		}
 		break;
 	}
+}
+
+static void
+aluette_apply(void *st, int seat, const struct game_move *m)
+{
+	struct aluette *a = st;
+	int card = m->d[1];
+
+	if (m->d[0] != MV_PLAY) {
+		apply_other(a, seat, m);
+		return;
+	}
+	a->hand[seat] &= ~CARD_BIT(card);
+	a->nhand[seat]--;
+	if (a->ntrick == NSEATS - 1)
+		finish_trick(a, card);
+	else {
+		a->trick[a->ntrick++] = (uint8_t)card;
+		a->turn = a->left[seat];
+	}
+}
+
+/* A card played changes only the fields before table[], unless it is the
+ * hand's last (the score and the next deal); the other moves anything. */
+static size_t
+aluette_apply_span(const void *st)
+{
+	const struct aluette *a = st;
+
+	if (a->phase == PH_PLAY && (a->ndone < NTRICKS - 1 ||
+	    a->ntrick < NSEATS - 1))
+		return offsetof(struct aluette, table);
+	return sizeof(*a);
 }
 
 static void
@@ -1297,10 +1447,12 @@ cards_line(struct buf *b, const char *key, const uint8_t *cards, int n)
 static int
 cards_at(const struct aluette *a, int loc, uint8_t *out)
 {
+	uint8_t where[NCARDS];
 	int c, n = 0;
 
+	card_loc(a, where);
 	for (c = 0; c < NCARDS; c++)
-		if (a->loc[c] == loc)
+		if (where[c] == loc)
 			out[n++] = (uint8_t)c;
 	return n;
 }
@@ -1380,6 +1532,7 @@ struct parse {
 	char	*err;
 	size_t	 errlen;
 	int	 placed[NCARDS];
+	uint8_t	 loc[NCARDS];	/* LOC_ of each card as the lines place it */
 	int	 lineno;
 	int	 nhist;		/* hands in the `history` line */
 	unsigned seen;		/* SEEN_* bits: the lines given */
@@ -1420,7 +1573,7 @@ parse_cards(struct parse *p, char *s, uint8_t *out, int max, int loc)
 			return perr(p, "too many cards");
 		placed[c] = 1;
 		if (loc >= 0)
-			p->a->loc[c] = (uint8_t)loc;
+			p->loc[c] = (uint8_t)loc;
 		if (out)
 			out[n] = (uint8_t)c;
 		n++;
@@ -1708,13 +1861,13 @@ check_state(struct parse *p)
 	for (s = 0; s < NSEATS; s++)
 		inhand[s] = disc[s] = 0;
 	for (i = 0; i < NCARDS; i++) {
-		if (a->loc[i] < LOC_STOCK)
-			inhand[a->loc[i]]++;
-		else if (a->loc[i] == LOC_STOCK)
+		if (p->loc[i] < LOC_STOCK)
+			inhand[p->loc[i]]++;
+		else if (p->loc[i] == LOC_STOCK)
 			stock++;
-		else if (a->loc[i] < LOC_TRICK)
-			disc[a->loc[i] - LOC_DISCARD]++;
-		else if (a->loc[i] == LOC_TRICK)
+		else if (p->loc[i] < LOC_TRICK)
+			disc[p->loc[i] - LOC_DISCARD]++;
+		else if (p->loc[i] == LOC_TRICK)
 			trick++;
 		else
 			played++;
@@ -1787,7 +1940,7 @@ static int
 aluette_parse_state(void *st, const char *text, char *err, size_t errlen)
 {
 	struct aluette a;
-	struct parse p = { &a, err, errlen, { 0 }, 0, 0, 0 };
+	struct parse p = { &a, err, errlen, { 0 }, { 0 }, 0, 0, 0 };
 	char *copy, *line, *next;
 	int i, top[4], rc = -1, nplayed;
 	uint8_t tab[NSEATS], dealer;
@@ -1797,7 +1950,7 @@ aluette_parse_state(void *st, const char *text, char *err, size_t errlen)
 	for (i = 0; i < NHANDS; i++)
 		a.hist_winner[i] = NOBODY;
 	for (i = 0; i < NCARDS; i++)
-		a.loc[i] = LOC_PLAYED;
+		p.loc[i] = LOC_PLAYED;
 	copy = xstrdup(text);
 	for (line = copy; line != NULL; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
@@ -1839,12 +1992,15 @@ aluette_parse_state(void *st, const char *text, char *err, size_t errlen)
 				goto out;
 			}
 	for (i = 0, nplayed = 0; i < NCARDS; i++)
-		nplayed += a.loc[i] == LOC_PLAYED;
+		nplayed += p.loc[i] == LOC_PLAYED;
 	if (nplayed % NSEATS || nplayed > NSEATS * NTRICKS) {
 		perr(&p, "the played cards are not whole tricks of a hand");
 		goto out;
 	}
 	a.ndone = (uint8_t)(nplayed / NSEATS);
+	set_locs(&a, p.loc);
+	set_pos(&a);
+	set_turn(&a);
 	p.lineno = 0;
 	if (check_state(&p) == -1)
 		goto out;
@@ -1985,15 +2141,16 @@ static void
 aluette_determinize(void *st, int seat, struct rng *rng)
 {
 	struct aluette *a = st;
-	uint8_t pool[NCARDS];
+	uint8_t pool[NCARDS], where[NCARDS];
 	int count[LOC_PLAYED + 1] = { 0 }, c, n = 0, loc, k;
 
 	if (seat < 0 || seat >= NSEATS)
 		return;
+	card_loc(a, where);
 	for (c = 0; c < NCARDS; c++)
-		if (hidden_from(a->loc[c], seat)) {
+		if (hidden_from(where[c], seat)) {
 			pool[n++] = (uint8_t)c;
-			count[a->loc[c]]++;
+			count[where[c]]++;
 		}
 	rng_shuffle(rng, pool, (size_t)n, 1);
 	n = 0;
@@ -2001,12 +2158,13 @@ aluette_determinize(void *st, int seat, struct rng *rng)
 		if (loc == LOC_STOCK || !hidden_from(loc, seat))
 			continue;
 		for (k = 0; k < count[loc]; k++)
-			a->loc[pool[n++]] = (uint8_t)loc;
+			where[pool[n++]] = (uint8_t)loc;
 	}
 	for (k = 0; k < a->nstock; k++) {
 		a->stock[k] = pool[n++];
-		a->loc[a->stock[k]] = LOC_STOCK;
+		where[a->stock[k]] = LOC_STOCK;
 	}
+	set_locs(a, where);
 	rng_init_from(&a->rng, rng);
 }
 
@@ -2105,4 +2263,7 @@ const struct game_ops aluette_ops = {
 	.move_word = aluette_move_word,
 	.chance = 1,
 	.cardbot = &aluette_cardbot,
+	.over = aluette_over,
+	.count_legal = aluette_count_legal,
+	.apply_span = aluette_apply_span,
 };

@@ -209,13 +209,19 @@ perft_rec(const struct game_ops *ops, const void *st, int depth,
     unsigned char *scratch, size_t stride)
 {
 	struct game_move moves[GAME_MAX_MOVES];
-	size_t size = ops->state_size;
+	size_t size = ops->state_size, span;
 	uint64_t total = 0;
 	uint32_t mask;
 	int seat, i, n;
 
 	if ((mask = ops->to_move(st)) == 0)
 		return game_over(ops, st) ? 1 : 0;
+	/* When the moves all change only the first span bytes, the rest of
+	 * the copy is made once and stays st's through all of them. */
+	if (ops->apply_span != NULL && (span = ops->apply_span(st)) < size) {
+		memcpy(scratch, st, size);
+		size = span;
+	}
 	for (seat = 0; mask != 0; seat++, mask >>= 1) {
 		if (!(mask & 1))
 			continue;

@@ -245,6 +245,16 @@ struct game_ops {
 	 * that the referee's shuffle draws what the engine's would.
 	 */
 	const char *shared_deck;
+	/*
+	 * Optional (NULL: the whole state): how many leading bytes of the
+	 * state apply() may change when it plays any move legal() lists in
+	 * st, for any seat to move; at most state_size.  A search that plays
+	 * each of st's moves on one copy of st puts back only those bytes
+	 * between one move and the next, so an engine that keeps what a move
+	 * changes at the start of its state saves copying the rest at every
+	 * node.  Must not allocate.
+	 */
+	size_t	(*apply_span)(const void *st);
 };
 
 /* render_style() bytes: a colour (the low four bits), ORed with flags.
