@@ -926,6 +926,15 @@ cmd_deliver(struct ctx *c, int argc, char **argv)
 		return EXIT_TEMPFAIL;
 	}
 	st = deliver_one(&ref, raw, len, now(), &outcome);
+	/* Quarantined: recorded with its commands and the cause, never to
+	 * be tried again; the MTA may forget it (no bounce to the sender). */
+	if (st == INTAKE_QUARANTINE) {
+		if (outcome)
+			fprintf(stderr, "ludus: error: %s\n", outcome);
+		free(outcome);
+		outcome = NULL;
+		st = INTAKE_DONE;
+	}
 	/* The MTA forgets the message at exit 0: the commit must last. */
 	if (st == INTAKE_DONE && store_sync(c->store) == -1) {
 		err_out("%s", store_errmsg(c->store));

@@ -272,6 +272,7 @@ play_load(struct store *s, const struct gamedef *defs, int ndefs, int64_t id,
 			util_err(err, errlen, "%s", store_errmsg(s));
 		return rc;
 	}
+	rc = PLAY_BROKEN;
 	if ((g->def = gamedef_find(defs, ndefs, g->row.kind)) == NULL) {
 		util_err(err, errlen, _("game #%lld is %s, which this ludus does "
 		    "not know"), (long long)id, g->row.kind);
@@ -284,9 +285,13 @@ play_load(struct store *s, const struct gamedef *defs, int ndefs, int64_t id,
 	if (g->def->ops->parse_state(g->st, g->row.state, err, errlen) == -1)
 		goto bad;
 	for (i = 0; i < g->row.nseats; i++) {
-		if (store_player_load(s, g->row.player[i], &p) != 0) {
-			util_err(err, errlen, _("game #%lld: seat %d has no "
-			    "player"), (long long)id, i);
+		if ((rc = store_player_load(s, g->row.player[i], &p)) != 0) {
+			if (rc == -1)
+				util_err(err, errlen, "%s", store_errmsg(s));
+			else
+				util_err(err, errlen, _("game #%lld: seat %d "
+				    "has no player"), (long long)id, i);
+			rc = rc == -1 ? -1 : PLAY_BROKEN;
 			goto bad;
 		}
 		g->address[i] = p.address;
@@ -296,7 +301,7 @@ play_load(struct store *s, const struct gamedef *defs, int ndefs, int64_t id,
 	return 0;
 bad:
 	play_free(g);
-	return -1;
+	return rc;
 }
 
 int

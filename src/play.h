@@ -49,7 +49,10 @@ int	 play_create_with(struct store *, const struct gamedef *,
 	    char *const *addresses, int naddresses,
 	    const unsigned char seed[RNG_SEED_LEN], const char *status,
 	    int64_t now, struct play_game *, char *err, size_t errlen);
-/* 1 when there is no such game. */
+/* 1 when there is no such game, PLAY_BROKEN when the stored game cannot
+ * be read (a kind this ludus does not know, a state its engine refuses, a
+ * seat without a player: err says which), -1 when the store failed. */
+#define PLAY_BROKEN	2
 int	 play_load(struct store *, const struct gamedef *defs, int ndefs,
 	    int64_t id, struct play_game *, char *err, size_t errlen);
 void	 play_free(struct play_game *);

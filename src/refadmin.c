@@ -456,8 +456,8 @@ timer_invitation(struct ref_msg *x, const struct store_timer *t)
 	int rc;
 
 	memset(&res, 0, sizeof(res));
-	if (ref_load(x, t->game, &g, &res) != REF_OK)
-		return 0;
+	if ((rc = ref_load(x, t->game, &g, &res)) != REF_OK)
+		return rc == REF_TEMP ? -1 : 0;
 	rc = 0;
 	if (strcmp(g.row.status, "invited") == 0 && g.row.expires <= x->now) {
 		free(g.row.status);

@@ -229,7 +229,7 @@ games_waiting(struct ref_msg *x, int64_t player, struct play_game **out,
 	struct play_game g;
 	int64_t *ids;
 	char err[300];
-	int n, i;
+	int n, i, rc = 0;
 
 	*out = NULL;
 	*nout = 0;
@@ -237,8 +237,10 @@ games_waiting(struct ref_msg *x, int64_t player, struct play_game **out,
 		return -1;
 	*out = xcalloc((size_t)(n ? n : 1), sizeof(**out));
 	for (i = n - 1; i >= 0; i--) {
-		if (play_load(x->r->store, x->r->defs, x->r->ndefs, ids[i], &g,
-		    err, sizeof(err)) != 0)
+		if ((rc = play_load(x->r->store, x->r->defs, x->r->ndefs,
+		    ids[i], &g, err, sizeof(err))) == -1)
+			break;
+		if (rc != 0)
 			continue;
 		if (waits_on(&g, player) >= 0)
 			(*out)[(*nout)++] = g;
@@ -246,7 +248,7 @@ games_waiting(struct ref_msg *x, int64_t player, struct play_game **out,
 			play_free(&g);
 	}
 	free(ids);
-	return 0;
+	return rc == -1 ? -1 : 0;
 }
 
 static void
@@ -339,8 +341,8 @@ timer_reminder(struct ref_msg *x, const struct store_timer *t)
 	if (t->data == NULL || sscanf(t->data, "%lld:%d", &since, &tier) != 2 ||
 	    tier < 0 || tier >= CONFIG_MAX_REMINDERS)
 		return 0;
-	if (ref_load(x, t->game, &g, &res) != REF_OK)
-		return 0;
+	if ((rc = ref_load(x, t->game, &g, &res)) != REF_OK)
+		return rc == REF_TEMP ? -1 : 0;
 	rc = g.row.turn_since == since && waits_on(&g, t->player) >= 0 &&
 	    !(g.row.reminded & (1u << tier)) && g.row.deadline > x->now;
 	play_free(&g);
@@ -385,8 +387,8 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 	int s, action, rc = 0, i;
 
 	memset(&res, 0, sizeof(res));
-	if (ref_load(x, t->game, &g, &res) != REF_OK)
-		return 0;
+	if ((rc = ref_load(x, t->game, &g, &res)) != REF_OK)
+		return rc == REF_TEMP ? -1 : 0;
 	ops = g.def->ops;
 	tm = waiting_seats(&g);
 	if (tm == 0 || g.row.deadline == 0 || g.row.deadline > x->now ||
@@ -504,10 +506,13 @@ shift_games(struct ref_msg *x, const struct store_player *p, int64_t delta,
 		return -1;
 	games = xcalloc((size_t)(n ? n : 1), sizeof(*games));
 	told = xcalloc((size_t)(n ? n : 1) * STORE_MAX_SEATS, sizeof(*told));
-	for (i = 0; i < n; i++)
-		if (play_load(x->r->store, x->r->defs, x->r->ndefs, ids[i],
-		    &games[i], err, sizeof(err)) != 0)
+	for (i = 0; i < n && rc == 0; i++)
+		if ((k = play_load(x->r->store, x->r->defs, x->r->ndefs,
+		    ids[i], &games[i], err, sizeof(err))) != 0) {
 			memset(&games[i], 0, sizeof(games[i]));
+			if (k == -1)
+				rc = -1;
+		}
 	for (i = 0; i < n && rc == 0; i++) {
 		struct play_game *g = &games[i];
 

@@ -134,6 +134,18 @@ ref_fail(struct ref_result *res, const char *fmt, ...)
 	return REF_FAIL;
 }
 
+int
+ref_broken(struct ref_msg *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->cause, sizeof(x->cause), fmt, ap);
+	va_end(ap);
+	log_err("%s", x->cause);
+	return REF_BROKEN;
+}
+
 void
 ref_utc(int64_t t, char *out, size_t len)
 {
@@ -585,12 +597,13 @@ ref_load(struct ref_msg *x, int64_t id, struct play_game *g,
 	    sizeof(err));
 	if (rc == 1)
 		return ref_fail(res, _("there is no game #%lld"), (long long)id);
-	if (rc == -1) {
-		/* A game this ludus cannot read is not the sender's fault. */
-		log_err("game #%lld: %s", (long long)id, err);
-		return ref_fail(res, _("game #%lld cannot be read by this "
-		    "referee; the admins have been told"), (long long)id);
-	}
+	if (rc == -1)
+		return REF_TEMP;
+	if (rc != 0)
+		/* Not the sender's fault, and no answer would be true: the
+		 * message waits, quarantined, for the game to be mended. */
+		return ref_broken(x, "game #%lld cannot be read: %s",
+		    (long long)id, err);
 	return REF_OK;
 }
 
@@ -761,7 +774,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	struct buf rb = { 0 };
 	int64_t *ids = NULL;
 	char when[120], err[300];
-	int n, i, seat, nfin = 0, nbumped = 0, authority, rc = REF_OK;
+	int n, i, k, seat, nfin = 0, nbumped = 0, authority, rc = REF_OK;
 
 	if (store_game_ids(x->r->store, x->me.id, &ids, &n) == -1 ||
 	    store_player_authority(x->r->store, x->me.id, &authority) == -1) {
@@ -776,8 +789,14 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	tmpl_set_int(d, "player.authority", authority);
 	refladder_list(x, d);
 	for (i = 0; i < n && rc == REF_OK; i++) {
-		if (play_load(x->r->store, x->r->defs, x->r->ndefs, ids[i], &g,
-		    err, sizeof(err)) != 0)
+		/* A game that cannot be read is left out of the list; a
+		 * store that fails is no shorter list. */
+		if ((k = play_load(x->r->store, x->r->defs, x->r->ndefs,
+		    ids[i], &g, err, sizeof(err))) == -1) {
+			rc = -1;
+			break;
+		}
+		if (k != 0)
 			continue;
 		if (refview_seats(x, &g, &rs) == -1) {
 			play_free(&g);
@@ -1059,10 +1078,11 @@ sender_proven(struct ref_msg *x)
 
 	if (x->dmarc)
 		return 1;
-	if (m->tag_game == 0 || m->tag_conflict || m->tag_token[0] == '\0' ||
-	    play_load(x->r->store, x->r->defs, x->r->ndefs, m->tag_game, &g,
-	    err, sizeof(err)) != 0)
+	if (m->tag_game == 0 || m->tag_conflict || m->tag_token[0] == '\0')
 		return 0;
+	if ((ok = play_load(x->r->store, x->r->defs, x->r->ndefs,
+	    m->tag_game, &g, err, sizeof(err))) != 0)
+		return ok == -1 ? -1 : 0;
 	seat = play_seat(&g, x->me.address);
 	ok = seat >= 0 && token_check(&x->r->secret, g.row.id, seat,
 	    m->tag_token);
@@ -1195,8 +1215,12 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 		tmpl_list_add_str(l, lines->v[i]);
 	if (x->m != NULL && x->m->commands_truncated)
 		tmpl_set_int(d, "truncated", x->r->cfg->limits.commands);
-	if (res != NULL && res->game != 0 && play_load(x->r->store,
-	    x->r->defs, x->r->ndefs, res->game, &g, err, sizeof(err)) == 0) {
+	if (res != NULL && res->game != 0 && (rc = play_load(x->r->store,
+	    x->r->defs, x->r->ndefs, res->game, &g, err, sizeof(err))) == -1) {
+		tmpl_data_free(d);
+		return -1;
+	}
+	if (res != NULL && res->game != 0 && rc == 0) {
 		tmpl_setf(d, "game.id", "%lld", (long long)g.row.id);
 		tmpl_set(d, "game.title", _(g.def->title));
 		if (res->legal_seat >= 0 &&
@@ -1214,7 +1238,7 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 	return rc;
 }
 
-/* The sender's seat in a game, or -1. */
+/* The sender's seat in a game, or -1; -2 when the store fails. */
 static int
 sender_seat(struct ref_msg *x, int64_t game)
 {
@@ -1222,9 +1246,11 @@ sender_seat(struct ref_msg *x, int64_t game)
 	char err[300];
 	int seat;
 
-	if (game == 0 || play_load(x->r->store, x->r->defs, x->r->ndefs, game,
-	    &g, err, sizeof(err)) != 0)
+	if (game == 0)
 		return -1;
+	if ((seat = play_load(x->r->store, x->r->defs, x->r->ndefs, game,
+	    &g, err, sizeof(err))) != 0)
+		return seat == -1 ? -2 : -1;
 	seat = play_seat(&g, x->me.address);
 	play_free(&g);
 	return seat;
@@ -1253,7 +1279,10 @@ done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes,
 	tmpl_set(d, "info_quiet_until", "");
 	/* When the commands were about a game the sender plays, the answer
 	 * carries its tag, so a reply to it goes on in that game. */
-	seat = sender_seat(x, game);
+	if ((seat = sender_seat(x, game)) == -2) {
+		tmpl_data_free(d);
+		return -1;
+	}
 	rc = ref_send(x, &x->me, "done", d, seat >= 0 ? game : 0, seat, NULL);
 	tmpl_data_free(d);
 	return rc;
@@ -1504,7 +1533,10 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	while ((rc = fire_one(r, now)) == 1)
 		;
 	x.holding = 1;
-	x.proven = sender_proven(&x);
+	if ((x.proven = sender_proven(&x)) == -1) {
+		rc = -1;
+		goto out;
+	}
 	if (rc == -1 || (rc = refladder_configured(&x)) == -1)
 		goto out;
 	rc = -1;
@@ -1527,9 +1559,18 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		nouts = x.nouts;
 		if (store_savepoint(r->store) == -1)
 			goto out;
-		if ((rc = ref_run_line(&x, lines->v[i], &res)) == -1) {
-			/* A store error, or a robot to think first. */
+		if ((rc = ref_run_line(&x, lines->v[i], &res)) < 0) {
+			/* A store error, or a robot to think first; or a
+			 * broken invariant. */
 			free(res.note);
+			goto out;
+		}
+		if (rc == REF_FAIL && res.why[0] == '\0') {
+			/* A failure no one could be told about is the
+			 * referee's, not the sender's. */
+			free(res.note);
+			rc = ref_broken(&x, "`%.80s` failed without a reason",
+			    lines->v[i]);
 			goto out;
 		}
 		if (rc == REF_FAIL) {
@@ -1596,7 +1637,12 @@ out:
 	free(x.outs);
 	store_player_free(&x.me);
 	i18n_set("en");
-	if (rc == -1) {
+	if (rc == REF_BROKEN) {
+		free(*outcome);
+		*outcome = xstrdup(x.cause);
+		return REF_BROKEN;
+	}
+	if (rc < 0) {
 		free(*outcome);
 		*outcome = NULL;
 		return -1;

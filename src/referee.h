@@ -66,9 +66,13 @@ int	referee_timers(struct referee *, int64_t now);
  * from it, so a message seen again after a crash yields the same ids);
  * parse_error is set when the message could not be read (the sender gets
  * that sentence, within the error-reply rate limit).  *outcome (owned)
- * says in a few words what was done.  -1 only on a store error: the
- * caller rolls back and the message is tried again later.
+ * says in a few words what was done.  -1 on a store error (a temporary
+ * failure): the caller rolls back and the message is tried again later.
+ * REFEREE_BROKEN when an invariant is broken (a stored game that cannot
+ * be read): nothing is answered, *outcome says what is broken, and the
+ * caller rolls back and quarantines the message.
  */
+#define REFEREE_BROKEN	(-2)
 int	referee_handle(struct referee *, const struct mail_msg *,
 	    const char *key, const char *parse_error, int64_t now,
 	    char **outcome);

@@ -6,10 +6,21 @@
  * One incoming message (or one due timer) is one struct ref_msg.  Its
  * commands run in order, each inside a savepoint of the caller's
  * transaction: a command either completes, outgoing mail included, or
- * leaves nothing behind.  A command returns REF_OK, REF_FAIL (res->why says
- * why; nothing changed), REF_ASIDE (a remark, not a command: nothing to
- * do) or -1 (the store failed: the whole message is rolled back and tried
- * again later).
+ * leaves nothing behind.  A command returns one of three outcomes the
+ * caller tells apart, besides REF_OK and REF_ASIDE (a remark, not a
+ * command: nothing to do):
+ *
+ *   REF_FAIL	the player's mistake: res->why says why (never empty),
+ *		nothing changed, the sender is answered;
+ *   REF_TEMP	a temporary failure (the store failed): the whole message
+ *		is rolled back and tried again later, never answered;
+ *   REF_BROKEN	a broken invariant (a stored game this referee cannot
+ *		read): x->cause says what, it is logged, the message is
+ *		rolled back and quarantined (recorded as seen, not applied,
+ *		not answered) so that it neither loops nor is lost unseen.
+ *
+ * A store function's 1 ("no such row") is not REF_FAIL by itself: each
+ * caller says what a missing row means.
  *
  * While a message is handled, its mails are held in the ref_msg and
  * queued when it is done: those to the sender become one answer (see
@@ -26,6 +37,8 @@
 #include "template.h"
 #include "i18n.h"
 
+#define REF_BROKEN	(-2)
+#define REF_TEMP	(-1)
 #define REF_OK		0
 #define REF_FAIL	1
 #define REF_ASIDE	2
@@ -92,6 +105,7 @@ struct ref_msg {
 	 * invitation time), read by refgame_new. */
 	int64_t		 invite_for;
 	struct ref_cond	 cond;		/* the move being mailed (refcond.c) */
+	char		 cause[400];	/* REF_BROKEN: what is broken */
 };
 
 /* What became of one command. */
@@ -104,6 +118,8 @@ struct ref_result {
 };
 
 int	ref_fail(struct ref_result *, const char *fmt, ...) PRINTFLIKE(2, 3);
+/* Log a broken invariant, keep it in x->cause; returns REF_BROKEN. */
+int	ref_broken(struct ref_msg *, const char *fmt, ...) PRINTFLIKE(2, 3);
 
 /* referee.c: sending. */
 
@@ -132,7 +148,8 @@ int	ref_seat_auth(struct ref_msg *, const struct play_game *,
 int	ref_player_make(struct ref_msg *, const char *addr, int64_t *id);
 /* Is this address an admin? */
 int	ref_is_admin(const struct referee *, const char *addr);
-/* Load a game by id, REF_FAIL with res filled when there is none. */
+/* Load a game by id, REF_FAIL with res filled when there is none,
+ * REF_TEMP when the store failed, REF_BROKEN when it cannot be read. */
 int	ref_load(struct ref_msg *, int64_t id, struct play_game *,
 	    struct ref_result *);
 /* "2026-11-30 20:32 UTC" */
