@@ -328,7 +328,7 @@ cmd_new(struct ctx *c, int argc, char **argv)
 		return err_out("%s", store_errmsg(c->store));
 	}
 	if (play_create(c->store, d, words, nw, addrs, na, seed, "active",
-	    now(), &g, err, sizeof(err)) == -1) {
+	    now(), &g, err, sizeof(err)) != 0) {
 		store_rollback(c->store);
 		rc = err_out("%s", err);
 	} else if (store_commit(c->store) == -1) {
@@ -480,8 +480,8 @@ cmd_move(struct ctx *c, int argc, char **argv)
 		util_strlcpy(err, store_errmsg(c->store), sizeof(err));
 	} else if ((plies = play_plies_stored(c->store, &g)) == -1 ||
 	    (n = play_line(c->store, &g, seat, buf_str(&line), now(),
-	    err, sizeof(err))) == -1 || store_commit(c->store) == -1) {
-		if (n != -1)
+	    err, sizeof(err))) < 0 || store_commit(c->store) == -1) {
+		if (n >= 0)
 			util_strlcpy(err, store_errmsg(c->store), sizeof(err));
 		store_rollback(c->store);
 		n = -1;

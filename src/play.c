@@ -235,6 +235,7 @@ play_create_with(struct store *s, const struct gamedef *def,
 		if (store_player_id(s, canon[i], 1, now, &g->row.player[i]) !=
 		    0) {
 			util_err(err, errlen, "%s", store_errmsg(s));
+			rc = PLAY_TEMP;
 			goto out;
 		}
 		g->row.accepted[i] = strcmp(status, "active") == 0;
@@ -244,6 +245,7 @@ play_create_with(struct store *s, const struct gamedef *def,
 	play_refresh(g);
 	if (store_game_create(s, &g->row) == -1) {
 		util_err(err, errlen, "%s", store_errmsg(s));
+		rc = PLAY_TEMP;
 		goto out;
 	}
 	rc = 0;
@@ -252,7 +254,7 @@ out:
 		free(canon[i]);
 	free(optwords);
 	free(colourw);
-	if (rc == -1)
+	if (rc != 0)
 		play_free(g);
 	return rc;
 }
@@ -368,7 +370,7 @@ play_line(struct store *s, struct play_game *g, int seat, const char *line,
 	return n;
 fail:
 	free(before);
-	return -1;
+	return PLAY_TEMP;
 }
 
 int

@@ -335,7 +335,7 @@ admin_reports(struct ref_msg *x)
 	struct tmpl_data *d = tmpl_data_new(), *it;
 	struct tmpl_list *l = tmpl_list(d, "reports");
 	char when[40];
-	int n, i, rc;
+	int n, i, k, rc;
 
 	if (store_reports_open(x->r->store, &rp, &n) == -1) {
 		tmpl_data_free(d);
@@ -348,10 +348,12 @@ admin_reports(struct ref_msg *x)
 		tmpl_set(it, "text", rp[i].text);
 		ref_utc(rp[i].created, when, sizeof(when));
 		tmpl_set(it, "created", when);
-		if (store_player_load(x->r->store, rp[i].reporter, &p) == 0) {
+		if ((k = store_player_load(x->r->store, rp[i].reporter,
+		    &p)) == 0) {
 			tmpl_set(it, "reporter", p.address);
 			store_player_free(&p);
-		}
+		} else if (k == -1)
+			ref_store_failed(x);
 	}
 	store_reports_free(rp, n);
 	rc = ref_send(x, &x->me, "admin-reports", d, 0, -1, NULL);

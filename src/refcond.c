@@ -722,8 +722,10 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 	if (refclock_after_move(x, g, *seat, *before) == -1)
 		goto out;
 	b2 = ops->to_move(g->st);
-	if (play_line(x->r->store, g, owner, reply, x->now, err,
-	    sizeof(err)) == -1) {
+	if ((r = play_line(x->r->store, g, owner, reply, x->now, err,
+	    sizeof(err))) == PLAY_TEMP)
+		goto out;
+	if (r == -1) {
 		/* Checked when it was queued: the engine disagrees now. */
 		log_err("game #%lld: conditional move `%s` refused: %s",
 		    (long long)g->row.id, reply, err);

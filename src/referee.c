@@ -135,6 +135,13 @@ ref_fail(struct ref_result *res, const char *fmt, ...)
 }
 
 int
+ref_store_failed(struct ref_msg *x)
+{
+	x->failed = 1;
+	return REF_TEMP;
+}
+
+int
 ref_broken(struct ref_msg *x, const char *fmt, ...)
 {
 	va_list ap;
@@ -279,9 +286,13 @@ game_root_id(struct ref_msg *x, int64_t game)
 	const char *domain = strrchr(x->r->cfg->referee.address, '@');
 	struct store_game g;
 	char commit[65];
+	int rc;
 
-	if (store_game_load(x->r->store, game, &g) != 0)
+	if ((rc = store_game_load(x->r->store, game, &g)) != 0) {
+		if (rc == -1)
+			ref_store_failed(x);
 		return NULL;
+	}
 	rng_commitment(g.seed, commit);
 	store_game_free(&g);
 	commit[12] = '\0';
@@ -849,12 +860,15 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 			tmpl_set(it, "title", _(g.def->title));
 			ref_utc(g.row.expires, when, sizeof(when));
 			tmpl_set(it, "expires", when);
-			if (g.row.inviter != 0 && store_player_load(
-			    x->r->store, g.row.inviter, &inviter) == 0) {
+			if (g.row.inviter != 0 && (k = store_player_load(
+			    x->r->store, g.row.inviter, &inviter)) == 0) {
 				tmpl_set(it, "inviter", ref_name(&inviter));
 				store_player_free(&inviter);
-			} else
+			} else {
+				if (g.row.inviter != 0 && k == -1)
+					ref_store_failed(x);
 				tmpl_set(it, "inviter", _("the admins"));
+			}
 		} else if (nfin < LIST_FINISHED) {
 			it = tmpl_list_add(fin);
 			tmpl_set_int(it, "id", g.row.id);
@@ -1559,7 +1573,10 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		nouts = x.nouts;
 		if (store_savepoint(r->store) == -1)
 			goto out;
-		if ((rc = ref_run_line(&x, lines->v[i], &res)) < 0) {
+		if ((rc = ref_run_line(&x, lines->v[i], &res)) < 0 ||
+		    x.failed) {
+			if (rc >= 0)
+				rc = REF_TEMP;
 			/* A store error, or a robot to think first; or a
 			 * broken invariant. */
 			free(res.note);
@@ -1628,6 +1645,8 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	}
 	if (rc == 0)
 		rc = answer_queue(&x);
+	if (rc == 0 && x.failed)
+		rc = REF_TEMP;
 out:
 	for (i = 0; notes && i < lines->n; i++)
 		free(notes[i]);
@@ -1672,6 +1691,8 @@ fire_one(struct referee *r, int64_t now)
 	x.key = xasprintf("timer:%lld:%lld", (long long)t[0].id,
 	    (long long)t[0].due);
 	rc = refadmin_timer(&x, &t[0]);
+	if (rc == 0 && x.failed)
+		rc = -1;
 	if (rc == 0)
 		rc = store_timer_delete(r->store, t[0].id);
 	free((char *)x.key);

@@ -106,6 +106,10 @@ struct ref_msg {
 	int64_t		 invite_for;
 	struct ref_cond	 cond;		/* the move being mailed (refcond.c) */
 	char		 cause[400];	/* REF_BROKEN: what is broken */
+	/* A store call failed where no return value carries it (the
+	 * views, the threading of a mail): the message is then rolled
+	 * back and retried as for REF_TEMP, never answered with less. */
+	int		 failed;
 };
 
 /* What became of one command. */
@@ -118,6 +122,9 @@ struct ref_result {
 };
 
 int	ref_fail(struct ref_result *, const char *fmt, ...) PRINTFLIKE(2, 3);
+/* A store call failed in a function that cannot return it: sets
+ * x->failed; returns REF_TEMP. */
+int	ref_store_failed(struct ref_msg *);
 /* Log a broken invariant, keep it in x->cause; returns REF_BROKEN. */
 int	ref_broken(struct ref_msg *, const char *fmt, ...) PRINTFLIKE(2, 3);
 

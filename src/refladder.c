@@ -162,6 +162,8 @@ refladder_list(struct ref_msg *x, struct tmpl_data *d)
 		buf_reset(&b);
 		games = refladder_rating_text(x, x->me.id, x->r->defs[i].name,
 		    &b);
+		if (games == -1)
+			ref_store_failed(x);
 		if (games <= 0)
 			continue;
 		it = tmpl_list_add(l);

@@ -534,11 +534,12 @@ seek_fill(struct ref_msg *x, struct store_seek *k, struct ref_result *res)
 	set.rated = k->rated;
 	set.inviter = k->player[0];
 	set.id = k->id;
-	if (play_create_with(x->r->store, def, &set, words, nw, addrs,
-	    k->nseats, seed, "active", x->now, &g, err, sizeof(err)) == -1) {
-		rc = ref_fail(res, "%s", err);
+	if ((rc = play_create_with(x->r->store, def, &set, words, nw, addrs,
+	    k->nseats, seed, "active", x->now, &g, err, sizeof(err))) != 0) {
+		rc = rc == PLAY_TEMP ? REF_TEMP : ref_fail(res, "%s", err);
 		goto words;
 	}
+	rc = -1;
 	res->game = g.row.id;
 	free(k->status);
 	k->status = xstrdup("filled");

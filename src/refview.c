@@ -379,7 +379,9 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 
 	/* The last moves the reader may see: the run of one seat's moves
 	 * at the end of the log (an extra turn, a multi-action turn). */
-	if (store_moves(x->r->store, g->row.id, &log, &n) == 0) {
+	if (store_moves(x->r->store, g->row.id, &log, &n) == -1)
+		ref_store_failed(x);
+	else {
 		tmpl_set_int(d, "game.move_number", move_number(g, log, n));
 		last_run(g, log, n, viewer, &last, &b);
 		if (last >= 0 && last < rs->n) {

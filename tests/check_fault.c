@@ -260,6 +260,19 @@ w_setup(struct world *w)
 	w_send(w, BOSS, 0, -1, "admin ban zed@club.example spam");
 }
 
+/* The store's dump, with the one column the store fills from the wall
+ * clock (observers.since, an SQL default) blanked: it is not the
+ * referee's time, and a retry may come a second later. */
+static char *
+dump(struct world *w)
+{
+	char *d = store_test_dump(w->s), *p;
+
+	for (p = d; (p = strstr(p, "|since=")) != NULL; p += 7)
+		memset(p + 7, '0', strspn(p + 7, "0123456789"));
+	return d;
+}
+
 /* The first line where two dumps differ, for the failure's message. */
 static const char *
 first_diff(const char *a, const char *b, char *out, size_t len)
@@ -324,16 +337,16 @@ check_command(struct world *w, const char *from, int64_t game, int seat,
 	long n, calls;
 
 	snapshot(w);
-	before = store_test_dump(w->s);
+	before = dump(w);
 	ck_assert_int_eq(deliver(w, raw, 0), INTAKE_DONE);
 	calls = w->calls;
-	after = store_test_dump(w->s);
+	after = dump(w);
 	ck_assert_msg(strcmp(before, after) != 0, "%s: nothing recorded",
 	    body);
 	for (n = 1; n <= calls; n++) {
 		restore(w);
 		st = deliver(w, raw, n);
-		got = store_test_dump(w->s);
+		got = dump(w);
 		if (st == INTAKE_DONE) {
 			/* A failure that did not matter: the answer is
 			 * the one without it. */
@@ -352,7 +365,7 @@ check_command(struct world *w, const char *from, int64_t game, int seat,
 		free(got);
 		ck_assert_msg(deliver(w, raw, 0) == INTAKE_DONE, "`%s`, store "
 		    "call %ld: not applied when tried again", body, n);
-		got = store_test_dump(w->s);
+		got = dump(w);
 		ck_assert_msg(strcmp(got, after) == 0, "`%s`, store call %ld "
 		    "of %ld failing, then tried again: not answered as "
 		    "without the failure%s", body, n, calls,
@@ -476,12 +489,16 @@ case_line(struct world *w, const struct cmd_case *c, const char **from,
 START_TEST(test_fault_every_command)
 {
 	const struct cmd_case *c = &cases[_i];
+	const char *only = getenv("LUDUS_FAULT_CASE");
 	struct world w;
 	const char *from;
 	char *line;
 	int seat;
 	long calls;
 
+	/* To follow one case in a debugger. */
+	if (only != NULL && atoi(only) != _i)
+		return;
 	club_get(&w);
 	line = case_line(&w, c, &from, &seat);
 	calls = check_command(&w, from, c->game == 0 ? 0 : c->game == 1 ?
@@ -541,7 +558,7 @@ START_TEST(test_readonly)
 	store_test_readonly(1);
 	w_boot(&w);
 	store_test_readonly(0);
-	before = store_test_dump(w.s);
+	before = dump(&w);
 	for (i = 0; i < nitems(cases); i++) {
 		line = case_line(&w, &cases[i], &from, &seat);
 		subject = w_subject(&w, cases[i].game == 0 ? 0 :
@@ -550,7 +567,7 @@ START_TEST(test_readonly)
 		raw = w_raw(&w, from, subject, cases[i].dmarc, line);
 		ck_assert_msg(deliver(&w, raw, 0) == INTAKE_TEMPFAIL,
 		    "`%s` over a read-only database", line);
-		got = store_test_dump(w.s);
+		got = dump(&w);
 		ck_assert_str_eq(got, before);
 		free(got);
 		free(raw);
