@@ -15,7 +15,9 @@
  *     message that never failed (applied once, nothing left behind).
  *
  * Then every command is delivered once over a read-only database: each
- * is a temporary failure that changes nothing.
+ * is a temporary failure that changes nothing.  And a stored game that
+ * cannot be read quarantines the message that names it: not answered,
+ * recorded with the cause, not tried again.
  */
 #include "config.h"
 
@@ -579,6 +581,54 @@ START_TEST(test_readonly)
 }
 END_TEST
 
+/* A stored game the referee cannot read is a broken invariant, not the
+ * sender's mistake nor a failure that passes: the message is not
+ * answered, changes nothing but the record that it came (quarantined,
+ * with the cause), and is not tried again. */
+START_TEST(test_broken_game_quarantines)
+{
+	struct world w;
+	struct store_game g;
+	struct store_mail *rows;
+	char *subject, *raw, *line, *before, *after, *again;
+	int n0, n1;
+
+	club_get(&w);
+	ck_assert_int_eq(store_game_load(w.s, w.playing, &g), 0);
+	free(g.state);
+	g.state = xstrdup("no state of any game");
+	ck_assert_int_eq(store_game_update(w.s, &g), 0);
+	store_game_free(&g);
+	ck_assert_int_eq(store_outbox_due(w.s, FAR_FUTURE, 500, &rows, &n0),
+	    0);
+	store_mails_free(rows, n0);
+	before = dump(&w);
+	line = xasprintf("board #%lld", (long long)w.playing);
+	subject = w_subject(&w, w.playing, 0);
+	raw = w_raw(&w, ANN, subject, 1, line);
+	ck_assert_int_eq(deliver(&w, raw, 0), INTAKE_QUARANTINE);
+	ck_assert_int_eq(store_outbox_due(w.s, FAR_FUTURE, 500, &rows, &n1),
+	    0);
+	store_mails_free(rows, n1);
+	ck_assert_int_eq(n1, n0);
+	after = dump(&w);
+	ck_assert_str_ne(after, before);
+	ck_assert_ptr_nonnull(strstr(after, "outcome=quarantined: game #"));
+	ck_assert_ptr_nonnull(strstr(after, "cannot be read"));
+	/* Seen again, it is recognised and left alone. */
+	ck_assert_int_eq(deliver(&w, raw, 0), INTAKE_DONE);
+	again = dump(&w);
+	ck_assert_str_eq(again, after);
+	free(again);
+	free(after);
+	free(before);
+	free(raw);
+	free(subject);
+	free(line);
+	w_stop(&w);
+}
+END_TEST
+
 /* Every command of the language has a case above. */
 START_TEST(test_cases_cover_the_table)
 {
@@ -608,6 +658,7 @@ main(void)
 	    (int)nitems(cases));
 	tcase_add_test(tc, test_fault_confirm);
 	tcase_add_test(tc, test_readonly);
+	tcase_add_test(tc, test_broken_game_quarantines);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
