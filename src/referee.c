@@ -1669,6 +1669,71 @@ out:
 	return 0;
 }
 
+int
+referee_command(struct referee *r, const char *address, const char *line,
+    const char *key, int64_t now, int quiet, int64_t *game, char *err,
+    size_t errlen)
+{
+	struct ref_msg x;
+	struct ref_result res;
+	char *canon;
+	int rc;
+
+	*game = 0;
+	memset(&x, 0, sizeof(x));
+	memset(&res, 0, sizeof(res));
+	res.legal_seat = -1;
+	x.r = r;
+	x.key = key;
+	x.now = now;
+	canon = util_addr_canon(address);
+	rc = canon == NULL ? 1 : store_player_find(r->store, canon, &x.me);
+	free(canon);
+	if (rc != 0) {
+		if (rc == 1)
+			util_err(err, errlen, "%s is no player", address);
+		else
+			util_err(err, errlen, "%s", store_errmsg(r->store));
+		return rc == 1 ? REF_FAIL : REF_TEMP;
+	}
+	/* The operator vouches for the player: no token, no DMARC. */
+	x.dmarc = 1;
+	x.proven = 1;
+	i18n_set("en");
+	while ((rc = fire_one(r, now)) == 1)
+		;
+	x.holding = 1;
+	if (rc == -1 || (rc = refladder_configured(&x)) == -1) {
+		rc = REF_TEMP;
+		goto out;
+	}
+	rc = ref_run_line(&x, line, &res);
+	if (rc >= 0 && x.failed)
+		rc = REF_TEMP;
+	*game = res.game;
+	if (rc == REF_FAIL)
+		util_err(err, errlen, "%s", res.why[0] ? res.why :
+		    "failed without a reason");
+	else if (rc == REF_ASIDE) {
+		util_err(err, errlen, "`%s` is no command", line);
+		rc = REF_FAIL;
+	} else if (rc == REF_BROKEN)
+		util_err(err, errlen, "%s", x.cause);
+	else if (rc < 0)
+		util_err(err, errlen, "%s", store_errmsg(r->store));
+	else if (!quiet && answer_queue(&x) == -1) {
+		util_err(err, errlen, "%s", store_errmsg(r->store));
+		rc = REF_TEMP;
+	}
+out:
+	free(res.note);
+	outs_drop(&x, 0);
+	free(x.outs);
+	store_player_free(&x.me);
+	i18n_set("en");
+	return rc;
+}
+
 /* Fire one due timer inside the caller's transaction: 1 when one fired,
  * 0 when none is due. */
 static int

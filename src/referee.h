@@ -78,6 +78,22 @@ int	referee_handle(struct referee *, const struct mail_msg *,
 	    char **outcome);
 
 /*
+ * The admin tool's write path: one command line run for the player at
+ * address as the referee runs a line of their mail (`ludus move`), inside
+ * the caller's transaction, so clocks, robots (inline), ratings, ladders
+ * and notifications follow as they do for mail.  Timers due at now fire
+ * first.  The operator vouches for the player (no token needed).  The
+ * mails are queued as for a message, the player's own included, unless
+ * quiet (then none of the command's; everything else is the same).
+ * Returns 0 done, 1 the command failed (err says why), -1 the store
+ * failed, REFEREE_BROKEN an invariant is broken (err says which); *game
+ * is the game concerned (0: none).
+ */
+int	referee_command(struct referee *, const char *address,
+	    const char *line, const char *key, int64_t now, int quiet,
+	    int64_t *game, char *err, size_t errlen);
+
+/*
  * Robots apart.  With robots_apart set, a message after which a robot is
  * to move is not committed while the robot thinks: where the robot would
  * think, the referee leaves a job in robot_want (the position as the robot
