@@ -113,7 +113,8 @@ clock_start(struct ref_msg *x, const struct play_game *g, uint32_t tm,
 	for (s = 0; s < g->row.nseats; s++) {
 		if (!(tm & (1u << s)))
 			continue;
-		if (store_player_load(x->r->store, g->row.player[s], &p) != 0)
+		if (ref_must(x, store_player_load(x->r->store,
+		    g->row.player[s], &p), "player", g->row.player[s]) != 0)
 			return -1;
 		if (p.vacation_until > *start)
 			*start = p.vacation_until;
@@ -348,7 +349,8 @@ timer_reminder(struct ref_msg *x, const struct store_timer *t)
 	play_free(&g);
 	if (!rc)
 		return 0;	/* a past turn, already reminded, or too late */
-	if (store_player_load(x->r->store, t->player, &p) != 0)
+	if (ref_must(x, store_player_load(x->r->store, t->player, &p),
+	    "player", t->player) != 0)
 		return -1;
 	if ((rc = games_waiting(x, t->player, &games, &n)) == 0)
 		rc = send_reminder(x, &p, games, n, tier);

@@ -150,7 +150,16 @@ ref_broken(struct ref_msg *x, const char *fmt, ...)
 	vsnprintf(x->cause, sizeof(x->cause), fmt, ap);
 	va_end(ap);
 	log_err("%s", x->cause);
-	return REF_BROKEN;
+	return REF_TEMP;
+}
+
+int
+ref_must(struct ref_msg *x, int rc, const char *what, int64_t id)
+{
+	if (rc == 1)
+		return ref_broken(x, "%s %lld is missing from the database",
+		    what, (long long)id);
+	return rc == 0 ? 0 : REF_TEMP;
 }
 
 void
@@ -250,7 +259,8 @@ ref_player_name(struct ref_msg *x, int64_t id, struct buf *b)
 {
 	struct store_player p;
 
-	if (store_player_load(x->r->store, id, &p) != 0)
+	if (ref_must(x, store_player_load(x->r->store, id, &p), "player",
+	    id) != 0)
 		return -1;
 	buf_adds(b, ref_name(&p));
 	store_player_free(&p);
@@ -1656,10 +1666,10 @@ out:
 	free(x.outs);
 	store_player_free(&x.me);
 	i18n_set("en");
-	if (rc == REF_BROKEN) {
+	if (rc < 0 && x.cause[0] != '\0') {
 		free(*outcome);
 		*outcome = xstrdup(x.cause);
-		return REF_BROKEN;
+		return REFEREE_BROKEN;
 	}
 	if (rc < 0) {
 		free(*outcome);
@@ -1717,9 +1727,10 @@ referee_command(struct referee *r, const char *address, const char *line,
 	else if (rc == REF_ASIDE) {
 		util_err(err, errlen, "`%s` is no command", line);
 		rc = REF_FAIL;
-	} else if (rc == REF_BROKEN)
+	} else if (rc < 0 && x.cause[0] != '\0') {
 		util_err(err, errlen, "%s", x.cause);
-	else if (rc < 0)
+		rc = REFEREE_BROKEN;
+	} else if (rc < 0)
 		util_err(err, errlen, "%s", store_errmsg(r->store));
 	else if (!quiet && answer_queue(&x) == -1) {
 		util_err(err, errlen, "%s", store_errmsg(r->store));
@@ -1755,9 +1766,18 @@ fire_one(struct referee *r, int64_t now)
 	i18n_set("en");
 	x.key = xasprintf("timer:%lld:%lld", (long long)t[0].id,
 	    (long long)t[0].due);
-	rc = refadmin_timer(&x, &t[0]);
-	if (rc == 0 && x.failed)
-		rc = -1;
+	/* A timer whose game or rows are broken is dropped, undone alone
+	 * (its cause logged), so that it does not hold up every other. */
+	if ((rc = store_savepoint(r->store)) == 0) {
+		rc = refadmin_timer(&x, &t[0]);
+		if (rc == 0 && x.failed)
+			rc = -1;
+		if (rc == -1 && x.cause[0] != '\0') {
+			log_err("timer %s dropped: %s", x.key, x.cause);
+			rc = store_undo(r->store);
+		} else if (rc == 0)
+			rc = store_release(r->store);
+	}
 	if (rc == 0)
 		rc = store_timer_delete(r->store, t[0].id);
 	free((char *)x.key);

@@ -799,13 +799,16 @@ challenge(struct ref_msg *x, const struct command *c,
 		    l.rungs[t].partner : l.rungs[t].player;
 
 		/* Every rung's players exist: a failure here is the store's
-		 * (rolled back and tried again), never the player's. */
-		if (store_player_load(x->r->store, mine, &p1) != 0) {
+		 * (rolled back and tried again) or a broken ladder
+		 * (quarantined), never the player's. */
+		if (ref_must(x, store_player_load(x->r->store, mine, &p1),
+		    "player", mine) != 0) {
 			free(nc.seats);
 			rc = -1;
 			goto out;
 		}
-		if (store_player_load(x->r->store, theirs, &p2) != 0) {
+		if (ref_must(x, store_player_load(x->r->store, theirs, &p2),
+		    "player", theirs) != 0) {
 			store_player_free(&p1);
 			free(nc.seats);
 			rc = -1;

@@ -214,7 +214,8 @@ seek_item(struct ref_msg *x, const struct store_seek *k,
 	tmpl_set_int(it, "seats", k->nseats);
 	tmpl_set_int(it, "free", free_seats);
 	if (k->ladder != 0) {
-		if (store_ladder_load(x->r->store, k->ladder, &l) != 0)
+		if (ref_must(x, store_ladder_load(x->r->store, k->ladder, &l),
+		    "ladder", k->ladder) != 0)
 			goto fail;
 		tmpl_set(it, "ladder", l.name);
 		store_ladder_free(&l);
@@ -247,7 +248,8 @@ seeks_data(struct ref_msg *x, struct tmpl_data *d, int64_t me, int *n)
 	if (store_seeks_open(x->r->store, &ids, &count) == -1)
 		return -1;
 	for (i = 0; i < count && rc == 0; i++) {
-		if (store_seek_load(x->r->store, ids[i], &k) != 0) {
+		if (ref_must(x, store_seek_load(x->r->store, ids[i], &k),
+		    "seek", ids[i]) != 0) {
 			rc = -1;
 			break;
 		}
@@ -483,7 +485,8 @@ closed_mail(struct ref_msg *x, const struct store_seek *k, int withdrawn)
 	for (i = withdrawn ? 1 : 0; i < k->nseats && rc == 0; i++) {
 		if (k->player[i] == 0 || k->player[i] == x->me.id)
 			continue;
-		if (store_player_load(x->r->store, k->player[i], &p) != 0)
+		if (ref_must(x, store_player_load(x->r->store, k->player[i],
+		    &p), "player", k->player[i]) != 0)
 			return -1;
 		ref_lang(&p);
 		d = tmpl_data_new();
@@ -518,7 +521,8 @@ seek_fill(struct ref_msg *x, struct store_seek *k, struct ref_result *res)
 		return ref_fail(res, _("there is no game `%s`; send `games` for "
 		    "the list"), k->kind);
 	for (i = 0; i < k->nseats; i++) {
-		if (store_player_load(x->r->store, k->player[i], &p) != 0)
+		if (ref_must(x, store_player_load(x->r->store, k->player[i],
+		    &p), "player", k->player[i]) != 0)
 			goto out;
 		addrs[i] = xstrdup(p.address);
 		store_player_free(&p);
@@ -651,7 +655,8 @@ refseek_answer(struct ref_msg *x, const struct command *c, const char *line,
 		    (long long)k.id);
 		goto out;
 	}
-	if (store_player_load(x->r->store, x->me.id, &me) != 0) {
+	if (ref_must(x, store_player_load(x->r->store, x->me.id, &me),
+	    "player", x->me.id) != 0) {
 		rc = -1;
 		goto out;
 	}
@@ -666,7 +671,8 @@ refseek_answer(struct ref_msg *x, const struct command *c, const char *line,
 		struct store_ladder l;
 
 		if ((rc = ladder_member(x, k.ladder, x->me.id)) == -1 ||
-		    store_ladder_load(x->r->store, k.ladder, &l) != 0) {
+		    ref_must(x, store_ladder_load(x->r->store, k.ladder, &l),
+		    "ladder", k.ladder) != 0) {
 			rc = -1;
 			goto out;
 		}

@@ -523,7 +523,8 @@ refview_fanout(struct ref_msg *x, const struct play_game *g,
 	if (rc == 0 && (flags & REFVIEW_OBSERVERS) &&
 	    (rc = store_observers(x->r->store, g->row.id, &obs, &n)) == 0) {
 		for (i = 0; i < n && rc == 0; i++) {
-			if (store_player_load(x->r->store, obs[i], &p) != 0) {
+			if (ref_must(x, store_player_load(x->r->store, obs[i],
+			    &p), "player", obs[i]) != 0) {
 				rc = -1;
 				break;
 			}
