@@ -1732,7 +1732,7 @@ referee_command(struct referee *r, const char *address, const char *line,
 		rc = REFEREE_BROKEN;
 	} else if (rc < 0)
 		util_err(err, errlen, "%s", store_errmsg(r->store));
-	else if (!quiet && answer_queue(&x) == -1) {
+	else if ((!quiet && answer_queue(&x) == -1) || x.failed) {
 		util_err(err, errlen, "%s", store_errmsg(r->store));
 		rc = REF_TEMP;
 	}

@@ -17,7 +17,9 @@
  * Then every command is delivered once over a read-only database: each
  * is a temporary failure that changes nothing.  And a stored game that
  * cannot be read quarantines the message that names it: not answered,
- * recorded with the cause, not tried again.
+ * recorded with the cause, not tried again; its timers are dropped.
+ * The timers due and `ludus move`'s path (referee_command) are taken
+ * through every store failure the same way.
  */
 #include "config.h"
 
@@ -629,6 +631,143 @@ START_TEST(test_broken_game_quarantines)
 }
 END_TEST
 
+/* The timers due a month on (the invitation lapses, the seek lapses, the
+ * report is mailed again, the clock of the game playing runs out, the
+ * ladder's round), fired with each store call failing in turn and then
+ * again without: the end is the same as firing them once. */
+START_TEST(test_fault_timers)
+{
+	struct world w;
+	char *after, *got, diff[800];
+	int64_t t;
+	long n, calls;
+	int fired, rc;
+
+	club_get(&w);
+	t = w.now + 30 * 86400;
+	snapshot(&w);
+	store_test_fault(0, 0);
+	fired = referee_timers(&w.r, t);
+	calls = store_test_calls();
+	ck_assert_int_gt(fired, 2);
+	after = dump(&w);
+	for (n = 1; n <= calls; n++) {
+		restore(&w);
+		store_test_fault(n, n % 2 == 0);
+		rc = referee_timers(&w.r, t);
+		store_test_fault(0, 0);
+		ck_assert_int_ge(rc, -1);
+		rc = referee_timers(&w.r, t);
+		ck_assert_int_ge(rc, 0);
+		got = dump(&w);
+		ck_assert_msg(strcmp(got, after) == 0, "timers, store call %ld "
+		    "of %ld failing, then fired again: not as fired once%s", n,
+		    calls, first_diff(after, got, diff, sizeof(diff)));
+		free(got);
+	}
+	free(after);
+	w_stop(&w);
+}
+END_TEST
+
+/* `ludus move`'s path (referee_command in one transaction) with each
+ * store call failing: nothing changes, and done again it is done once. */
+static int
+command_once(struct world *w, const char *addr, const char *line, long nth)
+{
+	int64_t game;
+	char err[600];
+	int rc;
+
+	ck_assert_int_eq(store_begin(w->s), 0);
+	store_test_fault(nth, nth % 2 == 0);
+	rc = referee_command(&w->r, addr, line, "ludus-move:test", w->now, 0,
+	    &game, err, sizeof(err));
+	if (rc == 0 && store_commit(w->s) == -1)
+		rc = -1;
+	w->calls = store_test_calls();
+	store_test_fault(0, 0);
+	if (rc != 0)
+		store_rollback(w->s);
+	return rc;
+}
+
+START_TEST(test_fault_admin_move)
+{
+	struct world w;
+	char *line, *mv, *before, *after, *got, diff[800];
+	const char *addr;
+	long n, calls;
+	int rc;
+
+	club_get(&w);
+	mv = legal_move(&w, w.playing, 0);
+	addr = seat_addr[to_move(&w, w.playing)];
+	line = xasprintf("move #%lld %s", (long long)w.playing, mv);
+	snapshot(&w);
+	before = dump(&w);
+	ck_assert_int_eq(command_once(&w, addr, line, 0), 0);
+	calls = w.calls;
+	after = dump(&w);
+	ck_assert_str_ne(before, after);
+	ck_assert_ptr_nonnull(strstr(after, "table outbox\nid=1|"));
+	for (n = 1; n <= calls; n++) {
+		restore(&w);
+		rc = command_once(&w, addr, line, n);
+		got = dump(&w);
+		if (rc == 0) {
+			ck_assert_msg(strcmp(got, after) == 0, "ludus move, "
+			    "store call %ld failing: done, but not as without "
+			    "the failure%s", n, first_diff(after, got, diff,
+			    sizeof(diff)));
+			free(got);
+			continue;
+		}
+		ck_assert_int_eq(rc, -1);
+		ck_assert_msg(strcmp(got, before) == 0, "ludus move, store "
+		    "call %ld failing: the database changed%s", n,
+		    first_diff(before, got, diff, sizeof(diff)));
+		free(got);
+		ck_assert_int_eq(command_once(&w, addr, line, 0), 0);
+		got = dump(&w);
+		ck_assert_msg(strcmp(got, after) == 0, "ludus move, store call "
+		    "%ld failing, then again: not done once%s", n,
+		    first_diff(after, got, diff, sizeof(diff)));
+		free(got);
+	}
+	free(before);
+	free(after);
+	free(line);
+	free(mv);
+	w_stop(&w);
+}
+END_TEST
+
+/* A timer of a game that cannot be read is dropped, undone alone: the
+ * other timers fire. */
+START_TEST(test_broken_game_timer_dropped)
+{
+	struct world w;
+	struct store_game g;
+	struct store_timer *t;
+	int n, fired;
+
+	club_get(&w);
+	ck_assert_int_eq(store_game_load(w.s, w.playing, &g), 0);
+	free(g.state);
+	g.state = xstrdup("no state of any game");
+	ck_assert_int_eq(store_game_update(w.s, &g), 0);
+	store_game_free(&g);
+	fired = referee_timers(&w.r, w.now + 30 * 86400);
+	ck_assert_int_gt(fired, 2);
+	ck_assert_int_eq(store_timer_due(w.s, w.now + 30 * 86400, 10, &t, &n),
+	    0);
+	store_timers_free(t, n);
+	ck_assert_int_eq(n, 0);
+	w_stop(&w);
+}
+END_TEST
+
 /* Every command of the language has a case above. */
 START_TEST(test_cases_cover_the_table)
 {
@@ -659,6 +798,9 @@ main(void)
 	tcase_add_test(tc, test_fault_confirm);
 	tcase_add_test(tc, test_readonly);
 	tcase_add_test(tc, test_broken_game_quarantines);
+	tcase_add_test(tc, test_fault_timers);
+	tcase_add_test(tc, test_broken_game_timer_dropped);
+	tcase_add_test(tc, test_fault_admin_move);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
