@@ -61,6 +61,10 @@ struct world {
 	int64_t		 invited;	/* ann invites cat */
 	int64_t		 finished;	/* ann resigned to bob */
 	int64_t		 seek;		/* dan's open seek */
+	int64_t		 ladder;	/* cat challenged ann: rated, accepted */
+	int64_t		 spite;		/* ann and bob, Spite & Malice */
+	int64_t		 cond;		/* a conditional reply waits */
+	char		 cond_move[GAME_MOVE_TEXT];	/* the move it expects */
 	long		 calls;		/* store calls of the last delivery */
 };
 
@@ -195,6 +199,35 @@ legal_move(struct world *w, int64_t id, int k)
 
 static const char *const seat_addr[] = { ANN, BOB };
 
+/* In a two-seat game: a move of the seat to move after which the other
+ * seat is to move, and a legal answer of that seat (mv, reply). */
+static void
+turn_and_reply(struct world *w, int64_t id, char *mv, char *reply,
+    size_t len)
+{
+	struct game_move m[GAME_MAX_MOVES], r[GAME_MAX_MOVES];
+	struct play_game g;
+	void *st;
+	int seat, n, k;
+
+	w_load(w, id, &g);
+	seat = to_move(w, id);
+	st = xmalloc(g.def->ops->state_size);
+	n = g.def->ops->legal(g.st, seat, m, GAME_MAX_MOVES);
+	for (k = 0; k < n; k++) {
+		memcpy(st, g.st, g.def->ops->state_size);
+		g.def->ops->apply(st, seat, &m[k]);
+		if (g.def->ops->to_move(st) == (1u << (1 - seat)) &&
+		    g.def->ops->legal(st, 1 - seat, r, GAME_MAX_MOVES) > 0)
+			break;
+	}
+	ck_assert_int_lt(k, n);
+	g.def->ops->format_move(g.st, seat, &m[k], mv, len);
+	g.def->ops->format_move(st, 1 - seat, &r[0], reply, len);
+	free(st);
+	play_free(&g);
+}
+
 /* A Mancala game of ann and bob, accepted by both. */
 static int64_t
 w_game(struct world *w, const char *with)
@@ -262,6 +295,31 @@ w_setup(struct world *w)
 	w_send(w, DAN, 0, -1, "seek mancala pits=4 seeds=3");
 	w->seek = w_newest_game(w) + 1;
 	w_send(w, BOSS, 0, -1, "admin ban zed@club.example spam");
+
+	/* A rated game of the ladder, and a card game. */
+	w_send(w, CAT, 0, -1, "challenge " ANN " kalah");
+	w->ladder = w_newest_game(w);
+	line = xasprintf("accept #%lld", (long long)w->ladder);
+	w_send(w, ANN, 0, -1, line);
+	free(line);
+	w_send(w, ANN, 0, -1, "new spite " BOB);
+	w->spite = w_newest_game(w);
+	line = xasprintf("accept #%lld", (long long)w->spite);
+	w_send(w, BOB, 0, -1, line);
+	free(line);
+
+	/* The seat that waits has queued its answer to the move expected. */
+	w->cond = w_game(w, BOB);
+	{
+		char reply[GAME_MOVE_TEXT];
+
+		turn_and_reply(w, w->cond, w->cond_move, reply, sizeof(reply));
+		seat = 1 - to_move(w, w->cond);
+		line = xasprintf("if #%lld %s then %s", (long long)w->cond,
+		    w->cond_move, reply);
+		w_send(w, seat_addr[seat], w->cond, seat, line);
+		free(line);
+	}
 }
 
 /* The store's dump, with the one column the store fills from the wall
@@ -308,6 +366,8 @@ deliver(struct world *w, const char *raw, long nth)
 	st = intake_message(&w->r, raw, strlen(raw), w->now, &outcome);
 	w->calls = store_test_calls();
 	store_test_fault(0, 0);
+	if (getenv("LUDUS_FAULT_CASE") != NULL && nth == 0)
+		fprintf(stderr, "outcome: %s\n", outcome ? outcome : "-");
 	free(outcome);
 	return st;
 }
@@ -384,13 +444,18 @@ check_command(struct world *w, const char *from, int64_t game, int seat,
 	return calls;
 }
 
-/* One command of the table: who sends it, in which game's thread, and
- * the line (%1$lld the game playing, %2$lld the invitation, %3$lld the
- * finished game, %4$lld the seek; %5$s a legal move there). */
+/* One command of the table: who sends it (NULL: the seat to move; seat
+ * -2: the seat that waits; -3: the sender's own), in which game's thread,
+ * and the line (%1$lld the game playing, %2$lld the invitation, %3$lld the
+ * finished game, %4$lld the seek, %5$s a legal move in the case's game,
+ * %6$lld the ladder's game, %7$lld the card game, %8$lld the game where a
+ * conditional reply waits, %9$s the move it waits for). */
 struct cmd_case {
 	enum command_kind kind;
 	const char	*from;	/* NULL: the seat to move in the game */
-	int		 game;	/* 0 none, 1 playing, 2 invited, 3 finished */
+	int		 game;	/* 0 none, 1 playing, 2 invited, 3 finished,
+				 * 4 the ladder's, 5 Spite & Malice, 6 the
+				 * conditional's */
 	int		 seat;
 	int		 dmarc;
 	const char	*line;
@@ -454,7 +519,22 @@ static const struct cmd_case cases[] = {
 	{ CMD_ADMIN_LADDER_ADJUST, BOSS, 0, -1, 1,
 	    "admin ladder adjust kalah " CAT " 1" },
 	{ CMD_NONE, ANN, 0, -1, 1, "hello there" },
+	{ CMD_RESIGN, ANN, 4, -3, 1, "resign #%6$lld" },
+	{ CMD_ADMIN_ADJUDICATE, BOSS, 0, -1, 1,
+	    "admin adjudicate #%6$lld " CAT " agreed" },
+	{ CMD_MOVE, NULL, 5, -1, 1, "move #%7$lld %5$s" },
+	{ CMD_BOARD, BOB, 5, -3, 1, "board #%7$lld" },
+	{ CMD_MOVE, NULL, 6, -1, 1, "move #%8$lld %9$s" },
 };
+
+static int64_t
+case_game(const struct world *w, int game)
+{
+	const int64_t ids[] = { 0, w->playing, w->invited, w->finished,
+	    w->ladder, w->spite, w->cond };
+
+	return ids[game];
+}
 
 /* The club as the setup leaves it (each test runs in its own process). */
 static void
@@ -467,24 +547,34 @@ static char *
 case_line(struct world *w, const struct cmd_case *c, const char **from,
     int *seat)
 {
+	int64_t id = case_game(w, c->game ? c->game : 1);
+	struct play_game g;
 	char *mv = NULL, *line;
 	int s;
 
 	*from = c->from;
 	*seat = c->seat;
 	if (c->from == NULL || c->seat == -2) {
-		s = to_move(w, w->playing);
-		mv = legal_move(w, w->playing, 0);
+		s = to_move(w, id);
+		mv = legal_move(w, id, 0);
 		if (c->seat == -2)	/* the seat that waits */
 			s = 1 - s;
-		*from = seat_addr[s];
+		w_load(w, id, &g);
+		*from = c->from ? c->from : strcmp(g.address[s], ANN) == 0 ?
+		    ANN : BOB;
+		play_free(&g);
 		*seat = s;
+	} else if (c->seat == -3) {
+		w_load(w, id, &g);
+		*seat = play_seat(&g, c->from);
+		play_free(&g);
 	}
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 	line = xasprintf(c->line, (long long)w->playing,
 	    (long long)w->invited, (long long)w->finished,
-	    (long long)w->seek, mv ? mv : "1");
+	    (long long)w->seek, mv ? mv : "1", (long long)w->ladder,
+	    (long long)w->spite, (long long)w->cond, w->cond_move);
 #pragma GCC diagnostic pop
 	free(mv);
 	return line;
@@ -503,12 +593,30 @@ START_TEST(test_fault_every_command)
 	/* To follow one case in a debugger. */
 	if (only != NULL && atoi(only) != _i)
 		return;
+	struct play_game g;
+	int nmoves;
+
 	club_get(&w);
 	line = case_line(&w, c, &from, &seat);
-	calls = check_command(&w, from, c->game == 0 ? 0 : c->game == 1 ?
-	    w.playing : c->game == 2 ? w.invited : w.finished, seat, c->dmarc,
-	    line);
+	w_load(&w, case_game(&w, c->game ? c->game : 1), &g);
+	nmoves = g.row.nmoves;
+	play_free(&g);
+	calls = check_command(&w, from, case_game(&w, c->game), seat,
+	    c->dmarc, line);
 	ck_assert_int_gt(calls, 3);
+	/* The cases meant to reach far do: a legal move is played (and the
+	 * conditional reply after it), the ladder's game is rated. */
+	if (c->kind == CMD_MOVE && strstr(c->line, "$s") != NULL) {
+		w_load(&w, case_game(&w, c->game ? c->game : 1), &g);
+		ck_assert_int_ge(g.row.nmoves, nmoves + (c->game == 6 ? 2 : 1));
+		play_free(&g);
+	}
+	if (c->game == 4 || strstr(c->line, "%6$lld") != NULL) {
+		w_load(&w, w.ladder, &g);
+		ck_assert_str_eq(g.row.status, "finished");
+		ck_assert_int_eq(g.row.rated, 1);
+		play_free(&g);
+	}
 	free(line);
 	w_stop(&w);
 }
@@ -565,9 +673,7 @@ START_TEST(test_readonly)
 	before = dump(&w);
 	for (i = 0; i < nitems(cases); i++) {
 		line = case_line(&w, &cases[i], &from, &seat);
-		subject = w_subject(&w, cases[i].game == 0 ? 0 :
-		    cases[i].game == 1 ? w.playing : cases[i].game == 2 ?
-		    w.invited : w.finished, seat);
+		subject = w_subject(&w, case_game(&w, cases[i].game), seat);
 		raw = w_raw(&w, from, subject, cases[i].dmarc, line);
 		ck_assert_msg(deliver(&w, raw, 0) == INTAKE_TEMPFAIL,
 		    "`%s` over a read-only database", line);
