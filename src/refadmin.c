@@ -385,9 +385,13 @@ admin_resolve(struct ref_msg *x, const struct command *c,
 	    "report", c->report) != 0)
 		return -1;
 	if (ref_must(x, store_player_load(x->r->store, rp.reporter, &rep),
-	    "player", rp.reporter) != 0 ||
-	    ref_must(x, store_game_load(x->r->store, rp.game, &g), "game",
+	    "player", rp.reporter) != 0) {
+		store_report_free(&rp);
+		return -1;
+	}
+	if (ref_must(x, store_game_load(x->r->store, rp.game, &g), "game",
 	    rp.game) != 0) {
+		store_player_free(&rep);
 		store_report_free(&rp);
 		return -1;
 	}

@@ -685,8 +685,10 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 		return -1;
 	if (n == 0)
 		return 0;
-	if (last_turn(x, g, owner, &turn) == -1)
+	if (last_turn(x, g, owner, &turn) == -1) {
+		kept = n;	/* every line still to free */
 		goto out;
+	}
 	/* The lines this turn starts give up their first two turns. */
 	for (i = j = 0; i < n; i++) {
 		nt = line_turns(lines[i], t, 2 * COMMAND_IF_MAX);

@@ -1613,6 +1613,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 			break;
 		}
 		if (store_release(r->store) == -1) {
+			free(res.note);
 			rc = -1;
 			goto out;
 		}

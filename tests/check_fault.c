@@ -97,6 +97,15 @@ w_stop(struct world *w)
 	config_free(&w->cfg);
 }
 
+static void
+w_close(struct world *w)
+{
+	w_stop(w);
+	free(w->db);
+	free(w->secret);
+	free(w->snap);
+}
+
 /* A raw message; dmarc: From proven by a trusted DMARC pass. */
 static char *
 w_raw(struct world *w, const char *from, const char *subject, int dmarc,
@@ -618,7 +627,7 @@ START_TEST(test_fault_every_command)
 		play_free(&g);
 	}
 	free(line);
-	w_stop(&w);
+	w_close(&w);
 }
 END_TEST
 
@@ -651,7 +660,7 @@ START_TEST(test_fault_confirm)
 	check_command(&w, BOSS, 0, -1, 0, line);
 	free(line);
 	free(cookie);
-	w_stop(&w);
+	w_close(&w);
 }
 END_TEST
 
@@ -685,7 +694,7 @@ START_TEST(test_readonly)
 		free(line);
 	}
 	free(before);
-	w_stop(&w);
+	w_close(&w);
 }
 END_TEST
 
@@ -733,7 +742,7 @@ START_TEST(test_broken_game_quarantines)
 	free(raw);
 	free(subject);
 	free(line);
-	w_stop(&w);
+	w_close(&w);
 }
 END_TEST
 
@@ -772,7 +781,7 @@ START_TEST(test_fault_timers)
 		free(got);
 	}
 	free(after);
-	w_stop(&w);
+	w_close(&w);
 }
 END_TEST
 
@@ -845,7 +854,7 @@ START_TEST(test_fault_admin_move)
 	free(after);
 	free(line);
 	free(mv);
-	w_stop(&w);
+	w_close(&w);
 }
 END_TEST
 
@@ -870,7 +879,7 @@ START_TEST(test_broken_game_timer_dropped)
 	    0);
 	store_timers_free(t, n);
 	ck_assert_int_eq(n, 0);
-	w_stop(&w);
+	w_close(&w);
 }
 END_TEST
 
