@@ -613,6 +613,9 @@ START_TEST(test_fault_every_command)
 	calls = check_command(&w, from, case_game(&w, c->game), seat,
 	    c->dmarc, line);
 	ck_assert_int_gt(calls, 3);
+	if (getenv("LUDUS_FAULT_VERBOSE") != NULL)
+		printf("%ld store calls, each failed in turn: %s\n", calls,
+		    line);
 	/* The cases meant to reach far do: a legal move is played (and the
 	 * conditional reply after it), the ladder's game is rated. */
 	if (c->kind == CMD_MOVE && strstr(c->line, "$s") != NULL) {
