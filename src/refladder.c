@@ -837,10 +837,16 @@ challenge(struct ref_msg *x, const struct command *c,
 	if (rc != REF_OK)
 		goto out;
 	rc = -1;
-	/* Challenging is accepting for the challenger's own seat. */
-	if (play_load(x->r->store, x->r->defs, x->r->ndefs, res->game, &g,
-	    res->why, sizeof(res->why)) != 0)
+	/* Challenging is accepting for the challenger's own seat.  The game
+	 * was made a moment ago: not reading it is the store's failure or
+	 * a broken invariant, never the player's mistake. */
+	if ((i = play_load(x->r->store, x->r->defs, x->r->ndefs, res->game,
+	    &g, res->why, sizeof(res->why))) != 0) {
+		if (i != -1)
+			ref_broken(x, "game #%lld of a challenge: %s",
+			    (long long)res->game, res->why);
 		goto out;
+	}
 	i = play_seat(&g, x->me.address);
 	if (i >= 0)
 		g.row.accepted[i] = 1;
