@@ -306,7 +306,8 @@ open_seeks_of(struct ref_msg *x, int64_t player, int *n)
 	if (store_seeks_open(x->r->store, &ids, &count) == -1)
 		return -1;
 	for (i = 0; i < count && rc == 0; i++) {
-		if ((rc = store_seek_load(x->r->store, ids[i], &k)) != 0) {
+		if ((rc = ref_must(x, store_seek_load(x->r->store, ids[i],
+		    &k), "seek", ids[i])) != 0) {
 			rc = -1;
 			break;
 		}
