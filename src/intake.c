@@ -74,7 +74,7 @@ intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
 	struct mail_msg m;
 	const char *guard;
 	char perr[256], *key, *cmds, *what = NULL, **banned = NULL;
-	int parsed, seen, nbanned = 0;
+	int parsed, seen, nbanned = 0, rc, quarantine = 0;
 
 	*outcome = NULL;
 	memset(&lim, 0, sizeof(lim));
@@ -120,8 +120,20 @@ intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
 			goto rollback;
 	} else if (m.from == NULL)
 		what = xstrdup("dropped (no sender address)");
-	else if (referee_handle(r, &m, key, parsed ? NULL : perr, now,
-	    &what) == -1)
+	else if ((rc = referee_handle(r, &m, key, parsed ? NULL : perr, now,
+	    &what)) == REFEREE_BROKEN) {
+		/* Undo all the message did; keep only the record that it
+		 * came, what it asked and why it was set aside. */
+		store_rollback(r->store);
+		referee_robot_free(referee_robot_take(r));
+		cmds = xasprintf("quarantined: %s", what ? what : "?");
+		free(what);
+		what = cmds;
+		quarantine = 1;
+		if (store_begin(r->store) == -1 ||
+		    store_message_seen(r->store, key, now, "received") == -1)
+			goto rollback;
+	} else if (rc == -1)
 		goto rollback;
 	cmds = commands_text(&m);
 	if (store_message_note(r->store, key, m.from, cmds, what) == -1) {
@@ -138,7 +150,7 @@ done:
 	free(what);
 	free(key);
 	mail_msg_free(&m);
-	return INTAKE_DONE;
+	return quarantine ? INTAKE_QUARANTINE : INTAKE_DONE;
 rollback:
 	store_rollback(r->store);
 	if (r->robot_want != NULL) {

@@ -22,6 +22,11 @@ enum intake_status {
 				 * (referee_robot_take; see referee.h) */
 	INTAKE_WAIT,		/* nothing done: the sender's earlier message
 				 * waits for a robot (referee's hold) */
+	INTAKE_QUARANTINE,	/* an invariant is broken: nothing applied or
+				 * answered, the message recorded as
+				 * quarantined (with its commands and the
+				 * cause) so it is not tried again; log it as
+				 * an error, then treat it as done */
 };
 
 /* *outcome (owned, may be NULL) says what happened, for the log. */

@@ -329,7 +329,7 @@ cmd_new(struct ctx *c, int argc, char **argv)
 		return err_out("%s", store_errmsg(c->store));
 	}
 	if (play_create(c->store, d, words, nw, addrs, na, seed, "active",
-	    now(), &g, err, sizeof(err)) == -1) {
+	    now(), &g, err, sizeof(err)) != 0) {
 		store_rollback(c->store);
 		rc = err_out("%s", err);
 	} else if (store_commit(c->store) == -1) {
@@ -458,14 +458,31 @@ cmd_moves(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+static int	open_referee(struct ctx *, struct referee *);
+
+/*
+ * A move entered for a player, through the referee's own command path:
+ * the clock, robots, conditional moves, ratings, ladders and the mails to
+ * the seats and observers follow as when the player mails it (--quiet:
+ * no mail queued).  Without a configuration the referee's address is a
+ * placeholder, so a database made by `ludus init` alone can be played.
+ */
 static int
 cmd_move(struct ctx *c, int argc, char **argv)
 {
 	struct play_game g;
+	struct referee ref;
 	struct buf line = { 0 };
-	char err[GAME_ERRLEN];
-	int seat, i, n = 0, plies = 0;
+	char err[GAME_ERRLEN + 200], *key;
+	int64_t game, t = now();
+	int seat, i, n = 0, quiet = 0, rc, plies, nmoves;
 
+	for (i = 0; i < argc; i++)
+		if (strcmp(argv[i], "--quiet") == 0)
+			quiet = 1;
+		else
+			argv[n++] = argv[i];
+	argc = n;
 	if (argc < 3)
 		return usage_of("move");
 	if (load_game(c, argv[0], &g) != 0)
@@ -474,25 +491,43 @@ cmd_move(struct ctx *c, int argc, char **argv)
 		play_free(&g);
 		return err_out("%s does not play game #%s", argv[1], argv[0]);
 	}
+	if ((plies = play_plies_stored(c->store, &g)) == -1) {
+		play_free(&g);
+		return err_out("%s", store_errmsg(c->store));
+	}
+	nmoves = g.row.nmoves;
+	play_free(&g);
+	if (c->cfg.referee.address == NULL)
+		c->cfg.referee.address = xstrdup("referee@localhost");
+	if (open_referee(c, &ref) == -1)
+		return 1;
+	buf_printf(&line, "move #%s", argv[0]);
 	for (i = 2; i < argc; i++)
-		buf_printf(&line, "%s%s", i > 2 ? " " : "", argv[i]);
+		buf_printf(&line, " %s", argv[i]);
+	/* The Message-IDs of its mails derive from this. */
+	key = xasprintf("ludus-move:%s:%d:%lld", argv[0], nmoves,
+	    (long long)t);
 	if (store_begin(c->store) == -1) {
-		n = -1;
 		util_strlcpy(err, store_errmsg(c->store), sizeof(err));
-	} else if ((plies = play_plies_stored(c->store, &g)) == -1 ||
-	    (n = play_line(c->store, &g, seat, buf_str(&line), now(),
-	    err, sizeof(err))) == -1 || store_commit(c->store) == -1) {
-		if (n != -1)
+		rc = -1;
+	} else if ((rc = referee_command(&ref, argv[1], buf_str(&line), key,
+	    t, quiet, &game, err, sizeof(err))) != 0 ||
+	    store_commit(c->store) == -1) {
+		if (rc == 0)
 			util_strlcpy(err, store_errmsg(c->store), sizeof(err));
 		store_rollback(c->store);
-		n = -1;
+		rc = -1;
 	}
+	free(key);
 	buf_free(&line);
-	if (n == -1) {
-		play_free(&g);
+	referee_close(&ref);
+	if (rc != 0)
 		return err_out("%s", err);
-	}
-	/* A signal is logged, but it is no move. */
+	if (load_game(c, argv[0], &g) != 0)
+		return 1;
+	/* A signal is logged, but it is no move; a robot's reply or a
+	 * conditional move played at once is counted too. */
+	n = g.row.nmoves - nmoves;
 	plies = play_plies_stored(c->store, &g) - plies;
 	printf("game #%lld: %d move%s played", (long long)g.row.id, plies,
 	    plies == 1 ? "" : "s");
@@ -934,6 +969,15 @@ cmd_deliver(struct ctx *c, int argc, char **argv)
 		return EXIT_TEMPFAIL;
 	}
 	st = deliver_one(&ref, c->store, raw, len, now(), &outcome);
+	/* Quarantined: recorded with its commands and the cause, never to
+	 * be tried again; the MTA may forget it (no bounce to the sender). */
+	if (st == INTAKE_QUARANTINE) {
+		if (outcome)
+			fprintf(stderr, "ludus: error: %s\n", outcome);
+		free(outcome);
+		outcome = NULL;
+		st = INTAKE_DONE;
+	}
 	/* The MTA forgets the message at exit 0: the commit must last. */
 	if (st == INTAKE_DONE && store_sync(c->store) == -1) {
 		err_out("%s", store_errmsg(c->store));
@@ -1434,8 +1478,9 @@ static const struct cmd cmds[] = {
 	{ "moves", "ID [--as ADDRESS]",
 	    "legal moves, one per line (of the seat to move without --as)",
 	    cmd_moves, 1 },
-	{ "move", "ID ADDRESS MOVE ...", "play a move (or a line of moves)",
-	    cmd_move, 1 },
+	{ "move", "[--quiet] ID ADDRESS MOVE ...", "play a move (or a line "
+	    "of moves) for a player as their mail would, the seats told "
+	    "(--quiet: no mail)", cmd_move, 1 },
 	{ "history", "ID [--as ADDRESS]",
 	    "the move record (as ADDRESS may read it)", cmd_history, 1 },
 	{ "export", "ID", "the game as JSON, hidden cards included",

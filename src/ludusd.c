@@ -284,14 +284,19 @@ fail:
 	return -1;
 }
 
-static void
+/* A quarantined message is an error for the operator and done for the
+ * inbox (it is recorded, never tried again): the status to go on with. */
+static enum intake_status
 log_outcome(enum intake_status st, char *outcome)
 {
 	if (st == INTAKE_DONE || st == INTAKE_ROBOT || st == INTAKE_WAIT)
 		log_info("%s", outcome ? outcome : "done");
+	else if (st == INTAKE_QUARANTINE)
+		log_err("%s", outcome ? outcome : "quarantined");
 	else
 		log_warn("%s", outcome ? outcome : "temporary failure");
 	free(outcome);
+	return st == INTAKE_QUARANTINE ? INTAKE_DONE : st;
 }
 
 /* Milliseconds on a clock that only goes forward (for pacing, not
@@ -534,7 +539,7 @@ robot_rerun(struct daemon *d, struct parked *p)
 		}
 		return 0;
 	}
-	log_outcome(st, outcome);
+	st = log_outcome(st, outcome);
 	log_info("robot: applied in %lld ms, %lld ms after the message came",
 	    (long long)(mono_ms() - t0), (long long)(mono_ms() - p->since_ms));
 	if (st == INTAKE_DONE)
@@ -749,7 +754,7 @@ cycle_imap(struct daemon *d)
 			now = clock_now();
 			st = intake_message(&d->ref, msgs[k].data, msgs[k].len,
 			    now, &outcome);
-			log_outcome(st, outcome);
+			st = log_outcome(st, outcome);
 			if (st == INTAKE_ROBOT)
 				park(d, msgs[k].uid, NULL, msgs[k].data,
 				    msgs[k].len, now);
@@ -804,7 +809,7 @@ cycle_maildir(struct daemon *d)
 		}
 		now = clock_now();
 		st = intake_message(&d->ref, data, len, now, &outcome);
-		log_outcome(st, outcome);
+		st = log_outcome(st, outcome);
 		if (st == INTAKE_ROBOT)
 			park(d, 0, names[i], data, len, now);
 		else

@@ -235,6 +235,7 @@ play_create_with(struct store *s, const struct gamedef *def,
 		if (store_player_id(s, canon[i], 1, now, &g->row.player[i]) !=
 		    0) {
 			util_err(err, errlen, "%s", store_errmsg(s));
+			rc = PLAY_TEMP;
 			goto out;
 		}
 		g->row.accepted[i] = strcmp(status, "active") == 0;
@@ -244,6 +245,7 @@ play_create_with(struct store *s, const struct gamedef *def,
 	play_refresh(g);
 	if (store_game_create(s, &g->row) == -1) {
 		util_err(err, errlen, "%s", store_errmsg(s));
+		rc = PLAY_TEMP;
 		goto out;
 	}
 	rc = 0;
@@ -252,7 +254,7 @@ out:
 		free(canon[i]);
 	free(optwords);
 	free(colourw);
-	if (rc == -1)
+	if (rc != 0)
 		play_free(g);
 	return rc;
 }
@@ -272,6 +274,7 @@ play_load(struct store *s, const struct gamedef *defs, int ndefs, int64_t id,
 			util_err(err, errlen, "%s", store_errmsg(s));
 		return rc;
 	}
+	rc = PLAY_BROKEN;
 	if ((g->def = gamedef_find(defs, ndefs, g->row.kind)) == NULL) {
 		util_err(err, errlen, _("game #%lld is %s, which this ludus does "
 		    "not know"), (long long)id, g->row.kind);
@@ -284,9 +287,13 @@ play_load(struct store *s, const struct gamedef *defs, int ndefs, int64_t id,
 	if (g->def->ops->parse_state(g->st, g->row.state, err, errlen) == -1)
 		goto bad;
 	for (i = 0; i < g->row.nseats; i++) {
-		if (store_player_load(s, g->row.player[i], &p) != 0) {
-			util_err(err, errlen, _("game #%lld: seat %d has no "
-			    "player"), (long long)id, i);
+		if ((rc = store_player_load(s, g->row.player[i], &p)) != 0) {
+			if (rc == -1)
+				util_err(err, errlen, "%s", store_errmsg(s));
+			else
+				util_err(err, errlen, _("game #%lld: seat %d "
+				    "has no player"), (long long)id, i);
+			rc = rc == -1 ? -1 : PLAY_BROKEN;
 			goto bad;
 		}
 		g->address[i] = p.address;
@@ -296,7 +303,7 @@ play_load(struct store *s, const struct gamedef *defs, int ndefs, int64_t id,
 	return 0;
 bad:
 	play_free(g);
-	return -1;
+	return rc;
 }
 
 int
@@ -363,7 +370,7 @@ play_line(struct store *s, struct play_game *g, int seat, const char *line,
 	return n;
 fail:
 	free(before);
-	return -1;
+	return PLAY_TEMP;
 }
 
 int

@@ -49,7 +49,13 @@ int	 play_create_with(struct store *, const struct gamedef *,
 	    char *const *addresses, int naddresses,
 	    const unsigned char seed[RNG_SEED_LEN], const char *status,
 	    int64_t now, struct play_game *, char *err, size_t errlen);
-/* 1 when there is no such game. */
+/* 1 when there is no such game, PLAY_BROKEN when the stored game cannot
+ * be read (a kind this ludus does not know, a state its engine refuses, a
+ * seat without a player: err says which), -1 when the store failed. */
+#define PLAY_BROKEN	2
+/* play_create_with and play_line: the store failed (err says how); -1 is
+ * the player's mistake (err says which). */
+#define PLAY_TEMP	(-2)
 int	 play_load(struct store *, const struct gamedef *defs, int ndefs,
 	    int64_t id, struct play_game *, char *err, size_t errlen);
 void	 play_free(struct play_game *);

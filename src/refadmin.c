@@ -243,10 +243,12 @@ mail_admins(struct ref_msg *x, const struct store_report *rp, int reminder)
 	struct tmpl_data *d;
 	int i, rc = 0;
 
-	if (store_game_load(x->r->store, rp->game, &g) != 0)
+	if (ref_must(x, store_game_load(x->r->store, rp->game, &g), "game",
+	    rp->game) != 0)
 		return -1;
 	def = gamedef_find(x->r->defs, x->r->ndefs, g.kind);
-	if (store_player_load(x->r->store, rp->reporter, &rep) != 0) {
+	if (ref_must(x, store_player_load(x->r->store, rp->reporter, &rep),
+	    "player", rp->reporter) != 0) {
 		store_game_free(&g);
 		return -1;
 	}
@@ -303,7 +305,8 @@ refadmin_report(struct ref_msg *x, const struct command *c,
 	}
 	if (store_action_add(x->r->store, x->me.id, "report", x->now) == -1 ||
 	    store_report_add(x->r->store, g.row.id, x->me.id, c->text, x->now,
-	    &id) == -1 || store_report_load(x->r->store, id, &rp) != 0)
+	    &id) == -1 || ref_must(x, store_report_load(x->r->store, id, &rp),
+	    "report", id) != 0)
 		goto fail;
 	memset(&t, 0, sizeof(t));
 	t.due = x->now + REF_REPORT_RESEND;
@@ -335,7 +338,7 @@ admin_reports(struct ref_msg *x)
 	struct tmpl_data *d = tmpl_data_new(), *it;
 	struct tmpl_list *l = tmpl_list(d, "reports");
 	char when[40];
-	int n, i, rc;
+	int n, i, k, rc;
 
 	if (store_reports_open(x->r->store, &rp, &n) == -1) {
 		tmpl_data_free(d);
@@ -348,10 +351,12 @@ admin_reports(struct ref_msg *x)
 		tmpl_set(it, "text", rp[i].text);
 		ref_utc(rp[i].created, when, sizeof(when));
 		tmpl_set(it, "created", when);
-		if (store_player_load(x->r->store, rp[i].reporter, &p) == 0) {
+		if ((k = store_player_load(x->r->store, rp[i].reporter,
+		    &p)) == 0) {
 			tmpl_set(it, "reporter", p.address);
 			store_player_free(&p);
-		}
+		} else if (k == -1)
+			ref_store_failed(x);
 	}
 	store_reports_free(rp, n);
 	rc = ref_send(x, &x->me, "admin-reports", d, 0, -1, NULL);
@@ -376,10 +381,17 @@ admin_resolve(struct ref_msg *x, const struct command *c,
 	if (rc == 1)
 		return ref_fail(res, _("there is no open report #%lld"),
 		    (long long)c->report);
-	if (store_report_load(x->r->store, c->report, &rp) != 0)
+	if (ref_must(x, store_report_load(x->r->store, c->report, &rp),
+	    "report", c->report) != 0)
 		return -1;
-	if (store_player_load(x->r->store, rp.reporter, &rep) != 0 ||
-	    store_game_load(x->r->store, rp.game, &g) != 0) {
+	if (ref_must(x, store_player_load(x->r->store, rp.reporter, &rep),
+	    "player", rp.reporter) != 0) {
+		store_report_free(&rp);
+		return -1;
+	}
+	if (ref_must(x, store_game_load(x->r->store, rp.game, &g), "game",
+	    rp.game) != 0) {
+		store_player_free(&rep);
 		store_report_free(&rp);
 		return -1;
 	}
@@ -456,8 +468,8 @@ timer_invitation(struct ref_msg *x, const struct store_timer *t)
 	int rc;
 
 	memset(&res, 0, sizeof(res));
-	if (ref_load(x, t->game, &g, &res) != REF_OK)
-		return 0;
+	if ((rc = ref_load(x, t->game, &g, &res)) != REF_OK)
+		return rc == REF_TEMP ? -1 : 0;
 	rc = 0;
 	if (strcmp(g.row.status, "invited") == 0 && g.row.expires <= x->now) {
 		free(g.row.status);
@@ -494,8 +506,10 @@ refadmin_timer(struct ref_msg *x, const struct store_timer *t)
 		return refseek_timer(x, t);
 	if (strcmp(t->kind, "report") == 0) {
 		if (t->data == NULL || util_parse_int(t->data, 1, INT64_MAX,
-		    &id) == -1 || store_report_load(x->r->store, id, &rp) != 0)
+		    &id) == -1)
 			return 0;
+		if ((rc = store_report_load(x->r->store, id, &rp)) != 0)
+			return rc == -1 ? -1 : 0;
 		rc = rp.resolved ? 0 : mail_admins(x, &rp, 1);
 		store_report_free(&rp);
 		return rc;

@@ -113,7 +113,8 @@ clock_start(struct ref_msg *x, const struct play_game *g, uint32_t tm,
 	for (s = 0; s < g->row.nseats; s++) {
 		if (!(tm & (1u << s)))
 			continue;
-		if (store_player_load(x->r->store, g->row.player[s], &p) != 0)
+		if (ref_must(x, store_player_load(x->r->store,
+		    g->row.player[s], &p), "player", g->row.player[s]) != 0)
 			return -1;
 		if (p.vacation_until > *start)
 			*start = p.vacation_until;
@@ -229,7 +230,7 @@ games_waiting(struct ref_msg *x, int64_t player, struct play_game **out,
 	struct play_game g;
 	int64_t *ids;
 	char err[300];
-	int n, i;
+	int n, i, rc = 0;
 
 	*out = NULL;
 	*nout = 0;
@@ -237,8 +238,10 @@ games_waiting(struct ref_msg *x, int64_t player, struct play_game **out,
 		return -1;
 	*out = xcalloc((size_t)(n ? n : 1), sizeof(**out));
 	for (i = n - 1; i >= 0; i--) {
-		if (play_load(x->r->store, x->r->defs, x->r->ndefs, ids[i], &g,
-		    err, sizeof(err)) != 0)
+		if ((rc = play_load(x->r->store, x->r->defs, x->r->ndefs,
+		    ids[i], &g, err, sizeof(err))) == -1)
+			break;
+		if (rc != 0)
 			continue;
 		if (waits_on(&g, player) >= 0)
 			(*out)[(*nout)++] = g;
@@ -246,7 +249,7 @@ games_waiting(struct ref_msg *x, int64_t player, struct play_game **out,
 			play_free(&g);
 	}
 	free(ids);
-	return 0;
+	return rc == -1 ? -1 : 0;
 }
 
 static void
@@ -339,14 +342,15 @@ timer_reminder(struct ref_msg *x, const struct store_timer *t)
 	if (t->data == NULL || sscanf(t->data, "%lld:%d", &since, &tier) != 2 ||
 	    tier < 0 || tier >= CONFIG_MAX_REMINDERS)
 		return 0;
-	if (ref_load(x, t->game, &g, &res) != REF_OK)
-		return 0;
+	if ((rc = ref_load(x, t->game, &g, &res)) != REF_OK)
+		return rc == REF_TEMP ? -1 : 0;
 	rc = g.row.turn_since == since && waits_on(&g, t->player) >= 0 &&
 	    !(g.row.reminded & (1u << tier)) && g.row.deadline > x->now;
 	play_free(&g);
 	if (!rc)
 		return 0;	/* a past turn, already reminded, or too late */
-	if (store_player_load(x->r->store, t->player, &p) != 0)
+	if (ref_must(x, store_player_load(x->r->store, t->player, &p),
+	    "player", t->player) != 0)
 		return -1;
 	if ((rc = games_waiting(x, t->player, &games, &n)) == 0)
 		rc = send_reminder(x, &p, games, n, tier);
@@ -385,8 +389,8 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 	int s, action, rc = 0, i;
 
 	memset(&res, 0, sizeof(res));
-	if (ref_load(x, t->game, &g, &res) != REF_OK)
-		return 0;
+	if ((rc = ref_load(x, t->game, &g, &res)) != REF_OK)
+		return rc == REF_TEMP ? -1 : 0;
 	ops = g.def->ops;
 	tm = waiting_seats(&g);
 	if (tm == 0 || g.row.deadline == 0 || g.row.deadline > x->now ||
@@ -504,10 +508,13 @@ shift_games(struct ref_msg *x, const struct store_player *p, int64_t delta,
 		return -1;
 	games = xcalloc((size_t)(n ? n : 1), sizeof(*games));
 	told = xcalloc((size_t)(n ? n : 1) * STORE_MAX_SEATS, sizeof(*told));
-	for (i = 0; i < n; i++)
-		if (play_load(x->r->store, x->r->defs, x->r->ndefs, ids[i],
-		    &games[i], err, sizeof(err)) != 0)
+	for (i = 0; i < n && rc == 0; i++)
+		if ((k = play_load(x->r->store, x->r->defs, x->r->ndefs,
+		    ids[i], &games[i], err, sizeof(err))) != 0) {
 			memset(&games[i], 0, sizeof(games[i]));
+			if (k == -1)
+				rc = -1;
+		}
 	for (i = 0; i < n && rc == 0; i++) {
 		struct play_game *g = &games[i];
 

@@ -685,8 +685,10 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 		return -1;
 	if (n == 0)
 		return 0;
-	if (last_turn(x, g, owner, &turn) == -1)
+	if (last_turn(x, g, owner, &turn) == -1) {
+		kept = n;	/* every line still to free */
 		goto out;
+	}
 	/* The lines this turn starts give up their first two turns. */
 	for (i = j = 0; i < n; i++) {
 		nt = line_turns(lines[i], t, 2 * COMMAND_IF_MAX);
@@ -722,8 +724,10 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 	if (refclock_after_move(x, g, *seat, *before) == -1)
 		goto out;
 	b2 = ops->to_move(g->st);
-	if (play_line(x->r->store, g, owner, reply, x->now, err,
-	    sizeof(err)) == -1) {
+	if ((r = play_line(x->r->store, g, owner, reply, x->now, err,
+	    sizeof(err))) == PLAY_TEMP)
+		goto out;
+	if (r == -1) {
 		/* Checked when it was queued: the engine disagrees now. */
 		log_err("game #%lld: conditional move `%s` refused: %s",
 		    (long long)g->row.id, reply, err);

@@ -134,6 +134,34 @@ ref_fail(struct ref_result *res, const char *fmt, ...)
 	return REF_FAIL;
 }
 
+int
+ref_store_failed(struct ref_msg *x)
+{
+	x->failed = 1;
+	return REF_TEMP;
+}
+
+int
+ref_broken(struct ref_msg *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->cause, sizeof(x->cause), fmt, ap);
+	va_end(ap);
+	log_err("%s", x->cause);
+	return REF_TEMP;
+}
+
+int
+ref_must(struct ref_msg *x, int rc, const char *what, int64_t id)
+{
+	if (rc == 1)
+		return ref_broken(x, "%s %lld is missing from the database",
+		    what, (long long)id);
+	return rc == 0 ? 0 : REF_TEMP;
+}
+
 void
 ref_utc(int64_t t, char *out, size_t len)
 {
@@ -231,7 +259,8 @@ ref_player_name(struct ref_msg *x, int64_t id, struct buf *b)
 {
 	struct store_player p;
 
-	if (store_player_load(x->r->store, id, &p) != 0)
+	if (ref_must(x, store_player_load(x->r->store, id, &p), "player",
+	    id) != 0)
 		return -1;
 	buf_adds(b, ref_name(&p));
 	store_player_free(&p);
@@ -267,9 +296,13 @@ game_root_id(struct ref_msg *x, int64_t game)
 	const char *domain = strrchr(x->r->cfg->referee.address, '@');
 	struct store_game g;
 	char commit[65];
+	int rc;
 
-	if (store_game_load(x->r->store, game, &g) != 0)
+	if ((rc = store_game_load(x->r->store, game, &g)) != 0) {
+		if (rc == -1)
+			ref_store_failed(x);
 		return NULL;
+	}
 	rng_commitment(g.seed, commit);
 	store_game_free(&g);
 	commit[12] = '\0';
@@ -585,12 +618,13 @@ ref_load(struct ref_msg *x, int64_t id, struct play_game *g,
 	    sizeof(err));
 	if (rc == 1)
 		return ref_fail(res, _("there is no game #%lld"), (long long)id);
-	if (rc == -1) {
-		/* A game this ludus cannot read is not the sender's fault. */
-		log_err("game #%lld: %s", (long long)id, err);
-		return ref_fail(res, _("game #%lld cannot be read by this "
-		    "referee; the admins have been told"), (long long)id);
-	}
+	if (rc == -1)
+		return REF_TEMP;
+	if (rc != 0)
+		/* Not the sender's fault, and no answer would be true: the
+		 * message waits, quarantined, for the game to be mended. */
+		return ref_broken(x, "game #%lld cannot be read: %s",
+		    (long long)id, err);
 	return REF_OK;
 }
 
@@ -761,7 +795,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	struct buf rb = { 0 };
 	int64_t *ids = NULL;
 	char when[120], err[300];
-	int n, i, seat, nfin = 0, nbumped = 0, authority, rc = REF_OK;
+	int n, i, k, seat, nfin = 0, nbumped = 0, authority, rc = REF_OK;
 
 	if (store_game_ids(x->r->store, x->me.id, &ids, &n) == -1 ||
 	    store_player_authority(x->r->store, x->me.id, &authority) == -1) {
@@ -776,8 +810,14 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	tmpl_set_int(d, "player.authority", authority);
 	refladder_list(x, d);
 	for (i = 0; i < n && rc == REF_OK; i++) {
-		if (play_load(x->r->store, x->r->defs, x->r->ndefs, ids[i], &g,
-		    err, sizeof(err)) != 0)
+		/* A game that cannot be read is left out of the list; a
+		 * store that fails is no shorter list. */
+		if ((k = play_load(x->r->store, x->r->defs, x->r->ndefs,
+		    ids[i], &g, err, sizeof(err))) == -1) {
+			rc = -1;
+			break;
+		}
+		if (k != 0)
 			continue;
 		if (refview_seats(x, &g, &rs) == -1) {
 			play_free(&g);
@@ -830,12 +870,15 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 			tmpl_set(it, "title", _(g.def->title));
 			ref_utc(g.row.expires, when, sizeof(when));
 			tmpl_set(it, "expires", when);
-			if (g.row.inviter != 0 && store_player_load(
-			    x->r->store, g.row.inviter, &inviter) == 0) {
+			if (g.row.inviter != 0 && (k = store_player_load(
+			    x->r->store, g.row.inviter, &inviter)) == 0) {
 				tmpl_set(it, "inviter", ref_name(&inviter));
 				store_player_free(&inviter);
-			} else
+			} else {
+				if (g.row.inviter != 0 && k == -1)
+					ref_store_failed(x);
 				tmpl_set(it, "inviter", _("the admins"));
+			}
 		} else if (nfin < LIST_FINISHED) {
 			it = tmpl_list_add(fin);
 			tmpl_set_int(it, "id", g.row.id);
@@ -1059,10 +1102,11 @@ sender_proven(struct ref_msg *x)
 
 	if (x->dmarc)
 		return 1;
-	if (m->tag_game == 0 || m->tag_conflict || m->tag_token[0] == '\0' ||
-	    play_load(x->r->store, x->r->defs, x->r->ndefs, m->tag_game, &g,
-	    err, sizeof(err)) != 0)
+	if (m->tag_game == 0 || m->tag_conflict || m->tag_token[0] == '\0')
 		return 0;
+	if ((ok = play_load(x->r->store, x->r->defs, x->r->ndefs,
+	    m->tag_game, &g, err, sizeof(err))) != 0)
+		return ok == -1 ? -1 : 0;
 	seat = play_seat(&g, x->me.address);
 	ok = seat >= 0 && token_check(&x->r->secret, g.row.id, seat,
 	    m->tag_token);
@@ -1195,8 +1239,12 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 		tmpl_list_add_str(l, lines->v[i]);
 	if (x->m != NULL && x->m->commands_truncated)
 		tmpl_set_int(d, "truncated", x->r->cfg->limits.commands);
-	if (res != NULL && res->game != 0 && play_load(x->r->store,
-	    x->r->defs, x->r->ndefs, res->game, &g, err, sizeof(err)) == 0) {
+	if (res != NULL && res->game != 0 && (rc = play_load(x->r->store,
+	    x->r->defs, x->r->ndefs, res->game, &g, err, sizeof(err))) == -1) {
+		tmpl_data_free(d);
+		return -1;
+	}
+	if (res != NULL && res->game != 0 && rc == 0) {
 		tmpl_setf(d, "game.id", "%lld", (long long)g.row.id);
 		tmpl_set(d, "game.title", _(g.def->title));
 		if (res->legal_seat >= 0 &&
@@ -1214,7 +1262,7 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 	return rc;
 }
 
-/* The sender's seat in a game, or -1. */
+/* The sender's seat in a game, or -1; -2 when the store fails. */
 static int
 sender_seat(struct ref_msg *x, int64_t game)
 {
@@ -1222,9 +1270,11 @@ sender_seat(struct ref_msg *x, int64_t game)
 	char err[300];
 	int seat;
 
-	if (game == 0 || play_load(x->r->store, x->r->defs, x->r->ndefs, game,
-	    &g, err, sizeof(err)) != 0)
+	if (game == 0)
 		return -1;
+	if ((seat = play_load(x->r->store, x->r->defs, x->r->ndefs, game,
+	    &g, err, sizeof(err))) != 0)
+		return seat == -1 ? -2 : -1;
 	seat = play_seat(&g, x->me.address);
 	play_free(&g);
 	return seat;
@@ -1253,7 +1303,10 @@ done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes,
 	tmpl_set(d, "info_quiet_until", "");
 	/* When the commands were about a game the sender plays, the answer
 	 * carries its tag, so a reply to it goes on in that game. */
-	seat = sender_seat(x, game);
+	if ((seat = sender_seat(x, game)) == -2) {
+		tmpl_data_free(d);
+		return -1;
+	}
 	rc = ref_send(x, &x->me, "done", d, seat >= 0 ? game : 0, seat, NULL);
 	tmpl_data_free(d);
 	return rc;
@@ -1504,7 +1557,10 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	while ((rc = fire_one(r, now)) == 1)
 		;
 	x.holding = 1;
-	x.proven = sender_proven(&x);
+	if ((x.proven = sender_proven(&x)) == -1) {
+		rc = -1;
+		goto out;
+	}
 	if (rc == -1 || (rc = refladder_configured(&x)) == -1)
 		goto out;
 	rc = -1;
@@ -1527,9 +1583,21 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		nouts = x.nouts;
 		if (store_savepoint(r->store) == -1)
 			goto out;
-		if ((rc = ref_run_line(&x, lines->v[i], &res)) == -1) {
-			/* A store error, or a robot to think first. */
+		if ((rc = ref_run_line(&x, lines->v[i], &res)) < 0 ||
+		    x.failed) {
+			if (rc >= 0)
+				rc = REF_TEMP;
+			/* A store error, or a robot to think first; or a
+			 * broken invariant. */
 			free(res.note);
+			goto out;
+		}
+		if (rc == REF_FAIL && res.why[0] == '\0') {
+			/* A failure no one could be told about is the
+			 * referee's, not the sender's. */
+			free(res.note);
+			rc = ref_broken(&x, "`%.80s` failed without a reason",
+			    lines->v[i]);
 			goto out;
 		}
 		if (rc == REF_FAIL) {
@@ -1545,6 +1613,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 			break;
 		}
 		if (store_release(r->store) == -1) {
+			free(res.note);
 			rc = -1;
 			goto out;
 		}
@@ -1587,6 +1656,8 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	}
 	if (rc == 0)
 		rc = answer_queue(&x);
+	if (rc == 0 && x.failed)
+		rc = REF_TEMP;
 out:
 	for (i = 0; notes && i < lines->n; i++)
 		free(notes[i]);
@@ -1596,12 +1667,83 @@ out:
 	free(x.outs);
 	store_player_free(&x.me);
 	i18n_set("en");
-	if (rc == -1) {
+	if (rc < 0 && x.cause[0] != '\0') {
+		free(*outcome);
+		*outcome = xstrdup(x.cause);
+		return REFEREE_BROKEN;
+	}
+	if (rc < 0) {
 		free(*outcome);
 		*outcome = NULL;
 		return -1;
 	}
 	return 0;
+}
+
+int
+referee_command(struct referee *r, const char *address, const char *line,
+    const char *key, int64_t now, int quiet, int64_t *game, char *err,
+    size_t errlen)
+{
+	struct ref_msg x;
+	struct ref_result res;
+	char *canon;
+	int rc;
+
+	*game = 0;
+	memset(&x, 0, sizeof(x));
+	memset(&res, 0, sizeof(res));
+	res.legal_seat = -1;
+	x.r = r;
+	x.key = key;
+	x.now = now;
+	canon = util_addr_canon(address);
+	rc = canon == NULL ? 1 : store_player_find(r->store, canon, &x.me);
+	free(canon);
+	if (rc != 0) {
+		if (rc == 1)
+			util_err(err, errlen, "%s is no player", address);
+		else
+			util_err(err, errlen, "%s", store_errmsg(r->store));
+		return rc == 1 ? REF_FAIL : REF_TEMP;
+	}
+	/* The operator vouches for the player: no token, no DMARC. */
+	x.dmarc = 1;
+	x.proven = 1;
+	i18n_set("en");
+	while ((rc = fire_one(r, now)) == 1)
+		;
+	x.holding = 1;
+	if (rc == -1 || (rc = refladder_configured(&x)) == -1) {
+		rc = REF_TEMP;
+		goto out;
+	}
+	rc = ref_run_line(&x, line, &res);
+	if (rc >= 0 && x.failed)
+		rc = REF_TEMP;
+	*game = res.game;
+	if (rc == REF_FAIL)
+		util_err(err, errlen, "%s", res.why[0] ? res.why :
+		    "failed without a reason");
+	else if (rc == REF_ASIDE) {
+		util_err(err, errlen, "`%s` is no command", line);
+		rc = REF_FAIL;
+	} else if (rc < 0 && x.cause[0] != '\0') {
+		util_err(err, errlen, "%s", x.cause);
+		rc = REFEREE_BROKEN;
+	} else if (rc < 0)
+		util_err(err, errlen, "%s", store_errmsg(r->store));
+	else if ((!quiet && answer_queue(&x) == -1) || x.failed) {
+		util_err(err, errlen, "%s", store_errmsg(r->store));
+		rc = REF_TEMP;
+	}
+out:
+	free(res.note);
+	outs_drop(&x, 0);
+	free(x.outs);
+	store_player_free(&x.me);
+	i18n_set("en");
+	return rc;
 }
 
 /* Fire one due timer inside the caller's transaction: 1 when one fired,
@@ -1625,7 +1767,18 @@ fire_one(struct referee *r, int64_t now)
 	i18n_set("en");
 	x.key = xasprintf("timer:%lld:%lld", (long long)t[0].id,
 	    (long long)t[0].due);
-	rc = refadmin_timer(&x, &t[0]);
+	/* A timer whose game or rows are broken is dropped, undone alone
+	 * (its cause logged), so that it does not hold up every other. */
+	if ((rc = store_savepoint(r->store)) == 0) {
+		rc = refadmin_timer(&x, &t[0]);
+		if (rc == 0 && x.failed)
+			rc = -1;
+		if (rc == -1 && x.cause[0] != '\0') {
+			log_err("timer %s dropped: %s", x.key, x.cause);
+			rc = store_undo(r->store);
+		} else if (rc == 0)
+			rc = store_release(r->store);
+	}
 	if (rc == 0)
 		rc = store_timer_delete(r->store, t[0].id);
 	free((char *)x.key);

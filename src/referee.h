@@ -66,12 +66,32 @@ int	referee_timers(struct referee *, int64_t now);
  * from it, so a message seen again after a crash yields the same ids);
  * parse_error is set when the message could not be read (the sender gets
  * that sentence, within the error-reply rate limit).  *outcome (owned)
- * says in a few words what was done.  -1 only on a store error: the
- * caller rolls back and the message is tried again later.
+ * says in a few words what was done.  -1 on a store error (a temporary
+ * failure): the caller rolls back and the message is tried again later.
+ * REFEREE_BROKEN when an invariant is broken (a stored game that cannot
+ * be read): nothing is answered, *outcome says what is broken, and the
+ * caller rolls back and quarantines the message.
  */
+#define REFEREE_BROKEN	(-2)
 int	referee_handle(struct referee *, const struct mail_msg *,
 	    const char *key, const char *parse_error, int64_t now,
 	    char **outcome);
+
+/*
+ * The admin tool's write path: one command line run for the player at
+ * address as the referee runs a line of their mail (`ludus move`), inside
+ * the caller's transaction, so clocks, robots (inline), ratings, ladders
+ * and notifications follow as they do for mail.  Timers due at now fire
+ * first.  The operator vouches for the player (no token needed).  The
+ * mails are queued as for a message, the player's own included, unless
+ * quiet (then none of the command's; everything else is the same).
+ * Returns 0 done, 1 the command failed (err says why), -1 the store
+ * failed, REFEREE_BROKEN an invariant is broken (err says which); *game
+ * is the game concerned (0: none).
+ */
+int	referee_command(struct referee *, const char *address,
+	    const char *line, const char *key, int64_t now, int quiet,
+	    int64_t *game, char *err, size_t errlen);
 
 /*
  * Robots apart.  With robots_apart set, a message after which a robot is

@@ -180,12 +180,13 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		goto out;
 	if (dealw != NULL)
 		words[nw++] = dealw;
-	if (play_create_with(x->r->store, def, &set, words, nw, addrs, n, seed,
-	    active ? "active" : "invited", x->now, &g, err, sizeof(err)) ==
-	    -1) {
-		rc = ref_fail(res, "%s", err);
+	if ((rc = play_create_with(x->r->store, def, &set, words, nw, addrs,
+	    n, seed, active ? "active" : "invited", x->now, &g, err,
+	    sizeof(err))) != 0) {
+		rc = rc == PLAY_TEMP ? REF_TEMP : ref_fail(res, "%s", err);
 		goto out;
 	}
+	rc = -1;
 	res->game = g.row.id;
 	if (refdeck_record(x, g.row.id, &draw) == -1)
 		goto free;
@@ -540,7 +541,9 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 	if ((plies_before = play_plies_stored(x->r->store, g)) == -1)
 		return -1;
 	if ((n = play_line(x->r->store, g, seat, c->text, x->now, err,
-	    sizeof(err))) == -1)
+	    sizeof(err))) == PLAY_TEMP)
+		return REF_TEMP;
+	if (n == -1)
 		return ref_fail(res, "%s", err);
 	if ((rc = events_only(x, g, n, last, sizeof(last))) == -1)
 		return -1;
@@ -562,14 +565,17 @@ cmd_signal(struct ref_msg *x, struct play_game *g, int seat,
     const struct command *c, struct ref_result *res)
 {
 	char line[200], err[GAME_ERRLEN + 100];
+	int rc;
 
 	if (g->def->ops->partner == NULL)
 		return ref_fail(res, _("%s has no signals"), _(g->def->title));
 	if (need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	snprintf(line, sizeof(line), "signal %s", c->text);
-	if (play_line(x->r->store, g, seat, line, x->now, err,
-	    sizeof(err)) == -1)
+	if ((rc = play_line(x->r->store, g, seat, line, x->now, err,
+	    sizeof(err))) == PLAY_TEMP)
+		return REF_TEMP;
+	if (rc == -1)
 		return ref_fail(res, "%s", err);
 	signal_passed(g, res);
 	return signal_fanout(x, g, seat, line);
@@ -691,7 +697,7 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 	struct tmpl_list *l;
 	char when[40];
 	char text[GAME_MOVE_TEXT];
-	int viewer, rc, n = 0, ne = 0, i, e = 0, turn = 0, shown, *num;
+	int viewer, rc, n = 0, ne = 0, i, e = 0, turn = 0, shown, *num, k = 0;
 
 	if ((rc = seat_or_observer(x, g, &viewer, res)) != REF_OK)
 		return rc;
@@ -721,12 +727,15 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 
 			it = tmpl_list_add(l);
 			tmpl_set(it, "event", "1");
-			if (ev[e].player != 0 && store_player_load(x->r->store,
-			    ev[e].player, &p) == 0) {
+			if (ev[e].player != 0 && (k = store_player_load(
+			    x->r->store, ev[e].player, &p)) == 0) {
 				tmpl_set(it, "name", ref_name(&p));
 				store_player_free(&p);
-			} else
+			} else {
+				if (ev[e].player != 0 && k == -1)
+					ref_store_failed(x);
 				tmpl_set(it, "name", _("referee"));
+			}
 			tmpl_set(it, "seat", "");
 			if (ev[e].text != NULL) {
 				char *t = i18n_expand_str(ev[e].text);

@@ -6,10 +6,25 @@
  * One incoming message (or one due timer) is one struct ref_msg.  Its
  * commands run in order, each inside a savepoint of the caller's
  * transaction: a command either completes, outgoing mail included, or
- * leaves nothing behind.  A command returns REF_OK, REF_FAIL (res->why says
- * why; nothing changed), REF_ASIDE (a remark, not a command: nothing to
- * do) or -1 (the store failed: the whole message is rolled back and tried
- * again later).
+ * leaves nothing behind.  A command returns one of three outcomes the
+ * caller tells apart, besides REF_OK and REF_ASIDE (a remark, not a
+ * command: nothing to do):
+ *
+ *   REF_FAIL	the player's mistake: res->why says why (never empty),
+ *		nothing changed, the sender is answered;
+ *   REF_TEMP	a temporary failure (the store failed): the whole message
+ *		is rolled back and tried again later, never answered;
+ *   REF_TEMP with x->cause set (ref_broken): a broken invariant (a
+ *		stored game this referee cannot read, a row that must exist
+ *		and does not): logged, the message rolled back and
+ *		quarantined (recorded as seen, not applied, not answered)
+ *		so that it neither loops nor is lost unseen; a timer is
+ *		dropped.  It travels as REF_TEMP's -1 so that every caller
+ *		that passes a store failure up passes it up too; the
+ *		message level tells the two apart by x->cause.
+ *
+ * A store function's 1 ("no such row") is not REF_FAIL by itself: each
+ * caller says what a missing row means (ref_must: that it is broken).
  *
  * While a message is handled, its mails are held in the ref_msg and
  * queued when it is done: those to the sender become one answer (see
@@ -26,6 +41,7 @@
 #include "template.h"
 #include "i18n.h"
 
+#define REF_TEMP	(-1)
 #define REF_OK		0
 #define REF_FAIL	1
 #define REF_ASIDE	2
@@ -92,6 +108,11 @@ struct ref_msg {
 	 * invitation time), read by refgame_new. */
 	int64_t		 invite_for;
 	struct ref_cond	 cond;		/* the move being mailed (refcond.c) */
+	char		 cause[400];	/* ref_broken: what is broken */
+	/* A store call failed where no return value carries it (the
+	 * views, the threading of a mail): the message is then rolled
+	 * back and retried as for REF_TEMP, never answered with less. */
+	int		 failed;
 };
 
 /* What became of one command. */
@@ -104,6 +125,15 @@ struct ref_result {
 };
 
 int	ref_fail(struct ref_result *, const char *fmt, ...) PRINTFLIKE(2, 3);
+/* A store call failed in a function that cannot return it: sets
+ * x->failed; returns REF_TEMP. */
+int	ref_store_failed(struct ref_msg *);
+/* Log a broken invariant, keep it in x->cause; returns REF_TEMP. */
+int	ref_broken(struct ref_msg *, const char *fmt, ...) PRINTFLIKE(2, 3);
+/* The result of a store lookup of a row that must exist (the what of
+ * that id): 0 found, REF_TEMP when the store failed or (ref_broken) the
+ * row is missing. */
+int	ref_must(struct ref_msg *, int rc, const char *what, int64_t id);
 
 /* referee.c: sending. */
 
@@ -132,7 +162,8 @@ int	ref_seat_auth(struct ref_msg *, const struct play_game *,
 int	ref_player_make(struct ref_msg *, const char *addr, int64_t *id);
 /* Is this address an admin? */
 int	ref_is_admin(const struct referee *, const char *addr);
-/* Load a game by id, REF_FAIL with res filled when there is none. */
+/* Load a game by id, REF_FAIL with res filled when there is none,
+ * REF_TEMP when the store failed or (ref_broken) it cannot be read. */
 int	ref_load(struct ref_msg *, int64_t id, struct play_game *,
 	    struct ref_result *);
 /* "2026-11-30 20:32 UTC" */

@@ -162,6 +162,8 @@ refladder_list(struct ref_msg *x, struct tmpl_data *d)
 		buf_reset(&b);
 		games = refladder_rating_text(x, x->me.id, x->r->defs[i].name,
 		    &b);
+		if (games == -1)
+			ref_store_failed(x);
 		if (games <= 0)
 			continue;
 		it = tmpl_list_add(l);
@@ -797,13 +799,16 @@ challenge(struct ref_msg *x, const struct command *c,
 		    l.rungs[t].partner : l.rungs[t].player;
 
 		/* Every rung's players exist: a failure here is the store's
-		 * (rolled back and tried again), never the player's. */
-		if (store_player_load(x->r->store, mine, &p1) != 0) {
+		 * (rolled back and tried again) or a broken ladder
+		 * (quarantined), never the player's. */
+		if (ref_must(x, store_player_load(x->r->store, mine, &p1),
+		    "player", mine) != 0) {
 			free(nc.seats);
 			rc = -1;
 			goto out;
 		}
-		if (store_player_load(x->r->store, theirs, &p2) != 0) {
+		if (ref_must(x, store_player_load(x->r->store, theirs, &p2),
+		    "player", theirs) != 0) {
 			store_player_free(&p1);
 			free(nc.seats);
 			rc = -1;
@@ -832,10 +837,16 @@ challenge(struct ref_msg *x, const struct command *c,
 	if (rc != REF_OK)
 		goto out;
 	rc = -1;
-	/* Challenging is accepting for the challenger's own seat. */
-	if (play_load(x->r->store, x->r->defs, x->r->ndefs, res->game, &g,
-	    res->why, sizeof(res->why)) != 0)
+	/* Challenging is accepting for the challenger's own seat.  The game
+	 * was made a moment ago: not reading it is the store's failure or
+	 * a broken invariant, never the player's mistake. */
+	if ((i = play_load(x->r->store, x->r->defs, x->r->ndefs, res->game,
+	    &g, res->why, sizeof(res->why))) != 0) {
+		if (i != -1)
+			ref_broken(x, "game #%lld of a challenge: %s",
+			    (long long)res->game, res->why);
 		goto out;
+	}
 	i = play_seat(&g, x->me.address);
 	if (i >= 0)
 		g.row.accepted[i] = 1;

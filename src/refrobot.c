@@ -359,7 +359,7 @@ refrobot_play(struct ref_msg *x, struct play_game *g, int *played)
 	struct game_move mv;
 	char text[GAME_MOVE_TEXT], err[GAME_ERRLEN + 100];
 	uint32_t tm;
-	int s, n, plies;
+	int s, n, plies, k;
 
 	*played = 0;
 	for (n = 0; n < ROBOT_MAX_CHAIN; n++) {
@@ -397,8 +397,10 @@ refrobot_play(struct ref_msg *x, struct play_game *g, int *played)
 			return 0;
 		}
 		ops->format_move(g->st, s, &mv, text, sizeof(text));
-		if (play_line(x->r->store, g, s, text, x->now, err,
-		    sizeof(err)) == -1) {
+		if ((k = play_line(x->r->store, g, s, text, x->now, err,
+		    sizeof(err))) == PLAY_TEMP)
+			return -1;
+		if (k == -1) {
 			log_err("game #%lld: robot move `%s` refused: %s",
 			    (long long)g->row.id, text, err);
 			return 0;

@@ -214,7 +214,8 @@ seek_item(struct ref_msg *x, const struct store_seek *k,
 	tmpl_set_int(it, "seats", k->nseats);
 	tmpl_set_int(it, "free", free_seats);
 	if (k->ladder != 0) {
-		if (store_ladder_load(x->r->store, k->ladder, &l) != 0)
+		if (ref_must(x, store_ladder_load(x->r->store, k->ladder, &l),
+		    "ladder", k->ladder) != 0)
 			goto fail;
 		tmpl_set(it, "ladder", l.name);
 		store_ladder_free(&l);
@@ -247,7 +248,8 @@ seeks_data(struct ref_msg *x, struct tmpl_data *d, int64_t me, int *n)
 	if (store_seeks_open(x->r->store, &ids, &count) == -1)
 		return -1;
 	for (i = 0; i < count && rc == 0; i++) {
-		if (store_seek_load(x->r->store, ids[i], &k) != 0) {
+		if (ref_must(x, store_seek_load(x->r->store, ids[i], &k),
+		    "seek", ids[i]) != 0) {
 			rc = -1;
 			break;
 		}
@@ -304,7 +306,8 @@ open_seeks_of(struct ref_msg *x, int64_t player, int *n)
 	if (store_seeks_open(x->r->store, &ids, &count) == -1)
 		return -1;
 	for (i = 0; i < count && rc == 0; i++) {
-		if ((rc = store_seek_load(x->r->store, ids[i], &k)) != 0) {
+		if ((rc = ref_must(x, store_seek_load(x->r->store, ids[i],
+		    &k), "seek", ids[i])) != 0) {
 			rc = -1;
 			break;
 		}
@@ -483,7 +486,8 @@ closed_mail(struct ref_msg *x, const struct store_seek *k, int withdrawn)
 	for (i = withdrawn ? 1 : 0; i < k->nseats && rc == 0; i++) {
 		if (k->player[i] == 0 || k->player[i] == x->me.id)
 			continue;
-		if (store_player_load(x->r->store, k->player[i], &p) != 0)
+		if (ref_must(x, store_player_load(x->r->store, k->player[i],
+		    &p), "player", k->player[i]) != 0)
 			return -1;
 		ref_lang(&p);
 		d = tmpl_data_new();
@@ -518,7 +522,8 @@ seek_fill(struct ref_msg *x, struct store_seek *k, struct ref_result *res)
 		return ref_fail(res, _("there is no game `%s`; send `games` for "
 		    "the list"), k->kind);
 	for (i = 0; i < k->nseats; i++) {
-		if (store_player_load(x->r->store, k->player[i], &p) != 0)
+		if (ref_must(x, store_player_load(x->r->store, k->player[i],
+		    &p), "player", k->player[i]) != 0)
 			goto out;
 		addrs[i] = xstrdup(p.address);
 		store_player_free(&p);
@@ -534,11 +539,12 @@ seek_fill(struct ref_msg *x, struct store_seek *k, struct ref_result *res)
 	set.rated = k->rated;
 	set.inviter = k->player[0];
 	set.id = k->id;
-	if (play_create_with(x->r->store, def, &set, words, nw, addrs,
-	    k->nseats, seed, "active", x->now, &g, err, sizeof(err)) == -1) {
-		rc = ref_fail(res, "%s", err);
+	if ((rc = play_create_with(x->r->store, def, &set, words, nw, addrs,
+	    k->nseats, seed, "active", x->now, &g, err, sizeof(err))) != 0) {
+		rc = rc == PLAY_TEMP ? REF_TEMP : ref_fail(res, "%s", err);
 		goto words;
 	}
+	rc = -1;
 	res->game = g.row.id;
 	free(k->status);
 	k->status = xstrdup("filled");
@@ -650,7 +656,8 @@ refseek_answer(struct ref_msg *x, const struct command *c, const char *line,
 		    (long long)k.id);
 		goto out;
 	}
-	if (store_player_load(x->r->store, x->me.id, &me) != 0) {
+	if (ref_must(x, store_player_load(x->r->store, x->me.id, &me),
+	    "player", x->me.id) != 0) {
 		rc = -1;
 		goto out;
 	}
@@ -665,7 +672,8 @@ refseek_answer(struct ref_msg *x, const struct command *c, const char *line,
 		struct store_ladder l;
 
 		if ((rc = ladder_member(x, k.ladder, x->me.id)) == -1 ||
-		    store_ladder_load(x->r->store, k.ladder, &l) != 0) {
+		    ref_must(x, store_ladder_load(x->r->store, k.ladder, &l),
+		    "ladder", k.ladder) != 0) {
 			rc = -1;
 			goto out;
 		}

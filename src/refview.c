@@ -379,7 +379,9 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 
 	/* The last moves the reader may see: the run of one seat's moves
 	 * at the end of the log (an extra turn, a multi-action turn). */
-	if (store_moves(x->r->store, g->row.id, &log, &n) == 0) {
+	if (store_moves(x->r->store, g->row.id, &log, &n) == -1)
+		ref_store_failed(x);
+	else {
 		tmpl_set_int(d, "game.move_number", move_number(g, log, n));
 		last_run(g, log, n, viewer, &last, &b);
 		if (last >= 0 && last < rs->n) {
@@ -521,7 +523,8 @@ refview_fanout(struct ref_msg *x, const struct play_game *g,
 	if (rc == 0 && (flags & REFVIEW_OBSERVERS) &&
 	    (rc = store_observers(x->r->store, g->row.id, &obs, &n)) == 0) {
 		for (i = 0; i < n && rc == 0; i++) {
-			if (store_player_load(x->r->store, obs[i], &p) != 0) {
+			if (ref_must(x, store_player_load(x->r->store, obs[i],
+			    &p), "player", obs[i]) != 0) {
 				rc = -1;
 				break;
 			}

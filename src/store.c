@@ -69,6 +69,83 @@ struct store {
 	int	 unsynced;	/* committed since the last store_sync */
 };
 
+#ifdef LUDUS_TEST_CLOCK
+/*
+ * Test builds: the store's failures on demand (store_test_fault).  Every
+ * sqlite3_step and sqlite3_exec below goes through these; the armed one
+ * fails with SQLITE_IOERR or SQLITE_FULL without running.  A ROLLBACK is
+ * counted but never failed: undoing is what a failure leads to.
+ */
+static struct {
+	long	 at;		/* the call to fail, 0: none */
+	long	 count;		/* calls since the last store_test_fault */
+	int	 code;
+	int	 fired;		/* the last call failed by the hook */
+	int	 off;		/* not counting (the test's own dump) */
+	int	 readonly;	/* the next open is read-only */
+} fault;
+
+static int
+fault_hit(void)
+{
+	fault.fired = 0;
+	if (fault.off)
+		return 0;
+	if (++fault.count != fault.at)
+		return 0;
+	fault.fired = 1;
+	return 1;
+}
+
+static int
+fault_step(sqlite3_stmt *st)
+{
+	return fault_hit() ? fault.code : sqlite3_step(st);
+}
+
+static int
+fault_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **,
+    char **), void *arg, char **msg)
+{
+	if (strncmp(sql, "ROLLBACK", 8) == 0) {
+		if (!fault.off)
+			fault.count++;
+	} else if (fault_hit())
+		return fault.code;
+	return sqlite3_exec(db, sql, cb, arg, msg);
+}
+
+void
+store_test_fault(long nth, int full)
+{
+	fault.at = nth;
+	fault.count = 0;
+	fault.code = full ? SQLITE_FULL : SQLITE_IOERR;
+	fault.fired = 0;
+}
+
+long
+store_test_calls(void)
+{
+	return fault.count;
+}
+
+void
+store_test_readonly(int on)
+{
+	fault.readonly = on;
+}
+
+#define sqlite3_step(st)		fault_step(st)
+#define sqlite3_exec(db, q, f, a, m)	fault_exec(db, q, f, a, m)
+#define FAULT_ERRMSG(db) \
+	(fault.fired ? sqlite3_errstr(fault.code) : sqlite3_errmsg(db))
+#define FAULT_RDONLY	(fault.readonly ? SQLITE_OPEN_READONLY : 0)
+#else
+#define FAULT_ERRMSG(db)	sqlite3_errmsg(db)
+#define FAULT_RDONLY	0
+#endif
+
 /* Numbered migrations: migrations[i] takes user_version i to i + 1. */
 static const char *const migrations[] = {
 	/* 1: the first schema. */
@@ -399,7 +476,7 @@ static int
 store_fail(struct store *s, const char *what)
 {
 	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s", what,
-	    sqlite3_errmsg(s->db));
+	    FAULT_ERRMSG(s->db));
 	return -1;
 }
 
@@ -416,7 +493,7 @@ exec(struct store *s, const char *sql)
 
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(s->errmsg, sizeof(s->errmsg), "%s",
-		    msg ? msg : sqlite3_errmsg(s->db));
+		    msg ? msg : FAULT_ERRMSG(s->db));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -742,8 +819,9 @@ store_open_at(const char *path, int version, struct store **out, char *err,
 	 * allocations take no lock (before SQLite starts, else a no-op). */
 	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	s = xcalloc(1, sizeof(*s));
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &s->db, (FAULT_RDONLY ? FAULT_RDONLY :
+	    SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
 		util_err(err, errlen, "%s: %s", path, s->db ?
 		    sqlite3_errmsg(s->db) : "cannot open");
 		store_close(s);
@@ -2733,3 +2811,85 @@ store_moves_truncate(struct store *s, int64_t game, int keep)
 	return run(s, "UPDATE events SET after_ply = ? WHERE game_id = ? AND "
 	    "after_ply > ?", "iii", (int64_t)keep, game, (int64_t)keep);
 }
+
+#ifdef LUDUS_TEST_CLOCK
+static void
+dump_table(struct store *s, const char *name, struct buf *b)
+{
+	sqlite3_stmt *st;
+	char *sql, hex[3];
+	int i, k, n, len;
+
+	buf_printf(b, "table %s\n", name);
+	sql = xasprintf("SELECT * FROM \"%s\" ORDER BY rowid", name);
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		fatal("store dump %s: %s", name, sqlite3_errmsg(s->db));
+	free(sql);
+	n = sqlite3_column_count(st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		for (i = 0; i < n; i++) {
+			buf_printf(b, "%s%s=", i ? "|" : "",
+			    sqlite3_column_name(st, i));
+			switch (sqlite3_column_type(st, i)) {
+			case SQLITE_NULL:
+				buf_adds(b, "NULL");
+				break;
+			case SQLITE_BLOB: {
+				const unsigned char *p =
+				    sqlite3_column_blob(st, i);
+
+				/* Blobs as hex, so a dump is text. */
+				len = sqlite3_column_bytes(st, i);
+				for (k = 0; k < len; k++) {
+					snprintf(hex, sizeof(hex), "%02x",
+					    p[k]);
+					buf_adds(b, hex);
+				}
+				break;
+			}
+			default:
+				buf_adds(b, (const char *)
+				    sqlite3_column_text(st, i));
+			}
+		}
+		buf_adds(b, "\n");
+	}
+	sqlite3_finalize(st);
+}
+
+char *
+store_test_dump(struct store *s)
+{
+	struct buf b = { 0 };
+	sqlite3_stmt *st;
+
+	fault.off++;
+	if (sqlite3_prepare_v2(s->db, "SELECT name FROM sqlite_schema WHERE "
+	    "type = 'table' ORDER BY name", -1, &st, NULL) != SQLITE_OK)
+		fatal("store dump: %s", sqlite3_errmsg(s->db));
+	while (sqlite3_step(st) == SQLITE_ROW)
+		dump_table(s, (const char *)sqlite3_column_text(st, 0), &b);
+	sqlite3_finalize(st);
+	fault.off--;
+	buf_adds(&b, "");
+	return buf_steal(&b);
+}
+
+int
+store_test_restore(struct store *s, const char *path)
+{
+	sqlite3 *src;
+	sqlite3_backup *bk;
+	int rc;
+
+	if (sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	bk = sqlite3_backup_init(s->db, "main", src, "main");
+	rc = bk != NULL && sqlite3_backup_step(bk, -1) == SQLITE_DONE ? 0 : -1;
+	if (bk != NULL)
+		sqlite3_backup_finish(bk);
+	sqlite3_close(src);
+	return rc;
+}
+#endif

@@ -522,4 +522,18 @@ int	 store_takeback_set(struct store *, int64_t game, unsigned seats,
  * game's nmoves and state. */
 int	 store_moves_truncate(struct store *, int64_t game, int keep);
 
+/*
+ * Test builds only (--enable-test-clock).  fault: count every statement
+ * step and exec from now on and make the nth fail (SQLITE_FULL when full
+ * is set, else SQLITE_IOERR); nth 0 only counts.  calls: how many were
+ * counted.  readonly: the next store_open opens the file read-only.  dump:
+ * every table's rows as text (owned).  restore: the contents of the
+ * database at path copied over the store's, outside a transaction.
+ */
+void	 store_test_fault(long nth, int full);
+long	 store_test_calls(void);
+void	 store_test_readonly(int on);
+char	*store_test_dump(struct store *);
+int	 store_test_restore(struct store *, const char *path);
+
 #endif

@@ -56,7 +56,7 @@ check init 0 ludus init && expect init "schema version 15" "$tmp/out" &&
 check games 0 ludus games && expect games "pits=3-8 (default 6)" "$tmp/out"
 check usage 64 ludus && expect usage "usage: ludus" "$tmp/err"
 check unknown-command 64 ludus frobnicate && expect unknown "no command" "$tmp/err"
-check help 0 ludus move --help && expect help "ludus [-d DATABASE] move ID ADDRESS MOVE" "$tmp/out"
+check help 0 ludus move --help && expect help "ludus [-d DATABASE] move [--quiet] ID ADDRESS MOVE" "$tmp/out"
 check new-bad-game 1 ludus new chess a@x.org b@x.org &&
 	expect new-bad "no game called \`chess\`" "$tmp/err"
 check new-bad-opt 1 ludus new mancala pits=99 a@x.org b@x.org &&
@@ -67,14 +67,14 @@ check moves 0 ludus moves 1 && [ "$(tr '\n' ' ' <"$tmp/out")" = "1 2 3 4 5 6 " ]
 	{ echo "FAIL moves: $(cat "$tmp/out")"; fail=$((fail + 1)); }
 check moves-north 0 ludus moves 1 --as bob@example.org && [ ! -s "$tmp/out" ] && ok ||
 	{ echo "FAIL moves-north not empty"; fail=$((fail + 1)); }
-check move-wrong-turn 1 ludus move 1 bob@example.org 3 &&
+check move-wrong-turn 1 ludus move --quiet 1 bob@example.org 3 &&
 	expect move-wrong-turn "it is South's turn, not North's" "$tmp/err"
 check move-stranger 1 ludus move 1 eve@example.org 3 &&
 	expect move-stranger "does not play game #1" "$tmp/err"
-check move 0 ludus move 1 alice@example.org 3, 6 && expect move "2 moves played" "$tmp/out"
-check move-empty-pit 1 ludus move 1 bob@example.org 9 &&
+check move 0 ludus move --quiet 1 alice@example.org 3, 6 && expect move "2 moves played" "$tmp/out"
+check move-empty-pit 1 ludus move --quiet 1 bob@example.org 9 &&
 	expect move-bad "is not a pit" "$tmp/err"
-check move-north 0 ludus move 1 BOB@example.org 1
+check move-north 0 ludus move 1 BOB@example.org 1 --quiet
 check show 0 ludus show 1 --as bob@example.org &&
 	expect show "Last move: bob@example.org (North) sowed pit 1." "$tmp/out" &&
 	expect show "alice@example.org (South) to move." "$tmp/out"
@@ -103,9 +103,34 @@ for i in $(seq 1 40); do
 	m=$(ludus moves 2 | head -n 1)
 	[ -n "$m" ] || break
 	who=$(ludus list | awk -F'\t' '$1 == "#2" { sub("to move: ", "", $6); print $6 }')
-	ludus move 2 "$who" "$m" >/dev/null || { echo "FAIL move $m by $who"; fail=$((fail + 1)); break; }
+	ludus move --quiet 2 "$who" "$m" >/dev/null || { echo "FAIL move $m by $who"; fail=$((fail + 1)); break; }
 done
 check finished 0 ludus list && expect finished "#2	mancala	finished" "$tmp/out"
+# --quiet queued nothing.
+check quiet-outbox 0 ludus outbox && [ "$(cat "$tmp/out")" = "0 waiting, 0 sent, 0 given up" ] && ok ||
+	{ echo "FAIL --quiet moves queued mail: $(cat "$tmp/out")"; fail=$((fail + 1)); }
+
+# A move entered by the operator goes the referee's way: the seats are
+# told (each their own view, the other's turn with its token), and a
+# robot seat answers at once.
+ndb=$tmp/n.db
+"$LUDUS_BIN" -d "$ndb" init >/dev/null
+"$LUDUS_BIN" -d "$ndb" new mancala --seed 3 ann@example.org bob@example.org >/dev/null
+check move-told 0 "$LUDUS_BIN" -d "$ndb" move 1 ann@example.org 1 &&
+	expect move-told "1 move played" "$tmp/out"
+check move-told-outbox 0 "$LUDUS_BIN" -d "$ndb" outbox &&
+	expect move-told-ann "ann@example.org" "$tmp/out" &&
+	expect move-told-bob "bob@example.org" "$tmp/out"
+n0=$(grep -c . "$tmp/out")
+check move-quiet 0 "$LUDUS_BIN" -d "$ndb" move --quiet 1 bob@example.org 1
+"$LUDUS_BIN" -d "$ndb" outbox >"$tmp/out"
+[ "$(grep -c . "$tmp/out")" = "$n0" ] && ok ||
+	{ echo "FAIL move --quiet queued mail"; fail=$((fail + 1)); }
+"$LUDUS_BIN" -d "$ndb" new mancala --seed 4 ann@example.org robot.1.1@ludus.invalid >/dev/null
+check move-robot 0 "$LUDUS_BIN" -d "$ndb" move --quiet 2 ann@example.org 1 &&
+	expect move-robot "2 moves played" "$tmp/out"
+check move-robot-answered 0 "$LUDUS_BIN" -d "$ndb" list &&
+	expect move-robot-answered "#2	mancala	active	moves 2" "$tmp/out"
 check export-finished 0 ludus export 2 && expect export-finished '"seed":"' "$tmp/out"
 
 # verify: the revealed seed against the commitment, and the replay.  The

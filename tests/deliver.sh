@@ -3,7 +3,8 @@
 # --once` over a Maildir with a sendmail stand-in that keeps what it is
 # given: a message is answered once, a duplicate is recognised, bounces,
 # auto-replies and loops get no answer, a store that cannot be opened is a
-# temporary failure (75) for the MTA.
+# temporary failure (75) for the MTA, a message naming a game that cannot
+# be read is quarantined (exit 0, recorded, not answered).
 set -u
 : "${LUDUS_BIN:?}" "${LUDUSD_BIN:?}" "${LUDUS_GAMES_DIR:?}"
 export LUDUS_GAMES_DIR
@@ -263,6 +264,24 @@ for stmt in "SELECT rowid FROM processed WHERE received < 1 LIMIT 5" \
 	q "EXPLAIN QUERY PLAN $stmt" | grep -q "USING.*INDEX" && ok ||
 	    bad "full scan: $stmt: $(q "EXPLAIN QUERY PLAN $stmt")"
 done
+
+# A stored game that cannot be read is a broken invariant: the message
+# naming it is quarantined (exit 0, the cause on standard error and in
+# its record), not answered, and not applied when it comes again.
+ludus new mancala qa@example.org qb@example.org >"$tmp/qnew" || bad "new for quarantine"
+qid=$(sed -n 's/^game #\([0-9]*\):.*/\1/p' "$tmp/qnew")
+q "UPDATE games SET state = 'junk' WHERE id = $qid"
+before=$(waiting)
+msg q1@x.org qa@example.org "board" "board #$qid" >"$tmp/q1"
+ludus deliver <"$tmp/q1" 2>"$tmp/q1-err"
+[ $? -eq 0 ] && ok || bad "a quarantined message should exit 0"
+grep -q "quarantined: game #$qid cannot be read" "$tmp/q1-err" && ok ||
+    bad "no cause on stderr: $(cat "$tmp/q1-err")"
+[ "$(waiting)" = "$before" ] && ok || bad "a quarantined message was answered"
+q "SELECT outcome FROM processed WHERE key LIKE '<q1@x.org>%'" | grep -q "^quarantined: game #$qid" &&
+    ok || bad "no quarantine record: $(q "SELECT key, outcome FROM processed WHERE key LIKE '<q1@%'")"
+ludus deliver <"$tmp/q1" 2>"$tmp/q1-err"
+grep -q "seen before" "$tmp/q1-err" && ok || bad "quarantined message tried again: $(cat "$tmp/q1-err")"
 
 echo "deliver: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
