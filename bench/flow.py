@@ -415,6 +415,10 @@ def make_games(ref, sb):
     sdir = tempfile.mkdtemp(prefix="lfs.", dir="/tmp")
     sdb = os.path.join(sdir, "ludus.db")
     copy_db(ref.db, sdb)
+    # `ludus -d DB move` plays through the referee, which needs the
+    # secret; without a configuration it looks beside the database.
+    shutil.copy(os.path.join(ref.dir, "secret"),
+                os.path.join(sdir, "ludus.secret"))
     per = -(-int(N * 0.8) // NGAMES)
     plies = {g: [] for g in seats}
     for g in seats:
@@ -423,8 +427,9 @@ def make_games(ref, sb):
             if mv is None:
                 break
             for s, who in enumerate(seats[g]):
-                r = subprocess.run([LUDUS, "-d", sdb, "move", str(g),
-                                    who, mv], capture_output=True, text=True)
+                r = subprocess.run([LUDUS, "-d", sdb, "move", "--quiet",
+                                    str(g), who, mv], capture_output=True,
+                                   text=True)
                 if r.returncode == 0:
                     plies[g].append((s, who, mv))
                     break
@@ -577,6 +582,11 @@ def deliver_moves(k):
         run("new", "kalah", "ann@example.org", "bob@example.org")
     sdb = os.path.join(d, "scratch.db")
     copy_db(os.path.join(d, "ludus.db"), sdb)
+    # The moves are found by playing them on a copy, through the
+    # referee's own path (which needs the secret `init` made), quietly.
+    scfg = os.path.join(d, "scratch.yaml")
+    with open(cfg) as f, open(scfg, "w") as g:
+        g.write(f.read().replace("%s/ludus.db" % d, sdb))
     seats = ["ann@example.org", "bob@example.org"]
     toks = {(g, i): run("token", str(g), str(i)).stdout.strip()
             for g in range(1, games + 1) for i in (0, 1)}
@@ -587,7 +597,8 @@ def deliver_moves(k):
         if mv is None:
             continue
         for s, who in enumerate(seats):
-            r = subprocess.run([LUDUS, "-d", sdb, "move", str(g), who, mv],
+            r = subprocess.run([LUDUS, "-c", scfg, "move", "--quiet",
+                                str(g), who, mv],
                                capture_output=True, text=True)
             if r.returncode == 0:
                 mails.append(message(who, "referee@example.org",
