@@ -123,6 +123,43 @@ out:
 	return rc;
 }
 
+/*
+ * HMAC-SHA256 of msg.  The MAC is fetched once per process and the key
+ * set once per secret, then each call only starts over (EVP_MAC_init with
+ * no key keeps the one it has): HMAC() would look both up again.
+ */
+static void
+token_hmac(const struct token_secret *s, const char *msg, size_t len,
+    unsigned char md[EVP_MAX_MD_SIZE], unsigned int *mdlen)
+{
+	static EVP_MAC_CTX *ctx;
+	static unsigned char keyed[TOKEN_SECRET_LEN];
+	EVP_MAC *mac;
+	OSSL_PARAM params[2];
+	size_t n = 0;
+	int ok;
+
+	if (ctx == NULL) {
+		if ((mac = EVP_MAC_fetch(NULL, "HMAC", NULL)) == NULL ||
+		    (ctx = EVP_MAC_CTX_new(mac)) == NULL)
+			fatal("HMAC-SHA256 is not available");
+		EVP_MAC_free(mac);	/* the context holds it */
+		params[0] = OSSL_PARAM_construct_utf8_string("digest",
+		    (char *)"SHA256", 0);
+		params[1] = OSSL_PARAM_construct_end();
+		ok = EVP_MAC_init(ctx, s->key, TOKEN_SECRET_LEN, params);
+		memcpy(keyed, s->key, TOKEN_SECRET_LEN);
+	} else if (CRYPTO_memcmp(keyed, s->key, TOKEN_SECRET_LEN) != 0) {
+		ok = EVP_MAC_init(ctx, s->key, TOKEN_SECRET_LEN, NULL);
+		memcpy(keyed, s->key, TOKEN_SECRET_LEN);
+	} else
+		ok = EVP_MAC_init(ctx, NULL, 0, NULL);
+	if (ok != 1 || EVP_MAC_update(ctx, (const unsigned char *)msg,
+	    len) != 1 || EVP_MAC_final(ctx, md, &n, EVP_MAX_MD_SIZE) != 1)
+		fatal("HMAC-SHA256 failed");
+	*mdlen = (unsigned int)n;
+}
+
 void
 token_make(const struct token_secret *s, int64_t game, int seat,
     char out[TOKEN_LEN + 1])
@@ -135,9 +172,7 @@ token_make(const struct token_secret *s, int64_t game, int seat,
 	int i, len;
 
 	len = snprintf(msg, sizeof(msg), "%" PRId64 ":%d", game, seat);
-	if (HMAC(EVP_sha256(), s->key, TOKEN_SECRET_LEN,
-	    (const unsigned char *)msg, (size_t)len, md, &mdlen) == NULL)
-		fatal("HMAC-SHA256 failed");
+	token_hmac(s, msg, (size_t)len, md, &mdlen);
 	/* The first 50 bits, five at a time. */
 	for (i = 0; i < 7; i++)
 		bits = bits << 8 | md[i];
