@@ -94,6 +94,18 @@ struct ref_msg {
 	struct ref_cond	 cond;		/* the move being mailed (refcond.c) */
 };
 
+/* One command line as the table's dispatcher (refcmd.c) hands it to the
+ * command's run step. */
+struct ref_call {
+	const struct command *c;	/* foreign: the line read */
+	const char	*line;		/* foreign: the line as written */
+	int		 from_tag;	/* c->game is the subject tag's */
+	struct play_game *g;		/* foreign: the game, for COMMAND_LOAD;
+					 * else NULL */
+	int		 seat;		/* the sender's seat, for COMMAND_TOKEN
+					 * and COMMAND_SEAT; else -1 */
+};
+
 /* What became of one command. */
 struct ref_result {
 	char	 why[700];	/* REF_FAIL: the reason, for the reply */
@@ -105,7 +117,17 @@ struct ref_result {
 
 int	ref_fail(struct ref_result *, const char *fmt, ...) PRINTFLIKE(2, 3);
 
-/* referee.c: sending. */
+/* refcore.c: what every part uses; it calls no command file. */
+
+/* Queue a rendered mail now as the message's n-th (its tag, threading,
+ * HTML part); to_sender: an answer to the sender's own mail. */
+int	ref_queue_now(struct ref_msg *, const char *to, int to_sender,
+	    const char *subject, const char *body, const char *style,
+	    const char *lang, int64_t game, int seat, int notification,
+	    const char *auto_submitted, int n);
+/* Render LANG/NAME: subject, body and the body's style layer (owned). */
+int	ref_render(struct ref_msg *, const char *lang, const char *tmplname,
+	    struct tmpl_data *, char **subject, char **body, char **style);
 
 /* Render LANG/NAME for a player and queue it.  game is 0 for mail about
  * no game; seat is the reader's seat (its token goes into the subject tag
@@ -143,6 +165,20 @@ void	ref_local(const struct store_player *, int64_t t, char *out,
 	    size_t len);
 /* A new game seed, reproducible in test builds (see rng_seed_new). */
 void	ref_seed(struct ref_msg *, unsigned char seed[RNG_SEED_LEN]);
+
+/* refself.c: the commands about the sender alone (run steps). */
+int	refself_cmd_help(struct ref_msg *, const struct ref_call *,
+	    struct ref_result *);
+int	refself_cmd_games(struct ref_msg *, const struct ref_call *,
+	    struct ref_result *);
+int	refself_cmd_list(struct ref_msg *, const struct ref_call *,
+	    struct ref_result *);
+int	refself_cmd_bump(struct ref_msg *, const struct ref_call *,
+	    struct ref_result *);
+int	refself_cmd_set(struct ref_msg *, const struct ref_call *,
+	    struct ref_result *);
+int	refself_cmd_vacation(struct ref_msg *, const struct ref_call *,
+	    struct ref_result *);
 
 /* refview.c: what templates are rendered from. */
 
