@@ -94,109 +94,6 @@ dmarc_pass(const struct referee *r, const struct mail_msg *m)
 	    util_strcaseeq(at + 1, m->dmarc_from);
 }
 
-int
-ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
-{
-	struct command c;
-	struct ref_call k;
-	char err[600];
-	int rc, from_tag = 0;
-
-	if (command_parse(x->r->aliases, line, &c, err, sizeof(err)) == -1) {
-		if (c.kind == CMD_NONE)
-			ref_fail(res, _("%s; send `help` for the commands"), err);
-		else
-			ref_fail(res, _("%s (write it as `%s`)"), err,
-			    command_usage(c.kind));
-		command_free(&c);
-		return REF_FAIL;
-	}
-	if (command_game_scoped(c.kind) && c.game == 0 && x->m != NULL) {
-		c.game = x->m->tag_game;
-		from_tag = 1;
-	}
-	k.c = &c;
-	k.line = line;
-	k.from_tag = from_tag;
-	k.g = NULL;
-	k.seat = -1;
-	switch (c.kind) {
-	case CMD_HELP:
-		rc = refself_cmd_help(x, &k, res);
-		break;
-	case CMD_GAMES:
-		rc = refself_cmd_games(x, &k, res);
-		break;
-	case CMD_LIST:
-		rc = refself_cmd_list(x, &k, res);
-		break;
-	case CMD_BUMP:
-		rc = refself_cmd_bump(x, &k, res);
-		break;
-	case CMD_SET_LANGUAGE:
-	case CMD_SET_NOTIFY:
-	case CMD_SET_NAME:
-	case CMD_SET_TIMEZONE:
-	case CMD_SET_PUBLIC_ADDRESS:
-		rc = refself_cmd_set(x, &k, res);
-		break;
-	case CMD_VACATION:
-		rc = refself_cmd_vacation(x, &k, res);
-		break;
-	case CMD_NEW:
-		rc = refgame_new(x, &c, 0, res);
-		break;
-	case CMD_REPORT:
-		rc = refadmin_report(x, &c, res);
-		break;
-	case CMD_CONFIRM:
-		rc = refadmin_confirm(x, &c, res);
-		break;
-	case CMD_ADMIN_NEW:
-	case CMD_ADMIN_ABORT:
-	case CMD_ADMIN_ADJUDICATE:
-	case CMD_ADMIN_EXTEND:
-	case CMD_ADMIN_BAN:
-	case CMD_ADMIN_UNBAN:
-	case CMD_ADMIN_REPORTS:
-	case CMD_ADMIN_RESOLVE:
-	case CMD_ADMIN_LADDER_CREATE:
-	case CMD_ADMIN_LADDER_CLOSE:
-	case CMD_ADMIN_LADDER_REMOVE:
-	case CMD_ADMIN_LADDER_ADJUST:
-		rc = refadmin_run(x, &c, line, res);
-		break;
-	case CMD_LADDER:
-	case CMD_LADDER_JOIN:
-	case CMD_LADDER_LEAVE:
-	case CMD_CHALLENGE:
-		rc = refladder_run(x, &c, res);
-		break;
-	case CMD_SEEK:
-	case CMD_SEEKS:
-		rc = refseek_run(x, &c, line, res);
-		break;
-	default:
-		/* accept #ID and decline #ID of a seek; a game's otherwise. */
-		if ((c.kind == CMD_ACCEPT || c.kind == CMD_DECLINE) &&
-		    c.game != 0 && !from_tag && (rc = refseek_answer(x, &c,
-		    line, res)) != REF_NOSEEK)
-			break;
-		if (c.implicit && c.game == 0)
-			rc = ref_fail(res, _("`%.60s` is not a command; send "
-			    "`help` for the commands"), line);
-		else if (c.game == 0)
-			rc = ref_fail(res, _("which game? Write #ID after `%s`, "
-			    "or reply to a mail of the game"), command_name(
-			    c.kind));
-		else
-			rc = refgame_run(x, &c, from_tag, res);
-		break;
-	}
-	command_free(&c);
-	return rc;
-}
-
 /* Does the message prove its sender: a trusted DMARC pass, or the reply
  * token of the sender's own seat in the game it answers? */
 static int
@@ -775,7 +672,7 @@ fire_one(struct referee *r, int64_t now)
 	i18n_set("en");
 	x.key = xasprintf("timer:%lld:%lld", (long long)t[0].id,
 	    (long long)t[0].due);
-	rc = refadmin_timer(&x, &t[0]);
+	rc = ref_run_timer(&x, &t[0]);
 	if (rc == 0)
 		rc = store_timer_delete(r->store, t[0].id);
 	free((char *)x.key);

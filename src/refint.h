@@ -106,6 +106,11 @@ struct ref_call {
 					 * and COMMAND_SEAT; else -1 */
 };
 
+/* A command's run step (its entry in the table of command.h). */
+struct ref_result;
+typedef int ref_run_fn(struct ref_msg *, const struct ref_call *,
+	    struct ref_result *);
+
 /* What became of one command. */
 struct ref_result {
 	char	 why[700];	/* REF_FAIL: the reason, for the reply */
@@ -113,6 +118,8 @@ struct ref_result {
 	int64_t	 game;		/* the game concerned, 0 when none */
 	int	 legal_seat;	/* show this seat's legal moves, or -1 */
 	char	*note;		/* REF_OK: a sentence for the reply (owned) */
+	char	*rerun;		/* REF_OK of confirm: the line confirmed,
+				 * which the dispatcher runs now (owned) */
 };
 
 int	ref_fail(struct ref_result *, const char *fmt, ...) PRINTFLIKE(2, 3);
@@ -167,18 +174,8 @@ void	ref_local(const struct store_player *, int64_t t, char *out,
 void	ref_seed(struct ref_msg *, unsigned char seed[RNG_SEED_LEN]);
 
 /* refself.c: the commands about the sender alone (run steps). */
-int	refself_cmd_help(struct ref_msg *, const struct ref_call *,
-	    struct ref_result *);
-int	refself_cmd_games(struct ref_msg *, const struct ref_call *,
-	    struct ref_result *);
-int	refself_cmd_list(struct ref_msg *, const struct ref_call *,
-	    struct ref_result *);
-int	refself_cmd_bump(struct ref_msg *, const struct ref_call *,
-	    struct ref_result *);
-int	refself_cmd_set(struct ref_msg *, const struct ref_call *,
-	    struct ref_result *);
-int	refself_cmd_vacation(struct ref_msg *, const struct ref_call *,
-	    struct ref_result *);
+ref_run_fn	refself_cmd_help, refself_cmd_games, refself_cmd_list,
+	    refself_cmd_bump, refself_cmd_set, refself_cmd_vacation;
 
 /* refview.c: what templates are rendered from. */
 
@@ -253,12 +250,18 @@ int	refview_shown(const struct play_game *, int seat, const char *notation,
 int	refview_move_visible(const struct play_game *, int seat,
 	    const char *notation, int viewer);
 
-/* refgame.c: commands on games and on the sender's own settings.
- * from_tag: the game is the subject tag's, not written in the line. */
+/* refgame.c: commands on games. */
 /* The seat's side: partners share one (the lower seat number). */
 int	refgame_side(const struct play_game *, int seat);
-int	refgame_run(struct ref_msg *, const struct command *, int from_tag,
-	    struct ref_result *);
+/* Run steps. */
+ref_run_fn	refgame_cmd_new, refgame_cmd_accept, refgame_cmd_decline,
+	    refgame_cmd_move, refgame_cmd_preview, refgame_cmd_signal,
+	    refgame_cmd_board, refgame_cmd_history, refgame_cmd_resign,
+	    refgame_cmd_draw, refgame_cmd_observe, refgame_cmd_unobserve,
+	    refgame_cmd_say, refgame_cmd_thanks;
+/* A move line that is no move of the game, a sign-off "thanks": a remark
+ * to set aside (the table's remark step of move and thanks). */
+int	refgame_remark(struct ref_msg *, const struct ref_call *);
 /* End a game other than by the rules (resign, agreement, admin).
  * winners: bit per seat; how: the `ended` word. */
 int	refgame_finish(struct ref_msg *, struct play_game *, int draw,
@@ -274,12 +277,15 @@ int	refgame_new(struct ref_msg *, const struct command *, int admin,
 	    struct ref_result *);
 
 /* refadmin.c: admin commands, reports, confirmations, timers. */
-int	refadmin_run(struct ref_msg *, const struct command *, const char *line,
-	    struct ref_result *);
+ref_run_fn	refadmin_cmd_new, refadmin_cmd_game, refadmin_cmd_ban,
+	    refadmin_cmd_reports, refadmin_cmd_resolve, refadmin_cmd_report,
+	    refadmin_cmd_confirm;
 int	refadmin_report(struct ref_msg *, const struct command *,
 	    struct ref_result *);
+/* confirm COOKIE: the line it confirms in res->rerun. */
 int	refadmin_confirm(struct ref_msg *, const struct command *,
 	    struct ref_result *);
+/* An `invitation` or `report` timer fell due. */
 int	refadmin_timer(struct ref_msg *, const struct store_timer *);
 /* Mail the sender a cookie that runs line when `confirm COOKIE` comes
  * back (admin: the confirmation of an admin command; else of a player's
@@ -335,8 +341,8 @@ int	refladder_end(struct ref_msg *, const struct play_game *,
 int	refladder_unplayed(struct ref_msg *, const struct play_game *,
 	    int64_t decliner);
 /* ladder, ladder join/leave, challenge; the admin ladder commands. */
-int	refladder_run(struct ref_msg *, const struct command *,
-	    struct ref_result *);
+ref_run_fn	refladder_cmd_ladder, refladder_cmd_join, refladder_cmd_leave,
+	    refladder_cmd_challenge, refladder_cmd_admin;
 int	refladder_admin(struct ref_msg *, const struct command *,
 	    struct ref_result *);
 /* Open the ladders of the configuration's ladder.create that do not
@@ -376,9 +382,9 @@ int	refdeck_dealt(struct ref_msg *, int64_t game);
 
 /* refseek.c: open seeks, the lobby by mail. */
 #define REF_NOSEEK	3	/* refseek_answer: #ID is no seek */
-/* seek, seeks; line is the command as written (for its confirmation). */
-int	refseek_run(struct ref_msg *, const struct command *, const char *line,
-	    struct ref_result *);
+/* seek, seeks; and accept #ID, decline #ID of a seek (the prior step
+ * of accept and decline: REF_NOSEEK when #ID is no seek). */
+ref_run_fn	refseek_cmd_seek, refseek_cmd_seeks, refseek_cmd_answer;
 /* accept #ID / decline #ID when #ID is a seek; REF_NOSEEK when it is
  * not (then it is a game's). */
 int	refseek_answer(struct ref_msg *, const struct command *,
@@ -386,9 +392,9 @@ int	refseek_answer(struct ref_msg *, const struct command *,
 /* A `seek` timer (a seek lapses) or the weekly `seeks` posting. */
 int	refseek_timer(struct ref_msg *, const struct store_timer *);
 /* refcond.c: conditional moves and takebacks. */
-/* if, conditions, conditions clear, takeback by seat. */
-int	refcond_run(struct ref_msg *, struct play_game *, int seat,
-	    const struct command *, struct ref_result *);
+/* if, conditions, conditions clear, takeback: run steps. */
+ref_run_fn	refcond_cmd_if, refcond_cmd_conditions,
+	    refcond_cmd_conditions_clear, refcond_cmd_takeback;
 /* After *seat moved (before: the seats that were to move then): a
  * takeback asked for is answered; when the other seat's queue expects the
  * turn, its reply is played (the clock told of the first move), *seat and
@@ -404,7 +410,10 @@ int	refcond_tell(struct ref_msg *, const struct play_game *);
 void	refcond_view(struct ref_msg *, const struct play_game *,
 	    struct tmpl_data *, int viewer, const char *owner_name);
 
-/* referee.c: run one command line (used by confirm). */
+/* refcmd.c: the command table's dispatcher, the only way to a command's
+ * run step.  Run one command line. */
 int	ref_run_line(struct ref_msg *, const char *line, struct ref_result *);
+/* Fire a due timer by its kind. */
+int	ref_run_timer(struct ref_msg *, const struct store_timer *);
 
 #endif

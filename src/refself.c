@@ -87,6 +87,41 @@ option_list(struct tmpl_list *l, const struct gamedef *def)
 	}
 }
 
+/* The help mail's width of a command's form: its text starts here. */
+#define HELP_COLUMN	25
+
+/* commands[].line: each command's help line from the table, in the
+ * language in effect: the form, then what it does from HELP_COLUMN on
+ * (three spaces after a longer form); its further lines under it. */
+static void
+help_commands(struct tmpl_list *l)
+{
+	const struct command_entry *e;
+	struct buf b = { 0 };
+	const char *u, *t;
+	int width;
+
+	for (e = command_table; e->kind != CMD_NONE; e++) {
+		if (e->help_usage == NULL || (e->flags & COMMAND_ADMIN))
+			continue;
+		u = _(e->help_usage);
+		buf_adds(&b, u);
+		/* Characters, not bytes: the forms are translated. */
+		for (width = 0; *u != '\0'; u++)
+			width += ((unsigned char)*u & 0xc0) != 0x80;
+		buf_printf(&b, "%*s", width <= HELP_COLUMN - 2 ?
+		    HELP_COLUMN - width : 3, "");
+		for (t = _(e->help_text); *t != '\0'; t++) {
+			buf_addc(&b, *t);
+			if (*t == '\n')
+				buf_printf(&b, "%*s", HELP_COLUMN + 2, "");
+		}
+		tmpl_set(tmpl_list_add(l), "line", buf_str(&b));
+		buf_reset(&b);
+	}
+	buf_free(&b);
+}
+
 /* help [GAME|TOPIC] */
 static int
 cmd_help(struct ref_msg *x, const struct command *c, struct ref_result *res)
@@ -134,6 +169,7 @@ cmd_help(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		tmpl_set(it, "name", x->r->defs[i].name);
 		tmpl_set(it, "title", _(x->r->defs[i].title));
 	}
+	help_commands(tmpl_list(d, "commands"));
 	rc = ref_send(x, &x->me, "help", d, 0, -1, NULL);
 	tmpl_data_free(d);
 	return rc;
