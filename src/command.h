@@ -218,6 +218,10 @@ extern const struct command_entry command_table[];
 /* The entry of a kind; the last (CMD_NONE) for none.  Don't free. */
 const struct command_entry *command_entry(enum command_kind);
 
+/* The summary in ludus-commands(7): every command's form, the players'
+ * then the admins', as an mdoc literal display (src/cmddoc.c). */
+void	command_table_man(struct buf *);
+
 /* Parse steps (the arguments after the keyword). */
 int	command_args_help(const char *, struct command *, char *, size_t);
 int	command_args_none(const char *, struct command *, char *, size_t);

@@ -198,6 +198,27 @@ const struct command_entry command_table[] = {
 	{ CMD_NONE, "", "", 0, NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
+void
+command_table_man(struct buf *b)
+{
+	const struct command_entry *e;
+	int admin, k;
+
+	/* In the order of the kinds (command.h), which keeps a command's
+	 * kin together (accept, decline). */
+	buf_adds(b, ".Bd -literal -offset indent\n");
+	for (admin = 0; admin <= 1; admin++) {
+		if (admin)
+			buf_adds(b, "\n");
+		for (k = CMD_NONE + 1; k < CMD_NKINDS; k++) {
+			e = command_entry((enum command_kind)k);
+			if (!(e->flags & COMMAND_ADMIN) == !admin)
+				buf_printf(b, "%s\n", e->usage);
+		}
+	}
+	buf_adds(b, ".Ed\n");
+}
+
 /* The timers, by kind: each fires in the file that set it. */
 static const struct {
 	const char	*kind;
