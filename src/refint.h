@@ -1,7 +1,14 @@
 /*
- * refint: how the parts of the referee talk to each other.  Only
- * referee.c, refview.c, refgame.c, refadmin.c, refclock.c,
- * refladder.c and site.c (the public pages, views too) include this.
+ * refint: how the parts of the referee talk to each other.  Only the
+ * ref*.c files, referee.c and site.c (the public pages, views too)
+ * include this.
+ *
+ * Who calls whom: referee.c (the message level) hands each command line
+ * to the command table's dispatcher in refcmd.c, which alone calls the
+ * commands' run steps, in refself.c, refgame.c, refcond.c, refadmin.c,
+ * refladder.c and refseek.c; those call the helpers of refcore.c,
+ * refview.c, refclock.c, refrobot.c, refdeck.c and one another, but never
+ * refcmd.c or referee.c (tests/callgraph.sh).
  *
  * One incoming message (or one due timer) is one struct ref_msg.  Its
  * commands run in order, each inside a savepoint of the caller's
@@ -106,11 +113,6 @@ struct ref_call {
 					 * and COMMAND_SEAT; else -1 */
 };
 
-/* A command's run step (its entry in the table of command.h). */
-struct ref_result;
-typedef int ref_run_fn(struct ref_msg *, const struct ref_call *,
-	    struct ref_result *);
-
 /* What became of one command. */
 struct ref_result {
 	char	 why[700];	/* REF_FAIL: the reason, for the reply */
@@ -121,6 +123,10 @@ struct ref_result {
 	char	*rerun;		/* REF_OK of confirm: the line confirmed,
 				 * which the dispatcher runs now (owned) */
 };
+
+/* A command's run step (its entry in the table of command.h). */
+typedef int ref_run_fn(struct ref_msg *, const struct ref_call *,
+	    struct ref_result *);
 
 int	ref_fail(struct ref_result *, const char *fmt, ...) PRINTFLIKE(2, 3);
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The referee's command table is the only way in: a file that runs the
 # commands (a run, prior, remark or timer step named in the tables of
-# src/refcmd.c) is called back by none of the files it runs them in, and
-# only refcmd.c runs them.  Read from the objects' symbols (nm): which
+# src/refcmd.c) is called back by none of the files it runs them in, only
+# refcmd.c runs them, and no ref*.c calls into referee.c, the message
+# level that hands each line to the table.  Read from the objects' symbols (nm): which
 # functions each src/ref*.o defines and which it calls.
 set -u
 src=${LUDUS_SRCDIR:?} build=${LUDUS_BUILDDIR:?}
@@ -66,6 +67,12 @@ while read -r caller callee; do
 		ok
 	fi
 done < "$tmp/edges"
+
+# Nor into the message level, which hands the lines to the table.
+back=$(awk 'FILENAME == ARGV[1] { if ($2 == "referee") d[$1] = 1; next }
+    $1 != "referee" && ($2 in d) { print $1 ".c: " $2 }' \
+    "$tmp/defs" "$tmp/uses" | sort -u | tr '\n' ' ')
+if [ -z "$back" ]; then ok; else bad "calls into referee.c: $back"; fi
 
 echo "callgraph: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
