@@ -210,8 +210,12 @@ struct command_entry {
 				 * the seat's reply token or DMARC */
 #define COMMAND_SEAT	0x08	/* for the sender's seat in it; From will
 				 * do */
-#define COMMAND_ADMIN	0x10	/* for the admins, confirmed by a mailed
-				 * cookie unless DMARC proves From */
+#define COMMAND_ADMIN	0x10	/* for the admins only */
+#define COMMAND_CONFIRM	0x20	/* run when `confirm COOKIE` comes back
+				 * from the From address (the cookie is
+				 * mailed there), unless DMARC proves it;
+				 * seeks ask in their run step, after
+				 * their own checks */
 
 /* Ends with an entry of kind CMD_NONE (name and usage ""). */
 extern const struct command_entry command_table[];

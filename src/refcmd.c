@@ -106,7 +106,8 @@ const struct command_entry command_table[] = {
 	    command_args_game, refgame_cmd_unobserve, NULL, NULL, NULL, NULL },
 	{ CMD_LIST, "list", "list", 0,
 	    command_args_none, refself_cmd_list, NULL, NULL,
-	    N_("list / bump"), N_("your games / send again every waiting board") },
+	    N_("list / bump"),
+	    N_("your games / send again every waiting board") },
 	{ CMD_BUMP, "bump", "bump", 0,
 	    command_args_none, refself_cmd_bump, NULL, NULL, NULL, NULL },
 	{ CMD_SET_LANGUAGE, "set language", "set language CODE", 0,
@@ -114,7 +115,8 @@ const struct command_entry command_table[] = {
 	    N_("set language en|ru|ar"), N_("the language of the mails") },
 	{ CMD_SET_NOTIFY, "set notify", "set notify turn|all|off", 0,
 	    command_args_notify, refself_cmd_set, NULL, NULL,
-	    N_("set notify turn|all|off"), N_("which moves are mailed to you") },
+	    N_("set notify turn|all|off"),
+	    N_("which moves are mailed to you") },
 	{ CMD_SET_NAME, "set name", "set name TEXT", 0,
 	    command_args_name, refself_cmd_set, NULL, NULL,
 	    N_("set name TEXT"), N_("the name others see") },
@@ -138,7 +140,8 @@ const struct command_entry command_table[] = {
 	    command_args_ladder, refladder_cmd_leave, NULL, NULL, NULL, NULL },
 	{ CMD_CHALLENGE, "challenge", "challenge ADDRESS [LADDER]", 0,
 	    command_args_ladder, refladder_cmd_challenge, NULL, NULL,
-	    N_("challenge ADDRESS [LADDER]"), N_("challenge a rung above yours") },
+	    N_("challenge ADDRESS [LADDER]"),
+	    N_("challenge a rung above yours") },
 	{ CMD_SEEK, "seek",
 	    "seek GAME [OPT=VAL...] [ladder=NAME] [rating=LOW-HIGH]", 0,
 	    command_args_seek, refseek_cmd_seek, NULL, NULL,
@@ -161,39 +164,47 @@ const struct command_entry command_table[] = {
 	    N_("confirm CODE"),
 	    N_("carry out a command you were asked to confirm") },
 	{ CMD_ADMIN_NEW, "admin new", "admin new GAME [OPT=VAL...] ADDRESS...",
-	    COMMAND_ADMIN,
+	    COMMAND_ADMIN | COMMAND_CONFIRM,
 	    command_args_new, refadmin_cmd_new, NULL, NULL, NULL, NULL },
 	{ CMD_ADMIN_ABORT, "admin abort", "admin abort #ID [REASON]",
-	    COMMAND_ADMIN | COMMAND_GAME,
+	    COMMAND_ADMIN | COMMAND_CONFIRM | COMMAND_GAME,
 	    command_args_abort, refadmin_cmd_game, NULL, NULL, NULL, NULL },
 	{ CMD_ADMIN_ADJUDICATE, "admin adjudicate",
 	    "admin adjudicate #ID draw|1-0|0-1|ADDRESS|SEAT [REASON]",
-	    COMMAND_ADMIN | COMMAND_GAME,
-	    command_args_adjudicate, refadmin_cmd_game, NULL, NULL, NULL, NULL },
+	    COMMAND_ADMIN | COMMAND_CONFIRM | COMMAND_GAME,
+	    command_args_adjudicate, refadmin_cmd_game, NULL, NULL,
+	    NULL, NULL },
 	{ CMD_ADMIN_EXTEND, "admin extend", "admin extend #ID HOURS [REASON]",
-	    COMMAND_ADMIN | COMMAND_GAME,
+	    COMMAND_ADMIN | COMMAND_CONFIRM | COMMAND_GAME,
 	    command_args_extend, refadmin_cmd_game, NULL, NULL, NULL, NULL },
 	{ CMD_ADMIN_BAN, "admin ban", "admin ban ADDRESS [REASON]",
-	    COMMAND_ADMIN,
+	    COMMAND_ADMIN | COMMAND_CONFIRM,
 	    command_args_ban, refadmin_cmd_ban, NULL, NULL, NULL, NULL },
-	{ CMD_ADMIN_UNBAN, "admin unban", "admin unban ADDRESS", COMMAND_ADMIN,
+	{ CMD_ADMIN_UNBAN, "admin unban", "admin unban ADDRESS",
+	    COMMAND_ADMIN | COMMAND_CONFIRM,
 	    command_args_ban, refadmin_cmd_ban, NULL, NULL, NULL, NULL },
-	{ CMD_ADMIN_REPORTS, "admin reports", "admin reports", COMMAND_ADMIN,
+	{ CMD_ADMIN_REPORTS, "admin reports", "admin reports",
+	    COMMAND_ADMIN | COMMAND_CONFIRM,
 	    command_args_none, refadmin_cmd_reports, NULL, NULL, NULL, NULL },
 	{ CMD_ADMIN_RESOLVE, "admin resolve", "admin resolve N TEXT",
-	    COMMAND_ADMIN,
-	    command_args_resolve, refadmin_cmd_resolve, NULL, NULL, NULL, NULL },
+	    COMMAND_ADMIN | COMMAND_CONFIRM,
+	    command_args_resolve, refadmin_cmd_resolve, NULL, NULL,
+	    NULL, NULL },
 	{ CMD_ADMIN_LADDER_CREATE, "admin ladder create",
-	    "admin ladder create NAME GAME [OPT=VAL...]", COMMAND_ADMIN,
+	    "admin ladder create NAME GAME [OPT=VAL...]",
+	    COMMAND_ADMIN | COMMAND_CONFIRM,
 	    command_args_ladder, refladder_cmd_admin, NULL, NULL, NULL, NULL },
 	{ CMD_ADMIN_LADDER_CLOSE, "admin ladder close",
-	    "admin ladder close NAME", COMMAND_ADMIN,
+	    "admin ladder close NAME",
+	    COMMAND_ADMIN | COMMAND_CONFIRM,
 	    command_args_ladder, refladder_cmd_admin, NULL, NULL, NULL, NULL },
 	{ CMD_ADMIN_LADDER_REMOVE, "admin ladder remove-player",
-	    "admin ladder remove-player NAME ADDRESS", COMMAND_ADMIN,
+	    "admin ladder remove-player NAME ADDRESS",
+	    COMMAND_ADMIN | COMMAND_CONFIRM,
 	    command_args_ladder, refladder_cmd_admin, NULL, NULL, NULL, NULL },
 	{ CMD_ADMIN_LADDER_ADJUST, "admin ladder adjust",
-	    "admin ladder adjust NAME ADDRESS POSITION", COMMAND_ADMIN,
+	    "admin ladder adjust NAME ADDRESS POSITION",
+	    COMMAND_ADMIN | COMMAND_CONFIRM,
 	    command_args_ladder, refladder_cmd_admin, NULL, NULL, NULL, NULL },
 	{ CMD_NONE, "", "", 0, NULL, NULL, NULL, NULL, NULL, NULL }
 };
@@ -289,7 +300,8 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 
 	if (command_parse(x->r->aliases, line, &c, err, sizeof(err)) == -1) {
 		if (c.kind == CMD_NONE)
-			ref_fail(res, _("%s; send `help` for the commands"), err);
+			ref_fail(res, _("%s; send `help` for the commands"),
+			    err);
 		else
 			ref_fail(res, _("%s (write it as `%s`)"), err,
 			    command_usage(c.kind));
@@ -305,16 +317,15 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 		c.game = x->m->tag_game;
 		k.from_tag = 1;
 	}
-	if (e->flags & COMMAND_ADMIN) {
-		if (!ref_is_admin(x->r, x->me.address)) {
-			rc = ref_fail(res, _("admin commands are for the admins "
-			    "of this referee"));
-			goto out;
-		}
-		if (!x->dmarc && !x->confirmed) {
-			rc = refadmin_ask(x, line, 1, res);
-			goto out;
-		}
+	if ((e->flags & COMMAND_ADMIN) && !ref_is_admin(x->r, x->me.address)) {
+		rc = ref_fail(res, _("admin commands are for the admins of "
+		    "this referee"));
+		goto out;
+	}
+	if ((e->flags & COMMAND_CONFIRM) && !x->dmarc && !x->confirmed) {
+		rc = refadmin_ask(x, line, (e->flags & COMMAND_ADMIN) != 0,
+		    res);
+		goto out;
 	}
 	if (e->prior != NULL && c.game != 0 && !k.from_tag &&
 	    (rc = e->prior(x, &k, res)) != REF_NOSEEK)

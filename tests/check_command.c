@@ -1200,6 +1200,11 @@ START_TEST(command_table_one_entry_per_kind)
 			ck_assert(e->flags & COMMAND_LOAD);
 		ck_assert_msg(!(e->flags & COMMAND_ADMIN) ||
 		    e->help_usage == NULL, "%s is in the help mail", e->name);
+		/* A forged From never runs an admin command. */
+		ck_assert_msg(!(e->flags & COMMAND_ADMIN) ||
+		    (e->flags & COMMAND_CONFIRM), "%s unconfirmed", e->name);
+		ck_assert_int_eq(!(e->flags & COMMAND_ADMIN),
+		    strncmp(e->name, "admin ", 6) != 0);
 		ck_assert(!e->help_usage == !e->help_text);
 		n++;
 	}
