@@ -21,76 +21,6 @@
 #define MAX_COOKIE	128
 #define MAX_TOPIC	100
 
-struct command_info {
-	const char	*name;		/* its keyword(s), as typed */
-	const char	*usage;
-	int		 scoped;	/* acts on one game */
-};
-
-static const struct command_info infos[CMD_NKINDS] = {
-	[CMD_NONE] = { "", "", 0 },
-	[CMD_HELP] = { "help", "help [GAME|TOPIC]", 0 },
-	[CMD_GAMES] = { "games", "games", 0 },
-	[CMD_NEW] = { "new", "new GAME [OPT=VAL...] ADDRESS...", 0 },
-	[CMD_ACCEPT] = { "accept", "accept [#ID]", 1 },
-	[CMD_DECLINE] = { "decline", "decline [#ID]", 1 },
-	[CMD_MOVE] = { "move", "move [#ID] [N.] MOVE[, MOVE...]", 1 },
-	[CMD_PREVIEW] = { "preview", "preview [#ID] [N.] MOVE[, MOVE...]", 1 },
-	[CMD_BOARD] = { "board", "board [#ID]", 1 },
-	[CMD_HISTORY] = { "history", "history [#ID]", 1 },
-	[CMD_RESIGN] = { "resign", "resign [#ID]", 1 },
-	[CMD_DRAW] = { "draw", "draw [#ID]", 1 },
-	[CMD_SIGNAL] = { "signal", "signal [#ID] NAME", 1 },
-	[CMD_OBSERVE] = { "observe", "observe [#ID]", 1 },
-	[CMD_UNOBSERVE] = { "unobserve", "unobserve [#ID]", 1 },
-	[CMD_LIST] = { "list", "list", 0 },
-	[CMD_BUMP] = { "bump", "bump", 0 },
-	[CMD_SET_LANGUAGE] = { "set language", "set language CODE", 0 },
-	[CMD_SET_NOTIFY] = { "set notify", "set notify turn|all|off", 0 },
-	[CMD_SET_NAME] = { "set name", "set name TEXT", 0 },
-	[CMD_SET_TIMEZONE] = { "set timezone", "set timezone ZONE", 0 },
-	[CMD_SET_PUBLIC_ADDRESS] = { "set public-address",
-	    "set public-address yes|no", 0 },
-	[CMD_VACATION] = { "vacation", "vacation DAYS|off", 0 },
-	[CMD_SAY] = { "say", "say [#ID] TEXT", 1 },
-	[CMD_THANKS] = { "thanks", "thanks [#ID] [TEXT]", 1 },
-	[CMD_REPORT] = { "report", "report [#ID] TEXT", 1 },
-	[CMD_CONFIRM] = { "confirm", "confirm COOKIE", 0 },
-	[CMD_ADMIN_NEW] = { "admin new",
-	    "admin new GAME [OPT=VAL...] ADDRESS...", 0 },
-	[CMD_ADMIN_ABORT] = { "admin abort", "admin abort #ID [REASON]", 1 },
-	[CMD_ADMIN_ADJUDICATE] = { "admin adjudicate",
-	    "admin adjudicate #ID draw|1-0|0-1|ADDRESS|SEAT [REASON]", 1 },
-	[CMD_ADMIN_EXTEND] = { "admin extend",
-	    "admin extend #ID HOURS [REASON]", 1 },
-	[CMD_ADMIN_BAN] = { "admin ban", "admin ban ADDRESS [REASON]", 0 },
-	[CMD_ADMIN_UNBAN] = { "admin unban", "admin unban ADDRESS", 0 },
-	[CMD_ADMIN_REPORTS] = { "admin reports", "admin reports", 0 },
-	[CMD_ADMIN_RESOLVE] = { "admin resolve", "admin resolve N TEXT", 0 },
-	[CMD_LADDER] = { "ladder", "ladder NAME", 0 },
-	[CMD_LADDER_JOIN] = { "ladder join",
-	    "ladder join NAME [with ADDRESS]", 0 },
-	[CMD_LADDER_LEAVE] = { "ladder leave", "ladder leave NAME", 0 },
-	[CMD_CHALLENGE] = { "challenge", "challenge ADDRESS [LADDER]", 0 },
-	[CMD_ADMIN_LADDER_CREATE] = { "admin ladder create",
-	    "admin ladder create NAME GAME [OPT=VAL...]", 0 },
-	[CMD_ADMIN_LADDER_CLOSE] = { "admin ladder close",
-	    "admin ladder close NAME", 0 },
-	[CMD_ADMIN_LADDER_REMOVE] = { "admin ladder remove-player",
-	    "admin ladder remove-player NAME ADDRESS", 0 },
-	[CMD_ADMIN_LADDER_ADJUST] = { "admin ladder adjust",
-	    "admin ladder adjust NAME ADDRESS POSITION", 0 },
-	[CMD_SEEK] = { "seek", "seek GAME [OPT=VAL...] [ladder=NAME] "
-	    "[rating=LOW-HIGH]", 0 },
-	[CMD_SEEKS] = { "seeks", "seeks", 0 },
-	[CMD_IF] = { "if", "if [#ID] MOVE then MOVE [if MOVE then MOVE...]",
-	    1 },
-	[CMD_CONDITIONS] = { "conditions", "conditions [#ID]", 1 },
-	[CMD_CONDITIONS_CLEAR] = { "conditions clear",
-	    "conditions clear [#ID]", 1 },
-	[CMD_TAKEBACK] = { "takeback", "takeback [#ID]", 1 },
-};
-
 struct alias {
 	char		*words;		/* folded, single spaces */
 	char		*lang;
@@ -103,22 +33,36 @@ struct command_aliases {
 	int		 n;
 };
 
+const struct command_entry *
+command_entry(enum command_kind k)
+{
+	const struct command_entry *e;
+
+	for (e = command_table; e->kind != CMD_NONE; e++)
+		if (e->kind == k)
+			break;
+	return e;
+}
+
+/* The entry of kind k, short for the messages below. */
+#define info(k)	command_entry(k)
+
 const char *
 command_name(enum command_kind k)
 {
-	return k > CMD_NONE && k < CMD_NKINDS ? infos[k].name : "";
+	return command_entry(k)->name;
 }
 
 const char *
 command_usage(enum command_kind k)
 {
-	return k > CMD_NONE && k < CMD_NKINDS ? infos[k].usage : "";
+	return command_entry(k)->usage;
 }
 
 int
 command_game_scoped(enum command_kind k)
 {
-	return k > CMD_NONE && k < CMD_NKINDS && infos[k].scoped;
+	return (command_entry(k)->flags & COMMAND_GAME) != 0;
 }
 
 /* Folding and words. */
@@ -269,7 +213,7 @@ static int
 entry_at(const struct command_aliases *al, int i, struct entry *e)
 {
 	if (i < CMD_NKINDS - 1) {
-		e->words = infos[i + 1].name;
+		e->words = info(i + 1)->name;
 		e->kind = (enum command_kind)(i + 1);
 		return 1;
 	}
@@ -389,7 +333,7 @@ partial_keyword(const struct command_aliases *al, const char *line,
 		    memcmp(e.words, first, fl) != 0 || seen[e.kind])
 			continue;
 		seen[e.kind] = 1;
-		buf_printf(&b, "%s%s", hit++ ? "; " : "", infos[e.kind].usage);
+		buf_printf(&b, "%s%s", hit++ ? "; " : "", info(e.kind)->usage);
 	}
 	if (hit)
 		cmd_err(err, errlen, _("`%s` needs more words: %s"), first,
@@ -469,7 +413,7 @@ no_more(const char *p, enum command_kind k, char *err, size_t errlen)
 		return 0;
 	w = next_word(&p);
 	cmd_err(err, errlen, _("%s takes nothing more, not `%.40s`: %s"),
-	    infos[k].name, w, infos[k].usage);
+	    info(k)->name, w, info(k)->usage);
 	free(w);
 	return -1;
 }
@@ -481,10 +425,10 @@ take_text(const char *p, enum command_kind k, const char *what, int need,
 	*out = rest_text(p);
 	if (*out == NULL)
 		return need ? cmd_err(err, errlen, _("%s needs %s: %s"),
-		    infos[k].name, what, infos[k].usage) : 0;
+		    info(k)->name, what, info(k)->usage) : 0;
 	if (strlen(*out) > COMMAND_TEXT_MAX)
 		return cmd_err(err, errlen, _("%s: the text is too long (at most "
-		    "%d bytes)"), infos[k].name, COMMAND_TEXT_MAX);
+		    "%d bytes)"), info(k)->name, COMMAND_TEXT_MAX);
 	return 0;
 }
 
@@ -495,7 +439,7 @@ need_game(const char **pp, struct command *c, char *err, size_t errlen)
 
 	if (r == 0)
 		return cmd_err(err, errlen, _("%s needs the game number: %s"),
-		    infos[c->kind].name, infos[c->kind].usage);
+		    info(c->kind)->name, info(c->kind)->usage);
 	return r == 1 ? 0 : -1;
 }
 
@@ -505,8 +449,8 @@ opt_game(const char **pp, struct command *c, char *err, size_t errlen)
 	return game_ref(pp, &c->game, err, errlen) == -1 ? -1 : 0;
 }
 
-static int
-parse_moves(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_moves(const char *p, struct command *c, char *err, size_t errlen)
 {
 	if (opt_game(&p, c, err, errlen) == -1 ||
 	    move_guard(&p, &c->guard, err, errlen) == -1)
@@ -514,7 +458,7 @@ parse_moves(const char *p, struct command *c, char *err, size_t errlen)
 	c->text = rest_text(p);
 	if (c->text == NULL)
 		return cmd_err(err, errlen, _("%s needs the move: %s"),
-		    infos[c->kind].name, c->kind == CMD_MOVE ? "move 3" :
+		    info(c->kind)->name, c->kind == CMD_MOVE ? "move 3" :
 		    "preview 3");
 	if (strlen(c->text) > COMMAND_TEXT_MAX)
 		return cmd_err(err, errlen, _("the move line is too long (at most "
@@ -649,8 +593,8 @@ new_seat(struct command *c, char *addr, int robot, char *err, size_t errlen)
 }
 
 /* new GAME [OPT=VAL...] ADDRESS...: commas separate like spaces. */
-static int
-parse_new(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_new(const char *p, struct command *c, char *err, size_t errlen)
 {
 	char *copy = xstrdup(p), *s, *w, *folded, *eq;
 	const char *q;
@@ -673,8 +617,8 @@ parse_new(const char *p, struct command *c, char *err, size_t errlen)
 	if (w == NULL || strchr(w, '@') != NULL || strchr(w, '=') != NULL ||
 	    robot_word(folded) != 0) {
 		rc = cmd_err(err, errlen, _("%s needs the game first: %s mancala "
-		    "bob@example.org"), infos[c->kind].name,
-		    infos[c->kind].name);
+		    "bob@example.org"), info(c->kind)->name,
+		    info(c->kind)->name);
 		free(folded);
 		free(w);
 		free(copy);
@@ -703,16 +647,16 @@ parse_new(const char *p, struct command *c, char *err, size_t errlen)
 		} else
 			rc = cmd_err(err, errlen, _("`%.60s` is neither "
 			    "OPTION=VALUE, an address nor robot: %s"), w,
-			    infos[c->kind].usage);
+			    info(c->kind)->usage);
 		free(folded);
 		free(w);
 	}
 	free(copy);
 	if (rc == 0 && c->nseats == 0)
 		rc = cmd_err(err, errlen, _("%s needs the %s' addresses (or "
-		    "robot): %s %s bob@example.org"), infos[c->kind].name,
+		    "robot): %s %s bob@example.org"), info(c->kind)->name,
 		    c->kind == CMD_NEW ? "other players" : "players",
-		    infos[c->kind].name, c->gamename);
+		    info(c->kind)->name, c->gamename);
 	/* In `new` the proposer plays too, so first= may name them: only
 	 * the referee, who knows the sender, can check that. */
 	if (rc == 0 && c->first == CMD_FIRST_ADDRESS &&
@@ -728,8 +672,9 @@ parse_new(const char *p, struct command *c, char *err, size_t errlen)
 	return rc;
 }
 
-static int
-parse_language(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_language(const char *p, struct command *c, char *err,
+    size_t errlen)
 {
 	static const struct { const char *name, *code; } names[] = {
 		{ "english", "en" }, { "английский", "en" },
@@ -776,8 +721,8 @@ parse_language(const char *p, struct command *c, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-parse_notify(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_notify(const char *p, struct command *c, char *err, size_t errlen)
 {
 	char *w = next_word(&p);
 	int rc = 0;
@@ -803,8 +748,8 @@ parse_notify(const char *p, struct command *c, char *err, size_t errlen)
 }
 
 /* set public-address yes|no: may the public site show the address? */
-static int
-parse_public_address(const char *p, struct command *c, char *err,
+int
+command_args_public_address(const char *p, struct command *c, char *err,
     size_t errlen)
 {
 	char *w = next_word(&p);
@@ -831,8 +776,9 @@ parse_public_address(const char *p, struct command *c, char *err,
 
 /* set timezone ZONE: one word, checked against the system's zones when
  * the command runs (c->text). */
-static int
-parse_timezone(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_timezone(const char *p, struct command *c, char *err,
+    size_t errlen)
 {
 	char *w = next_word(&p);
 
@@ -847,8 +793,8 @@ parse_timezone(const char *p, struct command *c, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-parse_name(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_name(const char *p, struct command *c, char *err, size_t errlen)
 {
 	const unsigned char *s;
 
@@ -866,8 +812,9 @@ parse_name(const char *p, struct command *c, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-parse_vacation(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_vacation(const char *p, struct command *c, char *err,
+    size_t errlen)
 {
 	char *w = next_word(&p);
 	long long days;
@@ -909,8 +856,8 @@ parse_vacation(const char *p, struct command *c, char *err, size_t errlen)
 	return rc;
 }
 
-static int
-parse_signal(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_signal(const char *p, struct command *c, char *err, size_t errlen)
 {
 	const char *start;
 	char *line;
@@ -937,8 +884,8 @@ parse_signal(const char *p, struct command *c, char *err, size_t errlen)
 	return no_more(p, c->kind, err, errlen);
 }
 
-static int
-parse_confirm(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_confirm(const char *p, struct command *c, char *err, size_t errlen)
 {
 	const char *s;
 
@@ -954,8 +901,9 @@ parse_confirm(const char *p, struct command *c, char *err, size_t errlen)
 	return no_more(p, c->kind, err, errlen);
 }
 
-static int
-parse_adjudicate(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_adjudicate(const char *p, struct command *c, char *err,
+    size_t errlen)
 {
 	char *w;
 	size_t n;
@@ -964,7 +912,7 @@ parse_adjudicate(const char *p, struct command *c, char *err, size_t errlen)
 		return -1;
 	if ((w = next_word(&p)) == NULL)
 		return cmd_err(err, errlen, _("admin adjudicate needs the result: "
-		    "%s"), infos[c->kind].usage);
+		    "%s"), info(c->kind)->usage);
 	n = strlen(w);
 	if (util_strcaseeq(w, "draw") || strcmp(w, "1/2-1/2") == 0 ||
 	    strcmp(w, "\xc2\xbd-\xc2\xbd") == 0)
@@ -992,8 +940,8 @@ parse_adjudicate(const char *p, struct command *c, char *err, size_t errlen)
 	return take_text(p, c->kind, "", 0, &c->text, err, errlen);
 }
 
-static int
-parse_extend(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_extend(const char *p, struct command *c, char *err, size_t errlen)
 {
 	char *w;
 	size_t n;
@@ -1018,14 +966,14 @@ parse_extend(const char *p, struct command *c, char *err, size_t errlen)
 	    -1;
 }
 
-static int
-parse_ban(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_ban(const char *p, struct command *c, char *err, size_t errlen)
 {
 	char *w = next_word(&p);
 
 	if (w == NULL)
 		return cmd_err(err, errlen, _("%s needs the address: %s"),
-		    infos[c->kind].name, infos[c->kind].usage);
+		    info(c->kind)->name, info(c->kind)->usage);
 	c->addr = util_addr_canon(w);
 	if (c->addr == NULL) {
 		cmd_err(err, errlen, _("`%.80s` is not a mail address"), w);
@@ -1038,8 +986,8 @@ parse_ban(const char *p, struct command *c, char *err, size_t errlen)
 	return take_text(p, c->kind, "", 0, &c->text, err, errlen);
 }
 
-static int
-parse_resolve(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_resolve(const char *p, struct command *c, char *err, size_t errlen)
 {
 	char *w = next_word(&p);
 	long long n;
@@ -1074,7 +1022,7 @@ ladder_name(const char **pp, struct command *c, int need, char *err,
 		if (!need)
 			return 0;
 		return cmd_err(err, errlen, _("%s needs the ladder's name: %s"),
-		    infos[c->kind].name, infos[c->kind].usage);
+		    info(c->kind)->name, info(c->kind)->usage);
 	}
 	for (i = 0; w[i] != '\0'; i++) {
 		if (w[i] >= 'A' && w[i] <= 'Z')
@@ -1102,7 +1050,7 @@ ladder_addr(const char **pp, struct command *c, char *err, size_t errlen)
 
 	if (w == NULL)
 		return cmd_err(err, errlen, _("%s needs an address: %s"),
-		    infos[c->kind].name, infos[c->kind].usage);
+		    info(c->kind)->name, info(c->kind)->usage);
 	if ((c->addr = util_addr_canon(w)) == NULL) {
 		cmd_err(err, errlen, _("`%.80s` is not a mail address"), w);
 		free(w);
@@ -1112,8 +1060,8 @@ ladder_addr(const char **pp, struct command *c, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-parse_ladder(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_ladder(const char *p, struct command *c, char *err, size_t errlen)
 {
 	char *w;
 	long long n;
@@ -1136,7 +1084,7 @@ parse_ladder(const char *p, struct command *c, char *err, size_t errlen)
 		if (!rc)
 			return cmd_err(err, errlen, _("after the ladder's name "
 			    "comes `with ADDRESS` or nothing: %s"),
-			    infos[c->kind].usage);
+			    info(c->kind)->usage);
 		if (ladder_addr(&p, c, err, errlen) == -1)
 			return -1;
 		return no_more(p, c->kind, err, errlen);
@@ -1145,13 +1093,13 @@ parse_ladder(const char *p, struct command *c, char *err, size_t errlen)
 			return -1;
 		if ((w = next_word(&p)) == NULL)
 			return cmd_err(err, errlen, _("admin ladder create needs "
-			    "the game: %s"), infos[c->kind].usage);
+			    "the game: %s"), info(c->kind)->usage);
 		c->gamename = command_fold(w);
 		free(w);
 		while ((w = next_word(&p)) != NULL) {
 			if (strchr(w, '=') == NULL || w[0] == '=') {
 				cmd_err(err, errlen, _("`%.60s` is no OPT=VAL: "
-				    "%s"), w, infos[c->kind].usage);
+				    "%s"), w, info(c->kind)->usage);
 				free(w);
 				return -1;
 			}
@@ -1169,7 +1117,7 @@ parse_ladder(const char *p, struct command *c, char *err, size_t errlen)
 			return no_more(p, c->kind, err, errlen);
 		if ((w = next_word(&p)) == NULL)
 			return cmd_err(err, errlen, _("admin ladder adjust needs "
-			    "the new position: %s"), infos[c->kind].usage);
+			    "the new position: %s"), info(c->kind)->usage);
 		rc = util_parse_int(w, 1, 100000, &n);
 		if (rc == -1)
 			cmd_err(err, errlen, _("`%.40s` is no position (1 is the "
@@ -1228,8 +1176,8 @@ seek_rating(struct command *c, const char *val, char *err, size_t errlen)
 
 /* seek GAME [OPT=VAL...]: as new, without players; ladder= and rating=
  * say who may take the seats. */
-static int
-parse_seek(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_seek(const char *p, struct command *c, char *err, size_t errlen)
 {
 	char *w, *eq;
 	int rc = 0;
@@ -1246,7 +1194,7 @@ parse_seek(const char *p, struct command *c, char *err, size_t errlen)
 		if ((eq = strchr(w, '=')) == NULL || eq == w)
 			rc = cmd_err(err, errlen, _("`%.60s`: a seek names no "
 			    "players, only OPTION=VALUE: %s"), w,
-			    infos[c->kind].usage);
+			    info(c->kind)->usage);
 		else if (util_strncaseeq(w, "ladder=", 7)) {
 			const char *q = eq + 1;
 
@@ -1321,8 +1269,8 @@ cond_add(struct command *c, struct buf *move)
 }
 
 /* if [#ID] MOVE then MOVE [if MOVE then MOVE...] */
-static int
-parse_if(const char *p, struct command *c, char *err, size_t errlen)
+int
+command_args_if(const char *p, struct command *c, char *err, size_t errlen)
 {
 	struct buf move = { 0 };
 	char *w;
@@ -1338,7 +1286,7 @@ parse_if(const char *p, struct command *c, char *err, size_t errlen)
 		if (cond_word(w, !then)) {
 			if (move.len == 0)
 				rc = cmd_err(err, errlen, _("a move is missing "
-				    "before `%.20s`: %s"), w, infos[CMD_IF].usage);
+				    "before `%.20s`: %s"), w, info(CMD_IF)->usage);
 			else
 				cond_add(c, &move);
 			then = !then;
@@ -1348,10 +1296,10 @@ parse_if(const char *p, struct command *c, char *err, size_t errlen)
 	}
 	if (rc == 0 && move.len == 0)
 		rc = cmd_err(err, errlen, _("the line ends without the move: %s"),
-		    infos[CMD_IF].usage);
+		    info(CMD_IF)->usage);
 	else if (rc == 0 && !then)
 		rc = cmd_err(err, errlen, _("`then` and your reply are missing "
-		    "after `%.40s`: %s"), buf_str(&move), infos[CMD_IF].usage);
+		    "after `%.40s`: %s"), buf_str(&move), info(CMD_IF)->usage);
 	else if (rc == 0)
 		cond_add(c, &move);
 	if (rc == 0 && c->ncond > 2 * COMMAND_IF_MAX)
@@ -1361,111 +1309,86 @@ parse_if(const char *p, struct command *c, char *err, size_t errlen)
 	return rc;
 }
 
+/* The parse steps of the commands without one of their own. */
+
+int
+command_args_help(const char *p, struct command *c, char *err, size_t errlen)
+{
+	if (take_text(p, c->kind, "", 0, &c->text, err, errlen) == -1)
+		return -1;
+	if (c->text != NULL && strlen(c->text) > MAX_TOPIC)
+		return cmd_err(err, errlen, _("help takes one game or "
+		    "topic: help mancala"));
+	/* Topics are names, compared as keywords are. */
+	if (c->text != NULL) {
+		char *f = command_fold(c->text);
+
+		free(c->text);
+		c->text = f;
+	}
+	return 0;
+}
+
+int
+command_args_none(const char *p, struct command *c, char *err, size_t errlen)
+{
+	return no_more(p, c->kind, err, errlen);
+}
+
+int
+command_args_game(const char *p, struct command *c, char *err, size_t errlen)
+{
+	if (opt_game(&p, c, err, errlen) == -1)
+		return -1;
+	return no_more(p, c->kind, err, errlen);
+}
+
+int
+command_args_thanks(const char *p, struct command *c, char *err,
+    size_t errlen)
+{
+	/* "Thanks for the game!" is how people write it. */
+	if (opt_game(&p, c, err, errlen) == -1)
+		return -1;
+	return take_text(p, c->kind, "", 0, &c->text, err, errlen);
+}
+
+int
+command_args_say(const char *p, struct command *c, char *err, size_t errlen)
+{
+	if (opt_game(&p, c, err, errlen) == -1)
+		return -1;
+	return take_text(p, c->kind, "the message", 1, &c->text, err, errlen);
+}
+
+int
+command_args_report(const char *p, struct command *c, char *err,
+    size_t errlen)
+{
+	if (opt_game(&p, c, err, errlen) == -1)
+		return -1;
+	return take_text(p, c->kind, "what happened", 1, &c->text, err,
+	    errlen);
+}
+
+int
+command_args_abort(const char *p, struct command *c, char *err,
+    size_t errlen)
+{
+	if (need_game(&p, c, err, errlen) == -1)
+		return -1;
+	return take_text(p, c->kind, "", 0, &c->text, err, errlen);
+}
+
+/* The arguments by the command's parse step in the table. */
 static int
 parse_args(const char *p, struct command *c, char *err, size_t errlen)
 {
-	switch (c->kind) {
-	case CMD_HELP:
-		if (take_text(p, c->kind, "", 0, &c->text, err, errlen) == -1)
-			return -1;
-		if (c->text != NULL && strlen(c->text) > MAX_TOPIC)
-			return cmd_err(err, errlen, _("help takes one game or "
-			    "topic: help mancala"));
-		/* Topics are names, compared as keywords are. */
-		if (c->text != NULL) {
-			char *f = command_fold(c->text);
+	const struct command_entry *e = command_entry(c->kind);
 
-			free(c->text);
-			c->text = f;
-		}
-		return 0;
-	case CMD_GAMES:
-	case CMD_LIST:
-	case CMD_BUMP:
-	case CMD_ADMIN_REPORTS:
-	case CMD_SEEKS:
-		return no_more(p, c->kind, err, errlen);
-	case CMD_SEEK:
-		return parse_seek(p, c, err, errlen);
-	case CMD_NEW:
-	case CMD_ADMIN_NEW:
-		return parse_new(p, c, err, errlen);
-	case CMD_THANKS:
-		/* "Thanks for the game!" is how people write it. */
-		if (opt_game(&p, c, err, errlen) == -1)
-			return -1;
-		return take_text(p, c->kind, "", 0, &c->text, err, errlen);
-	case CMD_ACCEPT:
-	case CMD_DECLINE:
-	case CMD_BOARD:
-	case CMD_HISTORY:
-	case CMD_RESIGN:
-	case CMD_DRAW:
-	case CMD_OBSERVE:
-	case CMD_UNOBSERVE:
-		if (opt_game(&p, c, err, errlen) == -1)
-			return -1;
-		return no_more(p, c->kind, err, errlen);
-	case CMD_MOVE:
-	case CMD_PREVIEW:
-		return parse_moves(p, c, err, errlen);
-	case CMD_SIGNAL:
-		return parse_signal(p, c, err, errlen);
-	case CMD_SET_LANGUAGE:
-		return parse_language(p, c, err, errlen);
-	case CMD_SET_NOTIFY:
-		return parse_notify(p, c, err, errlen);
-	case CMD_SET_NAME:
-		return parse_name(p, c, err, errlen);
-	case CMD_SET_TIMEZONE:
-		return parse_timezone(p, c, err, errlen);
-	case CMD_SET_PUBLIC_ADDRESS:
-		return parse_public_address(p, c, err, errlen);
-	case CMD_VACATION:
-		return parse_vacation(p, c, err, errlen);
-	case CMD_SAY:
-	case CMD_REPORT:
-		if (opt_game(&p, c, err, errlen) == -1)
-			return -1;
-		return take_text(p, c->kind, c->kind == CMD_SAY ?
-		    "the message" : "what happened", 1, &c->text, err, errlen);
-	case CMD_CONFIRM:
-		return parse_confirm(p, c, err, errlen);
-	case CMD_ADMIN_ABORT:
-		if (need_game(&p, c, err, errlen) == -1)
-			return -1;
-		return take_text(p, c->kind, "", 0, &c->text, err, errlen);
-	case CMD_ADMIN_ADJUDICATE:
-		return parse_adjudicate(p, c, err, errlen);
-	case CMD_ADMIN_EXTEND:
-		return parse_extend(p, c, err, errlen);
-	case CMD_ADMIN_BAN:
-	case CMD_ADMIN_UNBAN:
-		return parse_ban(p, c, err, errlen);
-	case CMD_ADMIN_RESOLVE:
-		return parse_resolve(p, c, err, errlen);
-	case CMD_LADDER:
-	case CMD_LADDER_JOIN:
-	case CMD_LADDER_LEAVE:
-	case CMD_CHALLENGE:
-	case CMD_ADMIN_LADDER_CREATE:
-	case CMD_ADMIN_LADDER_CLOSE:
-	case CMD_ADMIN_LADDER_REMOVE:
-	case CMD_ADMIN_LADDER_ADJUST:
-		return parse_ladder(p, c, err, errlen);
-	case CMD_IF:
-		return parse_if(p, c, err, errlen);
-	case CMD_CONDITIONS:
-	case CMD_CONDITIONS_CLEAR:
-	case CMD_TAKEBACK:
-		if (opt_game(&p, c, err, errlen) == -1)
-			return -1;
-		return no_more(p, c->kind, err, errlen);
-	case CMD_NONE:
-	case CMD_NKINDS:
-		break;
-	}
-	return cmd_err(err, errlen, _("unknown command"));
+	if (e->parse == NULL)
+		return cmd_err(err, errlen, _("unknown command"));
+	return e->parse(p, c, err, errlen);
 }
 
 /* A line with no keyword: [#ID] [N.] MOVE in the tagged game. */
@@ -1548,7 +1471,7 @@ kind_by_name(const char *s)
 	int k;
 
 	for (k = 1; k < CMD_NKINDS; k++)
-		if (strcmp(infos[k].name, s) == 0)
+		if (strcmp(info(k)->name, s) == 0)
 			return (enum command_kind)k;
 	return CMD_NONE;
 }
@@ -1593,16 +1516,16 @@ add_alias(struct yw *w, struct command_aliases *al, const yaml_node_t *n,
 		return -1;
 	}
 	for (i = 1; i < CMD_NKINDS; i++)
-		if (strcmp(infos[i].name, norm) == 0) {
+		if (strcmp(info(i)->name, norm) == 0) {
 			yw_fail(w, n, "`%s` is already the command %s", s,
-			    infos[i].name);
+			    info(i)->name);
 			free(norm);
 			return -1;
 		}
 	for (i = 0; i < al->n; i++)
 		if (strcmp(al->v[i].words, norm) == 0) {
 			yw_fail(w, n, "`%s` is already an alias of %s (line "
-			    "%d)", s, infos[al->v[i].kind].name, al->v[i].line);
+			    "%d)", s, info(al->v[i].kind)->name, al->v[i].line);
 			free(norm);
 			return -1;
 		}

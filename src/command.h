@@ -28,8 +28,8 @@
 #define COMMAND_ROBOT_MAX	3	/* robot:1 .. robot:3 */
 #define COMMAND_IF_MAX		10	/* `if A then B` pairs in one line */
 
-/* `set name`, `admin new` and friends are kinds of their own, so the
- * referee switches on one value. */
+/* `set name`, `admin new` and friends are kinds of their own: one entry
+ * each in the command table below. */
 enum command_kind {
 	CMD_NONE = 0,
 	CMD_HELP,
@@ -171,6 +171,98 @@ struct command {
 #define COMMAND_RATING_MAX	4000	/* seek rating= bounds: 1 to this */
 
 #define COMMAND_LADDER_NAME_MAX	40
+
+/*
+ * The command table (refcmd.c): one entry per mail command, the one place
+ * that says what a command is.  The parser (this file) reads its name and
+ * usage and runs its parse step; the referee's dispatcher (refcmd.c)
+ * checks who may run it by its flags and runs its run step; the help mail
+ * and the summary in ludus-commands(7) list its help line.  A new command
+ * is a kind above, an entry there and its run step.
+ */
+struct ref_msg;
+struct ref_call;
+struct ref_result;
+
+struct command_entry {
+	enum command_kind kind;
+	const char	*name;	/* the English keyword(s); also the key of its
+				 * aliases in games/commands.yaml */
+	const char	*usage;	/* its form, for the replies to mistakes */
+	unsigned	 flags;	/* COMMAND_* */
+	/* Read the arguments after the keyword into cmd: 0, or -1 with a
+	 * message in err. */
+	int		(*parse)(const char *args, struct command *,
+			    char *err, size_t errlen);
+	/* Carry it out: REF_OK, REF_FAIL, REF_ASIDE or -1 (refint.h). */
+	int		(*run)(struct ref_msg *, const struct ref_call *,
+			    struct ref_result *);
+	/* When #ID is written: tried before the game is loaded, for a #ID
+	 * that may name something else (a seek); REF_NOSEEK hands the line
+	 * on to run.  NULL: none. */
+	int		(*prior)(struct ref_msg *, const struct ref_call *,
+			    struct ref_result *);
+	/* After the game is loaded and before the seat is checked: is the
+	 * line a remark rather than the command?  NULL: never. */
+	int		(*remark)(struct ref_msg *, const struct ref_call *);
+	/* Its line in the help mail and ludus-commands(7): the form and what
+	 * it does (N_(), translated in the reader's language); NULL: not
+	 * listed.  Rows come in the table's order. */
+	const char	*help_usage;
+	const char	*help_text;
+};
+
+#define COMMAND_GAME	0x01	/* acts on one game: #ID, else the subject
+				 * tag's */
+#define COMMAND_LOAD	0x02	/* the game is loaded before the run step
+				 * (no #ID and no tag: "which game?") */
+#define COMMAND_TOKEN	0x04	/* for the sender's seat in it, shown by
+				 * the seat's reply token or DMARC */
+#define COMMAND_SEAT	0x08	/* for the sender's seat in it; From will
+				 * do */
+#define COMMAND_ADMIN	0x10	/* for the admins only */
+#define COMMAND_CONFIRM	0x20	/* run when `confirm COOKIE` comes back
+				 * from the From address (the cookie is
+				 * mailed there), unless DMARC proves it;
+				 * seeks ask in their run step, after
+				 * their own checks */
+
+/* Ends with an entry of kind CMD_NONE (name and usage ""). */
+extern const struct command_entry command_table[];
+/* The entry of a kind; the last (CMD_NONE) for none.  Don't free. */
+const struct command_entry *command_entry(enum command_kind);
+
+/* The summary in ludus-commands(7): every command's form, the players'
+ * then the admins', as an mdoc literal display (src/cmddoc.c). */
+void	command_table_man(struct buf *);
+
+/* Parse steps (the arguments after the keyword). */
+int	command_args_help(const char *, struct command *, char *, size_t);
+int	command_args_none(const char *, struct command *, char *, size_t);
+int	command_args_game(const char *, struct command *, char *, size_t);
+int	command_args_thanks(const char *, struct command *, char *, size_t);
+int	command_args_say(const char *, struct command *, char *, size_t);
+int	command_args_report(const char *, struct command *, char *, size_t);
+int	command_args_abort(const char *, struct command *, char *, size_t);
+int	command_args_seek(const char *, struct command *, char *, size_t);
+int	command_args_new(const char *, struct command *, char *, size_t);
+int	command_args_moves(const char *, struct command *, char *, size_t);
+int	command_args_signal(const char *, struct command *, char *, size_t);
+int	command_args_language(const char *, struct command *, char *, size_t);
+int	command_args_notify(const char *, struct command *, char *, size_t);
+int	command_args_name(const char *, struct command *, char *, size_t);
+int	command_args_timezone(const char *, struct command *, char *, size_t);
+int	command_args_public_address(const char *, struct command *, char *,
+	    size_t);
+int	command_args_vacation(const char *, struct command *, char *, size_t);
+int	command_args_confirm(const char *, struct command *, char *, size_t);
+int	command_args_adjudicate(const char *, struct command *, char *,
+	    size_t);
+int	command_args_extend(const char *, struct command *, char *, size_t);
+int	command_args_ban(const char *, struct command *, char *, size_t);
+int	command_args_resolve(const char *, struct command *, char *, size_t);
+int	command_args_ladder(const char *, struct command *, char *, size_t);
+int	command_args_if(const char *, struct command *, char *, size_t);
 
 /* Keyword aliases read from games/commands.yaml (opaque). */
 struct command_aliases;

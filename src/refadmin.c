@@ -76,13 +76,9 @@ refadmin_confirm(struct ref_msg *x, const struct command *c,
 	if (rc == 1)
 		return ref_fail(res, _("`%s` is no confirmation waiting for you "
 		    "(unknown, used or expired)"), c->text);
-	x->confirmed = 1;
-	rc = ref_run_line(x, line, res);
-	x->confirmed = 0;
-	if (rc == REF_OK && res->note == NULL)
-		res->note = xasprintf(_("confirmed: %s"), line);
-	free(line);
-	return rc;
+	/* The table's dispatcher runs it now, as confirmed. */
+	res->rerun = line;
+	return REF_OK;
 }
 
 /* The seat a RESULT names, or -1. */
@@ -413,51 +409,74 @@ admin_resolve(struct ref_msg *x, const struct command *c,
 	return rc;
 }
 
+/* ---- run steps (the command table in refcmd.c; the dispatcher has
+ * checked that the sender is an admin and the command confirmed) ---- */
+
 int
-refadmin_run(struct ref_msg *x, const struct command *c, const char *line,
+refadmin_cmd_new(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	return refgame_new(x, k->c, 1, res);
+}
+
+/* admin abort, adjudicate, extend */
+int
+refadmin_cmd_game(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return admin_game(x, k->c, res);
+}
+
+/* admin ban, unban */
+int
+refadmin_cmd_ban(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	const struct command *c = k->c;
 	int rc;
 
-	if (!ref_is_admin(x->r, x->me.address))
-		return ref_fail(res, _("admin commands are for the admins of "
-		    "this referee"));
-	if (!x->dmarc && !x->confirmed)
-		return refadmin_ask(x, line, 1, res);
-	switch (c->kind) {
-	case CMD_ADMIN_NEW:
-		return refgame_new(x, c, 1, res);
-	case CMD_ADMIN_ABORT:
-	case CMD_ADMIN_ADJUDICATE:
-	case CMD_ADMIN_EXTEND:
-		return admin_game(x, c, res);
-	case CMD_ADMIN_BAN:
-	case CMD_ADMIN_UNBAN:
-		if (ref_is_admin(x->r, c->addr))
-			return ref_fail(res, _("%s is an admin"), c->addr);
-		if ((rc = store_player_ban(x->r->store, c->addr,
-		    c->kind == CMD_ADMIN_BAN, x->now)) == -1)
-			return -1;
-		log_info("%s by %s: %s%s%s", command_name(c->kind),
-		    x->me.address, c->addr, c->text ? ": " : "",
-		    c->text ? c->text : "");
-		res->note = c->kind == CMD_ADMIN_BAN ?
-		    xasprintf(_("%s is no longer answered"), c->addr) :
-		    xasprintf(_("%s is answered again"), c->addr);
-		return REF_OK;
-	case CMD_ADMIN_REPORTS:
-		return admin_reports(x);
-	case CMD_ADMIN_RESOLVE:
-		return admin_resolve(x, c, res);
-	case CMD_ADMIN_LADDER_CREATE:
-	case CMD_ADMIN_LADDER_CLOSE:
-	case CMD_ADMIN_LADDER_REMOVE:
-	case CMD_ADMIN_LADDER_ADJUST:
-		return refladder_admin(x, c, res);
-	default:
-		return ref_fail(res, _("`%s` is not an admin command"),
-		    command_name(c->kind));
-	}
+	if (ref_is_admin(x->r, c->addr))
+		return ref_fail(res, _("%s is an admin"), c->addr);
+	if ((rc = store_player_ban(x->r->store, c->addr,
+	    c->kind == CMD_ADMIN_BAN, x->now)) == -1)
+		return -1;
+	log_info("%s by %s: %s%s%s", command_name(c->kind),
+	    x->me.address, c->addr, c->text ? ": " : "",
+	    c->text ? c->text : "");
+	res->note = c->kind == CMD_ADMIN_BAN ?
+	    xasprintf(_("%s is no longer answered"), c->addr) :
+	    xasprintf(_("%s is answered again"), c->addr);
+	return REF_OK;
+}
+
+int
+refadmin_cmd_reports(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	(void)k;
+	(void)res;
+	return admin_reports(x);
+}
+
+int
+refadmin_cmd_resolve(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return admin_resolve(x, k->c, res);
+}
+
+int
+refadmin_cmd_report(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return refadmin_report(x, k->c, res);
+}
+
+int
+refadmin_cmd_confirm(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return refadmin_confirm(x, k->c, res);
 }
 
 static int
@@ -498,12 +517,6 @@ refadmin_timer(struct ref_msg *x, const struct store_timer *t)
 
 	if (strcmp(t->kind, "invitation") == 0)
 		return timer_invitation(x, t);
-	if (strcmp(t->kind, "timeout") == 0 || strcmp(t->kind, "reminder") == 0)
-		return refclock_timer(x, t);
-	if (strcmp(t->kind, "ladder") == 0)
-		return refladder_timer(x, t);
-	if (strcmp(t->kind, "seek") == 0 || strcmp(t->kind, "seeks") == 0)
-		return refseek_timer(x, t);
 	if (strcmp(t->kind, "report") == 0) {
 		if (t->data == NULL || util_parse_int(t->data, 1, INT64_MAX,
 		    &id) == -1)

@@ -606,23 +606,34 @@ out:
 	return rc;
 }
 
+/* ---- run steps (the command table in refcmd.c) ---- */
+
 int
-refcond_run(struct ref_msg *x, struct play_game *g, int seat,
-    const struct command *c, struct ref_result *res)
+refcond_cmd_if(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
-	switch (c->kind) {
-	case CMD_IF:
-		return cmd_if(x, g, seat, c, res);
-	case CMD_CONDITIONS:
-	case CMD_CONDITIONS_CLEAR:
-		return cmd_conditions(x, g, seat, c->kind ==
-		    CMD_CONDITIONS_CLEAR, res);
-	case CMD_TAKEBACK:
-		return cmd_takeback(x, g, seat, res);
-	default:
-		return ref_fail(res, _("`%s` is not a game command"),
-		    command_name(c->kind));
-	}
+	return cmd_if(x, k->g, k->seat, k->c, res);
+}
+
+int
+refcond_cmd_conditions(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_conditions(x, k->g, k->seat, 0, res);
+}
+
+int
+refcond_cmd_conditions_clear(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_conditions(x, k->g, k->seat, 1, res);
+}
+
+int
+refcond_cmd_takeback(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_takeback(x, k->g, k->seat, res);
 }
 
 /* The opponent's turn just ended: the run of its plies at the end of the

@@ -1011,101 +1011,118 @@ cmd_thanks(struct ref_msg *x, struct play_game *g, int seat,
 	return rc;
 }
 
+/* ---- run steps (the command table in refcmd.c) ---- */
+
+/* A line without a keyword that looks like no move of this game is a
+ * remark ("Hi Dave,"): set aside, whoever wrote it.  So is a "Thanks!"
+ * among other lines of a reply before the game has ended: a sign-off,
+ * not the command. */
 int
-refgame_run(struct ref_msg *x, const struct command *c, int from_tag,
+refgame_remark(struct ref_msg *x, const struct ref_call *k)
+{
+	const struct command *c = k->c;
+	const struct play_game *g = k->g;
+
+	return (c->kind == CMD_MOVE && c->implicit &&
+	    !game_looks_like_move(g->def->ops, g->st, c->text)) ||
+	    (c->kind == CMD_THANKS && k->from_tag && x->m->commands.n > 1 &&
+	    strcmp(g->row.status, "finished") != 0);
+}
+
+int
+refgame_cmd_new(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
-	struct play_game g;
-	int rc, seat = -1;
+	return refgame_new(x, k->c, 0, res);
+}
 
-	if ((rc = ref_load(x, c->game, &g, res)) != REF_OK)
-		return rc;
-	/* A line without a keyword that looks like no move of this game is
-	 * a remark ("Hi Dave,"): set aside, whoever wrote it.  So is a
-	 * "Thanks!" among other lines of a reply before the game has ended:
-	 * a sign-off, not the command. */
-	if ((c->kind == CMD_MOVE && c->implicit &&
-	    !game_looks_like_move(g.def->ops, g.st, c->text)) ||
-	    (c->kind == CMD_THANKS && from_tag && x->m->commands.n > 1 &&
-	    strcmp(g.row.status, "finished") != 0)) {
-		play_free(&g);
-		return REF_ASIDE;
-	}
-	switch (c->kind) {
-	case CMD_MOVE:
-	case CMD_PREVIEW:
-	case CMD_RESIGN:
-	case CMD_DRAW:
-	case CMD_SIGNAL:
-	case CMD_ACCEPT:
-	case CMD_DECLINE:
-	case CMD_SAY:
-	case CMD_THANKS:
-	case CMD_IF:
-	case CMD_CONDITIONS_CLEAR:
-	case CMD_TAKEBACK:
-		if ((seat = ref_seat_auth(x, &g, res)) < 0) {
-			play_free(&g);
-			return REF_FAIL;
-		}
-		break;
-	default:
-		break;
-	}
-	switch (c->kind) {
-	case CMD_ACCEPT:
-	case CMD_DECLINE:
-		rc = cmd_accept(x, &g, seat, c->kind == CMD_ACCEPT, res);
-		break;
-	case CMD_MOVE:
-		rc = cmd_move(x, &g, seat, c, res);
-		break;
-	case CMD_PREVIEW:
-		rc = cmd_preview(x, &g, seat, c, res);
-		break;
-	case CMD_SIGNAL:
-		rc = cmd_signal(x, &g, seat, c, res);
-		break;
-	case CMD_BOARD:
-		rc = cmd_board(x, &g, res);
-		break;
-	case CMD_HISTORY:
-		rc = cmd_history(x, &g, res);
-		break;
-	case CMD_RESIGN:
-		rc = cmd_resign(x, &g, seat, res);
-		break;
-	case CMD_DRAW:
-		rc = cmd_draw(x, &g, seat, res);
-		break;
-	case CMD_OBSERVE:
-	case CMD_UNOBSERVE:
-		rc = cmd_observe(x, &g, c->kind == CMD_OBSERVE, res);
-		break;
-	case CMD_SAY:
-		rc = cmd_say(x, &g, seat, c, res);
-		break;
-	case CMD_THANKS:
-		rc = cmd_thanks(x, &g, seat, res);
-		break;
-	case CMD_CONDITIONS:
-		/* The queue goes to the seat's own address: From will do. */
-		if ((seat = play_seat(&g, x->me.address)) < 0)
-			rc = ref_fail(res, _("you have no seat in game #%lld"),
-			    (long long)g.row.id);
-		else
-			rc = refcond_run(x, &g, seat, c, res);
-		break;
-	case CMD_IF:
-	case CMD_CONDITIONS_CLEAR:
-	case CMD_TAKEBACK:
-		rc = refcond_run(x, &g, seat, c, res);
-		break;
-	default:
-		rc = ref_fail(res, _("`%s` is not a game command"),
-		    command_name(c->kind));
-		break;
-	}
-	play_free(&g);
-	return rc;
+int
+refgame_cmd_accept(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_accept(x, k->g, k->seat, 1, res);
+}
+
+int
+refgame_cmd_decline(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_accept(x, k->g, k->seat, 0, res);
+}
+
+int
+refgame_cmd_move(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_move(x, k->g, k->seat, k->c, res);
+}
+
+int
+refgame_cmd_preview(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_preview(x, k->g, k->seat, k->c, res);
+}
+
+int
+refgame_cmd_signal(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_signal(x, k->g, k->seat, k->c, res);
+}
+
+int
+refgame_cmd_board(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_board(x, k->g, res);
+}
+
+int
+refgame_cmd_history(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_history(x, k->g, res);
+}
+
+int
+refgame_cmd_resign(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_resign(x, k->g, k->seat, res);
+}
+
+int
+refgame_cmd_draw(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_draw(x, k->g, k->seat, res);
+}
+
+int
+refgame_cmd_observe(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_observe(x, k->g, 1, res);
+}
+
+int
+refgame_cmd_unobserve(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_observe(x, k->g, 0, res);
+}
+
+int
+refgame_cmd_say(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_say(x, k->g, k->seat, k->c, res);
+}
+
+int
+refgame_cmd_thanks(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_thanks(x, k->g, k->seat, res);
 }

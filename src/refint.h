@@ -1,7 +1,14 @@
 /*
- * refint: how the parts of the referee talk to each other.  Only
- * referee.c, refview.c, refgame.c, refadmin.c, refclock.c,
- * refladder.c and site.c (the public pages, views too) include this.
+ * refint: how the parts of the referee talk to each other.  Only the
+ * ref*.c files, referee.c and site.c (the public pages, views too)
+ * include this.
+ *
+ * Who calls whom: referee.c (the message level) hands each command line
+ * to the command table's dispatcher in refcmd.c, which alone calls the
+ * commands' run steps, in refself.c, refgame.c, refcond.c, refadmin.c,
+ * refladder.c and refseek.c; those call the helpers of refcore.c,
+ * refview.c, refclock.c, refrobot.c, refdeck.c and one another, but never
+ * refcmd.c or referee.c (tests/callgraph.sh).
  *
  * One incoming message (or one due timer) is one struct ref_msg.  Its
  * commands run in order, each inside a savepoint of the caller's
@@ -115,6 +122,18 @@ struct ref_msg {
 	int		 failed;
 };
 
+/* One command line as the table's dispatcher (refcmd.c) hands it to the
+ * command's run step. */
+struct ref_call {
+	const struct command *c;	/* foreign: the line read */
+	const char	*line;		/* foreign: the line as written */
+	int		 from_tag;	/* c->game is the subject tag's */
+	struct play_game *g;		/* foreign: the game, for COMMAND_LOAD;
+					 * else NULL */
+	int		 seat;		/* the sender's seat, for COMMAND_TOKEN
+					 * and COMMAND_SEAT; else -1 */
+};
+
 /* What became of one command. */
 struct ref_result {
 	char	 why[700];	/* REF_FAIL: the reason, for the reply */
@@ -122,7 +141,13 @@ struct ref_result {
 	int64_t	 game;		/* the game concerned, 0 when none */
 	int	 legal_seat;	/* show this seat's legal moves, or -1 */
 	char	*note;		/* REF_OK: a sentence for the reply (owned) */
+	char	*rerun;		/* REF_OK of confirm: the line confirmed,
+				 * which the dispatcher runs now (owned) */
 };
+
+/* A command's run step (its entry in the table of command.h). */
+typedef int ref_run_fn(struct ref_msg *, const struct ref_call *,
+	    struct ref_result *);
 
 int	ref_fail(struct ref_result *, const char *fmt, ...) PRINTFLIKE(2, 3);
 /* A store call failed in a function that cannot return it: sets
@@ -135,7 +160,17 @@ int	ref_broken(struct ref_msg *, const char *fmt, ...) PRINTFLIKE(2, 3);
  * row is missing. */
 int	ref_must(struct ref_msg *, int rc, const char *what, int64_t id);
 
-/* referee.c: sending. */
+/* refcore.c: what every part uses; it calls no command file. */
+
+/* Queue a rendered mail now as the message's n-th (its tag, threading,
+ * HTML part); to_sender: an answer to the sender's own mail. */
+int	ref_queue_now(struct ref_msg *, const char *to, int to_sender,
+	    const char *subject, const char *body, const char *style,
+	    const char *lang, int64_t game, int seat, int notification,
+	    const char *auto_submitted, int n);
+/* Render LANG/NAME: subject, body and the body's style layer (owned). */
+int	ref_render(struct ref_msg *, const char *lang, const char *tmplname,
+	    struct tmpl_data *, char **subject, char **body, char **style);
 
 /* Render LANG/NAME for a player and queue it.  game is 0 for mail about
  * no game; seat is the reader's seat (its token goes into the subject tag
@@ -174,6 +209,10 @@ void	ref_local(const struct store_player *, int64_t t, char *out,
 	    size_t len);
 /* A new game seed, reproducible in test builds (see rng_seed_new). */
 void	ref_seed(struct ref_msg *, unsigned char seed[RNG_SEED_LEN]);
+
+/* refself.c: the commands about the sender alone (run steps). */
+ref_run_fn	refself_cmd_help, refself_cmd_games, refself_cmd_list,
+	    refself_cmd_bump, refself_cmd_set, refself_cmd_vacation;
 
 /* refview.c: what templates are rendered from. */
 
@@ -248,12 +287,18 @@ int	refview_shown(const struct play_game *, int seat, const char *notation,
 int	refview_move_visible(const struct play_game *, int seat,
 	    const char *notation, int viewer);
 
-/* refgame.c: commands on games and on the sender's own settings.
- * from_tag: the game is the subject tag's, not written in the line. */
+/* refgame.c: commands on games. */
 /* The seat's side: partners share one (the lower seat number). */
 int	refgame_side(const struct play_game *, int seat);
-int	refgame_run(struct ref_msg *, const struct command *, int from_tag,
-	    struct ref_result *);
+/* Run steps. */
+ref_run_fn	refgame_cmd_new, refgame_cmd_accept, refgame_cmd_decline,
+	    refgame_cmd_move, refgame_cmd_preview, refgame_cmd_signal,
+	    refgame_cmd_board, refgame_cmd_history, refgame_cmd_resign,
+	    refgame_cmd_draw, refgame_cmd_observe, refgame_cmd_unobserve,
+	    refgame_cmd_say, refgame_cmd_thanks;
+/* A move line that is no move of the game, a sign-off "thanks": a remark
+ * to set aside (the table's remark step of move and thanks). */
+int	refgame_remark(struct ref_msg *, const struct ref_call *);
 /* End a game other than by the rules (resign, agreement, admin).
  * winners: bit per seat; how: the `ended` word. */
 int	refgame_finish(struct ref_msg *, struct play_game *, int draw,
@@ -269,12 +314,15 @@ int	refgame_new(struct ref_msg *, const struct command *, int admin,
 	    struct ref_result *);
 
 /* refadmin.c: admin commands, reports, confirmations, timers. */
-int	refadmin_run(struct ref_msg *, const struct command *, const char *line,
-	    struct ref_result *);
+ref_run_fn	refadmin_cmd_new, refadmin_cmd_game, refadmin_cmd_ban,
+	    refadmin_cmd_reports, refadmin_cmd_resolve, refadmin_cmd_report,
+	    refadmin_cmd_confirm;
 int	refadmin_report(struct ref_msg *, const struct command *,
 	    struct ref_result *);
+/* confirm COOKIE: the line it confirms in res->rerun. */
 int	refadmin_confirm(struct ref_msg *, const struct command *,
 	    struct ref_result *);
+/* An `invitation` or `report` timer fell due. */
 int	refadmin_timer(struct ref_msg *, const struct store_timer *);
 /* Mail the sender a cookie that runs line when `confirm COOKIE` comes
  * back (admin: the confirmation of an admin command; else of a player's
@@ -330,8 +378,8 @@ int	refladder_end(struct ref_msg *, const struct play_game *,
 int	refladder_unplayed(struct ref_msg *, const struct play_game *,
 	    int64_t decliner);
 /* ladder, ladder join/leave, challenge; the admin ladder commands. */
-int	refladder_run(struct ref_msg *, const struct command *,
-	    struct ref_result *);
+ref_run_fn	refladder_cmd_ladder, refladder_cmd_join, refladder_cmd_leave,
+	    refladder_cmd_challenge, refladder_cmd_admin;
 int	refladder_admin(struct ref_msg *, const struct command *,
 	    struct ref_result *);
 /* Open the ladders of the configuration's ladder.create that do not
@@ -371,9 +419,9 @@ int	refdeck_dealt(struct ref_msg *, int64_t game);
 
 /* refseek.c: open seeks, the lobby by mail. */
 #define REF_NOSEEK	3	/* refseek_answer: #ID is no seek */
-/* seek, seeks; line is the command as written (for its confirmation). */
-int	refseek_run(struct ref_msg *, const struct command *, const char *line,
-	    struct ref_result *);
+/* seek, seeks; and accept #ID, decline #ID of a seek (the prior step
+ * of accept and decline: REF_NOSEEK when #ID is no seek). */
+ref_run_fn	refseek_cmd_seek, refseek_cmd_seeks, refseek_cmd_answer;
 /* accept #ID / decline #ID when #ID is a seek; REF_NOSEEK when it is
  * not (then it is a game's). */
 int	refseek_answer(struct ref_msg *, const struct command *,
@@ -381,9 +429,9 @@ int	refseek_answer(struct ref_msg *, const struct command *,
 /* A `seek` timer (a seek lapses) or the weekly `seeks` posting. */
 int	refseek_timer(struct ref_msg *, const struct store_timer *);
 /* refcond.c: conditional moves and takebacks. */
-/* if, conditions, conditions clear, takeback by seat. */
-int	refcond_run(struct ref_msg *, struct play_game *, int seat,
-	    const struct command *, struct ref_result *);
+/* if, conditions, conditions clear, takeback: run steps. */
+ref_run_fn	refcond_cmd_if, refcond_cmd_conditions,
+	    refcond_cmd_conditions_clear, refcond_cmd_takeback;
 /* After *seat moved (before: the seats that were to move then): a
  * takeback asked for is answered; when the other seat's queue expects the
  * turn, its reply is played (the clock told of the first move), *seat and
@@ -399,7 +447,10 @@ int	refcond_tell(struct ref_msg *, const struct play_game *);
 void	refcond_view(struct ref_msg *, const struct play_game *,
 	    struct tmpl_data *, int viewer, const char *owner_name);
 
-/* referee.c: run one command line (used by confirm). */
+/* refcmd.c: the command table's dispatcher, the only way to a command's
+ * run step.  Run one command line. */
 int	ref_run_line(struct ref_msg *, const char *line, struct ref_result *);
+/* Fire a due timer by its kind. */
+int	ref_run_timer(struct ref_msg *, const struct store_timer *);
 
 #endif

@@ -1129,23 +1129,42 @@ refladder_admin(struct ref_msg *x, const struct command *c,
 	return rc;
 }
 
+/* ---- run steps (the command table in refcmd.c) ---- */
+
 int
-refladder_run(struct ref_msg *x, const struct command *c,
+refladder_cmd_ladder(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
-	switch (c->kind) {
-	case CMD_LADDER:
-		return ladder_show(x, c, res);
-	case CMD_LADDER_JOIN:
-		return ladder_join(x, c, res);
-	case CMD_LADDER_LEAVE:
-		return ladder_leave(x, c, res);
-	case CMD_CHALLENGE:
-		return challenge(x, c, res);
-	default:
-		return ref_fail(res, _("`%s` is not a ladder command"),
-		    command_name(c->kind));
-	}
+	return ladder_show(x, k->c, res);
+}
+
+int
+refladder_cmd_join(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return ladder_join(x, k->c, res);
+}
+
+int
+refladder_cmd_leave(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return ladder_leave(x, k->c, res);
+}
+
+int
+refladder_cmd_challenge(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return challenge(x, k->c, res);
+}
+
+/* admin ladder create, close, remove-player, adjust */
+int
+refladder_cmd_admin(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return refladder_admin(x, k->c, res);
 }
 
 /* ---- the weekly timer: inactivity, standings to the list ---- */

@@ -464,12 +464,28 @@ cmd_seeks(struct ref_msg *x)
 }
 
 int
-refseek_run(struct ref_msg *x, const struct command *c, const char *line,
+refseek_cmd_seek(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
-	if (c->kind == CMD_SEEK)
-		return cmd_seek(x, c, line, res);
+	return cmd_seek(x, k->c, k->line, res);
+}
+
+int
+refseek_cmd_seeks(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	(void)k;
+	(void)res;
 	return cmd_seeks(x);
+}
+
+/* accept #ID, decline #ID: the prior step of the table, a seek's answer
+ * when #ID is one. */
+int
+refseek_cmd_answer(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return refseek_answer(x, k->c, k->line, res);
 }
 
 /* The mail that a seek closed without a game: to its seeker (lapsed)

@@ -1176,6 +1176,70 @@ START_TEST(command_man_page_lists_the_aliases)
 }
 END_TEST
 
+/* Every kind has one entry, with a keyword, a form, a parse step and a
+ * run step; a command the dispatcher loads a game for is about one game,
+ * and one that needs a seat has its game loaded. */
+START_TEST(command_table_one_entry_per_kind)
+{
+	const struct command_entry *e;
+	int seen[CMD_NKINDS] = { 0 }, n = 0;
+
+	for (e = command_table; e->kind != CMD_NONE; e++) {
+		ck_assert_int_gt(e->kind, CMD_NONE);
+		ck_assert_int_lt(e->kind, CMD_NKINDS);
+		ck_assert_msg(seen[e->kind]++ == 0, "%s twice", e->name);
+		ck_assert_msg(*e->name != '\0' && strncmp(e->usage, e->name,
+		    strlen(e->name)) == 0, "%s: usage %s", e->name, e->usage);
+		ck_assert_msg(e->parse != NULL && e->run != NULL, "%s",
+		    e->name);
+		ck_assert_ptr_eq(command_entry(e->kind), e);
+		ck_assert_str_eq(command_name(e->kind), e->name);
+		if (e->flags & COMMAND_LOAD)
+			ck_assert(e->flags & COMMAND_GAME);
+		if (e->flags & (COMMAND_TOKEN | COMMAND_SEAT))
+			ck_assert(e->flags & COMMAND_LOAD);
+		ck_assert_msg(!(e->flags & COMMAND_ADMIN) ||
+		    e->help_usage == NULL, "%s is in the help mail", e->name);
+		/* A forged From never runs an admin command. */
+		ck_assert_msg(!(e->flags & COMMAND_ADMIN) ||
+		    (e->flags & COMMAND_CONFIRM), "%s unconfirmed", e->name);
+		ck_assert_int_eq(!(e->flags & COMMAND_ADMIN),
+		    strncmp(e->name, "admin ", 6) != 0);
+		ck_assert(!e->help_usage == !e->help_text);
+		n++;
+	}
+	ck_assert_int_eq(n, CMD_NKINDS - 1);
+	ck_assert_int_eq(command_entry(CMD_NONE)->kind, CMD_NONE);
+	ck_assert_str_eq(command_name(CMD_NONE), "");
+}
+END_TEST
+
+/* The summary in ludus-commands(7) is what the table says. */
+START_TEST(command_man_summary_is_generated)
+{
+	const char *src = getenv("LUDUS_SRCDIR");
+	struct buf gen = { 0 };
+	char *path, *man, *begin, *end;
+	size_t len;
+
+	path = xasprintf("%s/man/ludus-commands.7", src && *src ? src : "..");
+	man = util_read_file(path, 1 << 20, &len);
+	ck_assert_msg(man != NULL, "cannot read %s", path);
+	begin = strstr(man, ".\\\" BEGIN COMMANDS\n");
+	end = begin ? strstr(begin, ".\\\" END COMMANDS\n") : NULL;
+	ck_assert_msg(end != NULL, "%s lacks the command markers", path);
+	begin += strlen(".\\\" BEGIN COMMANDS\n");
+	command_table_man(&gen);
+	ck_assert_msg(gen.len == (size_t)(end - begin) &&
+	    strncmp(begin, gen.s, gen.len) == 0, "%s is not what the command "
+	    "table says: run `make commands-doc`", path);
+	ck_assert_ptr_nonnull(strstr(gen.s, "\nadmin ladder adjust NAME "));
+	free(man);
+	free(path);
+	buf_free(&gen);
+}
+END_TEST
+
 static void
 write_file(const char *path, const char *text)
 {
@@ -1325,6 +1389,8 @@ command_suite(void)
 	tcase_add_test(tc, command_every_command_has_russian_alias);
 	tcase_add_test(tc, command_games_have_russian_names);
 	tcase_add_test(tc, command_man_page_lists_the_aliases);
+	tcase_add_test(tc, command_table_one_entry_per_kind);
+	tcase_add_test(tc, command_man_summary_is_generated);
 	tcase_add_test(tc, command_conditional_and_takeback);
 	tcase_add_test(tc, command_gamedef_skips_commands_yaml);
 	tcase_add_test(tc, command_aliases_file_errors);

@@ -1,7 +1,9 @@
 #!/bin/sh
 # A short libFuzzer run over the command parser and its alias file
 # (tests/fuzz_command.c), seeded with command lines of every kind and the
-# shipped games/commands.yaml.  Needs clang with -fsanitize=fuzzer: without
+# shipped games/commands.yaml.  The parser reads the command table
+# (src/refcmd.c), which names each command's run step: the rest of the
+# referee comes from this build's libludus.a, uninstrumented.  Needs clang with -fsanitize=fuzzer: without
 # one it reports a skip (77).  LUDUS_FUZZ_SECONDS sets the run time
 # (default 15).  Run from the build directory (config.h lives there), as
 # `make check` does.
@@ -14,9 +16,10 @@ fuzz_build fuzz_command \
 	-DLUDUS_GAMES_DIR='"/usr/share/ludus/games"' \
 	-DLUDUS_TEMPLATES_DIR='"/usr/share/ludus/templates"' -DLUDUS_SYSCONFDIR='"/etc"' -DLUDUS_STATEDIR='"/var/lib/ludus"' \
 	$(pkg-config --cflags yaml-0.1) "$srcdir/src/command.c" \
-	"$srcdir/src/conf.c" "$srcdir/src/confval.c" "$srcdir/src/util.c" \
-	"$srcdir/src/addr.c" "$srcdir/src/yamlwalk.c" \
-	$(pkg-config --libs yaml-0.1)
+	"$srcdir/src/conf.c" "$srcdir/src/util.c" \
+	"$builddir/libludus.a" \
+	$(pkg-config --libs yaml-0.1 sqlite3 libcrypto libetpan |
+	    sed 's/-specs=[^ ]*//g') -lm
 
 n=0
 for line in 'move #12 7. 3, 6' '3' 'b2-c3' 'crab b1-b2' 'p c1, 2 c1' '3co' \

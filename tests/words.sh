@@ -17,8 +17,13 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The allowed words, one a line, lower case.
 {
-	sed -n 's/^	\[CMD_[A-Z_]*\] = { "\([^"]*\)", "\([^"]*\)".*/\1 \2/p' \
-	    "$src/src/command.c"
+	# Each command's keyword and form: the first two strings of its
+	# entry in the command table.
+	awk '/^	{ CMD_/ { e = ""; on = 1 }
+	    on { e = e " " $0 }
+	    on && /command_args_|NULL, NULL, NULL/ { on = 0
+		n = split(e, q, "\"")
+		if (n >= 5) print q[2], q[4] }' "$src/src/refcmd.c"
 	for y in "$src"/games/*.yaml; do
 		sed -n -e 's/^name: *//p' -e 's/^aliases: *\[\(.*\)\]/\1/p' \
 		    -e 's/^  - name: *//p' -e 's/^    values: *\[\(.*\)\]/\1/p' \
