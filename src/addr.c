@@ -42,12 +42,6 @@ addr_canon(const char *in)
 	return s;
 }
 
-char *
-util_addr_canon(const char *in)
-{
-	return addr_canon(in);
-}
-
 static int
 atext(int c)
 {

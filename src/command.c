@@ -10,6 +10,7 @@
 
 #include <yaml.h>
 
+#include "addr.h"
 #include "command.h"
 #include "i18n.h"
 #include "conf.h"
@@ -536,7 +537,7 @@ new_option(struct command *c, const char *word, const char *eq, char *err,
 				    "started by an admin name the first "
 				    "player's address"));
 			c->first = CMD_FIRST_ME;
-		} else if ((c->first_addr = util_addr_canon(val)) != NULL)
+		} else if ((c->first_addr = addr_canon(val)) != NULL)
 			c->first = CMD_FIRST_ADDRESS;
 		else
 			rc = cmd_err(err, errlen, _("first= takes random, me or "
@@ -637,7 +638,7 @@ command_args_new(const char *p, struct command *c, char *err, size_t errlen)
 		else if (robot != 0)
 			rc = new_seat(c, NULL, robot, err, errlen);
 		else if (strchr(w, '@') != NULL) {
-			char *a = util_addr_canon(w);
+			char *a = addr_canon(w);
 
 			if (a == NULL)
 				rc = cmd_err(err, errlen, _("`%.80s` is not a "
@@ -921,7 +922,7 @@ command_args_adjudicate(const char *p, struct command *c, char *err,
 		c->result = CMD_RESULT_SEAT;
 		c->result_seat = w[0] == '1' ? 0 : 1;
 	} else if (strchr(w, '@') != NULL) {
-		if ((c->addr = util_addr_canon(w)) == NULL) {
+		if ((c->addr = addr_canon(w)) == NULL) {
 			cmd_err(err, errlen, _("`%.80s` is not a mail address"), w);
 			free(w);
 			return -1;
@@ -974,7 +975,7 @@ command_args_ban(const char *p, struct command *c, char *err, size_t errlen)
 	if (w == NULL)
 		return cmd_err(err, errlen, _("%s needs the address: %s"),
 		    info(c->kind)->name, info(c->kind)->usage);
-	c->addr = util_addr_canon(w);
+	c->addr = addr_canon(w);
 	if (c->addr == NULL) {
 		cmd_err(err, errlen, _("`%.80s` is not a mail address"), w);
 		free(w);
@@ -1051,7 +1052,7 @@ ladder_addr(const char **pp, struct command *c, char *err, size_t errlen)
 	if (w == NULL)
 		return cmd_err(err, errlen, _("%s needs an address: %s"),
 		    info(c->kind)->name, info(c->kind)->usage);
-	if ((c->addr = util_addr_canon(w)) == NULL) {
+	if ((c->addr = addr_canon(w)) == NULL) {
 		cmd_err(err, errlen, _("`%.80s` is not a mail address"), w);
 		free(w);
 		return -1;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr.h"
 #include "play.h"
 #include "i18n.h"
 
@@ -91,7 +92,7 @@ colours_by_seat(const char *text, int only, char *const *addresses,
 	for (i = 0; i < n; i++) {
 		/* The player in seat i, by the order they were named. */
 		for (k = 0; k < n; k++) {
-			want = util_addr_canon(addresses[k]);
+			want = addr_canon(addresses[k]);
 			if (want != NULL && strcmp(want, canon[i]) == 0) {
 				free(want);
 				break;
@@ -144,7 +145,7 @@ play_create_with(struct store *s, const struct gamedef *def,
 		goto out;
 	}
 	for (i = 0; i < naddresses; i++) {
-		if ((canon[i] = util_addr_canon(addresses[i])) == NULL) {
+		if ((canon[i] = addr_canon(addresses[i])) == NULL) {
 			util_err(err, errlen, _("`%s` is not a mail address"),
 			    addresses[i]);
 			goto out;
@@ -173,7 +174,7 @@ play_create_with(struct store *s, const struct gamedef *def,
 		}
 	} else if (first != NULL && !util_strcaseeq(first, "given") &&
 	    !util_strcaseeq(first, "me")) {
-		char *want = util_addr_canon(first);
+		char *want = addr_canon(first);
 
 		for (i = 0; want != NULL && i < naddresses; i++)
 			if (strcmp(canon[i], want) == 0)
@@ -309,7 +310,7 @@ bad:
 int
 play_seat(const struct play_game *g, const char *address)
 {
-	char *canon = util_addr_canon(address);
+	char *canon = addr_canon(address);
 	int i, seat = -1;
 
 	for (i = 0; canon != NULL && i < g->row.nseats; i++)

@@ -16,6 +16,7 @@
 
 #include <openssl/crypto.h>
 
+#include "addr.h"
 #include "log.h"
 #include "refint.h"
 
@@ -764,7 +765,7 @@ referee_command(struct referee *r, const char *address, const char *line,
 	x.r = r;
 	x.key = key;
 	x.now = now;
-	canon = util_addr_canon(address);
+	canon = addr_canon(address);
 	rc = canon == NULL ? 1 : store_player_find(r->store, canon, &x.me);
 	free(canon);
 	if (rc != 0) {

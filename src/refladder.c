@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr.h"
 #include "log.h"
 #include "rating.h"
 #include "refint.h"
@@ -962,7 +963,7 @@ admin_create(struct ref_msg *x, const struct command *c,
 				goto out;
 		} else if (KEY("list")) {
 			free(row.list);
-			if ((row.list = util_addr_canon(val)) == NULL) {
+			if ((row.list = addr_canon(val)) == NULL) {
 				ref_fail(res, _("list=%s is not a mail address"),
 				    val);
 				goto out;

@@ -69,7 +69,5 @@ int	 util_unhex(const char *, unsigned char *, size_t);
 char	*util_read_stream(FILE *, size_t max, size_t *len, int *truncated);
 char	*util_read_file(const char *path, size_t max, size_t *len);
 
-/* addr_canon() (addr.h) under the name its older callers use. */
-char	*util_addr_canon(const char *);
 
 #endif

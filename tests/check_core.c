@@ -618,7 +618,7 @@ START_TEST(addr_canon_trims_lowers_and_refuses_the_implausible)
 	memcpy(big + 255 - 12, "@example.org", 13);
 	ck_assert_ptr_null(addr_canon(big));
 	/* The older name is the same function. */
-	a = util_addr_canon("<ANN@example.org>");
+	a = addr_canon("<ANN@example.org>");
 	ck_assert_str_eq(a, "ann@example.org");
 	free(a);
 }
