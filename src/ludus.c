@@ -17,6 +17,7 @@
 #include <libetpan/libetpan.h>
 #include <openssl/crypto.h>
 
+#include "cardbot.h"
 #include "clock.h"
 #include "conf.h"
 #include "gamedef.h"
@@ -25,6 +26,7 @@
 #include "mail.h"
 #include "outbox.h"
 #include "play.h"
+#include "robot.h"
 #include "site.h"
 #include "store.h"
 #include "token.h"
@@ -843,6 +845,137 @@ cmd_deal(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * robot GAME [--level N] [--ms MS | --nodes N] [--seed N] [--status]
+ * [OPT=VAL ...] < MOVES: the move a robot plays in the position the moves (one a line,
+ * "SEAT NOTATION", seats from 0) reach from the seed's start, for the
+ * first seat to move; the robot chooses as the daemon's do (a card robot
+ * from its seat's view only).  Level 0 is a uniformly random legal move.
+ * Prints "SEAT NOTATION", then "next SEAT" or "over DRAW WINNERS TEXT"
+ * for the position after it ("over" alone when the game is already over),
+ * so that two builds can play each other (bench/match.sh).  --status
+ * prints only that last line, for the position the moves reach.
+ */
+static int
+cmd_robot(struct ctx *c, int argc, char **argv)
+{
+	const struct gamedef *d;
+	const struct game_ops *ops;
+	struct game_opts o;
+	struct game_move mv, moves[GAME_MAX_MOVES];
+	struct game_result res;
+	struct cardbot_budget cb;
+	struct rng r;
+	unsigned char seed[RNG_SEED_LEN];
+	char err[GAME_ERRLEN], text[GAME_MOVE_TEXT], label[32], line[512],
+	    **words, *sp;
+	long long sv = 1, level = 3, ms = 0, nodes = 0, seat;
+	void *st;
+	int i, nw = 0, nmoves = 0, k, rc = 1, status = 0;
+	uint32_t tm;
+
+	if (argc < 1)
+		return usage_of("robot");
+	if ((d = gamedef_find(c->defs, c->ndefs, argv[0])) == NULL)
+		return err_out("no game called `%s` (see `ludus games`)",
+		    argv[0]);
+	ops = d->ops;
+	words = xcalloc((size_t)argc, sizeof(*words));
+	for (i = 1; i < argc; i++) {
+		long long *v = NULL, max = INT64_MAX;
+
+		if (strcmp(argv[i], "--status") == 0) {
+			status = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "--seed") == 0)
+			v = &sv;
+		else if (strcmp(argv[i], "--level") == 0) {
+			v = &level;
+			max = 3;
+		} else if (strcmp(argv[i], "--ms") == 0)
+			v = &ms;
+		else if (strcmp(argv[i], "--nodes") == 0)
+			v = &nodes;
+		if (v == NULL)
+			words[nw++] = argv[i];
+		else if (i + 1 == argc ||
+		    util_parse_int(argv[++i], 0, max, v) == -1) {
+			free(words);
+			return usage_of("robot");
+		}
+	}
+	if (gamedef_resolve(d, words, nw, &o, err, sizeof(err)) == -1) {
+		free(words);
+		return err_out("%s", err);
+	}
+	free(words);
+	rng_seed_from_u64(seed, (uint64_t)sv);
+	st = xcalloc(1, ops->state_size);
+	if (ops->create(st, &o, seed, d->seats, err, sizeof(err)) == -1) {
+		err_out("%s", err);
+		goto out;
+	}
+	while (fgets(line, sizeof(line), stdin) != NULL) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0] == '\0')
+			continue;
+		seat = strtoll(line, &sp, 10);
+		if (sp == line || *sp != ' ' || seat < 0 || seat >= d->seats) {
+			err_out("move %d: not SEAT NOTATION", nmoves + 1);
+			goto out;
+		}
+		if (ops->parse_move(st, (int)seat, sp + 1, &mv, err,
+		    sizeof(err)) == -1) {
+			err_out("move %d (`%s`): %s", nmoves + 1, sp + 1, err);
+			goto out;
+		}
+		ops->apply(st, (int)seat, &mv);
+		nmoves++;
+	}
+	if (!status && (tm = ops->to_move(st)) != 0) {
+		for (seat = 0; !(tm & (1u << seat)); seat++)
+			;
+		snprintf(label, sizeof(label), "robot/%d", nmoves);
+		rng_init_sub(&r, seed, label);
+		if (level == 0) {
+			k = ops->legal(st, (int)seat, moves, GAME_MAX_MOVES);
+			mv = moves[rng_below(&r, (uint32_t)k)];
+		} else if (cardbot_supports(ops)) {
+			cb.iterations = nodes;
+			cb.millis = ms;
+			if (cardbot_choose(ops, st, (int)seat, (int)level, &cb,
+			    &r, &mv, err, sizeof(err)) == -1) {
+				err_out("%s", err);
+				goto out;
+			}
+		} else if ((nodes > 0 ? robot_choose_nodes(ops, st, (int)seat,
+		    (int)level, nodes, &r, &mv, NULL, err, sizeof(err)) :
+		    robot_choose(ops, st, (int)seat, (int)level, ms, &r, &mv,
+		    err, sizeof(err))) == -1) {
+			err_out("%s", err);
+			goto out;
+		}
+		ops->format_move(st, (int)seat, &mv, text, sizeof(text));
+		printf("%lld %s\n", seat, text);
+		ops->apply(st, (int)seat, &mv);
+	}
+	ops->result(st, &res);
+	if (res.over)
+		printf("over %d %u %s\n", res.draw, (unsigned)res.winners,
+		    res.text);
+	else {
+		tm = ops->to_move(st);
+		for (seat = 0; !(tm & (1u << seat)); seat++)
+			;
+		printf("next %lld\n", seat);
+	}
+	rc = 0;
+out:
+	free(st);
+	return rc;
+}
+
 static size_t
 stdin_cap(const struct config *cfg)
 {
@@ -1403,6 +1536,11 @@ static const struct cmd cmds[] = {
 	{ "deal", "GAME SEED [OPT=VAL ...] [--json]",
 	    "the start of a game from a revealed seed, as each seat saw it",
 	    cmd_deal, 0 },
+	{ "robot", "GAME [--level N] [--ms MS|--nodes N] [--seed N] "
+	    "[--status] [OPT=VAL ...] < MOVES",
+	    "the move a robot plays after the moves on standard input\n"
+	    "           (\"SEAT NOTATION\" lines) from the seed's start",
+	    cmd_robot, 0 },
 	{ "deliver", "< MESSAGE",
 	    "take one message from standard input through the referee",
 	    cmd_deliver, 1 },
