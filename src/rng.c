@@ -93,30 +93,67 @@ rng_init_sub(struct rng *r, const unsigned char seed[RNG_SEED_LEN],
 	rng_init(r, key);
 }
 
-/* Generate keystream block number `block` into out. */
+#define ROTL32(v, n)	(((v) << (n)) | ((v) >> (32 - (n))))
+#define QUARTER(a, b, c, d) do {					\
+	a += b; d ^= a; d = ROTL32(d, 16);				\
+	c += d; b ^= c; b = ROTL32(b, 12);				\
+	a += b; d ^= a; d = ROTL32(d, 8);				\
+	c += d; b ^= c; b = ROTL32(b, 7);				\
+} while (0)
+
+static uint32_t
+rng_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+/*
+ * Generate keystream block number `block` into out: the ChaCha20 block
+ * function of RFC 8439, written out here rather than taken from
+ * libcrypto's EVP interface, which allocates a context for every call
+ * (and engines draw inside apply(), which must not allocate).  The
+ * stream is the one OpenSSL's EVP_chacha20() gives with the 16-byte IV
+ * of a 32-bit little-endian block counter and a 96-bit nonce, the high
+ * half of our 64-bit block number in the nonce's first word (check_core
+ * holds the two side by side).
+ */
 static void
 rng_block(const unsigned char key[RNG_SEED_LEN], uint64_t block,
     unsigned char out[64])
 {
-	static const unsigned char zero[64];
-	unsigned char iv[16];
-	EVP_CIPHER_CTX *ctx;
-	int len, i;
+	uint32_t in[16], x[16];
+	int i;
 
-	/* OpenSSL's ChaCha20 IV: 32-bit little-endian block counter, then a
-	 * 96-bit nonce; the high half of our 64-bit block number goes there. */
-	memset(iv, 0, sizeof(iv));
-	for (i = 0; i < 4; i++)
-		iv[i] = (unsigned char)(block >> (8 * i));
-	for (i = 0; i < 4; i++)
-		iv[4 + i] = (unsigned char)(block >> (32 + 8 * i));
-	if ((ctx = EVP_CIPHER_CTX_new()) == NULL)
-		fatal("EVP_CIPHER_CTX_new failed");
-	if (EVP_EncryptInit_ex(ctx, EVP_chacha20(), NULL, key, iv) != 1 ||
-	    EVP_EncryptUpdate(ctx, out, &len, zero, sizeof(zero)) != 1 ||
-	    len != 64)
-		fatal("ChaCha20 keystream failed");
-	EVP_CIPHER_CTX_free(ctx);
+	in[0] = 0x61707865;	/* "expand 32-byte k" */
+	in[1] = 0x3320646e;
+	in[2] = 0x79622d32;
+	in[3] = 0x6b206574;
+	for (i = 0; i < 8; i++)
+		in[4 + i] = rng_le32(key + 4 * i);
+	in[12] = (uint32_t)block;
+	in[13] = (uint32_t)(block >> 32);
+	in[14] = 0;
+	in[15] = 0;
+	memcpy(x, in, sizeof(x));
+	for (i = 0; i < 10; i++) {
+		QUARTER(x[0], x[4], x[8], x[12]);
+		QUARTER(x[1], x[5], x[9], x[13]);
+		QUARTER(x[2], x[6], x[10], x[14]);
+		QUARTER(x[3], x[7], x[11], x[15]);
+		QUARTER(x[0], x[5], x[10], x[15]);
+		QUARTER(x[1], x[6], x[11], x[12]);
+		QUARTER(x[2], x[7], x[8], x[13]);
+		QUARTER(x[3], x[4], x[9], x[14]);
+	}
+	for (i = 0; i < 16; i++) {
+		uint32_t v = x[i] + in[i];
+
+		out[4 * i] = (unsigned char)v;
+		out[4 * i + 1] = (unsigned char)(v >> 8);
+		out[4 * i + 2] = (unsigned char)(v >> 16);
+		out[4 * i + 3] = (unsigned char)(v >> 24);
+	}
 }
 
 static void

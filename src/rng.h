@@ -2,7 +2,8 @@
  * rng: the one seeded generator every deal and shuffle goes through.
  *
  * A game's 32-byte seed comes from the OS CSPRNG (RAND_bytes) and keys a
- * ChaCha20 keystream from libcrypto; numbers are read off that stream.  The
+ * ChaCha20 keystream (the block function written out in rng.c, the stream
+ * libcrypto's EVP_chacha20 gives); numbers are read off that stream.  The
  * whole generator is a small fixed-size value, so an engine may keep one in
  * its state: copying the state copies the generator, and replaying the same
  * (seed, move log) draws the same numbers.  ChaCha20 is a well-studied
