@@ -1,0 +1,621 @@
+/*
+ * The engine contract (src/games/game.h), checked over every entry of
+ * game_engines[] alike: random games with the invariants every engine
+ * keeps, the text form read back, the move log replayed, what a seat sees
+ * against deals that differ only in what it cannot see, and no allocation
+ * where the contract forbids it.  Each engine's own suite keeps its rules.
+ *
+ * Variants come from the game's definition: the defaults, then each
+ * boolean option flipped, each enum value, each integer option at its
+ * minimum (and at 1 when 0 turns it off, and at its maximum when that is
+ * at most 64), one at a time (a combination the engine refuses is
+ * skipped).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* Check records every passing ck_assert (a write each), too slow in
+ * loops of millions: this only reports failures. */
+#define need(cond, ...) do {						\
+	if (!(cond))							\
+		ck_abort_msg(__VA_ARGS__);				\
+} while (0)
+
+/* Random games per variant, and the plies after which one is stopped
+ * (random play in a match of rounds can be long; the invariants are
+ * checked at every ply either way). */
+#define GAMES		200
+#define PLY_CAP		6000
+#define MAX_VARIANTS	24
+
+/*
+ * Allocations counted, to prove that legal(), apply() and the other hooks
+ * the contract says "Must not allocate" never do.  Under the address
+ * sanitizer its allocator hooks count; otherwise malloc, calloc and
+ * realloc are interposed in this program.
+ */
+static volatile unsigned long allocs;
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ENGINES_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ENGINES_ASAN 1
+#endif
+#endif
+
+#ifdef ENGINES_ASAN
+#include <sanitizer/allocator_interface.h>
+
+static void
+count_malloc(const volatile void *p, size_t n)
+{
+	(void)p;
+	(void)n;
+	allocs++;
+}
+
+static void
+count_free(const volatile void *p)
+{
+	(void)p;
+}
+
+static void
+alloc_counting(void)
+{
+	static int done;
+
+	if (!done++)
+		__sanitizer_install_malloc_and_free_hooks(count_malloc,
+		    count_free);
+}
+#else
+void	*__libc_malloc(size_t);
+void	*__libc_calloc(size_t, size_t);
+void	*__libc_realloc(void *, size_t);
+
+void *
+malloc(size_t n)
+{
+	allocs++;
+	return __libc_malloc(n);
+}
+
+void *
+calloc(size_t n, size_t m)
+{
+	allocs++;
+	return __libc_calloc(n, m);
+}
+
+void *
+realloc(void *p, size_t n)
+{
+	allocs++;
+	return __libc_realloc(p, n);
+}
+
+static void
+alloc_counting(void)
+{
+}
+#endif
+
+struct variant {
+	char	opts[256];
+};
+
+struct engine {
+	const struct game_ops *ops;
+	const struct gamedef *def;
+	struct variant v[MAX_VARIANTS];
+	int	nv;
+};
+
+static struct engine eng;
+
+static void
+add_variant(const char *opts)
+{
+	if (eng.nv < MAX_VARIANTS)
+		snprintf(eng.v[eng.nv++].opts, sizeof(eng.v[0].opts), "%s",
+		    opts);
+}
+
+/* The engine of the loop index, and its variants from the definition. */
+static void
+engine_at(int i)
+{
+	const struct gamedef_opt *o;
+	char text[256];
+	int k, j;
+
+	alloc_counting();
+	memset(&eng, 0, sizeof(eng));
+	eng.ops = game_engines[i];
+	ck_assert_ptr_nonnull(eng.ops);
+	eng.def = tu_def(eng.ops->name);
+	ck_assert_ptr_eq(eng.def->ops, eng.ops);
+	add_variant("");
+	for (k = 0; k < eng.def->nopts; k++) {
+		o = &eng.def->opts[k];
+		switch (o->type) {
+		case GOPT_BOOL:
+			snprintf(text, sizeof(text), "%s=%s", o->name,
+			    strcmp(o->def, "true") == 0 ? "false" : "true");
+			add_variant(text);
+			break;
+		case GOPT_ENUM:
+			for (j = 0; j < o->nvalues; j++)
+				if (strcmp(o->values[j], o->def) != 0) {
+					snprintf(text, sizeof(text), "%s=%s",
+					    o->name, o->values[j]);
+					add_variant(text);
+				}
+			break;
+		case GOPT_INT:
+			/* The least, the least that is on when 0 is off,
+			 * and the most when it keeps games short. */
+			for (j = 0; j < 3; j++) {
+				long long x = j == 0 ? o->min : j == 1 ?
+				    (o->min == 0 ? 1 : o->min) : o->max;
+
+				if ((j == 1 && o->min != 0) ||
+				    (j == 2 && o->max > 64) ||
+				    x == atoll(o->def))
+					continue;
+				snprintf(text, sizeof(text), "%s=%lld",
+				    o->name, x);
+				add_variant(text);
+			}
+			break;
+		case GOPT_STRING:
+			break;
+		}
+	}
+}
+
+/* A game of the variant from a numeric seed, or NULL when the engine
+ * refuses the options together. */
+static void *
+new_game(const char *opts, uint64_t n, int *nseats)
+{
+	const struct game_ops *ops = eng.ops;
+	unsigned char seed[RNG_SEED_LEN];
+	struct game_opts o;
+	char err[GAME_ERRLEN];
+	void *st;
+
+	if (gamedef_opts_parse(eng.def, opts, &o, err, sizeof(err)) == -1)
+		return NULL;
+	*nseats = ops->seats(&o);
+	need(*nseats >= 1 && *nseats <= GAME_MAX_SEATS, "%s: %d seats",
+	    ops->name, *nseats);
+	rng_seed_from_u64(seed, n);
+	st = xcalloc(1, ops->state_size);
+	if (ops->create(st, &o, seed, *nseats, err, sizeof(err)) == -1) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+static char *
+ser(const void *st)
+{
+	return tu_serialise(eng.ops, st);
+}
+
+/* Serialise, parse, serialise: the same text; the state read back is
+ * returned (owned). */
+static void *
+round_trip(const void *st)
+{
+	char *a = ser(st), *b, err[GAME_ERRLEN];
+	void *back = xcalloc(1, eng.ops->state_size);
+
+	need(eng.ops->parse_state(back, a, err, sizeof(err)) == 0,
+	    "%s: its own text refused: %s\n%s", eng.ops->name, err, a);
+	b = ser(back);
+	need(strcmp(a, b) == 0, "%s: read back as another state:\n%s\n!=\n%s",
+	    eng.ops->name, a, b);
+	free(a);
+	free(b);
+	return back;
+}
+
+/*
+ * The invariants of one position, every seat's moves listed into all[]
+ * (n[seat] each) with no allocation in legal(), count_legal(), over(),
+ * to_move(), result(), evaluate().
+ */
+static void
+check_position(const void *st, int nseats, struct game_move all[][GAME_MAX_MOVES],
+    int n[GAME_MAX_SEATS])
+{
+	const struct game_ops *ops = eng.ops;
+	struct game_result r;
+	unsigned long before;
+	uint32_t mask;
+	int seat, over, e0, e1;
+
+	before = allocs;
+	mask = ops->to_move(st);
+	ops->result(st, &r);
+	over = game_over(ops, st);
+	need(allocs == before, "%s: to_move, result or over allocated",
+	    ops->name);
+	need(over == r.over, "%s: game_over %d, result %d", ops->name, over,
+	    r.over);
+	if (ops->over != NULL)
+		need((ops->over(st) != 0) == r.over, "%s: over() disagrees "
+		    "with result()", ops->name);
+	need((mask >> nseats) == 0, "%s: mask %#x for %d seats", ops->name,
+	    mask, nseats);
+	need(r.over ? mask == 0 : mask != 0, "%s: over %d, to move %#x",
+	    ops->name, r.over, mask);
+	need(!r.draw || (r.over && r.winners == 0), "%s: draw %d over %d "
+	    "winners %#x", ops->name, r.draw, r.over, r.winners);
+	need(!r.over || r.draw || (r.winners != 0 &&
+	    (r.winners >> nseats) == 0), "%s: over without a draw, winners "
+	    "%#x", ops->name, r.winners);
+	need(r.over || r.winners == 0, "%s: winners while going on",
+	    ops->name);
+	for (seat = 0; seat < nseats; seat++) {
+		before = allocs;
+		n[seat] = ops->legal(st, seat, all[seat], GAME_MAX_MOVES);
+		need(allocs == before, "%s: legal() allocated", ops->name);
+		need(n[seat] >= 0 && n[seat] <= GAME_MAX_MOVES, "%s: %d moves",
+		    ops->name, n[seat]);
+		need((n[seat] > 0) == ((mask >> seat) & 1), "%s: seat %d has "
+		    "%d moves, to move %#x", ops->name, seat, n[seat], mask);
+		if (ops->count_legal != NULL) {
+			int c = ops->count_legal(st, seat);
+
+			need(allocs == before, "%s: count_legal() allocated",
+			    ops->name);
+			need(c == n[seat], "%s: count_legal %d, legal %d",
+			    ops->name, c, n[seat]);
+		}
+	}
+	if (ops->evaluate != NULL && !r.over) {
+		before = allocs;
+		e0 = ops->evaluate(st, 0);
+		e1 = nseats == 2 ? ops->evaluate(st, 1) : -e0;
+		need(allocs == before, "%s: evaluate() allocated", ops->name);
+		need(e0 == -e1, "%s: evaluate %d and %d", ops->name, e0, e1);
+		need(e0 > -1000000 && e0 < 1000000, "%s: evaluate %d",
+		    ops->name, e0);
+	}
+}
+
+/* Two moves are the same move when they make the same position. */
+static int
+same_move(const void *st, int seat, const struct game_move *a,
+    const struct game_move *b)
+{
+	const struct game_ops *ops = eng.ops;
+	void *x, *y;
+	char *sx, *sy;
+	int same;
+
+	if (a->len == b->len && memcmp(a->d, b->d, a->len) == 0)
+		return 1;
+	x = xmalloc(ops->state_size);
+	y = xmalloc(ops->state_size);
+	memcpy(x, st, ops->state_size);
+	memcpy(y, st, ops->state_size);
+	ops->apply(x, seat, a);
+	ops->apply(y, seat, b);
+	sx = ser(x);
+	sy = ser(y);
+	same = strcmp(sx, sy) == 0;
+	free(sx);
+	free(sy);
+	free(x);
+	free(y);
+	return same;
+}
+
+struct logged {
+	int	seat;
+	struct game_move m;
+};
+
+static struct game_move all[GAME_MAX_SEATS][GAME_MAX_MOVES];
+static struct game_move kids[GAME_MAX_SEATS][GAME_MAX_MOVES];
+
+/*
+ * Random games of every variant: every position's invariants; the chosen
+ * move's notation reads back as that move; now and then every legal move
+ * applied on a copy and the position after it checked, and the game going
+ * on from its text read back; at the end the text round trip and the
+ * replay of the move log through the notation from a fresh deal.
+ */
+START_TEST(engine_random_games)
+{
+	static struct logged log[PLY_CAP];
+	const struct game_ops *ops;
+	struct rng rng;
+	unsigned char seed[RNG_SEED_LEN];
+	char err[GAME_ERRLEN], text[GAME_MOVE_TEXT];
+	int v, g, played = 0, ended = 0, knids[GAME_MAX_SEATS];
+
+	engine_at(_i);
+	ops = eng.ops;
+	rng_seed_from_u64(seed, 19);
+	rng_init(&rng, seed);
+	for (v = 0; v < eng.nv; v++) {
+		for (g = 0; g < GAMES; g++) {
+			int nseats, n[GAME_MAX_SEATS], nlog = 0, seat, pick, i,
+			    k;
+			void *st = new_game(eng.v[v].opts, (uint64_t)g, &nseats);
+			void *copy;
+			char *a, *b;
+			unsigned long before;
+			uint32_t mask;
+			struct game_move m;
+
+			if (st == NULL)
+				break;
+			copy = xmalloc(ops->state_size);
+			for (;;) {
+				check_position(st, nseats, all, n);
+				mask = ops->to_move(st);
+				if (mask == 0) {
+					ended++;
+					break;
+				}
+				if (nlog == PLY_CAP)
+					break;
+				/* A random seat of those to move. */
+				for (k = 0, seat = 0; seat < nseats; seat++)
+					k += (mask >> seat) & 1;
+				pick = (int)rng_below(&rng, (uint32_t)k);
+				for (seat = 0; seat < nseats; seat++)
+					if ((mask >> seat) & 1 && pick-- == 0)
+						break;
+				if (rng_below(&rng, 16) == 0) {
+					/* Every legal move applies. */
+					for (i = 0; i < n[seat]; i++) {
+						memcpy(copy, st, ops->state_size);
+						before = allocs;
+						ops->apply(copy, seat, &all[seat][i]);
+						need(allocs == before, "%s: apply() "
+						    "allocated", ops->name);
+						check_position(copy, nseats, kids,
+						    knids);
+					}
+				}
+				log[nlog].seat = seat;
+				log[nlog].m = all[seat][rng_below(&rng,
+				    (uint32_t)n[seat])];
+				ops->format_move(st, seat, &log[nlog].m, text,
+				    sizeof(text));
+				need(ops->parse_move(st, seat, text, &m, err,
+				    sizeof(err)) == 0, "%s (%s): `%s` refused: %s",
+				    ops->name, eng.v[v].opts, text, err);
+				need(same_move(st, seat, &m, &log[nlog].m),
+				    "%s: `%s` read back as another move",
+				    ops->name, text);
+				if (ops->reveals != NULL) {
+					before = allocs;
+					(void)ops->reveals(st, seat, &log[nlog].m);
+					need(allocs == before, "%s: reveals() "
+					    "allocated", ops->name);
+				}
+				before = allocs;
+				ops->apply(st, seat, &log[nlog++].m);
+				need(allocs == before, "%s: apply() allocated",
+				    ops->name);
+				if (rng_below(&rng, 64) == 0) {
+					/* Go on from the text read back. */
+					void *back = round_trip(st);
+
+					memcpy(st, back, ops->state_size);
+					free(back);
+				}
+			}
+			played++;
+			free(round_trip(st));
+
+			/* Replay through the notation from a fresh deal. */
+			free(copy);
+			copy = new_game(eng.v[v].opts, (uint64_t)g, &nseats);
+			for (i = 0; i < nlog; i++) {
+				ops->format_move(copy, log[i].seat, &log[i].m,
+				    text, sizeof(text));
+				need(ops->parse_move(copy, log[i].seat, text, &m,
+				    err, sizeof(err)) == 0, "%s: replay of `%s` "
+				    "at ply %d: %s", ops->name, text, i + 1, err);
+				ops->apply(copy, log[i].seat, &m);
+			}
+			a = ser(st);
+			b = ser(copy);
+			need(strcmp(a, b) == 0, "%s (%s) game %d: the replay "
+			    "ends elsewhere:\n%s\n!=\n%s", ops->name,
+			    eng.v[v].opts, g, a, b);
+			free(a);
+			free(b);
+			free(copy);
+			free(st);
+		}
+	}
+	fprintf(stderr, "%s: %d variants, %d random games, %d ended within "
+	    "%d plies\n", ops->name, eng.nv, played, ended, PLY_CAP);
+	/* The defaults always make a game, and random games end. */
+	ck_assert_int_ge(played, GAMES);
+	ck_assert_int_ge(ended, played / 2);
+}
+END_TEST
+
+/* What a seat sees: its rendering, its legal moves in notation and the
+ * public rendering. */
+static char *
+view_of(const void *st, int seat)
+{
+	struct game_view v = { .viewer = seat };
+	struct buf b = { 0 };
+
+	eng.ops->render(st, &v, &b);
+	buf_adds(&b, "\n--- legal ---\n");
+	game_legal_text(eng.ops, st, seat, &b);
+	buf_adds(&b, "\n--- public ---\n");
+	v.viewer = GAME_PUBLIC;
+	eng.ops->render(st, &v, &b);
+	return buf_steal(&b);
+}
+
+/*
+ * Engines with hidden cards (those with determinize()): at random points
+ * of random games, each seat's view is the same in every deal that differs
+ * from the real one only in cards the seat cannot see, dealt by
+ * determinize() with fresh numbers (the seat's own cards, the public ones
+ * and the counts stay); such deals do differ from the real one, and
+ * determinize() does not allocate.
+ */
+START_TEST(engine_hidden_cards)
+{
+	const struct game_ops *ops;
+	struct rng rng;
+	unsigned char seed[RNG_SEED_LEN];
+	int v, g, checks = 0, differ = 0;
+
+	engine_at(_i);
+	ops = eng.ops;
+	if (ops->determinize == NULL) {
+		/* No hidden cards: a seat's view is the whole state, and
+		 * the referee must not offer a card robot. */
+		ck_assert_int_eq(ops->chance && ops->evaluate == NULL, 0);
+		return;
+	}
+	rng_seed_from_u64(seed, 6);
+	rng_init(&rng, seed);
+	for (v = 0; v < eng.nv; v++) {
+		for (g = 0; g < GAMES / 4; g++) {
+			int nseats, n[GAME_MAX_SEATS], seat, ply, k;
+			void *st = new_game(eng.v[v].opts, (uint64_t)g + 500,
+			    &nseats);
+			void *d;
+			uint32_t mask;
+
+			if (st == NULL)
+				break;
+			d = xmalloc(ops->state_size);
+			for (ply = 0; ply < PLY_CAP; ply++) {
+				check_position(st, nseats, all, n);
+				if (ply % 37 == 0 || (mask = ops->to_move(st)) ==
+				    0) {
+					for (seat = 0; seat < nseats; seat++) {
+						char *want = view_of(st, seat),
+						    *got, *a, *b;
+						unsigned long before;
+
+						for (k = 0; k < 3; k++) {
+							memcpy(d, st,
+							    ops->state_size);
+							before = allocs;
+							ops->determinize(d, seat,
+							    &rng);
+							need(allocs == before,
+							    "%s: determinize() "
+							    "allocated",
+							    ops->name);
+							got = view_of(d, seat);
+							need(strcmp(want, got) ==
+							    0, "%s: seat %d "
+							    "sees another deal:"
+							    "\n%s\n!=\n%s",
+							    ops->name, seat,
+							    want, got);
+							free(got);
+							a = ser(st);
+							b = ser(d);
+							differ += strcmp(a, b)
+							    != 0;
+							free(a);
+							free(b);
+							checks++;
+						}
+						free(want);
+					}
+					mask = ops->to_move(st);
+				}
+				if (mask == 0)
+					break;
+				for (seat = 0; !((mask >> seat) & 1); seat++)
+					;
+				ops->apply(st, seat, &all[seat][rng_below(&rng,
+				    (uint32_t)n[seat])]);
+			}
+			free(d);
+			free(st);
+		}
+	}
+	fprintf(stderr, "%s: %d views against other deals, %d of the deals "
+	    "differ\n", ops->name, checks, differ);
+	ck_assert_int_gt(checks, 100);
+	/* Most positions hide something (a hand, the stock). */
+	ck_assert_int_gt(differ, checks / 2);
+}
+END_TEST
+
+/*
+ * The registry: every engine is found by its name and has a definition
+ * naming it; names are unique; the mandatory hooks are there.
+ */
+START_TEST(engine_table)
+{
+	const struct game_ops *ops;
+	int j;
+
+	engine_at(_i);
+	ops = eng.ops;
+	ck_assert_ptr_eq(game_find(ops->name), ops);
+	for (j = 0; game_engines[j] != NULL; j++)
+		if (j != _i)
+			ck_assert_str_ne(game_engines[j]->name, ops->name);
+	ck_assert(ops->state_size > 0);
+	ck_assert(ops->create && ops->seats && ops->seat_name &&
+	    ops->to_move && ops->legal && ops->parse_move &&
+	    ops->format_move && ops->apply && ops->result && ops->render &&
+	    ops->serialise && ops->parse_state && ops->export_json);
+	ck_assert_int_ge(eng.nv, 1);
+}
+END_TEST
+
+static int
+nengines(void)
+{
+	int n = 0;
+
+	while (game_engines[n] != NULL)
+		n++;
+	return n;
+}
+
+static Suite *
+engines_suite(void)
+{
+	Suite *s = suite_create("engines");
+	TCase *tc = tcase_create("contract");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, engine_table, 0, nengines());
+	tcase_add_loop_test(tc, engine_random_games, 0, nengines());
+	tcase_add_loop_test(tc, engine_hidden_cards, 0, nengines());
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run(engines_suite());
+}
