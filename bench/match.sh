@@ -18,6 +18,7 @@
 #                  in the games without chance, none in the card games)
 #   MATCH_SEED     the first game's seed (1); game pair k uses SEED+k
 #   MATCH_OPTS     options of the game (Aluette: teams=fixed)
+#   MATCH_VERBOSE  set: each game's plies and result on standard error
 #   LUDUS_GAMES_DIR  the definitions, as everywhere (both builds read them)
 set -eu
 
@@ -116,6 +117,8 @@ while [ $i -lt "$games" ]; do
 		ply=$((ply + 1))
 	done
 	plies=$((plies + ply))
+	[ -z "${MATCH_VERBOSE:-}" ] || echo "game $((i + 1)), seed $seed," \
+	    "new's seats $mine, $ply plies: $state" >&2
 	case $state in
 	over\ 1*)
 		draw=$((draw + 1)) ;;
