@@ -1,7 +1,6 @@
 #!/bin/sh
 # bench/match.sh OLD-LUDUS NEW-LUDUS GAME [GAMES]: the robots of two ludus
-# builds play each other, through `ludus robot` (each call replays the
-# moves so far from the seed and prints its robot's move).  Games come in
+# builds play each other, through one `ludus robot --serve` of each.  Games come in
 # pairs from the same seed and the same random opening, NEW seated first in
 # one and second in the other (Aluette: NEW holds seats 1 and 3 in one,
 # 2 and 4 in the other, teams=fixed).  Prints NEW's wins, draws and losses,
@@ -64,7 +63,40 @@ export LUDUS_GAMES_DIR
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-log=$tmp/log
+
+# One robot server per build (`ludus robot --serve`), fed through FIFOs:
+# each is told every move, so both keep the game, and their status lines
+# must agree after every ply (the two engines read the game alike).
+mkfifo "$tmp/o.in" "$tmp/o.out" "$tmp/n.in" "$tmp/n.out"
+# shellcheck disable=SC2086
+"$old" robot "$game" --serve --level "$oldlevel" $budget $opts \
+    <"$tmp/o.in" >"$tmp/o.out" &
+# shellcheck disable=SC2086
+"$new" robot "$game" --serve --level "$level" $budget $opts \
+    <"$tmp/n.in" >"$tmp/n.out" &
+exec 3>"$tmp/o.in" 4<"$tmp/o.out" 5>"$tmp/n.in" 6<"$tmp/n.out"
+
+# get WHO: one line from the old (o) or new (n) server into $reply;
+# ask WHO LINE: send it LINE first.
+get() {
+	if [ "$1" = o ]; then
+		IFS= read -r reply <&4 || reply=
+	else
+		IFS= read -r reply <&6 || reply=
+	fi
+	[ -n "$reply" ] || {
+		echo "match: game $((i + 1)), ply $ply: the $1 server stopped" >&2
+		exit 1
+	}
+}
+ask() {
+	if [ "$1" = o ]; then
+		printf '%s\n' "$2" >&3
+	else
+		printf '%s\n' "$2" >&5
+	fi
+	get "$1"
+}
 
 echo "$game: $new (level $level) against $old (level $oldlevel)," \
     "$games games, $what per move, $opening random opening plies," \
@@ -82,10 +114,14 @@ while [ $i -lt "$games" ]; do
 	else
 		mine=$([ $nseats = 4 ] && echo 10 || echo 2)
 	fi
-	: >"$log"
-	# shellcheck disable=SC2086
-	state=$("$new" robot "$game" --seed "$seed" --status $opts </dev/null)
 	ply=0
+	ask o "new $seed"
+	state=$reply
+	ask n "new $seed"
+	[ "$reply" = "$state" ] || {
+		echo "match: seed $seed deals apart: old $state, new $reply" >&2
+		exit 1
+	}
 	while :; do
 		case $state in
 		over*)	break ;;
@@ -98,22 +134,22 @@ while [ $i -lt "$games" ]; do
 			break
 		fi
 		if [ $ply -lt "$opening" ]; then
-			bin=$new lv=0
+			who=n other=o go="go 0"
 		elif [ $(((mine >> seat) & 1)) = 1 ]; then
-			bin=$new lv=$level
+			who=n other=o go=go
 		else
-			bin=$old lv=$oldlevel
+			who=o other=n go=go
 		fi
-		# shellcheck disable=SC2086
-		out=$("$bin" robot "$game" --seed "$seed" --level $lv $budget \
-		    $opts <"$log") || {
-			echo "match: game $((i + 1)), ply $ply: $bin failed" >&2
+		ask $who "$go"
+		move=$reply
+		get $who
+		state=$reply
+		ask $other "$move"
+		[ "$reply" = "$state" ] || {
+			echo "match: game $((i + 1)), ply $ply: after \`$move'" \
+			    "$who says $state, $other $reply" >&2
 			exit 1
 		}
-		printf '%s\n' "${out%%
-*}" >>"$log"
-		state=${out#*
-}
 		ply=$((ply + 1))
 	done
 	plies=$((plies + ply))
@@ -138,7 +174,8 @@ while [ $i -lt "$games" ]; do
 	fi
 done
 end=$(date +%s)
-
+exec 3>&- 5>&-
+wait
 awk -v w=$win -v d=$draw -v l=$loss -v c=$capped -v n="$games" \
     -v p=$plies -v s=$((end - start)) 'BEGIN {
 	z = 1.959964

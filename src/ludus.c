@@ -845,16 +845,98 @@ cmd_deal(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/* What follows a position, for `ludus robot`: "next SEAT" or "over DRAW
+ * WINNERS TEXT". */
+static void
+robot_status(const struct game_ops *ops, const void *st)
+{
+	struct game_result res;
+	uint32_t tm;
+	int seat;
+
+	ops->result(st, &res);
+	if (res.over)
+		printf("over %d %u %s\n", res.draw, (unsigned)res.winners,
+		    res.text);
+	else {
+		tm = ops->to_move(st);
+		for (seat = 0; !(tm & (1u << seat)); seat++)
+			;
+		printf("next %d\n", seat);
+	}
+}
+
+/* A "SEAT NOTATION" line played on st.  0, or -1 with err filled. */
+static int
+robot_read_move(const struct game_ops *ops, void *st, int nseats,
+    const char *line, char *err, size_t errlen)
+{
+	struct game_move mv;
+	long long seat;
+	char *sp;
+
+	seat = strtoll(line, &sp, 10);
+	if (sp == line || *sp != ' ' || seat < 0 || seat >= nseats) {
+		snprintf(err, errlen, "not SEAT NOTATION");
+		return -1;
+	}
+	if (ops->parse_move(st, (int)seat, sp + 1, &mv, err, errlen) == -1)
+		return -1;
+	ops->apply(st, (int)seat, &mv);
+	return 0;
+}
+
+/* The robot's move for the first seat to move, printed and played. */
+static int
+robot_play(const struct game_ops *ops, void *st,
+    const unsigned char seed[RNG_SEED_LEN], int nmoves, int level, long ms,
+    long nodes)
+{
+	static struct game_move moves[GAME_MAX_MOVES];
+	struct game_move mv;
+	struct cardbot_budget cb;
+	struct rng r;
+	char err[GAME_ERRLEN], text[GAME_MOVE_TEXT], label[32];
+	uint32_t tm = ops->to_move(st);
+	int seat, k;
+
+	for (seat = 0; !(tm & (1u << seat)); seat++)
+		;
+	snprintf(label, sizeof(label), "robot/%d", nmoves);
+	rng_init_sub(&r, seed, label);
+	if (level == 0) {
+		k = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+		mv = moves[rng_below(&r, (uint32_t)k)];
+	} else if (cardbot_supports(ops)) {
+		cb.iterations = nodes;
+		cb.millis = ms;
+		if (cardbot_choose(ops, st, seat, level, &cb, &r, &mv, err,
+		    sizeof(err)) == -1)
+			return err_out("%s", err);
+	} else if ((nodes > 0 ? robot_choose_nodes(ops, st, seat, level, nodes,
+	    &r, &mv, NULL, err, sizeof(err)) : robot_choose(ops, st, seat,
+	    level, ms, &r, &mv, err, sizeof(err))) == -1)
+		return err_out("%s", err);
+	ops->format_move(st, seat, &mv, text, sizeof(text));
+	printf("%d %s\n", seat, text);
+	ops->apply(st, seat, &mv);
+	return 0;
+}
+
 /*
- * robot GAME [--level N] [--ms MS | --nodes N] [--seed N] [--status]
- * [OPT=VAL ...] < MOVES: the move a robot plays in the position the moves (one a line,
- * "SEAT NOTATION", seats from 0) reach from the seed's start, for the
- * first seat to move; the robot chooses as the daemon's do (a card robot
- * from its seat's view only).  Level 0 is a uniformly random legal move.
- * Prints "SEAT NOTATION", then "next SEAT" or "over DRAW WINNERS TEXT"
- * for the position after it ("over" alone when the game is already over),
- * so that two builds can play each other (bench/match.sh).  --status
- * prints only that last line, for the position the moves reach.
+ * robot GAME [--level N] [--ms MS | --nodes N] [--seed N] [--status |
+ * --serve] [OPT=VAL ...] < MOVES: the move a robot plays in the position
+ * the moves (one a line, "SEAT NOTATION", seats from 0) reach from the
+ * seed's start, for the first seat to move; the robot chooses as the
+ * daemon's do (a card robot from its seat's view only).  Level 0 is a
+ * uniformly random legal move.  Prints "SEAT NOTATION", then "next SEAT"
+ * or "over DRAW WINNERS TEXT" for the position after it ("over" alone
+ * when the game is already over), so that two builds can play each other
+ * (bench/match.sh).  --status prints only that last line.  --serve keeps
+ * one game and answers line by line: "new SEED" deals, "SEAT NOTATION"
+ * plays a move, "go [LEVEL]" has the robot move (at another level than
+ * --level's when given); each answered by the status line, after the
+ * robot's move for "go".
  */
 static int
 cmd_robot(struct ctx *c, int argc, char **argv)
@@ -862,17 +944,11 @@ cmd_robot(struct ctx *c, int argc, char **argv)
 	const struct gamedef *d;
 	const struct game_ops *ops;
 	struct game_opts o;
-	struct game_move mv, moves[GAME_MAX_MOVES];
-	struct game_result res;
-	struct cardbot_budget cb;
-	struct rng r;
 	unsigned char seed[RNG_SEED_LEN];
-	char err[GAME_ERRLEN], text[GAME_MOVE_TEXT], label[32], line[512],
-	    **words, *sp;
-	long long sv = 1, level = 3, ms = 0, nodes = 0, seat;
+	char err[GAME_ERRLEN], line[512], **words;
+	long long sv = 1, level = 3, ms = 0, nodes = 0;
 	void *st;
-	int i, nw = 0, nmoves = 0, k, rc = 1, status = 0;
-	uint32_t tm;
+	int i, nw = 0, nmoves = 0, rc = 1, status = 0, serve = 0;
 
 	if (argc < 1)
 		return usage_of("robot");
@@ -886,6 +962,10 @@ cmd_robot(struct ctx *c, int argc, char **argv)
 
 		if (strcmp(argv[i], "--status") == 0) {
 			status = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "--serve") == 0) {
+			serve = 1;
 			continue;
 		}
 		if (strcmp(argv[i], "--seed") == 0)
@@ -920,55 +1000,54 @@ cmd_robot(struct ctx *c, int argc, char **argv)
 		line[strcspn(line, "\r\n")] = '\0';
 		if (line[0] == '\0')
 			continue;
-		seat = strtoll(line, &sp, 10);
-		if (sp == line || *sp != ' ' || seat < 0 || seat >= d->seats) {
-			err_out("move %d: not SEAT NOTATION", nmoves + 1);
-			goto out;
-		}
-		if (ops->parse_move(st, (int)seat, sp + 1, &mv, err,
-		    sizeof(err)) == -1) {
-			err_out("move %d (`%s`): %s", nmoves + 1, sp + 1, err);
-			goto out;
-		}
-		ops->apply(st, (int)seat, &mv);
-		nmoves++;
-	}
-	if (!status && (tm = ops->to_move(st)) != 0) {
-		for (seat = 0; !(tm & (1u << seat)); seat++)
-			;
-		snprintf(label, sizeof(label), "robot/%d", nmoves);
-		rng_init_sub(&r, seed, label);
-		if (level == 0) {
-			k = ops->legal(st, (int)seat, moves, GAME_MAX_MOVES);
-			mv = moves[rng_below(&r, (uint32_t)k)];
-		} else if (cardbot_supports(ops)) {
-			cb.iterations = nodes;
-			cb.millis = ms;
-			if (cardbot_choose(ops, st, (int)seat, (int)level, &cb,
-			    &r, &mv, err, sizeof(err)) == -1) {
+		if (serve && strncmp(line, "new ", 4) == 0) {
+			if (util_parse_int(line + 4, 0, INT64_MAX, &sv) == -1) {
+				err_out("new needs a number");
+				goto out;
+			}
+			rng_seed_from_u64(seed, (uint64_t)sv);
+			if (ops->create(st, &o, seed, d->seats, err,
+			    sizeof(err)) == -1) {
 				err_out("%s", err);
 				goto out;
 			}
-		} else if ((nodes > 0 ? robot_choose_nodes(ops, st, (int)seat,
-		    (int)level, nodes, &r, &mv, NULL, err, sizeof(err)) :
-		    robot_choose(ops, st, (int)seat, (int)level, ms, &r, &mv,
-		    err, sizeof(err))) == -1) {
-			err_out("%s", err);
+			nmoves = 0;
+		} else if (serve && (strcmp(line, "go") == 0 ||
+		    strncmp(line, "go ", 3) == 0)) {
+			long long lv = level;
+
+			if (line[2] == ' ' && util_parse_int(line + 3, 0, 3,
+			    &lv) == -1) {
+				err_out("go takes a level 0-3");
+				goto out;
+			}
+			if (ops->to_move(st) == 0) {
+				err_out("go: the game is over");
+				goto out;
+			}
+			if (robot_play(ops, st, seed, nmoves, (int)lv, ms,
+			    nodes) != 0)
+				goto out;
+			nmoves++;
+		} else if (robot_read_move(ops, st, d->seats, line, err,
+		    sizeof(err)) == -1) {
+			err_out("move %d (`%s`): %s", nmoves + 1,
+			    strchr(line, ' ') ? strchr(line, ' ') + 1 : line,
+			    err);
 			goto out;
+		} else
+			nmoves++;
+		if (serve) {
+			robot_status(ops, st);
+			fflush(stdout);
 		}
-		ops->format_move(st, (int)seat, &mv, text, sizeof(text));
-		printf("%lld %s\n", seat, text);
-		ops->apply(st, (int)seat, &mv);
 	}
-	ops->result(st, &res);
-	if (res.over)
-		printf("over %d %u %s\n", res.draw, (unsigned)res.winners,
-		    res.text);
-	else {
-		tm = ops->to_move(st);
-		for (seat = 0; !(tm & (1u << seat)); seat++)
-			;
-		printf("next %lld\n", seat);
+	if (!serve) {
+		if (!status && ops->to_move(st) != 0 &&
+		    robot_play(ops, st, seed, nmoves, (int)level, ms,
+		    nodes) != 0)
+			goto out;
+		robot_status(ops, st);
 	}
 	rc = 0;
 out:
@@ -1537,7 +1616,7 @@ static const struct cmd cmds[] = {
 	    "the start of a game from a revealed seed, as each seat saw it",
 	    cmd_deal, 0 },
 	{ "robot", "GAME [--level N] [--ms MS|--nodes N] [--seed N] "
-	    "[--status] [OPT=VAL ...] < MOVES",
+	    "[--status|--serve] [OPT=VAL ...] < MOVES",
 	    "the move a robot plays after the moves on standard input\n"
 	    "           (\"SEAT NOTATION\" lines) from the seed's start",
 	    cmd_robot, 0 },

@@ -146,6 +146,18 @@ printf '1 3\n' >"$tmp/log"
 check robot-bad 1 ludus robot mancala <"$tmp/log" &&
     expect robot-bad "move 1 (\`3\`)" "$tmp/err"
 check robot-usage 64 ludus robot mancala --level 4 </dev/null
+# robot --serve: a game kept between lines; the robot's move as the
+# one-shot form plays it after the same moves.
+printf 'new 1\n0 3\n0 3\n' >"$tmp/log"
+check robot-serve-bad 1 ludus robot mancala --serve <"$tmp/log" &&
+    expect robot-serve-bad "move 2 (\`3\`)" "$tmp/err"
+printf 'new 4\n0 3\ngo\n' >"$tmp/log"
+check robot-serve 0 ludus robot mancala --serve --nodes 2000 <"$tmp/log" &&
+    expect robot-serve "next 0" "$tmp/out" && cp "$tmp/out" "$tmp/serve" &&
+    printf '0 3\n' >"$tmp/log" &&
+    check robot-oneshot 0 ludus robot mancala --seed 4 --nodes 2000 \
+    <"$tmp/log" && expect robot-serve-same "$(sed -n 3p "$tmp/serve")" \
+    "$tmp/out"
 # deal: the start of a game from a revealed seed, checked against the
 # commitment and the first hand of tests/mail/referee/game-spite.
 seed=ec37a7ac67c988c100c0a82deb36628183a6874f981bb83769449eb38005bfea
