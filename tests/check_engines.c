@@ -50,7 +50,10 @@ static volatile unsigned long allocs;
 #endif
 
 #ifdef ENGINES_ASAN
-#include <sanitizer/allocator_interface.h>
+/* The sanitizers' runtime has it; gcc ships no header that declares it. */
+int	__sanitizer_install_malloc_and_free_hooks(
+	    void (*)(const volatile void *, size_t),
+	    void (*)(const volatile void *));
 
 static void
 count_malloc(const volatile void *p, size_t n)
