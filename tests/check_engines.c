@@ -234,13 +234,13 @@ round_trip(const void *st)
 }
 
 /*
- * The invariants of one position, every seat's moves listed into all[]
+ * The invariants of one position, every seat's moves listed into moves[]
  * (n[seat] each) with no allocation in legal(), count_legal(), over(),
  * to_move(), result(), evaluate().
  */
 static void
-check_position(const void *st, int nseats, struct game_move all[][GAME_MAX_MOVES],
-    int n[GAME_MAX_SEATS])
+check_position(const void *st, int nseats,
+    struct game_move moves[][GAME_MAX_MOVES], int n[GAME_MAX_SEATS])
 {
 	const struct game_ops *ops = eng.ops;
 	struct game_result r;
@@ -272,7 +272,7 @@ check_position(const void *st, int nseats, struct game_move all[][GAME_MAX_MOVES
 	    ops->name);
 	for (seat = 0; seat < nseats; seat++) {
 		before = allocs;
-		n[seat] = ops->legal(st, seat, all[seat], GAME_MAX_MOVES);
+		n[seat] = ops->legal(st, seat, moves[seat], GAME_MAX_MOVES);
 		need(allocs == before, "%s: legal() allocated", ops->name);
 		need(n[seat] >= 0 && n[seat] <= GAME_MAX_MOVES, "%s: %d moves",
 		    ops->name, n[seat]);
@@ -333,6 +333,130 @@ struct logged {
 
 static struct game_move all[GAME_MAX_SEATS][GAME_MAX_MOVES];
 static struct game_move kids[GAME_MAX_SEATS][GAME_MAX_MOVES];
+static struct logged plies[PLY_CAP];
+
+/* A random seat of those in mask. */
+static int
+random_seat(uint32_t mask, int nseats, struct rng *rng)
+{
+	int k = 0, seat, pick;
+
+	for (seat = 0; seat < nseats; seat++)
+		k += (mask >> seat) & 1;
+	pick = (int)rng_below(rng, (uint32_t)k);
+	for (seat = 0; seat < nseats; seat++)
+		if ((mask >> seat) & 1 && pick-- == 0)
+			break;
+	return seat;
+}
+
+/* Every legal move of the seat applies, without allocating, to a
+ * position whose invariants hold. */
+static void
+apply_each(const void *st, int seat, int n, int nseats, void *copy)
+{
+	const struct game_ops *ops = eng.ops;
+	unsigned long before;
+	int knids[GAME_MAX_SEATS], i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(copy, st, ops->state_size);
+		before = allocs;
+		ops->apply(copy, seat, &all[seat][i]);
+		need(allocs == before, "%s: apply() allocated", ops->name);
+		check_position(copy, nseats, kids, knids);
+	}
+}
+
+/* The move logged in plies[at], chosen at random among the seat's n
+ * legal ones: its notation reads back as the same move, reveals() says
+ * so without allocating, and it is played without allocating. */
+static void
+play_random(void *st, int seat, int n, int at, struct rng *rng)
+{
+	const struct game_ops *ops = eng.ops;
+	struct game_move m;
+	unsigned long before;
+	char err[GAME_ERRLEN], text[GAME_MOVE_TEXT];
+
+	plies[at].seat = seat;
+	plies[at].m = all[seat][rng_below(rng, (uint32_t)n)];
+	ops->format_move(st, seat, &plies[at].m, text, sizeof(text));
+	need(ops->parse_move(st, seat, text, &m, err, sizeof(err)) == 0,
+	    "%s: `%s` refused: %s", ops->name, text, err);
+	need(same_move(st, seat, &m, &plies[at].m), "%s: `%s` read back as "
+	    "another move", ops->name, text);
+	before = allocs;
+	if (ops->reveals != NULL)
+		(void)ops->reveals(st, seat, &plies[at].m);
+	ops->apply(st, seat, &plies[at].m);
+	need(allocs == before, "%s: apply() or reveals() allocated",
+	    ops->name);
+}
+
+/* The log replayed through the notation from a fresh deal ends where
+ * the game st did. */
+static void
+replay(const char *opts, uint64_t g, int nlog, const void *st)
+{
+	const struct game_ops *ops = eng.ops;
+	struct game_move m;
+	char err[GAME_ERRLEN], text[GAME_MOVE_TEXT], *a, *b;
+	int nseats, i;
+	void *copy = new_game(opts, g, &nseats);
+
+	for (i = 0; i < nlog; i++) {
+		ops->format_move(copy, plies[i].seat, &plies[i].m, text,
+		    sizeof(text));
+		need(ops->parse_move(copy, plies[i].seat, text, &m, err,
+		    sizeof(err)) == 0, "%s: replay of `%s` at ply %d: %s",
+		    ops->name, text, i + 1, err);
+		ops->apply(copy, plies[i].seat, &m);
+	}
+	a = ser(st);
+	b = ser(copy);
+	need(strcmp(a, b) == 0, "%s (%s) game %llu: the replay ends "
+	    "elsewhere:\n%s\n!=\n%s", ops->name, opts, (unsigned long long)g,
+	    a, b);
+	free(a);
+	free(b);
+	free(copy);
+}
+
+/* One random game of the variant from seed g: -1 when the engine
+ * refuses the options, else 1 when it ended within PLY_CAP plies, 0. */
+static int
+random_game(const char *opts, uint64_t g, struct rng *rng)
+{
+	const struct game_ops *ops = eng.ops;
+	int nseats, n[GAME_MAX_SEATS], nlog = 0, seat;
+	void *st = new_game(opts, g, &nseats), *copy, *back;
+	uint32_t mask;
+
+	if (st == NULL)
+		return -1;
+	copy = xmalloc(ops->state_size);
+	for (;;) {
+		check_position(st, nseats, all, n);
+		if ((mask = ops->to_move(st)) == 0 || nlog == PLY_CAP)
+			break;
+		seat = random_seat(mask, nseats, rng);
+		if (rng_below(rng, 16) == 0)
+			apply_each(st, seat, n[seat], nseats, copy);
+		play_random(st, seat, n[seat], nlog++, rng);
+		if (rng_below(rng, 64) == 0) {
+			/* Go on from the text read back. */
+			back = round_trip(st);
+			memcpy(st, back, ops->state_size);
+			free(back);
+		}
+	}
+	free(round_trip(st));
+	replay(opts, g, nlog, st);
+	free(copy);
+	free(st);
+	return mask == 0;
+}
 
 /*
  * Random games of every variant: every position's invariants; the chosen
@@ -343,115 +467,23 @@ static struct game_move kids[GAME_MAX_SEATS][GAME_MAX_MOVES];
  */
 START_TEST(engine_random_games)
 {
-	static struct logged log[PLY_CAP];
-	const struct game_ops *ops;
 	struct rng rng;
 	unsigned char seed[RNG_SEED_LEN];
-	char err[GAME_ERRLEN], text[GAME_MOVE_TEXT];
-	int v, g, played = 0, ended = 0, knids[GAME_MAX_SEATS];
+	int v, g, rc, played = 0, ended = 0;
 
 	engine_at(_i);
-	ops = eng.ops;
 	rng_seed_from_u64(seed, 19);
 	rng_init(&rng, seed);
-	for (v = 0; v < eng.nv; v++) {
+	for (v = 0; v < eng.nv; v++)
 		for (g = 0; g < GAMES; g++) {
-			int nseats, n[GAME_MAX_SEATS], nlog = 0, seat, pick, i,
-			    k;
-			void *st = new_game(eng.v[v].opts, (uint64_t)g, &nseats);
-			void *copy;
-			char *a, *b;
-			unsigned long before;
-			uint32_t mask;
-			struct game_move m;
-
-			if (st == NULL)
+			if ((rc = random_game(eng.v[v].opts, (uint64_t)g,
+			    &rng)) < 0)
 				break;
-			copy = xmalloc(ops->state_size);
-			for (;;) {
-				check_position(st, nseats, all, n);
-				mask = ops->to_move(st);
-				if (mask == 0) {
-					ended++;
-					break;
-				}
-				if (nlog == PLY_CAP)
-					break;
-				/* A random seat of those to move. */
-				for (k = 0, seat = 0; seat < nseats; seat++)
-					k += (mask >> seat) & 1;
-				pick = (int)rng_below(&rng, (uint32_t)k);
-				for (seat = 0; seat < nseats; seat++)
-					if ((mask >> seat) & 1 && pick-- == 0)
-						break;
-				if (rng_below(&rng, 16) == 0) {
-					/* Every legal move applies. */
-					for (i = 0; i < n[seat]; i++) {
-						memcpy(copy, st, ops->state_size);
-						before = allocs;
-						ops->apply(copy, seat, &all[seat][i]);
-						need(allocs == before, "%s: apply() "
-						    "allocated", ops->name);
-						check_position(copy, nseats, kids,
-						    knids);
-					}
-				}
-				log[nlog].seat = seat;
-				log[nlog].m = all[seat][rng_below(&rng,
-				    (uint32_t)n[seat])];
-				ops->format_move(st, seat, &log[nlog].m, text,
-				    sizeof(text));
-				need(ops->parse_move(st, seat, text, &m, err,
-				    sizeof(err)) == 0, "%s (%s): `%s` refused: %s",
-				    ops->name, eng.v[v].opts, text, err);
-				need(same_move(st, seat, &m, &log[nlog].m),
-				    "%s: `%s` read back as another move",
-				    ops->name, text);
-				if (ops->reveals != NULL) {
-					before = allocs;
-					(void)ops->reveals(st, seat, &log[nlog].m);
-					need(allocs == before, "%s: reveals() "
-					    "allocated", ops->name);
-				}
-				before = allocs;
-				ops->apply(st, seat, &log[nlog++].m);
-				need(allocs == before, "%s: apply() allocated",
-				    ops->name);
-				if (rng_below(&rng, 64) == 0) {
-					/* Go on from the text read back. */
-					void *back = round_trip(st);
-
-					memcpy(st, back, ops->state_size);
-					free(back);
-				}
-			}
 			played++;
-			free(round_trip(st));
-
-			/* Replay through the notation from a fresh deal. */
-			free(copy);
-			copy = new_game(eng.v[v].opts, (uint64_t)g, &nseats);
-			for (i = 0; i < nlog; i++) {
-				ops->format_move(copy, log[i].seat, &log[i].m,
-				    text, sizeof(text));
-				need(ops->parse_move(copy, log[i].seat, text, &m,
-				    err, sizeof(err)) == 0, "%s: replay of `%s` "
-				    "at ply %d: %s", ops->name, text, i + 1, err);
-				ops->apply(copy, log[i].seat, &m);
-			}
-			a = ser(st);
-			b = ser(copy);
-			need(strcmp(a, b) == 0, "%s (%s) game %d: the replay "
-			    "ends elsewhere:\n%s\n!=\n%s", ops->name,
-			    eng.v[v].opts, g, a, b);
-			free(a);
-			free(b);
-			free(copy);
-			free(st);
+			ended += rc;
 		}
-	}
 	fprintf(stderr, "%s: %d variants, %d random games, %d ended within "
-	    "%d plies\n", ops->name, eng.nv, played, ended, PLY_CAP);
+	    "%d plies\n", eng.ops->name, eng.nv, played, ended, PLY_CAP);
 	/* The defaults always make a game, and random games end. */
 	ck_assert_int_ge(played, GAMES);
 	ck_assert_int_ge(ended, played / 2);
@@ -475,6 +507,67 @@ view_of(const void *st, int seat)
 	return buf_steal(&b);
 }
 
+static int hidden_checks, hidden_differ;
+
+/* The seat's view of st, against three deals of what it cannot see. */
+static void
+check_view(const void *st, int seat, void *d, struct rng *rng)
+{
+	const struct game_ops *ops = eng.ops;
+	char *want = view_of(st, seat), *got, *a, *b;
+	unsigned long before;
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		memcpy(d, st, ops->state_size);
+		before = allocs;
+		ops->determinize(d, seat, rng);
+		need(allocs == before, "%s: determinize() allocated",
+		    ops->name);
+		got = view_of(d, seat);
+		need(strcmp(want, got) == 0, "%s: seat %d sees another deal:"
+		    "\n%s\n!=\n%s", ops->name, seat, want, got);
+		free(got);
+		a = ser(st);
+		b = ser(d);
+		hidden_differ += strcmp(a, b) != 0;
+		free(a);
+		free(b);
+		hidden_checks++;
+	}
+	free(want);
+}
+
+/* A random game of the variant, every seat's view checked every 37th
+ * ply and at the end. */
+static int
+hidden_game(const char *opts, uint64_t g, struct rng *rng)
+{
+	const struct game_ops *ops = eng.ops;
+	int nseats, n[GAME_MAX_SEATS], seat, ply;
+	void *st = new_game(opts, g, &nseats), *d;
+	uint32_t mask;
+
+	if (st == NULL)
+		return -1;
+	d = xmalloc(ops->state_size);
+	for (ply = 0; ply < PLY_CAP; ply++) {
+		check_position(st, nseats, all, n);
+		mask = ops->to_move(st);
+		if (ply % 37 == 0 || mask == 0)
+			for (seat = 0; seat < nseats; seat++)
+				check_view(st, seat, d, rng);
+		if (mask == 0)
+			break;
+		seat = random_seat(mask, nseats, rng);
+		ops->apply(st, seat, &all[seat][rng_below(rng,
+		    (uint32_t)n[seat])]);
+	}
+	free(d);
+	free(st);
+	return 0;
+}
+
 /*
  * Engines with hidden cards (those with determinize()): at random points
  * of random games, each seat's view is the same in every deal that differs
@@ -485,87 +578,26 @@ view_of(const void *st, int seat)
  */
 START_TEST(engine_hidden_cards)
 {
-	const struct game_ops *ops;
 	struct rng rng;
 	unsigned char seed[RNG_SEED_LEN];
-	int v, g, checks = 0, differ = 0;
+	int v, g;
 
 	engine_at(_i);
-	ops = eng.ops;
-	if (ops->determinize == NULL) {
-		/* No hidden cards: a seat's view is the whole state, and
-		 * the referee must not offer a card robot. */
-		ck_assert_int_eq(ops->chance && ops->evaluate == NULL, 0);
-		return;
-	}
+	if (eng.ops->determinize == NULL)
+		return;		/* nothing hidden to deal afresh */
 	rng_seed_from_u64(seed, 6);
 	rng_init(&rng, seed);
-	for (v = 0; v < eng.nv; v++) {
-		for (g = 0; g < GAMES / 4; g++) {
-			int nseats, n[GAME_MAX_SEATS], seat, ply, k;
-			void *st = new_game(eng.v[v].opts, (uint64_t)g + 500,
-			    &nseats);
-			void *d;
-			uint32_t mask;
-
-			if (st == NULL)
+	hidden_checks = hidden_differ = 0;
+	for (v = 0; v < eng.nv; v++)
+		for (g = 0; g < GAMES / 4; g++)
+			if (hidden_game(eng.v[v].opts, (uint64_t)g + 500,
+			    &rng) < 0)
 				break;
-			d = xmalloc(ops->state_size);
-			for (ply = 0; ply < PLY_CAP; ply++) {
-				check_position(st, nseats, all, n);
-				if (ply % 37 == 0 || (mask = ops->to_move(st)) ==
-				    0) {
-					for (seat = 0; seat < nseats; seat++) {
-						char *want = view_of(st, seat),
-						    *got, *a, *b;
-						unsigned long before;
-
-						for (k = 0; k < 3; k++) {
-							memcpy(d, st,
-							    ops->state_size);
-							before = allocs;
-							ops->determinize(d, seat,
-							    &rng);
-							need(allocs == before,
-							    "%s: determinize() "
-							    "allocated",
-							    ops->name);
-							got = view_of(d, seat);
-							need(strcmp(want, got) ==
-							    0, "%s: seat %d "
-							    "sees another deal:"
-							    "\n%s\n!=\n%s",
-							    ops->name, seat,
-							    want, got);
-							free(got);
-							a = ser(st);
-							b = ser(d);
-							differ += strcmp(a, b)
-							    != 0;
-							free(a);
-							free(b);
-							checks++;
-						}
-						free(want);
-					}
-					mask = ops->to_move(st);
-				}
-				if (mask == 0)
-					break;
-				for (seat = 0; !((mask >> seat) & 1); seat++)
-					;
-				ops->apply(st, seat, &all[seat][rng_below(&rng,
-				    (uint32_t)n[seat])]);
-			}
-			free(d);
-			free(st);
-		}
-	}
 	fprintf(stderr, "%s: %d views against other deals, %d of the deals "
-	    "differ\n", ops->name, checks, differ);
-	ck_assert_int_gt(checks, 100);
+	    "differ\n", eng.ops->name, hidden_checks, hidden_differ);
+	ck_assert_int_gt(hidden_checks, 100);
 	/* Most positions hide something (a hand, the stock). */
-	ck_assert_int_gt(differ, checks / 2);
+	ck_assert_int_gt(hidden_differ, hidden_checks / 2);
 }
 END_TEST
 
