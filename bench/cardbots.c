@@ -8,8 +8,9 @@
  * Matches come in pairs on the same deal with the seats swapped, so that
  * neither level profits from the cards or from moving first.  Aluette is
  * two robots of level A partnering each other against two of level B
- * (teams=fixed, so the partnerships are known before the deal).  The game
- * definitions are read from $LUDUS_GAMES_DIR (else the installed ones).
+ * (teams=fixed, so the partnerships are known before the deal).  Level 0
+ * is a uniformly random legal move.  The game definitions are read from
+ * $LUDUS_GAMES_DIR (else the installed ones).
  */
 #include "config.h"
 
@@ -62,6 +63,7 @@ main(int argc, char **argv)
 	const struct game_ops *ops;
 	struct game_opts opts;
 	struct game_result res;
+	static struct game_move rmoves[GAME_MAX_MOVES];
 	struct game_move m;
 	struct rng bots[GAME_MAX_SEATS];
 	unsigned char seed[RNG_SEED_LEN];
@@ -105,7 +107,7 @@ main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (nmatch < 1 || la < 1 || la > CARDBOT_MAXLEVEL || lb < 1 ||
+	if (nmatch < 1 || la < 0 || la > CARDBOT_MAXLEVEL || lb < 0 ||
 	    lb > CARDBOT_MAXLEVEL)
 		usage();
 	if (gamedef_load_dir(gamedef_default_dir(), &defs, &ndefs, err,
@@ -153,7 +155,14 @@ main(int argc, char **argv)
 			mask = ops->to_move(st);
 			for (mover = 0; !(mask & (1u << mover)); mover++)
 				;
-			if (cardbot_choose(ops, st, mover, level[mover],
+			if (level[mover] == 0) {
+				/* Level 0: a uniformly random legal move. */
+				int k = ops->legal(st, mover, rmoves,
+				    GAME_MAX_MOVES);
+
+				m = rmoves[rng_below(&bots[mover],
+				    (uint32_t)k)];
+			} else if (cardbot_choose(ops, st, mover, level[mover],
 			    &budget, &bots[mover], &m, err, sizeof(err)) == -1)
 				fatal("robot: %s", err);
 			ops->apply(st, mover, &m);

@@ -5,17 +5,20 @@
  *          [-g GAME] [PAIR ...]
  *
  * For each game (Mancala, Alquerque, Almakleh, or the one -g names, with
- * its default options) and each level pair A:B (default 3:1 3:2 2:1), plays
+ * its default options) and each level pair A:B (default 3:2 3:1 2:1 3:0
+ * 2:0 1:0; level 0 is a uniformly random legal move), plays
  * GAMES games (default 200): in pairs from the same random opening of
  * PLIES random moves (default 2), A seated first in one and second in the
  * other.  A game still going after CAP plies (default 400) counts as a draw.
  * The search budget is MS milliseconds per move (default 1000), or NODES
  * positions per move, which makes the whole run reproducible.  Prints wins,
- * draws and losses of A and the mean time per level-A move.
+ * draws and losses of A, A's score with draws as half and its 95% Wilson
+ * interval, and the mean time per level-A move.
  * Definitions come from $LUDUS_GAMES_DIR like everywhere else.
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,8 +98,11 @@ bench_game(const struct bench *b, const struct gamedef *def,
 			mv = moves[rng_below(&opening, (uint32_t)k)];
 		} else {
 			t0 = bench_now();
-			if ((b->nodes > 0 ? robot_choose_nodes(ops, st, seat,
-			    level[seat], b->nodes, &robot, &mv, NULL, err,
+			if (level[seat] == 0) {
+				k = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+				mv = moves[rng_below(&robot, (uint32_t)k)];
+			} else if ((b->nodes > 0 ? robot_choose_nodes(ops, st,
+			    seat, level[seat], b->nodes, &robot, &mv, NULL, err,
 			    sizeof(err)) : robot_choose(ops, st, seat,
 			    level[seat], b->ms, &robot, &mv, err,
 			    sizeof(err))) == -1)
@@ -119,6 +125,20 @@ bench_game(const struct bench *b, const struct gamedef *def,
 	return r.winners & (1u << a) ? 1 : -1;
 }
 
+/* Wilson score interval for k successes in n trials, 95%. */
+static void
+wilson(double k, long n, double *lo, double *hi)
+{
+	const double z = 1.959964;
+	double p = k / (double)n, d = 1 + z * z / (double)n,
+	    c = (p + z * z / (2.0 * (double)n)) / d,
+	    h = z * sqrt(p * (1 - p) / (double)n + z * z / (4.0 * (double)n *
+	    (double)n)) / d;
+
+	*lo = c - h;
+	*hi = c + h;
+}
+
 static void
 bench_pair(const struct bench *b, const struct gamedef *def, int la, int lb)
 {
@@ -126,6 +146,7 @@ bench_pair(const struct bench *b, const struct gamedef *def, int la, int lb)
 	struct tally t;
 	char err[GAME_ERRLEN];
 	int level[2], a, res;
+	double lo, hi;
 	long i;
 
 	if (gamedef_opts_parse(def, "", &o, err, sizeof(err)) == -1)
@@ -144,11 +165,13 @@ bench_pair(const struct bench *b, const struct gamedef *def, int la, int lb)
 		else
 			t.draw++;
 	}
+	wilson((double)t.win + (double)t.draw / 2, b->games, &lo, &hi);
 	printf("%-10s level %d vs %d: %4ld games  W %4ld  D %4ld  L %4ld  "
-	    "win %5.1f%%  (capped %ld, %.1f ms per level-%d move)\n",
-	    def->name, la, lb, b->games, t.win, t.draw, t.loss,
-	    100.0 * (double)t.win / (double)b->games, t.capped,
-	    t.moves ? 1000.0 * t.secs / (double)t.moves : 0.0, la);
+	    "win %5.1f%%  score %.3f [%.3f, %.3f]  (capped %ld, %.1f ms per "
+	    "level-%d move)\n", def->name, la, lb, b->games, t.win, t.draw,
+	    t.loss, 100.0 * (double)t.win / (double)b->games,
+	    ((double)t.win + (double)t.draw / 2) / (double)b->games, lo, hi,
+	    t.capped, t.moves ? 1000.0 * t.secs / (double)t.moves : 0.0, la);
 	fflush(stdout);
 }
 
@@ -165,7 +188,8 @@ main(int argc, char **argv)
 {
 	static const char *const games[] = { "mancala", "alquerque",
 		"almakleh" };
-	static const char *const pairs[] = { "3:1", "3:2", "2:1" };
+	static const char *const pairs[] = { "3:2", "3:1", "2:1", "3:0",
+		"2:0", "1:0" };
 	struct bench b = { 200, ROBOT_BUDGET_MS, 0, 1, 2, 400 };
 	struct gamedef *defs;
 	const struct gamedef *def;
@@ -216,7 +240,8 @@ main(int argc, char **argv)
 			continue;
 		if ((def = gamedef_find(defs, ndefs, games[g])) == NULL)
 			bench_die(games[g], "no definition");
-		for (p = 0; p < (optind < argc ? argc - optind : 3); p++) {
+		for (p = 0; p < (optind < argc ? argc - optind :
+		    (int)(sizeof(pairs) / sizeof(pairs[0]))); p++) {
 			const char *pair = optind < argc ? argv[optind + p] :
 			    pairs[p];
 

@@ -18,6 +18,7 @@
 #include <libetpan/libetpan.h>
 #include <openssl/crypto.h>
 
+#include "cardbot.h"
 #include "clock.h"
 #include "conf.h"
 #include "gamedef.h"
@@ -26,6 +27,7 @@
 #include "mail.h"
 #include "outbox.h"
 #include "play.h"
+#include "robot.h"
 #include "site.h"
 #include "store.h"
 #include "token.h"
@@ -879,6 +881,216 @@ cmd_deal(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/* What follows a position, for `ludus robot`: "next SEAT" or "over DRAW
+ * WINNERS TEXT". */
+static void
+robot_status(const struct game_ops *ops, const void *st)
+{
+	struct game_result res;
+	uint32_t tm;
+	int seat;
+
+	ops->result(st, &res);
+	if (res.over)
+		printf("over %d %u %s\n", res.draw, (unsigned)res.winners,
+		    res.text);
+	else {
+		tm = ops->to_move(st);
+		for (seat = 0; !(tm & (1u << seat)); seat++)
+			;
+		printf("next %d\n", seat);
+	}
+}
+
+/* A "SEAT NOTATION" line played on st.  0, or -1 with err filled. */
+static int
+robot_read_move(const struct game_ops *ops, void *st, int nseats,
+    const char *line, char *err, size_t errlen)
+{
+	struct game_move mv;
+	long long seat;
+	char *sp;
+
+	seat = strtoll(line, &sp, 10);
+	if (sp == line || *sp != ' ' || seat < 0 || seat >= nseats) {
+		snprintf(err, errlen, "not SEAT NOTATION");
+		return -1;
+	}
+	if (ops->parse_move(st, (int)seat, sp + 1, &mv, err, errlen) == -1)
+		return -1;
+	ops->apply(st, (int)seat, &mv);
+	return 0;
+}
+
+/* The robot's move for the first seat to move, printed and played. */
+static int
+robot_play(const struct game_ops *ops, void *st,
+    const unsigned char seed[RNG_SEED_LEN], int nmoves, int level, long ms,
+    long nodes)
+{
+	static struct game_move moves[GAME_MAX_MOVES];
+	struct game_move mv;
+	struct cardbot_budget cb;
+	struct rng r;
+	char err[GAME_ERRLEN], text[GAME_MOVE_TEXT], label[32];
+	uint32_t tm = ops->to_move(st);
+	int seat, k;
+
+	for (seat = 0; !(tm & (1u << seat)); seat++)
+		;
+	snprintf(label, sizeof(label), "robot/%d", nmoves);
+	rng_init_sub(&r, seed, label);
+	if (level == 0) {
+		k = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+		mv = moves[rng_below(&r, (uint32_t)k)];
+	} else if (cardbot_supports(ops)) {
+		cb.iterations = nodes;
+		cb.millis = ms;
+		if (cardbot_choose(ops, st, seat, level, &cb, &r, &mv, err,
+		    sizeof(err)) == -1)
+			return err_out("%s", err);
+	} else if ((nodes > 0 ? robot_choose_nodes(ops, st, seat, level, nodes,
+	    &r, &mv, NULL, err, sizeof(err)) : robot_choose(ops, st, seat,
+	    level, ms, &r, &mv, err, sizeof(err))) == -1)
+		return err_out("%s", err);
+	ops->format_move(st, seat, &mv, text, sizeof(text));
+	printf("%d %s\n", seat, text);
+	ops->apply(st, seat, &mv);
+	return 0;
+}
+
+/*
+ * robot GAME [--level N] [--ms MS | --nodes N] [--seed N] [--status |
+ * --serve] [OPT=VAL ...] < MOVES: the move a robot plays in the position
+ * the moves (one a line, "SEAT NOTATION", seats from 0) reach from the
+ * seed's start, for the first seat to move; the robot chooses as the
+ * daemon's do (a card robot from its seat's view only).  Level 0 is a
+ * uniformly random legal move.  Prints "SEAT NOTATION", then "next SEAT"
+ * or "over DRAW WINNERS TEXT" for the position after it ("over" alone
+ * when the game is already over), so that two builds can play each other
+ * (bench/match.sh).  --status prints only that last line.  --serve keeps
+ * one game and answers line by line: "new SEED" deals, "SEAT NOTATION"
+ * plays a move, "go [LEVEL]" has the robot move (at another level than
+ * --level's when given); each answered by the status line, after the
+ * robot's move for "go".
+ */
+static int
+cmd_robot(struct ctx *c, int argc, char **argv)
+{
+	const struct gamedef *d;
+	const struct game_ops *ops;
+	struct game_opts o;
+	unsigned char seed[RNG_SEED_LEN];
+	char err[GAME_ERRLEN], line[512], **words;
+	long long sv = 1, level = 3, ms = 0, nodes = 0;
+	void *st;
+	int i, nw = 0, nmoves = 0, rc = 1, status = 0, serve = 0;
+
+	if (argc < 1)
+		return usage_of("robot");
+	if ((d = gamedef_find(c->defs, c->ndefs, argv[0])) == NULL)
+		return err_out("no game called `%s` (see `ludus games`)",
+		    argv[0]);
+	ops = d->ops;
+	words = xcalloc((size_t)argc, sizeof(*words));
+	for (i = 1; i < argc; i++) {
+		long long *v = NULL, max = INT64_MAX;
+
+		if (strcmp(argv[i], "--status") == 0) {
+			status = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "--serve") == 0) {
+			serve = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "--seed") == 0)
+			v = &sv;
+		else if (strcmp(argv[i], "--level") == 0) {
+			v = &level;
+			max = 3;
+		} else if (strcmp(argv[i], "--ms") == 0)
+			v = &ms;
+		else if (strcmp(argv[i], "--nodes") == 0)
+			v = &nodes;
+		if (v == NULL)
+			words[nw++] = argv[i];
+		else if (i + 1 == argc ||
+		    util_parse_int(argv[++i], 0, max, v) == -1) {
+			free(words);
+			return usage_of("robot");
+		}
+	}
+	if (gamedef_resolve(d, words, nw, &o, err, sizeof(err)) == -1) {
+		free(words);
+		return err_out("%s", err);
+	}
+	free(words);
+	rng_seed_from_u64(seed, (uint64_t)sv);
+	st = xcalloc(1, ops->state_size);
+	if (ops->create(st, &o, seed, d->seats, err, sizeof(err)) == -1) {
+		err_out("%s", err);
+		goto out;
+	}
+	while (fgets(line, sizeof(line), stdin) != NULL) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0] == '\0')
+			continue;
+		if (serve && strncmp(line, "new ", 4) == 0) {
+			if (util_parse_int(line + 4, 0, INT64_MAX, &sv) == -1) {
+				err_out("new needs a number");
+				goto out;
+			}
+			rng_seed_from_u64(seed, (uint64_t)sv);
+			if (ops->create(st, &o, seed, d->seats, err,
+			    sizeof(err)) == -1) {
+				err_out("%s", err);
+				goto out;
+			}
+			nmoves = 0;
+		} else if (serve && (strcmp(line, "go") == 0 ||
+		    strncmp(line, "go ", 3) == 0)) {
+			long long lv = level;
+
+			if (line[2] == ' ' && util_parse_int(line + 3, 0, 3,
+			    &lv) == -1) {
+				err_out("go takes a level 0-3");
+				goto out;
+			}
+			if (ops->to_move(st) == 0) {
+				err_out("go: the game is over");
+				goto out;
+			}
+			if (robot_play(ops, st, seed, nmoves, (int)lv, ms,
+			    nodes) != 0)
+				goto out;
+			nmoves++;
+		} else if (robot_read_move(ops, st, d->seats, line, err,
+		    sizeof(err)) == -1) {
+			err_out("move %d (`%s`): %s", nmoves + 1,
+			    strchr(line, ' ') ? strchr(line, ' ') + 1 : line,
+			    err);
+			goto out;
+		} else
+			nmoves++;
+		if (serve) {
+			robot_status(ops, st);
+			fflush(stdout);
+		}
+	}
+	if (!serve) {
+		if (!status && ops->to_move(st) != 0 &&
+		    robot_play(ops, st, seed, nmoves, (int)level, ms,
+		    nodes) != 0)
+			goto out;
+		robot_status(ops, st);
+	}
+	rc = 0;
+out:
+	free(st);
+	return rc;
+}
+
 static size_t
 stdin_cap(const struct config *cfg)
 {
@@ -1493,6 +1705,11 @@ static const struct cmd cmds[] = {
 	{ "deal", "GAME SEED [OPT=VAL ...] [--json]",
 	    "the start of a game from a revealed seed, as each seat saw it",
 	    cmd_deal, 0 },
+	{ "robot", "GAME [--level N] [--ms MS|--nodes N] [--seed N] "
+	    "[--status|--serve] [OPT=VAL ...] < MOVES",
+	    "the move a robot plays after the moves on standard input\n"
+	    "           (\"SEAT NOTATION\" lines) from the seed's start",
+	    cmd_robot, 0 },
 	{ "deliver", "< MESSAGE",
 	    "take one message from standard input through the referee",
 	    cmd_deliver, 1 },

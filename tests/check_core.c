@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "addr.h"
 #include "mailhtml.h"
 #include "testutil.h"
@@ -58,6 +60,55 @@ START_TEST(rng_same_seed_same_stream)
 	rng_seed_from_u64(seed, 8);
 	rng_init(&b, seed);
 	ck_assert_uint_ne(rng_u32(&a), rng_u32(&b));
+}
+END_TEST
+
+/*
+ * The keystream is OpenSSL's ChaCha20 (EVP_chacha20, IV = block counter,
+ * then the block number's high half): the same numbers as the generator
+ * always drew, for every seed a game published, with block numbers past
+ * 2^32 too.
+ */
+START_TEST(rng_stream_is_openssl_chacha20)
+{
+	static const unsigned char zero[64];
+	static const uint64_t blocks[] = { 0, 1, 2, 255, 65536, 0xffffffffu,
+		0x100000000ull, 0x123456789abull, UINT64_MAX - 1 };
+	unsigned char seed[RNG_SEED_LEN], iv[16], want[64], got[64];
+	EVP_CIPHER_CTX *ctx;
+	struct rng r;
+	size_t b;
+	int s, i, len;
+
+	for (s = 0; s < 20; s++) {
+		rng_seed_from_u64(seed, (uint64_t)s);
+		for (b = 0; b < nitems(blocks); b++) {
+			memset(iv, 0, sizeof(iv));
+			for (i = 0; i < 8; i++)
+				iv[i] = (unsigned char)(blocks[b] >> (8 * i));
+			ctx = EVP_CIPHER_CTX_new();
+			ck_assert_ptr_nonnull(ctx);
+			ck_assert_int_eq(EVP_EncryptInit_ex(ctx, EVP_chacha20(),
+			    NULL, seed, iv), 1);
+			ck_assert_int_eq(EVP_EncryptUpdate(ctx, want, &len,
+			    zero, sizeof(zero)), 1);
+			ck_assert_int_eq(len, 64);
+			EVP_CIPHER_CTX_free(ctx);
+			rng_init(&r, seed);
+			r.block = blocks[b];
+			for (i = 0; i < 16; i++) {
+				uint32_t v = rng_u32(&r);
+
+				got[4 * i] = (unsigned char)v;
+				got[4 * i + 1] = (unsigned char)(v >> 8);
+				got[4 * i + 2] = (unsigned char)(v >> 16);
+				got[4 * i + 3] = (unsigned char)(v >> 24);
+			}
+			ck_assert_msg(memcmp(got, want, 64) == 0,
+			    "seed %d block %llu", s,
+			    (unsigned long long)blocks[b]);
+		}
+	}
 }
 END_TEST
 
@@ -714,6 +765,7 @@ core_suite(void)
 	tcase_add_test(tc, addr_check_takes_real_addresses_only);
 	tcase_add_test(tc, addr_domain_check_labels_and_length);
 	tcase_add_test(tc, rng_same_seed_same_stream);
+	tcase_add_test(tc, rng_stream_is_openssl_chacha20);
 	tcase_add_test(tc, rng_below_is_in_range_and_roughly_uniform);
 	tcase_add_test(tc, rng_text_round_trip_continues_the_stream);
 	tcase_add_test(tc, rng_shuffle_is_a_permutation);

@@ -314,13 +314,14 @@ START_TEST(mancala_render_marks_rows_stores_and_turn)
 }
 END_TEST
 
-/* 10,000 random games: seeds conserved, every game ends, serialise round
- * trip, replay from the move list reproduces the state. */
+/* 10,000 random games: seeds conserved, every game ends, a draw exactly
+ * when the stores are equal (check_engines holds every engine to the
+ * rest: text round trips, replay, the shortcuts, no allocation). */
 START_TEST(mancala_random_playouts)
 {
 	static const char *variants[] = { "", "seeds=3", "pits=4 seeds=3",
 		"pits=8 seeds=10 empty_capture=true", "pits=3 seeds=1" };
-	struct game_move moves[GAME_MAX_MOVES], log[2048];
+	struct game_move moves[GAME_MAX_MOVES];
 	struct game_result r;
 	struct rng rng;
 	unsigned char seed[RNG_SEED_LEN];
@@ -331,10 +332,8 @@ START_TEST(mancala_random_playouts)
 	for (game = 0; game < 10000; game++) {
 		const char *opts = variants[game % nitems(variants)];
 		void *st = tu_new("mancala", opts, (uint64_t)game, 2);
-		void *copy = xcalloc(1, ops->state_size);
 		struct game_opts o;
-		int nlog = 0, seat, n, total, i;
-		char *a, *b, err[GAME_ERRLEN];
+		int plies = 0, seat, n, total;
 
 		tu_opts("mancala", opts, &o);
 		total = 2 * (int)game_opt_int(&o, "pits") *
@@ -343,48 +342,18 @@ START_TEST(mancala_random_playouts)
 			uint32_t mask = ops->to_move(st);
 
 			ops->result(st, &r);
-			if (r.over) {
-				ck_assert_uint_eq(mask, 0);
+			if (r.over)
 				break;
-			}
-			ck_assert_msg(mask == 1 || mask == 2, "mask %u", mask);
 			seat = mask == 1 ? 0 : 1;
 			n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
 			ck_assert_int_gt(n, 0);
-			ck_assert_int_eq(ops->legal(st, !seat, moves + n,
-			    GAME_MAX_MOVES - n), 0);
-			ck_assert_int_lt(nlog, (int)nitems(log));
-			log[nlog] = moves[rng_below(&rng, (uint32_t)n)];
-			ops->apply(st, seat, &log[nlog++]);
+			ck_assert_int_lt(plies++, 2048);
+			ops->apply(st, seat, &moves[rng_below(&rng,
+			    (uint32_t)n)]);
 			ck_assert_int_eq(r.score[0] + r.score[1] <= total, 1);
 		}
 		ck_assert_int_eq(r.score[0] + r.score[1], total);
 		ck_assert_int_eq(r.draw, r.score[0] == r.score[1]);
-
-		/* Serialise, parse, serialise: identical. */
-		a = ser(st);
-		ck_assert_int_eq(ops->parse_state(copy, a, err, sizeof(err)), 0);
-		b = ser(copy);
-		ck_assert_str_eq(a, b);
-		free(b);
-
-		/* Replay through the notation from a fresh deal. */
-		free(copy);
-		copy = tu_new("mancala", opts, (uint64_t)game, 2);
-		for (i = 0; i < nlog; i++) {
-			char text[GAME_MOVE_TEXT];
-
-			seat = ops->to_move(copy) == 1 ? 0 : 1;
-			ops->format_move(copy, seat, &log[i], text,
-			    sizeof(text));
-			ck_assert_msg(tu_play("mancala", copy, seat, text, err,
-			    sizeof(err)) == 1, "%s", err);
-		}
-		b = ser(copy);
-		ck_assert_str_eq(a, b);
-		free(a);
-		free(b);
-		free(copy);
 		free(st);
 	}
 }
@@ -433,51 +402,6 @@ START_TEST(mancala_notation_table)
 }
 END_TEST
 
-/*
- * The shortcuts a search takes, count_legal() and over(), agree with
- * legal() and result() at every step of random games on every board size
- * (laps round the board included), and on each state read back from its
- * text.
- */
-START_TEST(mancala_shortcuts_agree)
-{
-	static const char *variants[] = { "", "pits=3 seeds=1", "pits=4 "
-		"seeds=3", "pits=5 seeds=7", "pits=7 seeds=2", "pits=8 "
-		"seeds=10", "pits=8 seeds=10 empty_capture=true", "pits=3 "
-		"seeds=10" };
-	struct game_move moves[GAME_MAX_MOVES];
-	struct rng rng;
-	unsigned char seed[RNG_SEED_LEN];
-	int game, n;
-
-	rng_seed_from_u64(seed, 18);
-	rng_init(&rng, seed);
-	for (game = 0; game < 2000; game++) {
-		void *st = tu_new("mancala", variants[game % nitems(variants)],
-		    (uint64_t)game, 2);
-		char *text;
-		void *back;
-
-		while (!game_over(ops, st)) {
-			int seat = ops->to_move(st) == 1 ? 0 : 1;
-
-			tu_check_shortcuts(ops, st);
-			n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
-			ck_assert_int_gt(n, 0);
-			ops->apply(st, seat, &moves[rng_below(&rng,
-			    (uint32_t)n)]);
-			text = tu_serialise(ops, st);
-			back = tu_state(ops, text);
-			tu_check_shortcuts(ops, back);
-			free(back);
-			free(text);
-		}
-		tu_check_shortcuts(ops, st);
-		free(st);
-	}
-}
-END_TEST
-
 static Suite *
 mancala_suite(void)
 {
@@ -501,7 +425,6 @@ mancala_suite(void)
 	tcase_add_test(tc, mancala_notation_table);
 	tcase_add_test(tc, mancala_render_marks_rows_stores_and_turn);
 	tcase_add_test(tc, mancala_random_playouts);
-	tcase_add_test(tc, mancala_shortcuts_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

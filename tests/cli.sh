@@ -152,6 +152,37 @@ check verify-junk 1 ludus verify 2 xyz && expect verify-junk "64 hex digits" "$t
 check perft 0 ludus perft mancala 8 && expect perft "depth 8: 563055" "$tmp/out"
 check perft-opts 0 ludus perft mancala 4 pits=4 seeds=3 && expect perft-opts "depth 4: 158" "$tmp/out"
 check perft-bad 1 ludus perft mancala 3 colour=red && expect perft-bad "has no option \`colour\`" "$tmp/err"
+# robot: the move after a log, then who is next; the same nodes give the
+# same move; a finished game is "over" alone; a bad log is refused.
+printf '0 3\n' >"$tmp/log"
+check robot 0 ludus robot mancala --level 3 --nodes 2000 <"$tmp/log" &&
+    expect robot-move "0 " "$tmp/out" && expect robot-next "next " "$tmp/out" &&
+    cp "$tmp/out" "$tmp/robot1" &&
+    check robot-again 0 ludus robot mancala --level 3 --nodes 2000 <"$tmp/log" &&
+    expect robot-same "$(head -n 1 "$tmp/robot1")" "$tmp/out"
+check robot-status 0 ludus robot mancala --status </dev/null &&
+    expect robot-status "next 0" "$tmp/out"
+printf '0 b2-c3\n1 d4xb2\n' >"$tmp/log"
+check robot-random 0 ludus robot alquerque --level 0 <"$tmp/log" &&
+    expect robot-random "next " "$tmp/out"
+check robot-card 0 ludus robot spite --seed 3 --nodes 50 </dev/null &&
+    expect robot-card "next " "$tmp/out"
+printf '1 3\n' >"$tmp/log"
+check robot-bad 1 ludus robot mancala <"$tmp/log" &&
+    expect robot-bad "move 1 (\`3\`)" "$tmp/err"
+check robot-usage 64 ludus robot mancala --level 4 </dev/null
+# robot --serve: a game kept between lines; the robot's move as the
+# one-shot form plays it after the same moves.
+printf 'new 1\n0 3\n0 3\n' >"$tmp/log"
+check robot-serve-bad 1 ludus robot mancala --serve <"$tmp/log" &&
+    expect robot-serve-bad "move 2 (\`3\`)" "$tmp/err"
+printf 'new 4\n0 3\ngo\n' >"$tmp/log"
+check robot-serve 0 ludus robot mancala --serve --nodes 2000 <"$tmp/log" &&
+    expect robot-serve "next 0" "$tmp/out" && cp "$tmp/out" "$tmp/serve" &&
+    printf '0 3\n' >"$tmp/log" &&
+    check robot-oneshot 0 ludus robot mancala --seed 4 --nodes 2000 \
+    <"$tmp/log" && expect robot-serve-same "$(sed -n 3p "$tmp/serve")" \
+    "$tmp/out"
 # deal: the start of a game from a revealed seed, checked against the
 # commitment and the first hand of tests/mail/referee/game-spite.
 seed=ec37a7ac67c988c100c0a82deb36628183a6874f981bb83769449eb38005bfea
