@@ -2002,6 +2002,128 @@ START_TEST(aluette_apply_span_holds)
 }
 END_TEST
 
+/*
+ * count_after() is a depth-2 perft: along random games of every variant
+ * (signals made now and then, the changer round, the discards, every
+ * trick of every hand, the end of the game), at every position and on
+ * the state read back from its text, whenever it answers it says what
+ * game_perft counts move by move without it, at depth 2 and below a
+ * move at depth 3; it answers in most trick play.  The perft pins count
+ * the same with and without it.
+ */
+static void
+check_count_after(const struct game_ops *plain, const void *st, int deep,
+    int *known, int *unknown)
+{
+	uint64_t c = ops->count_after(st), g = game_perft(plain, st, 2);
+
+	if (c == GAME_PERFT_UNKNOWN)
+		++*unknown;
+	else {
+		++*known;
+		ck_assert_msg(c == g, "count_after %llu, perft 2 %llu",
+		    (unsigned long long)c, (unsigned long long)g);
+	}
+	ck_assert_uint_eq(game_perft(ops, st, 2), g);
+	if (deep)
+		ck_assert_uint_eq(game_perft(ops, st, 3),
+		    game_perft(plain, st, 3));
+}
+
+START_TEST(aluette_count_after_is_perft_2)
+{
+	static const char *const variants[] = { "", "changer=true",
+		"teams=fixed changer=true mordienne=true signals=table",
+		"changer=true signals=off", "teams=fixed signals=partner" };
+	static const char *const sigs[] = { "signal madame", "signal aces-3",
+		"signal useless", "signal mordienne", "signal monsieur" };
+	static const uint64_t late[] = { 2, 4, 8, 16, 16, 16, 16, 16, 32,
+		176, 1472, 13136 };
+	static const uint64_t discard[] = { 29, 812, 21924, 570024 };
+	struct game_ops plain = *ops;
+	struct game_move moves[GAME_MAX_MOVES], m;
+	char err[GAME_ERRLEN];
+	uint64_t rng = 29;
+	size_t v;
+	int game, s, n, d, plies, known = 0, unknown = 0, asks = 0;
+	int discards = 0, signals = 0, ends = 0;
+	void *st, *back;
+	char *t;
+
+	ck_assert_ptr_nonnull(ops->count_after);
+	plain.count_after = NULL;
+	for (v = 0; v < nitems(variants); v++)
+		for (game = 0; game < 30; game++) {
+			st = tu_new("aluette", variants[v],
+			    3000 + (uint64_t)game, 4);
+			for (plies = 0;; plies++) {
+				uint32_t mask = ops->to_move(st);
+
+				check_count_after(&plain, st, plies % 7 == 0,
+				    &known, &unknown);
+				if (plies % 5 == 0) {
+					t = ser(st);
+					back = pos(t);
+					free(t);
+					check_count_after(&plain, back, 0,
+					    &known, &unknown);
+					free(back);
+				}
+				if (mask == 0) {
+					ends++;
+					break;
+				}
+				for (s = 0; !(mask >> s & 1); s++)
+					;
+				n = ops->legal(st, s, moves, GAME_MAX_MOVES);
+				ck_assert_int_gt(n, 0);
+				asks += moves[0].d[0] != moves[n - 1].d[0];
+				discards += mask & (mask - 1) ? 1 : 0;
+				/* Now and then a signal first, by any seat. */
+				d = (int)pick_below(&rng, 4);
+				if (pick_below(&rng, 6) == 0 &&
+				    ops->parse_move(st, d, sigs[pick_below(&rng,
+				    nitems(sigs))], &m, err, sizeof(err)) == 0) {
+					ops->apply(st, d, &m);
+					signals++;
+					check_count_after(&plain, st, 0,
+					    &known, &unknown);
+				}
+				ops->apply(st, s, &moves[pick_below(&rng,
+				    (uint32_t)n)]);
+			}
+			free(st);
+		}
+	ck_assert_int_gt(known, 20000);
+	ck_assert_int_gt(unknown, 1000);
+	ck_assert_int_gt(asks, 100);
+	ck_assert_int_gt(discards, 100);
+	ck_assert_int_gt(signals, 1000);
+	ck_assert_int_eq(ends, 5 * 30);
+
+	/* The pins, with and without the hook. */
+	for (s = 0; s < 2; s++) {
+		const struct game_ops *keep = ops;
+
+		if (s == 1)
+			ops = &plain;
+		check_perft("", 1, perft_default, 5);
+		check_perft("teams=fixed", 3, perft_default, 5);
+		check_perft("changer=true", 2, perft_changer, 6);
+		st = pos(old_late);
+		for (d = 1; d <= (int)nitems(late); d++)
+			ck_assert_uint_eq(game_perft(ops, st, d), late[d - 1]);
+		free(st);
+		st = pos(old_discard);
+		for (d = 1; d <= (int)nitems(discard); d++)
+			ck_assert_uint_eq(game_perft(ops, st, d),
+			    discard[d - 1]);
+		free(st);
+		ops = keep;
+	}
+}
+END_TEST
+
 static Suite *
 aluette_suite(void)
 {
@@ -2037,6 +2159,7 @@ aluette_suite(void)
 	tcase_add_test(tc, aluette_old_states_read);
 	tcase_add_test(tc, aluette_shortcuts_agree);
 	tcase_add_test(tc, aluette_apply_span_holds);
+	tcase_add_test(tc, aluette_count_after_is_perft_2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1019,6 +1019,35 @@ aluette_apply_span(const void *st)
 	return sizeof(*a);
 }
 
+/*
+ * The leaves two plies below st (game_ops count_after) in the play of a
+ * trick: the seat to play has n cards, and after each of them the next
+ * seat plays from its own hand: the one on the left mid-trick, and once
+ * the trick is complete its winner or its leader, who like every seat
+ * then holds n - 1.  Not known here where that trick ends the hand (the
+ * score, the next deal or the end of the game), nor outside trick play
+ * (the changer round, the discards).
+ */
+static uint64_t
+aluette_count_after(const void *st)
+{
+	const struct aluette *a = st;
+	unsigned n, t, left;
+
+	if (a->phase != PH_PLAY)
+		return GAME_PERFT_UNKNOWN;
+	t = a->turn;
+	n = a->nhand[t];
+	left = a->left[t];
+	if (a->ntrick < NSEATS - 1)
+		return (uint64_t)n * a->nhand[left];
+	if (a->ndone + 1 >= NTRICKS || n == 0 || a->nhand[left] != n - 1 ||
+	    a->nhand[a->left[left]] != n - 1 ||
+	    a->nhand[a->left[a->left[left]]] != n - 1)
+		return GAME_PERFT_UNKNOWN;
+	return (uint64_t)n * (n - 1);
+}
+
 static void
 aluette_result(const void *st, struct game_result *r)
 {
@@ -2266,4 +2295,5 @@ const struct game_ops aluette_ops = {
 	.over = aluette_over,
 	.count_legal = aluette_count_legal,
 	.apply_span = aluette_apply_span,
+	.count_after = aluette_count_after,
 };

@@ -211,9 +211,14 @@ perft_rec(const struct game_ops *ops, const void *st, int depth,
 	struct game_move moves[GAME_MAX_MOVES];
 	size_t size = ops->state_size, span;
 	uint64_t total = 0;
+	uint64_t bulk;
 	uint32_t mask;
 	int seat, i, n;
 
+	/* Two plies counted at once where the engine knows them. */
+	if (depth == 2 && ops->count_after != NULL &&
+	    (bulk = ops->count_after(st)) != GAME_PERFT_UNKNOWN)
+		return bulk;
 	if ((mask = ops->to_move(st)) == 0)
 		return game_over(ops, st) ? 1 : 0;
 	/* When the moves all change only the first span bytes, the rest of

@@ -255,7 +255,20 @@ struct game_ops {
 	 * node.  Must not allocate.
 	 */
 	size_t	(*apply_span)(const void *st);
+	/*
+	 * Optional (NULL: every move is played and the moves after it
+	 * counted): the leaves of game_perft(ops, st, 2), the moves legal
+	 * after each of st's moves summed, without playing them (bulk
+	 * counting one ply further), or GAME_PERFT_UNKNOWN where the engine
+	 * does not know them so cheaply (a move that may end the hand or
+	 * the game, a phase other than the common one), which game_perft
+	 * then counts move by move.  Pure; must not allocate.
+	 */
+	uint64_t (*count_after)(const void *st);
 };
+
+/* count_after()'s answer "count them move by move". */
+#define GAME_PERFT_UNKNOWN	UINT64_MAX
 
 /* render_style() bytes: a colour (the low four bits), ORed with flags.
  * Colour never carries meaning alone: the text has a symbol for it too. */
