@@ -84,7 +84,7 @@ compare() {
 	    'BEGIN {
 		if (a <= 0) a = 0.001
 		if (b <= 0) b = 0.001
-		printf "%-31s %11d  ludus %6.1f M/s  independent %6.1f M/s" \
+		printf "%-31s %11s  ludus %6.1f M/s  independent %6.1f M/s" \
 		    "  ratio %.2f", l, n, n / a / 1e6, n / b / 1e6, b / a
 		if (z > 0)
 			printf "  (before %6.1f M/s, ratio %.2f, x%.2f)", \
@@ -119,8 +119,8 @@ if want mancala; then
 fi
 if want almakleh; then
 	deal=yak,badger,scorpion/zebra,bison
-	compare "almakleh classic deal depth 7" almakleh 7 deal=$deal \
-	    opening=classic -- "$tmp/perft-almakleh" 7 classic \
+	compare "almakleh classic deal depth 8" almakleh 8 deal=$deal \
+	    opening=classic -- "$tmp/perft-almakleh" 8 classic \
 	    "$(card yak)" "$(card badger)" "$(card scorpion)" \
 	    "$(card zebra)" "$(card bison)"
 	# The published perft table of the classic game for its cards ox,
@@ -136,12 +136,12 @@ if want almakleh; then
 	echo "  (depths 1-5 are the published Onitama perft counts for ox, boar / horse, elephant / crab: $published)"
 fi
 if want alquerque; then
-	compare "alquerque depth 13" alquerque 13 -- "$tmp/perft-alquerque" 13
+	compare "alquerque depth 14" alquerque 14 -- "$tmp/perft-alquerque" 14
 fi
 if want aluette; then
 	"$bin" deal aluette "$seed1" --json >"$tmp/aluette.json"
-	compare "aluette seed 1 depth 9" aluette 9 --seed 1 -- \
-	    "$tmp/perft-aluette" 9 "$tmp/aluette.json"
+	compare "aluette seed 1 depth 10" aluette 10 --seed 1 -- \
+	    "$tmp/perft-aluette" 10 "$tmp/aluette.json"
 fi
 if want spite; then
 	"$bin" deal spite "$seed1" --json >"$tmp/spite.json"

@@ -32,17 +32,26 @@ struct alias {
 struct command_aliases {
 	struct alias	*v;
 	int		 n;
+	int		*slot;		/* while loading: index + 1 by hash */
+	int		 nslot;		/* a power of two, or 0 */
 };
 
 const struct command_entry *
 command_entry(enum command_kind k)
 {
+	static const struct command_entry *bykind[CMD_NKINDS];
 	const struct command_entry *e;
 
-	for (e = command_table; e->kind != CMD_NONE; e++)
-		if (e->kind == k)
-			break;
-	return e;
+	/* The table is in the help mail's order: indexed by kind on first
+	 * use (the parser asks for entries by kind at every word). */
+	if (bykind[CMD_NONE] == NULL) {
+		for (e = command_table; e->kind != CMD_NONE; e++)
+			bykind[e->kind] = e;
+		bykind[CMD_NONE] = e;
+	}
+	if ((int)k < 0 || k >= CMD_NKINDS || bykind[k] == NULL)
+		return bykind[CMD_NONE];
+	return bykind[k];
 }
 
 /* The entry of kind k, short for the messages below. */
@@ -1494,6 +1503,62 @@ alias_norm(const char *s)
 	return buf_steal(&b);
 }
 
+/* The aliases loaded so far, by a hash of their words: each is checked
+ * against the others as it is read. */
+static uint32_t
+alias_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* The index of the alias spelt words, or -1. */
+static int
+alias_find(const struct command_aliases *al, const char *words)
+{
+	int j, mask = al->nslot - 1;
+
+	if (al->nslot == 0)
+		return -1;
+	for (j = (int)(alias_hash(words) & (uint32_t)mask); al->slot[j] != 0;
+	    j = (j + 1) & mask)
+		if (strcmp(al->v[al->slot[j] - 1].words, words) == 0)
+			return al->slot[j] - 1;
+	return -1;
+}
+
+/* Put alias i in its slot. */
+static void
+alias_slot(struct command_aliases *al, const char *words, int i)
+{
+	int j, mask = al->nslot - 1;
+
+	for (j = (int)(alias_hash(words) & (uint32_t)mask); al->slot[j] != 0;
+	    j = (j + 1) & mask)
+		;
+	al->slot[j] = i + 1;
+}
+
+/* Index the alias just appended, the table kept at most half full. */
+static void
+alias_index_last(struct command_aliases *al)
+{
+	int i;
+
+	if (2 * al->n <= al->nslot) {
+		alias_slot(al, al->v[al->n - 1].words, al->n - 1);
+		return;
+	}
+	free(al->slot);
+	al->nslot = al->nslot ? 2 * al->nslot : 64;
+	al->slot = xcalloc((size_t)al->nslot, sizeof(*al->slot));
+	for (i = 0; i < al->n; i++)
+		alias_slot(al, al->v[i].words, i);
+}
+
 static int
 add_alias(struct yw *w, struct command_aliases *al, const yaml_node_t *n,
     const char *lang, enum command_kind kind)
@@ -1523,19 +1588,19 @@ add_alias(struct yw *w, struct command_aliases *al, const yaml_node_t *n,
 			free(norm);
 			return -1;
 		}
-	for (i = 0; i < al->n; i++)
-		if (strcmp(al->v[i].words, norm) == 0) {
-			yw_fail(w, n, "`%s` is already an alias of %s (line "
-			    "%d)", s, info(al->v[i].kind)->name, al->v[i].line);
-			free(norm);
-			return -1;
-		}
+	if ((i = alias_find(al, norm)) >= 0) {
+		yw_fail(w, n, "`%s` is already an alias of %s (line %d)", s,
+		    info(al->v[i].kind)->name, al->v[i].line);
+		free(norm);
+		return -1;
+	}
 	al->v = xreallocarray(al->v, (size_t)al->n + 1, sizeof(*al->v));
 	al->v[al->n].words = norm;
 	al->v[al->n].lang = xstrdup(lang);
 	al->v[al->n].kind = kind;
 	al->v[al->n].line = (int)n->start_mark.line + 1;
 	al->n++;
+	alias_index_last(al);
 	return 0;
 }
 
@@ -1682,6 +1747,7 @@ command_aliases_free(struct command_aliases *al)
 		free(al->v[i].lang);
 	}
 	free(al->v);
+	free(al->slot);
 	free(al);
 }
 
