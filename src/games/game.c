@@ -253,8 +253,11 @@ perft_rec(const struct game_ops *ops, const void *st, int depth,
 uint64_t
 game_perft(const struct game_ops *ops, const void *st, int depth)
 {
-	size_t stride = ops->state_size <= PERFT_SMALL ? PERFT_SMALL :
-	    ops->state_size;
+	/* Each level's state on a cache line of its own: how fast a copy
+	 * is depends on where it starts, and the heap's layout must not
+	 * decide that (it made one engine 40% slower). */
+	size_t stride = (ops->state_size + PERFT_SMALL - 1) / PERFT_SMALL *
+	    PERFT_SMALL;
 	unsigned char *scratch;
 	uint64_t n;
 
@@ -264,7 +267,10 @@ game_perft(const struct game_ops *ops, const void *st, int depth)
 		return depth == 0 ? 1 : perft_last(ops, st);
 	/* One state per level and the root's copy, allocated once: the
 	 * search itself never allocates. */
-	scratch = xcalloc((size_t)depth + 1, stride);
+	if ((scratch = aligned_alloc(PERFT_SMALL, ((size_t)depth + 1) *
+	    stride)) == NULL)
+		fatal("out of memory");
+	memset(scratch, 0, ((size_t)depth + 1) * stride);
 	memcpy(scratch, st, ops->state_size);
 	n = perft_rec(ops, scratch, depth, scratch + stride, stride);
 	free(scratch);
