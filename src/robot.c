@@ -8,11 +8,13 @@
  * and not negated.  A finished game scores ROBOT_WIN less the plies it took
  * (a quick win beats a slow one, a slow loss a quick one).
  *
- * The transposition table is keyed by a 64-bit hash of the whole state.
- * Equal bytes are the same position with the same history, so an entry
- * never applies to a position whose future differs (Alquerque's repetition
- * window, Almakleh's generator are inside the state); it only misses the
- * transpositions whose move counters differ.
+ * The transposition table is keyed by a 64-bit hash of the state: the
+ * engine's hash() where it has one (of everything that decides what
+ * follows, Alquerque's repetition history included), else of the whole
+ * state.  Equal bytes are the same position with the same history, so an
+ * entry never applies to a position whose future differs (Almakleh's
+ * generator is inside the state); it only misses the transpositions whose
+ * move counters differ.
  *
  * The budget is checked every ROBOT_CHECK nodes (time) or every node
  * (count).  The first iteration always completes, so there is always a move
@@ -76,24 +78,12 @@ robot_mover(const struct game_ops *ops, const void *st, int dflt)
 	return dflt;
 }
 
-/* A 64-bit hash of the state's bytes, eight at a time. */
+/* The state's 64-bit hash: the engine's, or of all its bytes. */
 static uint64_t
-robot_hash(const void *st, size_t len)
+robot_hash(const struct game_ops *ops, const void *st)
 {
-	const unsigned char *p = st;
-	uint64_t h = 0x9e3779b97f4a7c15ull, w;
-	size_t i;
-
-	for (i = 0; i < len; i += 8) {
-		w = 0;
-		memcpy(&w, p + i, len - i < 8 ? len - i : 8);
-		h ^= w;
-		h *= 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	h ^= h >> 29;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 32);
+	return ops->hash != NULL ? ops->hash(st) :
+	    game_hash_bytes(0, st, ops->state_size);
 }
 
 /* A finished game for seat, ply plies from the root. */
@@ -194,7 +184,7 @@ robot_node(struct search *s, int ply, int depth, int alpha, int beta, int me)
 		return 0;
 	}
 
-	key = robot_hash(st, s->ops->state_size);
+	key = robot_hash(s->ops, st);
 	e = &s->tt[key & ((1u << ROBOT_TTBITS) - 1)];
 	if (e->flag && e->key == key && e->depth >= depth) {
 		v = tt_out(e->score, ply);

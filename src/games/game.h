@@ -229,6 +229,16 @@ struct game_ops {
 	 * perft (bulk counting).  Must not allocate.
 	 */
 	int	(*count_legal)(const void *st, int seat);
+	/*
+	 * Optional (NULL: the robots hash the whole state): a 64-bit hash
+	 * of every byte of the state that can decide what follows (moves,
+	 * results, evaluate(), a repetition), for the robots' transposition
+	 * table.  Two states it hashes from the same bytes must play alike
+	 * from here on; it may leave out what only render() shows and the
+	 * unused part of a fixed-size buffer (a history ring).  Build it
+	 * with game_hash_bytes.  Must not allocate.
+	 */
+	uint64_t (*hash)(const void *st);
 };
 
 /* render_style() bytes: a colour (the low four bits), ORed with flags.
@@ -273,6 +283,10 @@ int	game_apply_line(const struct game_ops *, void *st, int seat,
 
 /* Is the game over: ops->over when the engine has it, else result(). */
 int	game_over(const struct game_ops *, const void *st);
+
+/* Mix len bytes at p into the hash h (start from 0): fast on a few
+ * kilobytes, and every byte counts. */
+uint64_t game_hash_bytes(uint64_t h, const void *p, size_t len);
 
 /* Count leaves of the legal-move tree to depth (rules.md's convention:
  * an ended game is one leaf at whatever depth; every seat in to_move
