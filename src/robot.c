@@ -19,7 +19,9 @@
  *
  * Moves are tried in this order: the table's best move for the position,
  * then the ply's two killers (the last moves that cut off a sibling), then
- * legal()'s order.  Every move after the first is searched with an empty
+ * the rest by the seat's history counters (depth squared added for every
+ * cutoff a move made anywhere in the tree, the move's bytes hashed into
+ * ROBOT_HISTBITS bits), equal ones in legal()'s order.  Every move after the first is searched with an empty
  * window first (principal variation search), and again with the whole
  * window only when it proves better.
  *
@@ -43,6 +45,7 @@
 #define ROBOT_TTMIN	10		/* table size bounds, as bits of the */
 #define ROBOT_TTMAX	14		/* number of buckets: 512 KB at most */
 #define ROBOT_KILLERS	2		/* cutoff moves kept per ply */
+#define ROBOT_HISTBITS	10		/* history counters per seat */
 
 enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
 
@@ -66,6 +69,8 @@ struct search {
 	struct game_move *moves; /* GAME_MAX_MOVES per ply */
 	int16_t	*order;		/* per ply: each move's index in legal() */
 	struct game_move killer[ROBOT_MAXPLY + 1][ROBOT_KILLERS];
+	uint32_t history[GAME_MAX_SEATS][1 << ROBOT_HISTBITS];
+	uint32_t *score;	/* per ply: each move's history counter */
 	struct tt_bucket *tt;
 	uint64_t ttmask;	/* buckets - 1 */
 	long	 nodes;
@@ -228,11 +233,26 @@ robot_promote(struct game_move *moves, int16_t *order, int i, int k)
  * first, then the ply's killers (moves that cut off a sibling), then the
  * rest as legal() gave them.
  */
+/* A move's history counter for the seat: the moves' bytes hashed. */
+static uint32_t *
+robot_history(struct search *s, int seat, const struct game_move *mv)
+{
+	uint32_t h = 2166136261u;
+	int i;
+
+	for (i = 0; i < mv->len && i < (int)sizeof(mv->d); i++)
+		h = (h ^ mv->d[i]) * 16777619u;
+	return &s->history[seat][(h ^ h >> 16) & ((1u << ROBOT_HISTBITS) - 1)];
+}
+
 static void
-robot_order(struct search *s, int ply, struct game_move *moves,
+robot_order(struct search *s, int ply, int me, struct game_move *moves,
     int16_t *order, int n, int ttbest)
 {
-	int i, k, next = 0;
+	uint32_t *score = s->score + (size_t)ply * GAME_MAX_MOVES, sv;
+	struct game_move mv;
+	int i, j, k, next = 0;
+	int16_t o;
 
 	for (i = 0; i < n; i++)
 		order[i] = (int16_t)i;
@@ -246,6 +266,25 @@ robot_order(struct search *s, int ply, struct game_move *moves,
 				robot_promote(moves, order, i, next++);
 				break;
 			}
+	}
+	/* The rest by their history counters, higher first; equal ones
+	 * keep legal()'s order. */
+	for (i = next; i < n; i++)
+		score[i] = *robot_history(s, me, &moves[i]);
+	for (i = next + 1; i < n; i++) {
+		sv = score[i];
+		if (sv <= score[i - 1])
+			continue;
+		mv = moves[i];
+		o = order[i];
+		for (j = i; j > next && score[j - 1] < sv; j--) {
+			moves[j] = moves[j - 1];
+			order[j] = order[j - 1];
+			score[j] = score[j - 1];
+		}
+		moves[j] = mv;
+		order[j] = o;
+		score[j] = sv;
 	}
 }
 
@@ -307,7 +346,7 @@ robot_node(struct search *s, int ply, int depth, int alpha, int beta, int me)
 	n = s->ops->legal(st, me, moves, GAME_MAX_MOVES);
 	if (n <= 0)
 		return s->ops->evaluate(st, me);
-	robot_order(s, ply, moves, order, n, e != NULL ? e->best : -1);
+	robot_order(s, ply, me, moves, order, n, e != NULL ? e->best : -1);
 	for (i = 0; i < n; i++) {
 		v = robot_pvs(s, ply, depth, alpha, beta, me, &moves[i], i);
 		if (s->stop)
@@ -320,6 +359,8 @@ robot_node(struct search *s, int ply, int depth, int alpha, int beta, int me)
 			alpha = v;
 		if (alpha >= beta) {
 			robot_killer(s, ply, &moves[i]);
+			*robot_history(s, me, &moves[i]) +=
+			    (uint32_t)(depth * depth);
 			break;
 		}
 	}
@@ -352,6 +393,8 @@ robot_search_init(struct search *s, const struct game_ops *ops,
 	    GAME_MAX_MOVES, sizeof(*s->moves));
 	s->order = xreallocarray(NULL, (size_t)(ROBOT_MAXPLY + 1) *
 	    GAME_MAX_MOVES, sizeof(*s->order));
+	s->score = xreallocarray(NULL, (size_t)(ROBOT_MAXPLY + 1) *
+	    GAME_MAX_MOVES, sizeof(*s->score));
 	/* About a bucket per node the budget allows (a time budget: a
 	 * million nodes a second), within the bounds: a table that stays in
 	 * the cache searches deeper in the same time than a larger one
@@ -382,6 +425,7 @@ robot_search_free(struct search *s)
 	free(s->stack);
 	free(s->moves);
 	free(s->order);
+	free(s->score);
 	free(s->tt);
 }
 
