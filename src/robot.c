@@ -21,9 +21,9 @@
  * then the ply's two killers (the last moves that cut off a sibling), then
  * the rest by the seat's history counters (depth squared added for every
  * cutoff a move made anywhere in the tree, the move's bytes hashed into
- * ROBOT_HISTBITS bits), equal ones in legal()'s order.  Every move after the first is searched with an empty
- * window first (principal variation search), and again with the whole
- * window only when it proves better.
+ * ROBOT_HISTBITS bits), equal ones in legal()'s order.  Every move after
+ * the first is searched with an empty window first (principal variation
+ * search), and again with the whole window only when it proves better.
  *
  * The budget is checked every ROBOT_CHECK nodes (time) or every node
  * (count).  The first iteration always completes, so there is always a move
@@ -245,6 +245,20 @@ robot_history(struct search *s, int seat, const struct game_move *mv)
 	return &s->history[seat][(h ^ h >> 16) & ((1u << ROBOT_HISTBITS) - 1)];
 }
 
+/* A cutoff at depth: the counters are halved before they could wrap. */
+static void
+robot_credit(struct search *s, int seat, const struct game_move *mv,
+    int depth)
+{
+	uint32_t *h = robot_history(s, seat, mv);
+	int i;
+
+	if (*h > UINT32_MAX / 2)
+		for (i = 0; i < 1 << ROBOT_HISTBITS; i++)
+			s->history[seat][i] /= 2;
+	*h += (uint32_t)(depth * depth);
+}
+
 static void
 robot_order(struct search *s, int ply, int me, struct game_move *moves,
     int16_t *order, int n, int ttbest)
@@ -359,8 +373,7 @@ robot_node(struct search *s, int ply, int depth, int alpha, int beta, int me)
 			alpha = v;
 		if (alpha >= beta) {
 			robot_killer(s, ply, &moves[i]);
-			*robot_history(s, me, &moves[i]) +=
-			    (uint32_t)(depth * depth);
+			robot_credit(s, me, &moves[i], depth);
 			break;
 		}
 	}
