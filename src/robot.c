@@ -8,15 +8,27 @@
  * and not negated.  A finished game scores ROBOT_WIN less the plies it took
  * (a quick win beats a slow one, a slow loss a quick one).
  *
- * The transposition table is keyed by a 64-bit hash of the whole state.
- * Equal bytes are the same position with the same history, so an entry
- * never applies to a position whose future differs (Alquerque's repetition
- * window, Almakleh's generator are inside the state); it only misses the
- * transpositions whose move counters differ.
+ * The transposition table is keyed by a 64-bit hash of the state: the
+ * engine's hash() where it has one (of everything that decides what
+ * follows, Alquerque's repetition history included), else of the whole
+ * state.  Equal bytes are the same position with the same history, so an
+ * entry never applies to a position whose future differs (Almakleh's
+ * generator is inside the state); it only misses the transpositions whose
+ * move counters differ.  A bucket holds two entries: the deepest search
+ * seen there and the latest.
+ *
+ * Moves are tried in this order: the table's best move for the position,
+ * then the ply's two killers (the last moves that cut off a sibling), then
+ * the rest by the seat's history counters (depth squared added for every
+ * cutoff a move made anywhere in the tree, the move's bytes hashed into
+ * ROBOT_HISTBITS bits), equal ones in legal()'s order.  Every move after
+ * the first is searched with an empty window first (principal variation
+ * search), and again with the whole window only when it proves better.
  *
  * The budget is checked every ROBOT_CHECK nodes (time) or every node
  * (count).  The first iteration always completes, so there is always a move
- * from a completed depth; a later iteration cut short is thrown away.
+ * from a completed depth; a later iteration cut short still counts where a
+ * move beat the previous depth's best, which it searched first.
  */
 #include "config.h"
 
@@ -30,7 +42,10 @@
 #define ROBOT_INF	(ROBOT_WIN + 1)
 #define ROBOT_MAXPLY	64
 #define ROBOT_CHECK	1024		/* nodes between looks at the clock */
-#define ROBOT_TTBITS	16
+#define ROBOT_TTMIN	10		/* table size bounds, as bits of the */
+#define ROBOT_TTMAX	14		/* number of buckets: 512 KB at most */
+#define ROBOT_KILLERS	2		/* cutoff moves kept per ply */
+#define ROBOT_HISTBITS	10		/* history counters per seat */
 
 enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
 
@@ -42,11 +57,22 @@ struct tt_entry {
 	uint8_t	 flag;		/* 0 = empty */
 };
 
+/* Two entries share a bucket: the deepest search seen there, and the
+ * latest one. */
+struct tt_bucket {
+	struct tt_entry deep, last;
+};
+
 struct search {
 	const struct game_ops *ops;
 	unsigned char *stack;	/* ROBOT_MAXPLY + 1 states */
 	struct game_move *moves; /* GAME_MAX_MOVES per ply */
-	struct tt_entry *tt;
+	int16_t	*order;		/* per ply: each move's index in legal() */
+	struct game_move killer[ROBOT_MAXPLY + 1][ROBOT_KILLERS];
+	uint32_t history[GAME_MAX_SEATS][1 << ROBOT_HISTBITS];
+	uint32_t *score;	/* per ply: each move's history counter */
+	struct tt_bucket *tt;
+	uint64_t ttmask;	/* buckets - 1 */
 	long	 nodes;
 	long	 max_nodes;	/* 0: none */
 	long	 next_check;	/* node count of the next look at the clock */
@@ -76,24 +102,12 @@ robot_mover(const struct game_ops *ops, const void *st, int dflt)
 	return dflt;
 }
 
-/* A 64-bit hash of the state's bytes, eight at a time. */
+/* The state's 64-bit hash: the engine's, or of all its bytes. */
 static uint64_t
-robot_hash(const void *st, size_t len)
+robot_hash(const struct game_ops *ops, const void *st)
 {
-	const unsigned char *p = st;
-	uint64_t h = 0x9e3779b97f4a7c15ull, w;
-	size_t i;
-
-	for (i = 0; i < len; i += 8) {
-		w = 0;
-		memcpy(&w, p + i, len - i < 8 ? len - i : 8);
-		h ^= w;
-		h *= 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	h ^= h >> 29;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 32);
+	return ops->hash != NULL ? ops->hash(st) :
+	    game_hash_bytes(0, st, ops->state_size);
 }
 
 /* A finished game for seat, ply plies from the root. */
@@ -169,6 +183,137 @@ robot_child(struct search *s, int ply, int depth, int alpha, int beta,
 }
 
 /*
+ * The child after the i-th move tried: the first with the whole window,
+ * every later one first with the empty window above alpha, which only
+ * asks whether it is better; only a move that is gets searched again
+ * with the whole window (principal variation search).
+ */
+static int
+robot_pvs(struct search *s, int ply, int depth, int alpha, int beta, int me,
+    const struct game_move *mv, int i)
+{
+	int v;
+
+	if (i == 0 || beta - alpha <= 1)
+		return robot_child(s, ply, depth, alpha, beta, me, mv);
+	v = robot_child(s, ply, depth, alpha, alpha + 1, me, mv);
+	if (v > alpha && v < beta && !s->stop)
+		v = robot_child(s, ply, depth, alpha, beta, me, mv);
+	return v;
+}
+
+static int
+robot_same_move(const struct game_move *a, const struct game_move *b)
+{
+	int i;
+
+	if (a->len != b->len)
+		return 0;
+	for (i = 0; i < a->len && i < (int)sizeof(a->d); i++)
+		if (a->d[i] != b->d[i])
+			return 0;
+	return 1;
+}
+
+/* Bring moves[i] (with its index in order[]) to place k. */
+static void
+robot_promote(struct game_move *moves, int16_t *order, int i, int k)
+{
+	struct game_move t = moves[i];
+	int16_t o = order[i];
+
+	moves[i] = moves[k];
+	order[i] = order[k];
+	moves[k] = t;
+	order[k] = o;
+}
+
+/*
+ * The order moves are tried in: the transposition table's best move
+ * first, then the ply's killers (moves that cut off a sibling), then the
+ * rest as legal() gave them.
+ */
+/* A move's history counter for the seat: the moves' bytes hashed. */
+static uint32_t *
+robot_history(struct search *s, int seat, const struct game_move *mv)
+{
+	uint32_t h = 2166136261u;
+	int i;
+
+	for (i = 0; i < mv->len && i < (int)sizeof(mv->d); i++)
+		h = (h ^ mv->d[i]) * 16777619u;
+	return &s->history[seat][(h ^ h >> 16) & ((1u << ROBOT_HISTBITS) - 1)];
+}
+
+/* A cutoff at depth: the counters are halved before they could wrap. */
+static void
+robot_credit(struct search *s, int seat, const struct game_move *mv,
+    int depth)
+{
+	uint32_t *h = robot_history(s, seat, mv);
+	int i;
+
+	if (*h > UINT32_MAX / 2)
+		for (i = 0; i < 1 << ROBOT_HISTBITS; i++)
+			s->history[seat][i] /= 2;
+	*h += (uint32_t)(depth * depth);
+}
+
+static void
+robot_order(struct search *s, int ply, int me, struct game_move *moves,
+    int16_t *order, int n, int ttbest)
+{
+	uint32_t *score = s->score + (size_t)ply * GAME_MAX_MOVES, sv;
+	struct game_move mv;
+	int i, j, k, next = 0;
+	int16_t o;
+
+	for (i = 0; i < n; i++)
+		order[i] = (int16_t)i;
+	if (ttbest >= 0 && ttbest < n)
+		robot_promote(moves, order, ttbest, next++);
+	for (k = 0; k < ROBOT_KILLERS; k++) {
+		if (s->killer[ply][k].len == 0)
+			break;
+		for (i = next; i < n; i++)
+			if (robot_same_move(&moves[i], &s->killer[ply][k])) {
+				robot_promote(moves, order, i, next++);
+				break;
+			}
+	}
+	/* The rest by their history counters, higher first; equal ones
+	 * keep legal()'s order. */
+	for (i = next; i < n; i++)
+		score[i] = *robot_history(s, me, &moves[i]);
+	for (i = next + 1; i < n; i++) {
+		sv = score[i];
+		if (sv <= score[i - 1])
+			continue;
+		mv = moves[i];
+		o = order[i];
+		for (j = i; j > next && score[j - 1] < sv; j--) {
+			moves[j] = moves[j - 1];
+			order[j] = order[j - 1];
+			score[j] = score[j - 1];
+		}
+		moves[j] = mv;
+		order[j] = o;
+		score[j] = sv;
+	}
+}
+
+static void
+robot_killer(struct search *s, int ply, const struct game_move *mv)
+{
+	struct game_move *k = s->killer[ply];
+
+	if (robot_same_move(&k[0], mv))
+		return;
+	memmove(k + 1, k, (ROBOT_KILLERS - 1) * sizeof(*k));
+	k[0] = *mv;
+}
+
+/*
  * The score for me (the seat to move, or the seat that just moved when the
  * game is over) of the position at ply, searched depth plies more.
  */
@@ -177,10 +322,11 @@ robot_node(struct search *s, int ply, int depth, int alpha, int beta, int me)
 {
 	const void *st = state_at(s, ply);
 	struct game_move *moves = s->moves + (size_t)ply * GAME_MAX_MOVES;
-	struct tt_entry *e;
+	int16_t *order = s->order + (size_t)ply * GAME_MAX_MOVES;
+	struct tt_bucket *b;
+	struct tt_entry *e = NULL;
 	uint64_t key;
 	int n, i, v, best = -ROBOT_INF, besti = -1, alpha0 = alpha;
-	int swapped = -1;
 
 	s->nodes++;
 	if (s->ops->to_move(st) == 0)
@@ -194,9 +340,13 @@ robot_node(struct search *s, int ply, int depth, int alpha, int beta, int me)
 		return 0;
 	}
 
-	key = robot_hash(st, s->ops->state_size);
-	e = &s->tt[key & ((1u << ROBOT_TTBITS) - 1)];
-	if (e->flag && e->key == key && e->depth >= depth) {
+	key = robot_hash(s->ops, st);
+	b = &s->tt[key & s->ttmask];
+	if (b->deep.flag && b->deep.key == key)
+		e = &b->deep;
+	else if (b->last.flag && b->last.key == key)
+		e = &b->last;
+	if (e != NULL && e->depth >= depth) {
 		v = tt_out(e->score, ply);
 		/* What the entry saw is unknown: count it as a horizon. */
 		if (e->flag == TT_EXACT ||
@@ -210,15 +360,9 @@ robot_node(struct search *s, int ply, int depth, int alpha, int beta, int me)
 	n = s->ops->legal(st, me, moves, GAME_MAX_MOVES);
 	if (n <= 0)
 		return s->ops->evaluate(st, me);
-	if (e->flag && e->key == key && e->best > 0 && e->best < n) {
-		struct game_move t = moves[0];
-
-		swapped = e->best;
-		moves[0] = moves[swapped];
-		moves[swapped] = t;
-	}
+	robot_order(s, ply, me, moves, order, n, e != NULL ? e->best : -1);
 	for (i = 0; i < n; i++) {
-		v = robot_child(s, ply, depth, alpha, beta, me, &moves[i]);
+		v = robot_pvs(s, ply, depth, alpha, beta, me, &moves[i], i);
 		if (s->stop)
 			return 0;
 		if (v > best) {
@@ -227,18 +371,22 @@ robot_node(struct search *s, int ply, int depth, int alpha, int beta, int me)
 		}
 		if (v > alpha)
 			alpha = v;
-		if (alpha >= beta)
+		if (alpha >= beta) {
+			robot_killer(s, ply, &moves[i]);
+			robot_credit(s, me, &moves[i], depth);
 			break;
+		}
 	}
 
-	/* The stored index is of legal()'s order: undo the swap. */
-	if (swapped > 0 && besti == 0)
-		besti = swapped;
-	else if (swapped > 0 && besti == swapped)
-		besti = 0;
+	/* The deeper search keeps its place; the other goes in the latest
+	 * one's. */
+	e = b->deep.flag == 0 || b->deep.key == key ||
+	    depth >= b->deep.depth ? &b->deep : &b->last;
+	if (e == &b->deep && b->deep.flag && b->deep.key != key)
+		b->last = b->deep;
 	e->key = key;
 	e->score = tt_in(best, ply);
-	e->best = (int16_t)besti;
+	e->best = order[besti];
 	e->depth = (uint8_t)depth;
 	e->flag = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER :
 	    TT_EXACT;
@@ -249,12 +397,26 @@ static void
 robot_search_init(struct search *s, const struct game_ops *ops,
     const void *state, long budget_ms, long nodes)
 {
+	int bits;
+
 	memset(s, 0, sizeof(*s));
 	s->ops = ops;
 	s->stack = xmalloc((ROBOT_MAXPLY + 1) * ops->state_size);
 	s->moves = xreallocarray(NULL, (size_t)(ROBOT_MAXPLY + 1) *
 	    GAME_MAX_MOVES, sizeof(*s->moves));
-	s->tt = xcalloc((size_t)1 << ROBOT_TTBITS, sizeof(*s->tt));
+	s->order = xreallocarray(NULL, (size_t)(ROBOT_MAXPLY + 1) *
+	    GAME_MAX_MOVES, sizeof(*s->order));
+	s->score = xreallocarray(NULL, (size_t)(ROBOT_MAXPLY + 1) *
+	    GAME_MAX_MOVES, sizeof(*s->score));
+	/* About a bucket per node the budget allows (a time budget: a
+	 * million nodes a second), within the bounds: a table that stays in
+	 * the cache searches deeper in the same time than a larger one
+	 * (measured), since most of what a probe costs is the miss. */
+	for (bits = ROBOT_TTMIN; bits < ROBOT_TTMAX &&
+	    ((long)1 << bits) < (nodes > 0 ? nodes : budget_ms * 1000); bits++)
+		;
+	s->ttmask = ((uint64_t)1 << bits) - 1;
+	s->tt = xcalloc((size_t)1 << bits, sizeof(*s->tt));
 	memcpy(state_at(s, 0), state, ops->state_size);
 	if (nodes > 0)
 		s->max_nodes = nodes;
@@ -275,6 +437,8 @@ robot_search_free(struct search *s)
 {
 	free(s->stack);
 	free(s->moves);
+	free(s->order);
+	free(s->score);
 	free(s->tt);
 }
 
@@ -301,8 +465,8 @@ robot_deepen(const struct game_ops *ops, const void *state, int seat,
 		alpha = -ROBOT_INF;
 		besti = 0;
 		for (i = 0; i < n; i++) {
-			v = robot_child(&s, 0, depth, alpha, ROBOT_INF, seat,
-			    &root[i]);
+			v = robot_pvs(&s, 0, depth, alpha, ROBOT_INF, seat,
+			    &root[i], i);
 			if (s.stop)
 				break;
 			if (v > alpha) {
@@ -310,6 +474,10 @@ robot_deepen(const struct game_ops *ops, const void *state, int seat,
 				besti = i;
 			}
 		}
+		/* Cut short: a move that beat the last depth's best (searched
+		 * first) at this depth is better still. */
+		if (s.stop && besti > 0)
+			best = besti;
 		if (s.stop)
 			break;
 		if (besti > 0) {

@@ -45,7 +45,8 @@ struct robot_stats {
 /*
  * Choose a move for seat (which must be able to act) at the level, within
  * budget_ms milliseconds of wall time (<= 0: ROBOT_BUDGET_MS).  The search
- * stops at the budget and plays the best move of the last completed depth.
+ * stops at the budget and plays the best move of the last completed depth,
+ * or one the depth cut short had already found better.
  * rng is the caller's (robots draw from it to break ties).  0 with *out
  * set to a legal move, or -1 with err filled (unknown level, no legal move,
  * level 3 without an evaluate()).

@@ -2,7 +2,8 @@
  * Robot players: legal moves at every level in random positions of every
  * game, the obvious moves found in positions worked by hand, immediate wins
  * taken and immediate losses avoided in positions found by brute force,
- * determinism under a node budget, and the engines' evaluate() functions.
+ * determinism under a node budget, the engines' evaluate() functions, and
+ * the transposition table's keys (Alquerque's hash(), game_hash_bytes).
  * Every search here has a budget in nodes, never in time.
  */
 #include "config.h"
@@ -717,6 +718,99 @@ START_TEST(robot_almakleh_evaluate_and_portal)
 }
 END_TEST
 
+/* A state of the board text with its last lines. */
+static void *
+alq_state(const char *tail)
+{
+	char *text = xasprintf("alquerque quiet_limit=0\n"
+	    "5 ....B\n4 .....\n3 .....\n2 .....\n1 W....\n%s", tail);
+	void *st = tu_state(ops_of("alquerque"), text);
+
+	free(text);
+	return st;
+}
+
+/*
+ * The table's key in Alquerque: the last move and the ply, which only
+ * the board shows, are left out (a transposition finds its entry); the
+ * steps since the last capture are not (the same stones with another
+ * history may be a repetition away from a draw); and a state read back
+ * hashes as it was, along random games.
+ */
+START_TEST(robot_alquerque_hash)
+{
+	const struct game_ops *ops = ops_of("alquerque");
+	const struct variant *v = &variants[2];
+	struct game_move moves[GAME_MAX_MOVES];
+	struct rng rng;
+	void *a, *b, *c, *st, *back;
+	char *text;
+	int game, i, n, seat;
+
+	ck_assert_ptr_nonnull(ops->hash);
+	a = alq_state("turn=White ply=0 quiet=0 end=none\nlast=-\nhistory\n");
+	b = alq_state("turn=White ply=9 quiet=0 end=none\nlast=e3xe5\n"
+	    "history\n");
+	ck_assert(memcmp(a, b, ops->state_size) != 0);
+	ck_assert(ops->hash(a) == ops->hash(b));
+	free(b);
+	b = alq_state("turn=White ply=4 quiet=4 end=none\nlast=e4-e5\n"
+	    "history a1-a2 e5-e4 a2-a1 e4-e5\n");
+	c = alq_state("turn=White ply=4 quiet=4 end=none\nlast=d5-e5\n"
+	    "history a1-b1 e5-d5 b1-a1 d5-e5\n");
+	ck_assert(ops->hash(a) != ops->hash(b));
+	ck_assert(ops->hash(c) != ops->hash(b));
+	free(c);
+	free(b);
+	b = alq_state("turn=Black ply=0 quiet=0 end=none\nlast=-\nhistory\n");
+	ck_assert(ops->hash(a) != ops->hash(b));
+	free(b);
+	free(a);
+
+	for (game = 0; game < 10; game++) {
+		rng_for(&rng, (uint64_t)game);
+		st = tu_new(v->game, v->opts, (uint64_t)game, v->seats);
+		for (i = 0; i < 150 && (seat = seat_to_move(ops, st)) >= 0;
+		    i++) {
+			text = tu_serialise(ops, st);
+			back = tu_state(ops, text);
+			ck_assert_msg(ops->hash(back) == ops->hash(st),
+			    "game %d ply %d: %s", game, i, text);
+			free(back);
+			free(text);
+			n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+			ops->apply(st, seat, &moves[rng_below(&rng,
+			    (uint32_t)n)]);
+		}
+		free(st);
+	}
+}
+END_TEST
+
+/* The engines' hash helper: every byte counts, on either side of the
+ * length where it turns to four lanes. */
+START_TEST(robot_hash_bytes_every_byte)
+{
+	unsigned char buf[300];
+	uint64_t h0, h;
+	size_t len, i;
+
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char)(i * 7);
+	for (len = 1; len <= sizeof(buf); len += 13) {
+		h0 = game_hash_bytes(0, buf, len);
+		ck_assert(h0 != game_hash_bytes(1, buf, len));
+		ck_assert(h0 != game_hash_bytes(0, buf, len - 1));
+		for (i = 0; i < len; i++) {
+			buf[i] ^= 0x10;
+			h = game_hash_bytes(0, buf, len);
+			buf[i] ^= 0x10;
+			ck_assert_msg(h != h0, "len %zu byte %zu", len, i);
+		}
+	}
+}
+END_TEST
+
 static Suite *
 robot_suite(void)
 {
@@ -739,6 +833,8 @@ robot_suite(void)
 	tcase_add_test(tc, robot_evaluate_mancala_prefers_better);
 	tcase_add_test(tc, robot_evaluate_alquerque_prefers_better);
 	tcase_add_test(tc, robot_almakleh_evaluate_and_portal);
+	tcase_add_test(tc, robot_alquerque_hash);
+	tcase_add_test(tc, robot_hash_bytes_every_byte);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1610,6 +1610,25 @@ alquerque_move_word(const void *st, const char *w)
 	return game_word_is_points(w);
 }
 
+/* The stones, the side to move, the end, the counters that can end the
+ * game and the steps held (the repetition history), in their order; not
+ * the last move or the ply, which only the board shows. */
+static uint64_t
+alquerque_hash(const void *st)
+{
+	const struct alquerque *a = st;
+	uint32_t c[3] = { a->quiet_limit, a->quiet, a->nsteps };
+	uint32_t first = (a->quiet - a->nsteps) % ALQ_HIST;
+	uint32_t n = first + a->nsteps <= ALQ_HIST ? a->nsteps :
+	    ALQ_HIST - first;
+	uint64_t h;
+
+	h = game_hash_bytes(0, a, offsetof(struct alquerque, last_jump));
+	h = game_hash_bytes(h, c, sizeof(c));
+	h = game_hash_bytes(h, a->steps + first, n);
+	return game_hash_bytes(h, a->steps, a->nsteps - n);
+}
+
 const struct game_ops alquerque_ops = {
 	.name = "alquerque",
 	.title = "Alquerque",
@@ -1632,4 +1651,5 @@ const struct game_ops alquerque_ops = {
 	.move_word = alquerque_move_word,
 	.over = alquerque_over,
 	.count_legal = alquerque_count_legal,
+	.hash = alquerque_hash,
 };

@@ -139,6 +139,56 @@ out:
 	return rc;
 }
 
+/*
+ * Words of 8 bytes, each mixed in by an xor, an odd multiply and a shift
+ * (every step a bijection, so no two words collide in one lane): one lane
+ * for a short state, four independent ones from HASH_LANES bytes, so a
+ * long state hashes at four words per multiply's latency; the lanes and
+ * the length are folded and mixed at the end.
+ */
+#define HASH_K1	UINT64_C(0x9e3779b97f4a7c15)
+#define HASH_K2	UINT64_C(0xff51afd7ed558ccd)
+#define HASH_K3	UINT64_C(0xc4ceb9fe1a85ec53)
+#define HASH_LANES	128
+
+static uint64_t
+hash_lane(uint64_t v, uint64_t w)
+{
+	v = (v ^ w) * HASH_K2;
+	return v ^ (v >> 31);
+}
+
+uint64_t
+game_hash_bytes(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+	uint64_t v[4] = { h ^ HASH_K1, h + HASH_K2, ~h, h - HASH_K3 }, w;
+	size_t i = 0, k;
+
+	if (len >= HASH_LANES) {
+		for (; i + 32 <= len; i += 32)
+			for (k = 0; k < 4; k++) {
+				memcpy(&w, b + i + 8 * k, 8);
+				v[k] = hash_lane(v[k], w);
+			}
+		for (k = 1; k < 4; k++)
+			v[0] = hash_lane(v[0], v[k]) + HASH_K1;
+	}
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, b + i, 8);
+		v[0] = hash_lane(v[0], w);
+	}
+	if (i < len) {
+		w = 0;
+		memcpy(&w, b + i, len - i);
+		v[0] = hash_lane(v[0], w);
+	}
+	h = v[0] ^ len;
+	h ^= h >> 29;
+	h *= HASH_K3;
+	return h ^ (h >> 32);
+}
+
 int
 game_over(const struct game_ops *ops, const void *st)
 {

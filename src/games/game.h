@@ -265,6 +265,16 @@ struct game_ops {
 	 * then counts move by move.  Pure; must not allocate.
 	 */
 	uint64_t (*count_after)(const void *st);
+	/*
+	 * Optional (NULL: the robots hash the whole state): a 64-bit hash
+	 * of every byte of the state that can decide what follows (moves,
+	 * results, evaluate(), a repetition), for the robots' transposition
+	 * table.  Two states it hashes from the same bytes must play alike
+	 * from here on; it may leave out what only render() shows and the
+	 * unused part of a fixed-size buffer (a history ring).  Build it
+	 * with game_hash_bytes.  Must not allocate.
+	 */
+	uint64_t (*hash)(const void *st);
 };
 
 /* count_after()'s answer "count them move by move". */
@@ -393,6 +403,10 @@ int	game_apply_line(const struct game_ops *, void *st, int seat,
 
 /* Is the game over: ops->over when the engine has it, else result(). */
 int	game_over(const struct game_ops *, const void *st);
+
+/* Mix len bytes at p into the hash h (start from 0): fast on a few
+ * kilobytes, and every byte counts. */
+uint64_t game_hash_bytes(uint64_t h, const void *p, size_t len);
 
 /* Count leaves of the legal-move tree to depth (rules.md's convention:
  * an ended game is one leaf at whatever depth; every seat in to_move
