@@ -1486,21 +1486,27 @@ kind_by_name(const char *s)
 	return CMD_NONE;
 }
 
-/* The alias as stored: folded, words separated by one space. */
+/* The alias as stored: folded, words separated by one space (owned). */
 static char *
 alias_norm(const char *s)
 {
-	struct buf b = { 0 };
-	char *f = command_fold(s), *w;
-	const char *p = f;
+	char *f = command_fold(s), *o = f;
+	const char *p = f, *e;
 
-	buf_adds(&b, "");
-	while ((w = next_word(&p)) != NULL) {
-		buf_printf(&b, "%s%s", b.len ? " " : "", w);
-		free(w);
+	/* In place: what is written never passes what is read. */
+	for (;;) {
+		p = skip_space(p);
+		if (*p == '\0')
+			break;
+		e = word_end(p);
+		if (o != f)
+			*o++ = ' ';
+		memmove(o, p, (size_t)(e - p));
+		o += e - p;
+		p = e;
 	}
-	free(f);
-	return buf_steal(&b);
+	*o = '\0';
+	return f;
 }
 
 /* The aliases loaded so far, by a hash of their words: each is checked
@@ -1582,7 +1588,8 @@ add_alias(struct yw *w, struct command_aliases *al, const yaml_node_t *n,
 		return -1;
 	}
 	for (i = 1; i < CMD_NKINDS; i++)
-		if (strcmp(info(i)->name, norm) == 0) {
+		if (info(i)->name[0] == norm[0] &&
+		    strcmp(info(i)->name, norm) == 0) {
 			yw_fail(w, n, "`%s` is already the command %s", s,
 			    info(i)->name);
 			free(norm);
