@@ -748,6 +748,19 @@ referee_timers(struct referee *r, int64_t now)
 	}
 }
 
+/* Why a command could not be finished for now: the store's error, or
+ * (a template, a definition) what was logged just before. */
+static void
+temp_reason(struct referee *r, char *err, size_t errlen)
+{
+	const char *why = store_errmsg(r->store);
+
+	if (why == NULL || *why == '\0' || strcmp(why, "not an error") == 0)
+		why = "not done for now, and nothing changed: the error above "
+		    "says why";
+	util_err(err, errlen, "%s", why);
+}
+
 int
 referee_command(struct referee *r, const char *address, const char *line,
     const char *key, int64_t now, int quiet, int64_t *game, char *err,
@@ -800,9 +813,9 @@ referee_command(struct referee *r, const char *address, const char *line,
 		util_err(err, errlen, "%s", x.cause);
 		rc = REFEREE_BROKEN;
 	} else if (rc < 0)
-		util_err(err, errlen, "%s", store_errmsg(r->store));
+		temp_reason(r, err, errlen);
 	else if ((!quiet && answer_queue(&x) == -1) || x.failed) {
-		util_err(err, errlen, "%s", store_errmsg(r->store));
+		temp_reason(r, err, errlen);
 		rc = REF_TEMP;
 	}
 out:

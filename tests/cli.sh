@@ -116,6 +116,11 @@ check quiet-outbox 0 ludus outbox && [ "$(cat "$tmp/out")" = "0 waiting, 0 sent,
 ndb=$tmp/n.db
 "$LUDUS_BIN" -d "$ndb" init >/dev/null
 "$LUDUS_BIN" -d "$ndb" new mancala --seed 3 ann@example.org bob@example.org >/dev/null
+# Without the templates the move is not made, and the error says so.
+mkdir -p "$tmp/notemplates"
+check move-no-templates 1 env LUDUS_TEMPLATES_DIR="$tmp/notemplates" \
+    "$LUDUS_BIN" -d "$ndb" move 1 ann@example.org 1 &&
+	expect move-no-templates "nothing changed" "$tmp/err"
 check move-told 0 "$LUDUS_BIN" -d "$ndb" move 1 ann@example.org 1 &&
 	expect move-told "1 move played" "$tmp/out"
 check move-told-outbox 0 "$LUDUS_BIN" -d "$ndb" outbox &&
