@@ -213,7 +213,7 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 	struct play_game g;
 	char err[300], when[40];
 	int64_t game = 0, until;
-	int i, allowed, rc, seat = -1;
+	int i, allowed, rc = 0, seat = -1;
 
 	*sent = 0;
 	if (reply_allowed(x, "", (int)x->r->cfg->limits.error_replies,
