@@ -185,6 +185,7 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 	const struct game_ops *ops = c->ops;
 	struct search s;
 	struct game_move moves[GAME_MAX_MOVES];
+	const struct game_move *mv;	/* rmoves at the root, else moves */
 	struct game_result res;
 	int child[GAME_MAX_MOVES], untried[GAME_MAX_MOVES];
 	int rchild[GAME_MAX_MOVES];	/* the root's child for each root move */
@@ -234,11 +235,12 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 			actor = actor_of(c, d, cur == 0);
 			if (cur == 0) {
 				n = rn;
-				memcpy(moves, rmoves, (size_t)rn *
-				    sizeof(*moves));
-			} else
+				mv = rmoves;
+			} else {
 				n = ops->legal(d, actor, moves,
 				    GAME_MAX_MOVES);
+				mv = moves;
+			}
 			if (n <= 0) {
 				done = 1;
 				ops->result(d, &res);
@@ -249,7 +251,7 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 				/* The root's moves are always the same: their
 				 * children are kept by the move's index. */
 				child[i] = cur == 0 ? rchild[i] :
-				    child_of(&s, cur, actor, &moves[i]);
+				    child_of(&s, cur, actor, &mv[i]);
 				if (child[i] < 0)
 					untried[nu++] = i;
 				else
@@ -263,9 +265,9 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 							k = untried[i];
 				if (cur == 0)
 					rchild[k] = s.nnodes;
-				cur = node_add(&s, cur, actor, &moves[k]);
+				cur = node_add(&s, cur, actor, &mv[k]);
 				s.nodes[cur].avail = 1;
-				sim_apply(&s, d, actor, &moves[k], plies);
+				sim_apply(&s, d, actor, &mv[k], plies);
 				plies++;
 				break;
 			}
@@ -285,7 +287,7 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 				}
 			}
 			cur = child[best];
-			sim_apply(&s, d, actor, &moves[best], plies);
+			sim_apply(&s, d, actor, &mv[best], plies);
 			plies++;
 		}
 		/* Playout. */
