@@ -17,10 +17,18 @@
 
 #include "cardbot.h"
 
-static int
+/* Moves are a few bytes: compared in line, not by a call of memcmp(). */
+static inline int
 move_eq(const struct game_move *a, const struct game_move *b)
 {
-	return a->len == b->len && memcmp(a->d, b->d, a->len) == 0;
+	int i;
+
+	if (a->len != b->len)
+		return 0;
+	for (i = 0; i < a->len; i++)
+		if (a->d[i] != b->d[i])
+			return 0;
+	return 1;
 }
 
 /* Information-set Monte Carlo tree search. */
@@ -65,6 +73,20 @@ node_add(struct search *s, int parent, int actor, const struct game_move *m)
 	nd->next = s->nodes[parent].child;
 	s->nodes[parent].child = s->nnodes;
 	return s->nnodes++;
+}
+
+/* The child of node cur for the actor's move m, or -1. */
+static int
+child_of(const struct search *s, int cur, int actor,
+    const struct game_move *m)
+{
+	int ch;
+
+	for (ch = s->nodes[cur].child; ch >= 0; ch = s->nodes[ch].next)
+		if (s->nodes[ch].actor == actor && move_eq(&s->nodes[ch].move,
+		    m))
+			return ch;
+	return -1;
 }
 
 /* The seat that acts in a simulation: the robot at the root, else the
@@ -163,8 +185,10 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 	const struct game_ops *ops = c->ops;
 	struct search s;
 	struct game_move moves[GAME_MAX_MOVES];
+	const struct game_move *mv;	/* rmoves at the root, else moves */
 	struct game_result res;
 	int child[GAME_MAX_MOVES], untried[GAME_MAX_MOVES];
+	int rchild[GAME_MAX_MOVES];	/* the root's child for each root move */
 	double bias[GAME_MAX_MOVES];
 	void *d = xmalloc(ops->state_size);
 	long iter, maxiter = 0;
@@ -184,6 +208,8 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 	for (i = 0; i < s.nseats; i++)
 		s.root_score[i] = res.score[i];
 	root_bias(c, root, rmoves, rn, bias);
+	for (i = 0; i < rn; i++)
+		rchild[i] = -1;
 	if (budget != NULL && budget->iterations > 0)
 		maxiter = budget->iterations;
 	else
@@ -209,11 +235,12 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 			actor = actor_of(c, d, cur == 0);
 			if (cur == 0) {
 				n = rn;
-				memcpy(moves, rmoves, (size_t)rn *
-				    sizeof(*moves));
-			} else
+				mv = rmoves;
+			} else {
 				n = ops->legal(d, actor, moves,
 				    GAME_MAX_MOVES);
+				mv = moves;
+			}
 			if (n <= 0) {
 				done = 1;
 				ops->result(d, &res);
@@ -221,15 +248,10 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 			}
 			nu = 0;
 			for (i = 0; i < n; i++) {
-				child[i] = -1;
-				for (ch = s.nodes[cur].child; ch >= 0;
-				    ch = s.nodes[ch].next)
-					if (s.nodes[ch].actor == actor &&
-					    move_eq(&s.nodes[ch].move,
-					    &moves[i])) {
-						child[i] = ch;
-						break;
-					}
+				/* The root's moves are always the same: their
+				 * children are kept by the move's index. */
+				child[i] = cur == 0 ? rchild[i] :
+				    child_of(&s, cur, actor, &mv[i]);
 				if (child[i] < 0)
 					untried[nu++] = i;
 				else
@@ -241,9 +263,11 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 					for (i = 0; i < nu; i++)
 						if (bias[untried[i]] > bias[k])
 							k = untried[i];
-				cur = node_add(&s, cur, actor, &moves[k]);
+				if (cur == 0)
+					rchild[k] = s.nnodes;
+				cur = node_add(&s, cur, actor, &mv[k]);
 				s.nodes[cur].avail = 1;
-				sim_apply(&s, d, actor, &moves[k], plies);
+				sim_apply(&s, d, actor, &mv[k], plies);
 				plies++;
 				break;
 			}
@@ -263,7 +287,7 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 				}
 			}
 			cur = child[best];
-			sim_apply(&s, d, actor, &moves[best], plies);
+			sim_apply(&s, d, actor, &mv[best], plies);
 			plies++;
 		}
 		/* Playout. */

@@ -11,6 +11,8 @@
 #include <time.h>
 
 #include "cardbot.h"
+#include "games/aluette.h"
+#include "games/spite.h"
 #include "testutil.h"
 
 /* Check records every passing ck_assert; the loops below only call into
@@ -203,6 +205,202 @@ START_TEST(determinize_keeps_view)
 	/* A deal that keeps every hidden card in place is possible but
 	 * rare: dozens of cards are hidden in every position. */
 	ck_assert_int_ge(changed * 10, samples * 9);
+}
+END_TEST
+
+/* The words of the serialised line that starts with key (a "-" word
+ * dropped) into w, at most max; -1 if there is no such line. */
+static int
+line_words(const char *text, const char *key, char w[][8], int max)
+{
+	size_t klen = strlen(key);
+	const char *p = text, *e;
+	int n = 0;
+
+	while (*p && !(strncmp(p, key, klen) == 0 && p[klen] == ' '))
+		p = strchr(p, '\n') != NULL ? strchr(p, '\n') + 1 : p + strlen(p);
+	if (*p == '\0')
+		return -1;
+	for (p += klen; *p && *p != '\n'; p = e) {
+		while (*p == ' ')
+			p++;
+		for (e = p; *e && *e != ' ' && *e != '\n'; e++)
+			;
+		if (e > p && !(e - p == 1 && *p == '-') && n < max &&
+		    e - p < 8) {
+			memcpy(w[n], p, (size_t)(e - p));
+			w[n++][e - p] = '\0';
+		}
+	}
+	return n;
+}
+
+static int
+rank_of(const char *t)
+{
+	int r;
+
+	for (r = 1; r <= 13; r++)
+		if (strcmp(t, rank_names[r]) == 0)
+			return r;
+	return 0;
+}
+
+/* A card as Aluette writes it, "3co", as its number. */
+static int
+aluette_card_of(const char *t)
+{
+	static const char ranks[] = "123456789JCK";
+	static const char *const suits[] = { "co", "cu", "sw", "cl" };
+	const char *r = strchr(ranks, t[0]);
+	int s;
+
+	for (s = 0; s < 4 && r != NULL && t[0]; s++)
+		if (strcmp(t + 1, suits[s]) == 0)
+			return s * 12 + (int)(r - ranks);
+	return -1;
+}
+
+/* spite_seen() agrees with what the serialised text shows. */
+static void
+require_spite_seen(const char *text, int seat, const struct spite_seen *v)
+{
+	static const char *const who[] = { "south", "north" };
+	char w[SPITE_CARDS][8], key[32];
+	int n, i, p, k;
+
+	REQUIRE(line_words(text, "stock:", w, SPITE_CARDS) == v->nstock);
+	for (k = 0; k < v->ncentre; k++) {
+		snprintf(key, sizeof(key), "c%d:", k + 1);
+		REQUIRE(line_words(text, key, w, SPITE_CARDS) == v->centre[k]);
+	}
+	for (p = 0; p < 2; p++) {
+		snprintf(key, sizeof(key), "%s payoff:", who[p]);
+		n = line_words(text, key, w, SPITE_CARDS);
+		REQUIRE(n == v->npay[p]);
+		REQUIRE(v->top[p] == (n > 0 ? rank_of(w[n - 1]) : 0));
+		snprintf(key, sizeof(key), "%s hand:", who[p]);
+		n = line_words(text, key, w, SPITE_CARDS);
+		REQUIRE(n == v->nhand[p]);
+		for (i = 0; i < n; i++)
+			REQUIRE(v->hand[p][i] == (p == seat || seat < 0 ?
+			    rank_of(w[i]) : 0));
+		for (k = 0; k < SPITE_SIDES; k++) {
+			snprintf(key, sizeof(key), "%s s%d:", who[p], k + 1);
+			n = line_words(text, key, w, SPITE_CARDS);
+			REQUIRE(n == v->nside[p][k]);
+			for (i = 0; i < n; i++)
+				REQUIRE(v->side[p][k][i] == rank_of(w[i]));
+		}
+	}
+}
+
+/* aluette_seen() agrees with what the serialised text shows. */
+static void
+require_aluette_seen(const char *text, int seat, const struct aluette_seen *v)
+{
+	char w[NCARDS][8], key[32];
+	unsigned char seen[NCARDS] = { 0 };
+	int n, i, unseen = 0;
+
+	snprintf(key, sizeof(key), "seat %d hand", seat);
+	n = line_words(text, key, w, NCARDS);
+	REQUIRE(n == v->nhand);
+	for (i = 0; i < n; i++) {
+		REQUIRE(v->hand[i] == aluette_card_of(w[i]));
+		seen[v->hand[i]] = 1;
+	}
+	snprintf(key, sizeof(key), "seat %d discards", seat);
+	n = line_words(text, key, w, NCARDS);
+	for (i = 0; i < n; i++)
+		seen[aluette_card_of(w[i])] = 1;
+	n = line_words(text, "trick", w, NCARDS);
+	REQUIRE(n == v->ntrick + 1);
+	REQUIRE(atoi(w[0]) == v->leader);
+	for (i = 1; i < n; i++) {
+		REQUIRE(v->trick[i - 1] == aluette_card_of(w[i]));
+		seen[v->trick[i - 1]] = 1;
+	}
+	n = line_words(text, "played", w, NCARDS);
+	for (i = 0; i < n; i++)
+		seen[aluette_card_of(w[i])] = 1;
+	for (i = 0; i < NCARDS; i++) {
+		REQUIRE(v->seen[i] == seen[i]);
+		unseen += !seen[i];
+	}
+	REQUIRE(v->unseen == unseen);
+}
+
+/* The robot's view of a position, as one block of bytes. */
+static void
+robot_seen(const struct gamecase *gc, const void *st, int seat,
+    struct spite_seen *sv, struct aluette_seen *av)
+{
+	memset(sv, 0, sizeof(*sv));
+	memset(av, 0, sizeof(*av));
+	if (strcmp(gc->game, "spite") == 0)
+		spite_seen(st, seat, sv);
+	else
+		aluette_seen(st, seat, av);
+}
+
+/*
+ * The robots read a position from the engine's state (spite_seen(),
+ * aluette_seen()), and only what the seat may see of it: the view is the
+ * same over deals of the hidden cards the seat cannot tell apart (the
+ * stock's order, the other hands, the payoff cards under the tops, the
+ * other seats' discards), and it agrees with the serialised text.
+ */
+START_TEST(robot_view_is_the_seats)
+{
+	const struct gamecase *gc = &cases[_i];
+	const struct game_ops *ops = ops_of(gc);
+	struct spite_seen *s0 = xmalloc(sizeof(*s0)), *s1 =
+	    xmalloc(sizeof(*s1));
+	struct aluette_seen a0, a1;
+	void *st, *d = xmalloc(ops->state_size);
+	char *text, *cb, *cd;
+	struct rng r;
+	int pos, seat, k, samples = 0, changed = 0;
+
+	for (pos = 0; pos < 40; pos++) {
+		st = random_position(gc, 5000 + (uint64_t)pos);
+		text = cards_of(ops, st);
+		for (seat = 0; seat < gc->nseats; seat++) {
+			robot_seen(gc, st, seat, s0, &a0);
+			if (strcmp(gc->game, "spite") == 0)
+				require_spite_seen(text, seat, s0);
+			else
+				require_aluette_seen(text, seat, &a0);
+			for (k = 0; k < 3; k++) {
+				rng_from(&r, (uint64_t)(pos * 40 + seat * 4 +
+				    k));
+				memcpy(d, st, ops->state_size);
+				ops->determinize(d, seat, &r);
+				robot_seen(gc, d, seat, s1, &a1);
+				REQUIRE(memcmp(s0, s1, sizeof(*s0)) == 0);
+				REQUIRE(memcmp(&a0, &a1, sizeof(a0)) == 0);
+				cb = cards_of(ops, st);
+				cd = cards_of(ops, d);
+				samples++;
+				changed += strcmp(cb, cd) != 0;
+				free(cb);
+				free(cd);
+			}
+		}
+		if (strcmp(gc->game, "spite") == 0) {
+			/* Both hands, for a simulation's state. */
+			spite_seen(st, -1, s0);
+			require_spite_seen(text, -1, s0);
+		}
+		free(text);
+		free(st);
+	}
+	/* The hidden cards did move, so the check can fail. */
+	ck_assert_int_ge(changed * 10, samples * 9);
+	free(d);
+	free(s0);
+	free(s1);
 }
 END_TEST
 
@@ -740,6 +938,7 @@ cardbot_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, determinize_keeps_view, 0, NCASES);
+	tcase_add_loop_test(tc, robot_view_is_the_seats, 0, NCASES);
 	tcase_add_loop_test(tc, determinize_depends_on_view_only, 0, NCASES);
 	tcase_add_loop_test(tc, reveals_matches_what_seats_see, 0, NCASES);
 	tcase_add_loop_test(tc, decision_ignores_hidden_cards, 0, NCASES);

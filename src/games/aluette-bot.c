@@ -2,9 +2,9 @@
  * aluette-bot: what the card robots (cardbot.c) know of Aluette.
  *
  * Everything here reads a state the robot's seat has determinized, and
- * learns about it only through the engine's interface: a move's meaning
- * from its notation (format_move()), a position's public facts from the
- * serialised text, read only in the lines the seat may see.
+ * reads it only through aluette_seen(), which takes what the seat may see
+ * (aluette.h); a move's meaning comes from its bytes (aluette.h's
+ * encoding).
  */
 #include "config.h"
 
@@ -14,136 +14,100 @@
 #include <string.h>
 
 #include "game.h"
+#include "aluette.h"
 
 #define ALUETTE_PLIES	60
 
-/* What a move is, from its notation. */
+/* What a move is. */
 enum { AK_OTHER, AK_PLAY, AK_DISCARD, AK_CHANGE, AK_NOCHANGE };
-
-/* The public facts of a position. */
-struct aview {
-	int	table[4];
-	int	leader, ntrick, trick[4];
-	int	nhand, hand[48];	/* the viewer's own */
-	int	unseen;			/* cards the viewer has not seen */
-	unsigned char seen[48];
-};
-
-/* A card from "3co": suit * 12 + rank index, or -1. */
-static int
-aluette_card(const char *t)
-{
-	static const char ranks[] = "123456789JCK";
-	static const char *const suits[] = { "co", "cu", "sw", "cl" };
-	const char *r;
-	int s;
-
-	if (t[0] == '\0' || (r = strchr(ranks, t[0])) == NULL ||
-	    strlen(t) != 3)
-		return -1;
-	for (s = 0; s < 4; s++)
-		if (strcmp(t + 1, suits[s]) == 0)
-			return s * 12 + (int)(r - ranks);
-	return -1;
-}
 
 /* The ranking class as rules.md numbers it: 1 (Monsieur, 3co) is the
  * strongest, 19 (3sw, 3cl) the weakest; equal classes tie. */
 static int
 aluette_class(int c)
 {
-	int s = c / 12, r = c % 12;
-
-	switch (r) {
-	case 2:
-		return s == 0 ? 1 : s == 1 ? 2 : 19;
-	case 1:
-		return s == 0 ? 3 : s == 1 ? 4 : s == 3 ? 7 : 8;
-	case 8:
-		return s == 1 ? 5 : s == 0 ? 6 : 13;
-	case 0:
-		return 9;
-	case 11:
-		return 10;
-	case 10:
-		return 11;
-	case 9:
-		return 12;
-	default:
-		return 14 + (7 - r);
-	}
+	return class_of[c];
 }
 
 static void
 aluette_classify(const struct game_botctx *c, const void *st, int seat,
     struct game_botmove *mi)
 {
-	char text[GAME_MOVE_TEXT];
+	const struct game_move *m = &mi->m;
 
-	c->ops->format_move(st, seat, &mi->m, text, sizeof(text));
-	if (strcmp(text, "change") == 0)
+	(void)c;
+	(void)st;
+	(void)seat;
+	if (m->len < 2)
+		return;
+	switch (m->d[0]) {
+	case MV_CHANGE:
 		mi->kind = AK_CHANGE;
-	else if (strcmp(text, "nochange") == 0)
+		break;
+	case MV_NOCHANGE:
 		mi->kind = AK_NOCHANGE;
-	else if (strncmp(text, "discard ", 8) == 0) {
+		break;
+	case MV_DISCARD:
 		mi->kind = AK_DISCARD;
-		mi->card = aluette_card(text + 8);
-	} else if ((mi->card = aluette_card(text)) >= 0)
-		mi->kind = AK_PLAY;
+		mi->card = m->d[1] < NCARDS ? m->d[1] : -1;
+		break;
+	case MV_PLAY:
+		if (m->d[1] < NCARDS) {
+			mi->kind = AK_PLAY;
+			mi->card = m->d[1];
+		}
+		break;
+	}
 }
 
-/* The seat's view of a position. */
-static void
-aluette_view(const struct game_botctx *c, const void *st, int seat,
-    struct aview *v)
+/*
+ * The seat's view of a position.  The only function here that reads the
+ * state: see aluette.h for what it may read and what it must not.
+ */
+void
+aluette_seen(const struct aluette *a, int seat, struct aluette_seen *v)
 {
-	struct buf b = { 0 };
-	char *line, *next, *w[50], key[32];
-	int n, i, card;
+	uint64_t m, hidden = 0;
+	int i, s;
 
 	memset(v, 0, sizeof(*v));
-	for (i = 0; i < 4; i++)
-		v->table[i] = i;
-	c->ops->serialise(st, &b);
-	for (line = (char *)buf_str(&b); line != NULL && *line; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		n = game_bot_words(line, w, (int)nitems(w));
-		if (n == 5 && strcmp(w[0], "table") == 0) {
-			for (i = 0; i < 4; i++)
-				v->table[i] = atoi(w[i + 1]);
-		} else if (n >= 2 && strcmp(w[0], "trick") == 0) {
-			v->leader = atoi(w[1]);
-			for (i = 2; i < n && v->ntrick < 4; i++)
-				if ((card = aluette_card(w[i])) >= 0) {
-					v->trick[v->ntrick++] = card;
-					v->seen[card] = 1;
-				}
-		} else if (n >= 1 && strcmp(w[0], "played") == 0) {
-			for (i = 1; i < n; i++)
-				if ((card = aluette_card(w[i])) >= 0)
-					v->seen[card] = 1;
-		} else if (n >= 3 && strcmp(w[0], "seat") == 0 &&
-		    atoi(w[1]) == seat) {
-			snprintf(key, sizeof(key), "%s", w[2]);
-			for (i = 3; i < n; i++) {
-				if ((card = aluette_card(w[i])) < 0)
-					continue;
-				if (strcmp(key, "hand") == 0 && v->nhand < 48)
-					v->hand[v->nhand++] = card;
-				if (strcmp(key, "hand") == 0 ||
-				    strcmp(key, "discards") == 0)
-					v->seen[card] = 1;
-			}
-		}
+	for (i = 0; i < NSEATS; i++)
+		v->table[i] = a->table[i];
+	v->leader = a->leader;
+	for (i = 0; i < a->ntrick && i < NSEATS; i++) {
+		v->trick[v->ntrick++] = a->trick[i];
+		v->seen[a->trick[i]] = 1;
 	}
-	buf_free(&b);
-	for (i = 0; i < 48; i++)
+	if (seat >= 0 && seat < NSEATS) {
+		for (m = a->hand[seat]; m != 0; m &= m - 1) {
+			v->hand[v->nhand] = card_at[__builtin_ctzll(m)];
+			v->seen[v->hand[v->nhand++]] = 1;
+		}
+		for (i = 0; i < NCARDS; i++)
+			if (a->disc[seat] >> i & 1)
+				v->seen[i] = 1;
+	}
+	/* The cards played: in no hand, discards, stock or trick.  The
+	 * hidden places are read only as their union (by card number),
+	 * never one by one. */
+	for (s = 0; s < NSEATS; s++) {
+		for (m = a->hand[s]; m != 0; m &= m - 1)
+			hidden |= (uint64_t)1 << card_at[__builtin_ctzll(m)];
+		hidden |= a->disc[s];
+	}
+	for (i = 0; i < a->nstock; i++)
+		hidden |= (uint64_t)1 << a->stock[i];
+	for (i = 0; i < a->ntrick; i++)
+		hidden |= (uint64_t)1 << a->trick[i];
+	for (i = 0; i < NCARDS; i++)
+		if (!(hidden >> i & 1))
+			v->seen[i] = 1;
+	for (i = 0; i < NCARDS; i++)
 		v->unseen += !v->seen[i];
 }
 
 static int
-aluette_pos(const struct aview *v, int seat)
+aluette_pos(const struct aluette_seen *v, int seat)
 {
 	int p;
 
@@ -155,7 +119,7 @@ aluette_pos(const struct aview *v, int seat)
 
 /* The seat holding the i-th card of the trick. */
 static int
-aluette_trick_seat(const struct aview *v, int i)
+aluette_trick_seat(const struct aluette_seen *v, int i)
 {
 	return v->table[(aluette_pos(v, v->leader) + i) % 4];
 }
@@ -163,7 +127,7 @@ aluette_trick_seat(const struct aview *v, int i)
 /* The strongest class on the table and the seat that played it, -1 when
  * it is tied (the trick would be spoiled) or the table is empty. */
 static int
-aluette_best(const struct aview *v, int *cls)
+aluette_best(const struct aluette_seen *v, int *cls)
 {
 	int i, best = -1, ties = 0, k;
 
@@ -181,7 +145,7 @@ aluette_best(const struct aview *v, int *cls)
 }
 
 static int
-aluette_partners(const struct aview *v, int a, int b)
+aluette_partners(const struct aluette_seen *v, int a, int b)
 {
 	return aluette_pos(v, a) % 2 == aluette_pos(v, b) % 2;
 }
@@ -194,9 +158,9 @@ aluette_partners(const struct aview *v, int a, int b)
  * play.
  */
 static double
-aluette_play_value(const struct aview *v, int seat, int card)
+aluette_play_value(const struct aluette_seen *v, int seat, int card)
 {
-	struct aview after = *v;
+	struct aluette_seen after = *v;
 	int cls, owner, i, k, nbeat = 0, opps = 0, h;
 	double p = 0, f;
 
@@ -222,13 +186,13 @@ static int
 aluette_simple(struct game_botctx *c, const void *st, int level,
     const struct game_move *moves, int n)
 {
-	struct aview v;
+	struct aluette_seen v;
 	const struct game_botmove *mi;
 	int seat = c->seat, i, best = -1, weakest = -1, wcls = -1, cls, owner,
 	    mybest = 99, strength = 0;
 	double val, bval = -1e9;
 
-	aluette_view(c, st, seat, &v);
+	aluette_seen(st, seat, &v);
 	for (i = 0; i < v.nhand; i++)
 		strength += 20 - aluette_class(v.hand[i]);
 	for (i = 0; i < n; i++) {

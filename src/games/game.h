@@ -308,9 +308,10 @@ struct game_ops {
  * The card robots' knowledge of a game.  cardbot.c runs the searches
  * (levels, information-set Monte Carlo tree search) for any game that has
  * it and knows the game only through these hooks; each game's hooks live
- * in src/games/NAME-bot.c and learn about moves and positions through the
- * engine's own interface (notation, the serialised text), reading only
- * what the robot's seat may see.
+ * in src/games/NAME-bot.c, next to the engine, and read its state
+ * directly through one function of an internal header shared with the
+ * engine (src/games/NAME.h: spite_seen(), aluette_seen()) that takes only
+ * what the robot's seat may see; a move's meaning comes from its bytes.
  */
 
 /* What a move is, as the game's classify() says: kind 0 is "nothing the
@@ -344,7 +345,7 @@ struct game_cardbot {
 	int	seats;		/* seats in every game of it */
 	int	max_plies;	/* a simulation stops after so many plies */
 	/* The meaning of seat's move m in st into mi->kind, card and
-	 * target (all come as 0, card as -1).  The notation of a move must
+	 * target (all come as 0, card as -1).  The meaning of a move must
 	 * not depend on the position: game_bot_move() caches it by the
 	 * move's bytes. */
 	void	(*classify)(const struct game_botctx *, const void *st,

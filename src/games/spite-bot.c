@@ -2,9 +2,8 @@
  * spite-bot: what the card robots (cardbot.c) know of Spite & Malice.
  *
  * Everything here reads a state the robot's seat has determinized, and
- * learns about it only through the engine's interface: a move's meaning
- * from its notation (format_move()), a position's public facts from the
- * serialised text, read only in the lines the seat may see.
+ * reads it only through spite_seen(), which takes what the seat may see
+ * (spite.h); a move's meaning comes from its bytes (spite.h's encoding).
  */
 #include "config.h"
 
@@ -14,24 +13,10 @@
 #include <string.h>
 
 #include "game.h"
+#include "spite.h"
 
-/* What a move is, from its notation. */
+/* What a move is. */
 enum { SK_OTHER, SK_PAY, SK_SIDE, SK_HAND, SK_DISCARD, SK_END };
-
-/* The public facts of a position. */
-#define S_MAXCARDS	104
-struct sview {
-	int	round, turn, over, winner, score[2];
-	int	ncentre;
-	int	centre[6];		/* cards on each centre stack */
-	int	npay[2], top[2];
-	int	nhand[2];
-	int	hand[2][10];		/* the viewer's own; both in a
-					 * simulation's determinized state */
-	int	nstock;
-	int	nside[2][4];
-	unsigned char side[2][4][S_MAXCARDS];
-};
 
 #define SPITE_PLIES	80
 #define SPITE_DECAY	0.97
@@ -39,128 +24,86 @@ struct sview {
 #define SPITE_SCALE	10.0
 #define SPITE_TURNS	1
 
-/* Ranks as Spite & Malice writes them: A 2 ... 10 J Q K. */
+/* A hand's rank in a move, 0 for none (as its notation would read). */
 static int
-spite_rank(const char *t)
+spite_move_rank(const struct game_move *m)
 {
-	static const char *const names[] = { "A", "2", "3", "4", "5", "6",
-		"7", "8", "9", "10", "J", "Q", "K" };
-	int i;
-
-	for (i = 0; i < 13; i++)
-		if (strcmp(t, names[i]) == 0)
-			return i + 1;
-	return 0;
+	return m->d[0] == SRC_HAND && m->d[1] >= 1 &&
+	    m->d[1] <= SPITE_RANKS ? m->d[1] : 0;
 }
 
 static void
 spite_classify(const struct game_botctx *c, const void *st, int seat,
     struct game_botmove *mi)
 {
-	char text[GAME_MOVE_TEXT], *sp;
-	size_t len;
+	const struct game_move *m = &mi->m;
 
-	c->ops->format_move(st, seat, &mi->m, text, sizeof(text));
-	if (strcmp(text, "end") == 0) {
+	(void)c;
+	(void)st;
+	(void)seat;
+	if (m->len < 4)
+		return;
+	if (m->d[0] == SRC_END) {
 		mi->kind = SK_END;
 		return;
 	}
-	len = strlen(text);
-	if ((sp = strchr(text, ' ')) == NULL || len < 4)
-		return;
-	*sp = '\0';
-	mi->target = text[len - 1] - '1';
-	if (sp[1] == 's') {
+	mi->target = m->d[3];
+	if (m->d[2] == DST_SIDE) {
 		mi->kind = SK_DISCARD;
-		mi->card = spite_rank(text);
-	} else if (strcmp(text, "p") == 0)
+		mi->card = spite_move_rank(m);
+	} else if (m->d[0] == SRC_PAYOFF)
 		mi->kind = SK_PAY;
-	else if (text[0] == 's')
+	else if (m->d[0] == SRC_SIDE)
 		mi->kind = SK_SIDE;
 	else {
 		mi->kind = SK_HAND;
-		mi->card = spite_rank(text);
+		mi->card = spite_move_rank(m);
 	}
 }
 
-/* The ranks of a pile line's words ("-" is empty). */
-static int
-spite_pile(char **w, int n, unsigned char *out, int max)
+/*
+ * The seat's view of a position: the public facts and the seat's own hand
+ * (both hands with seat -1, for the determinized state of a simulation).
+ * The only function here that reads the state: see spite.h for what it may
+ * read and what it must not.
+ */
+void
+spite_seen(const struct spite *s, int seat, struct spite_seen *v)
 {
-	int i, k = 0;
-
-	for (i = 0; i < n && k < max; i++)
-		if (strcmp(w[i], "-") != 0)
-			out[k++] = (unsigned char)spite_rank(w[i]);
-	return k;
-}
-
-/* The seat's view of a position, from the lines of the serialised state
- * that hold public facts and the seat's own hand (both hands with seat
- * -1, for simulations). */
-static void
-spite_view(const struct game_botctx *c, const void *st, int seat,
-    struct sview *v)
-{
-	struct buf b = { 0 };
-	char *line, *next, *w[S_MAXCARDS + 2];
-	unsigned char cards[S_MAXCARDS];
-	int n, k, who, lineno = 0;
+	int who, k, n, at;
 
 	memset(v, 0, sizeof(*v));
-	c->ops->serialise(st, &b);
-	for (line = (char *)buf_str(&b); line != NULL && *line; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		if (++lineno == 2) {
-			sscanf(line, "round=%d starter=%*d turn=%d over=%d "
-			    "winner=%d score=%d:%d", &v->round, &v->turn,
-			    &v->over, &v->winner, &v->score[0], &v->score[1]);
-			continue;
-		}
-		n = game_bot_words(line, w, (int)nitems(w));
-		if (n < 1)
-			continue;
-		if (strcmp(w[0], "stock:") == 0) {
-			v->nstock = spite_pile(w + 1, n - 1, cards,
-			    S_MAXCARDS);
-			continue;
-		}
-		if (w[0][0] == 'c' && w[0][1] >= '1' && w[0][1] <= '6' &&
-		    w[0][2] == ':') {
-			k = w[0][1] - '1';
-			v->centre[k] = spite_pile(w + 1, n - 1, cards,
-			    S_MAXCARDS);
-			if (k + 1 > v->ncentre)
-				v->ncentre = k + 1;
-			continue;
-		}
-		if (n < 2 || (strcmp(w[0], "south") != 0 &&
-		    strcmp(w[0], "north") != 0))
-			continue;
-		who = strcmp(w[0], "north") == 0;
-		k = spite_pile(w + 2, n - 2, cards, S_MAXCARDS);
-		if (strcmp(w[1], "payoff:") == 0) {
-			v->npay[who] = k;
-			v->top[who] = k ? cards[k - 1] : 0;
-		} else if (strcmp(w[1], "hand:") == 0) {
-			v->nhand[who] = k;
-			if (who == seat || seat < 0)
-				for (n = 0; n < k && n < 10; n++)
-					v->hand[who][n] = cards[n];
-		} else if (w[1][0] == 's' && w[1][1] >= '1' &&
-		    w[1][1] <= '4') {
-			v->nside[who][w[1][1] - '1'] = k;
-			memcpy(v->side[who][w[1][1] - '1'], cards, (size_t)k);
+	v->round = s->round;
+	v->turn = s->turn;
+	v->over = s->over;
+	v->winner = s->winner;
+	v->score[0] = s->score[0];
+	v->score[1] = s->score[1];
+	v->nstock = s->nstock;		/* the count only: never the cards */
+	v->ncentre = s->opt_centre;
+	for (k = 0; k < s->opt_centre; k++)
+		v->centre[k] = s->ncentre[k];
+	for (who = 0; who < 2; who++) {
+		const struct spite_seat *p = &s->p[who];
+
+		v->npay[who] = p->npay;	/* and the top, never below it */
+		v->top[who] = p->npay ? p->pay[p->npay - 1] : 0;
+		v->nhand[who] = p->nhand;
+		if (who == seat || seat < 0)
+			for (n = 0; n < p->nhand && n < SPITE_MAXHAND; n++)
+				v->hand[who][n] = p->hand[n];
+		for (k = 0, at = spite_side_at(s, who, 0); k < SPITE_SIDES;
+		    at += p->nside[k++]) {
+			v->nside[who][k] = p->nside[k];
+			memcpy(v->side[who][k], s->side + at, p->nside[k]);
 		}
 	}
-	buf_free(&b);
 }
 
 /* Cards still to be played on some centre stack before a card can go
  * there (0: it goes now); 99 when no stack will take it this cycle. */
 static int
-spite_dist(const struct sview *v, int card)
+spite_dist(const struct spite_seen *v, int card)
 {
 	int c, best = 99, need;
 
@@ -183,7 +126,7 @@ spite_dist(const struct sview *v, int card)
  * stacks that do not bury cards.
  */
 static double
-spite_eval(const struct sview *v, int me)
+spite_eval(const struct spite_seen *v, int me)
 {
 	int op = !me, k, i, d;
 	double e;
@@ -253,7 +196,7 @@ static int
 spite_greedy(struct game_botctx *c, const void *st, int seat,
     const struct game_move *moves, int n)
 {
-	struct sview *v = xmalloc(sizeof(*v));
+	struct spite_seen *v = xmalloc(sizeof(*v));
 	void *work = xmalloc(c->ops->state_size);
 	double e, be = -1e18;
 	int i, best = 0;
@@ -261,7 +204,7 @@ spite_greedy(struct game_botctx *c, const void *st, int seat,
 	for (i = 0; i < n; i++) {
 		memcpy(work, st, c->ops->state_size);
 		c->ops->apply(work, seat, &moves[i]);
-		spite_view(c, work, seat, v);
+		spite_seen(work, seat, v);
 		e = spite_eval(v, seat);
 		if (e > be) {
 			be = e;
@@ -291,7 +234,7 @@ static void
 spite_prior(struct game_botctx *c, const void *root,
     const struct game_move *moves, int n, double *bias)
 {
-	struct sview *v;
+	struct spite_seen *v;
 	void *work;
 	double best = -1e18;
 	int i;
@@ -301,7 +244,7 @@ spite_prior(struct game_botctx *c, const void *root,
 	for (i = 0; i < n; i++) {
 		memcpy(work, root, c->ops->state_size);
 		c->ops->apply(work, c->seat, &moves[i]);
-		spite_view(c, work, c->seat, v);
+		spite_seen(work, c->seat, v);
 		bias[i] = spite_eval(v, c->seat);
 		if (bias[i] > best)
 			best = bias[i];
@@ -340,18 +283,18 @@ spite_play(struct game_botctx *c, struct game_botsim *sim, void *st,
 static void
 spite_diff(struct game_botctx *c, const void *st, double e[2])
 {
-	struct sview *v = xmalloc(sizeof(*v));
+	struct spite_seen v;
 	double e0, e1;
 
-	spite_view(c, st, -1, v);
+	(void)c;
+	spite_seen(st, -1, &v);
 	/* The match score is the same whatever the turn does (a round won
 	 * is rewarded apart) and would only flatten the comparison. */
-	v->score[0] = v->score[1] = 0;
-	e0 = spite_eval(v, 0);
-	e1 = spite_eval(v, 1);
+	v.score[0] = v.score[1] = 0;
+	e0 = spite_eval(&v, 0);
+	e1 = spite_eval(&v, 1);
 	e[0] = e0 - e1;
 	e[1] = e1 - e0;
-	free(v);
 }
 
 static void
