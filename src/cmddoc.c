@@ -16,22 +16,18 @@
 #define MARK_BEGIN	".\\\" BEGIN COMMANDS"
 #define MARK_END	".\\\" END COMMANDS"
 
+/* The whole file, or exit with why not. */
 static char *
 slurp(const char *path)
 {
-	struct buf b = { 0 };
-	char chunk[4096];
-	size_t n;
-	FILE *f;
+	size_t len;
+	char *text;
 
-	if ((f = fopen(path, "rb")) == NULL) {
+	if ((text = util_read_file(path, 1 << 24, &len)) == NULL) {
 		perror(path);
 		exit(1);
 	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	return buf_steal(&b);
+	return text;
 }
 
 int
