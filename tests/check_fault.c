@@ -71,30 +71,19 @@ struct world {
 static void
 w_boot(struct world *w)
 {
-	char err[512];
 	const char *text = "referee:\n  address: " REFEREE "\n"
 	    "  admins: [" BOSS "]\n  plus_addressing: yes\n"
 	    "auth:\n  trust_authserv_id: mx.club.example\n"
 	    "ladder:\n  rematch: 0\n";
 
-	ck_assert_msg(config_load_text("test.yaml", text, strlen(text),
-	    &w->cfg, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_msg(store_open(w->db, &w->s, err, sizeof(err)) == 0, "%s",
-	    err);
-	ck_assert_msg(gamedef_load_dir(gamedef_default_dir(), &w->defs,
-	    &w->ndefs, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_msg(referee_open(&w->r, w->s, &w->cfg, w->defs, w->ndefs,
-	    gamedef_default_dir(), w->secret, err, sizeof(err)) == 0, "%s",
-	    err);
+	tu_referee_start(text, w->db, w->secret, &w->cfg, &w->s, &w->defs,
+	    &w->ndefs, &w->r);
 }
 
 static void
 w_stop(struct world *w)
 {
-	referee_close(&w->r);
-	gamedef_free_all(w->defs, w->ndefs);
-	store_close(w->s);
-	config_free(&w->cfg);
+	tu_referee_stop(&w->cfg, w->s, w->defs, w->ndefs, &w->r);
 }
 
 static void

@@ -103,30 +103,20 @@ outs_free(struct outs *o)
 static void
 w_boot(struct world *w, const char *extra)
 {
-	char err[512], *text;
+	char *text;
 
 	text = xasprintf("referee:\n  address: %s\n"
 	    "  admins: [boss@club.example]\n  plus_addressing: yes\n%s",
 	    REFEREE, extra ? extra : "");
-	ck_assert_msg(config_load_text("test.yaml", text, strlen(text),
-	    &w->cfg, err, sizeof(err)) == 0, "%s", err);
+	tu_referee_start(text, w->db, w->secret, &w->cfg, &w->s, &w->defs,
+	    &w->ndefs, &w->r);
 	free(text);
-	ck_assert_msg(store_open(w->db, &w->s, err, sizeof(err)) == 0, "%s",
-	    err);
-	ck_assert_msg(gamedef_load_dir(gamedef_default_dir(), &w->defs,
-	    &w->ndefs, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_msg(referee_open(&w->r, w->s, &w->cfg, w->defs, w->ndefs,
-	    gamedef_default_dir(), w->secret, err, sizeof(err)) == 0, "%s",
-	    err);
 }
 
 static void
 w_stop(struct world *w)
 {
-	referee_close(&w->r);
-	gamedef_free_all(w->defs, w->ndefs);
-	store_close(w->s);
-	config_free(&w->cfg);
+	tu_referee_stop(&w->cfg, w->s, w->defs, w->ndefs, &w->r);
 }
 
 static void

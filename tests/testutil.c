@@ -210,3 +210,29 @@ tu_run(Suite *s)
 	srunner_free(sr);
 	return failed ? 1 : 0;
 }
+
+void
+tu_referee_start(const char *yaml, const char *db, const char *secret,
+    struct config *cfg, struct store **s, struct gamedef **dv, int *nd,
+    struct referee *r)
+{
+	char err[512];
+
+	ck_assert_msg(config_load_text("test.yaml", yaml, strlen(yaml), cfg,
+	    err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(store_open(db, s, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(gamedef_load_dir(gamedef_default_dir(), dv, nd, err,
+	    sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(referee_open(r, *s, cfg, *dv, *nd,
+	    gamedef_default_dir(), secret, err, sizeof(err)) == 0, "%s", err);
+}
+
+void
+tu_referee_stop(struct config *cfg, struct store *s, struct gamedef *dv,
+    int nd, struct referee *r)
+{
+	referee_close(r);
+	gamedef_free_all(dv, nd);
+	store_close(s);
+	config_free(cfg);
+}

@@ -6,8 +6,11 @@
 
 #include <check.h>
 
+#include "conf.h"
 #include "gamedef.h"
 #include "games/game.h"
+#include "referee.h"
+#include "store.h"
 
 /* The definition of a game from $LUDUS_GAMES_DIR (loaded once; don't free). */
 const struct gamedef *tu_def(const char *name);
@@ -47,5 +50,14 @@ void	 tu_check_shortcuts(const struct game_ops *, const void *st);
 int	 tu_run(Suite *);
 /* A temporary directory made for this process (removed at exit). */
 const char *tu_tmpdir(void);
+
+/* The referee of a test, as a restart makes it: the settings from yaml,
+ * the store at db, the game definitions, the secret at secret; fails the
+ * test on any error.  tu_referee_stop undoes it. */
+void	 tu_referee_start(const char *yaml, const char *db, const char *secret,
+	    struct config *, struct store **, struct gamedef **, int *ndefs,
+	    struct referee *);
+void	 tu_referee_stop(struct config *, struct store *, struct gamedef *,
+	    int ndefs, struct referee *);
 
 #endif
