@@ -12,9 +12,7 @@ unset LUDUS_SEED LUDUS_NOW
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ludus-apart.XXXXXX") || exit 99
 dpid=""
 trap '[ -n "$dpid" ] && kill -KILL $dpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/testlib.sh"
 ms() { date +%s%3N; }
 
 cat >"$tmp/sendmail" <<'SH'
@@ -47,12 +45,7 @@ logging:
 EOF
 ludus() { "$LUDUS_BIN" -c "$tmp/ludus.yaml" "$@"; }
 ludus init >/dev/null || bad init
-n=0
-mail() { # FROM SUBJECT BODY: the text of a mail
-	n=$((n + 1))
-	printf 'From: %s\r\nTo: referee@example.org\r\nSubject: %s\r\nMessage-ID: <apart.%d@example.org>\r\nDate: Sun, 29 Nov 2026 10:00:00 +0000\r\n\r\n%s\r\n' \
-	    "$1" "$2" $n "$3"
-}
+mail_tag=apart
 # Not in a pipe: mail counts the Message-IDs in this shell.
 mail ann@example.org hello "new kalah robot:3 first=me" >"$tmp/m"
 ludus deliver <"$tmp/m" 2>/dev/null || bad "new"

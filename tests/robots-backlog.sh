@@ -42,12 +42,7 @@ logging:
 EOF
 ludus() { "$LUDUS_BIN" -c "$tmp/ludus.yaml" "$@"; }
 ludus init >/dev/null || bad init
-n=0
-mail() { # FROM SUBJECT BODY: the text of a mail
-	n=$((n + 1))
-	printf 'From: %s\r\nTo: referee@example.org\r\nSubject: %s\r\nMessage-ID: <backlog.%d@example.org>\r\nDate: Sun, 29 Nov 2026 10:00:00 +0000\r\n\r\n%s\r\n' \
-	    "$1" "$2" $n "$3"
-}
+mail_tag=backlog
 # Games 1-3: ann, bob and carol each against a level-3 robot.
 g=0
 for who in ann bob carol; do
