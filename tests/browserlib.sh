@@ -15,6 +15,24 @@ browser() {
 	    --user-data-dir="$tmp/profile.$_bn" "$@" 2>>"$tmp/browser.$_bn.log"
 }
 
+# measure BUDGET: $tmp/measure.html in the browser (BUDGET ms of virtual
+# time), its "ok ..." and "FAIL ..." lines into $tmp/results; each FAIL,
+# and a browser that did not finish, counted in $fail.
+measure() {
+	browser measure --allow-file-access-from-files \
+	    --virtual-time-budget="$1" --window-size=1100,900 --dump-dom \
+	    "file://$tmp/measure.html" >"$tmp/dom" || true
+	if ! grep -q '^end$' "$tmp/dom"; then
+		echo "FAIL chromium did not measure the pages:" \
+		    "$(tail -n 3 "$tmp/browser.measure.log")"
+		fail=$((fail + 1))
+	fi
+	grep -E '^(ok|FAIL) ' "$tmp/dom" |
+	    sed 's/&gt;/>/g; s/&lt;/</g; s/&amp;/\&/g' >"$tmp/results"
+	grep '^FAIL ' "$tmp/results"
+	fail=$((fail + $(grep -c '^FAIL ' "$tmp/results")))
+}
+
 # shot NAME URL WIDE HEIGHT: the page at URL (relative to $tmp) at 375 px
 # and at WIDE px side by side, HEIGHT px tall, into $shots/NAME.png; a
 # failure leaves $tmp/shot-NAME.fail for shots_done.

@@ -195,17 +195,7 @@ window.addEventListener("load", function () {
 </script></body></html>
 EOF
 } >"$tmp/measure.html"
-browser measure --allow-file-access-from-files --virtual-time-budget=10000 \
-    --window-size=1100,900 --dump-dom "file://$tmp/measure.html" >"$tmp/dom" ||
-    true
-if ! grep -q '^end$' "$tmp/dom"; then
-	echo "FAIL chromium did not measure the pages:"
-	tail -n 5 "$tmp/browser.measure.log" | sed 's/^/  /'
-	fail=$((fail + 1))
-fi
-grep -E '^(ok|FAIL) ' "$tmp/dom" | sed 's/&gt;/>/g; s/&lt;/</g; s/&amp;/\&/g' >"$tmp/results"
-grep '^FAIL ' "$tmp/results"
-fail=$((fail + $(grep -c '^FAIL ' "$tmp/results")))
+measure 10000
 
 # Screenshots: each page at 375 px and 760 px side by side.
 for p in $pages; do
