@@ -305,8 +305,10 @@ if invite_accept "alice bob carol dave"; then
 		# players by their addresses' local parts)
 		[[ $hand1 =~ ^Hand\ 1:\ $w(@[^,]*)?,\ $wn\ tricks?,\ \+1\ (North-South|East-West) ]] && ok ||
 		    bad "aluette #$g: $w won $wn tricks here (${TRICKS[*]}, $spoiled spoiled), the board says: '$hand1'"
-		# The winner's partnership, from the seat the table line gives.
-		seat=$(tr '\n' ' ' <<<"$board" | grep -o "$w\(@[^ ]*\)\? ([A-Za-z]*)" |
+		# The winner's partnership, from the seat the table line gives
+		# (a compass point: the seats' list says "(you)" of the reader).
+		seat=$(tr '\n' ' ' <<<"$board" |
+		    grep -o "$w\(@[^ ]*\)\? (\(North\|South\|East\|West\))" |
 		    head -n 1 | sed 's/.*(\(.*\))/\1/')
 		case $seat in
 		North|South) want="North-South 1, East-West 0" ;;
