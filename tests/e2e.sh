@@ -27,7 +27,9 @@
 #
 # Prints timings.  Exit 77 only when the servers cannot be had (not root,
 # packages not installable).  E2E_SEED picks the moves (default 7, a Mancala
-# game of 23 moves); PLAYER_TRACE=1 shows the players at work, with times;
+# game of 23 moves); E2E_DEAL picks the cards (a test build's $LUDUS_SEED,
+# the players' Message-IDs made the same every run; default a random number,
+# printed); PLAYER_TRACE=1 shows the players at work, with times;
 # E2E_KEEP=DIR keeps the daemon's log, the database and the players' mail.
 set -u
 export TZ=UTC LC_ALL=C
@@ -86,6 +88,15 @@ umask 022
 "$LUDUS_BIN" -c "$conf" init >"$tmp/init.out" 2>&1 ||
     { echo "e2e: ludus init failed: $(cat "$tmp/init.out")"; exit 1; }
 log=$tmp/ludusd.log
+# The deals: reproducible in a test build, where $LUDUS_SEED and the
+# mails' Message-IDs make the referee's seeds.
+deal=${E2E_DEAL:-$((RANDOM * 32768 + RANDOM))}
+if "$LUDUS_BIN" -V | grep -q '^test build'; then
+	export LUDUS_SEED=$deal PLAYER_IDS=e2e$deal
+	note "deals from E2E_DEAL=$deal (set it to play the same cards again)"
+else
+	note "not a test build: the deals cannot be played again"
+fi
 "$LUDUSD_BIN" -f -c "$conf" 2>>"$log" &
 lpid=$!
 end=$(($(now_ms) + 20000))

@@ -48,7 +48,9 @@
 #   P_GAME P_TOKEN         from the subject tag [TAG #ID TOKEN] ("" if none)
 #   P_LEGAL                array: the items of the "Your legal moves:" line
 #   P_WAITED_MS            how long the wait took
-# player_send sets P_SENT_ID, the Message-ID it gave its mail.
+# player_send sets P_SENT_ID, the Message-ID it gave its mail: made of the
+# time and a random number, or with PLAYER_IDS=WORD set the same in every
+# run (p.USER.N.WORD@, N counting the user's mails).
 
 PLAYER_REFEREE=${PLAYER_REFEREE:-referee@${MAILENV_DOMAIN:-ludus.test}}
 PLAYER_TAG=${PLAYER_TAG:-ludus}
@@ -710,8 +712,17 @@ player_send() { # [-t TO] [-r ID] [-R REFS] USER TEXT [SUBJECT]
 	local u=$1 text=$2 subj=${3:-${2%%$'\n'*}} from date f
 	from=$u@$MAILENV_DOMAIN
 	printf -v date '%(%a, %d %b %Y %H:%M:%S +0000)T' -1
-	P_SENT_ID=p.$u.${EPOCHREALTIME/./}.$RANDOM@player.$MAILENV_DOMAIN
 	mkdir -p "$PLAYER_DIR/$u/sent"
+	if [ -n "${PLAYER_IDS:-}" ]; then
+		# The same Message-IDs every run (the referee's test seeds
+		# derive from them): numbered by the mails already sent, which
+		# a subshell's counter would forget.
+		f=("$PLAYER_DIR/$u/sent"/*.eml)
+		[ -e "${f[0]}" ] || f=()
+		P_SENT_ID=p.$u.$((${#f[@]} + 1)).$PLAYER_IDS@player.$MAILENV_DOMAIN
+	else
+		P_SENT_ID=p.$u.${EPOCHREALTIME/./}.$RANDOM@player.$MAILENV_DOMAIN
+	fi
 	f=$PLAYER_DIR/$u/sent/${P_SENT_ID%%@*}.eml
 	{
 		printf 'From: %s <%s>\r\n' "$u" "$from"
