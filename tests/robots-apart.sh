@@ -15,36 +15,7 @@ trap '[ -n "$dpid" ] && kill -KILL $dpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -
 . "$(dirname "$0")/testlib.sh"
 ms() { date +%s%3N; }
 
-cat >"$tmp/sendmail" <<'SH'
-#!/bin/sh
-# Each message kept as a file named by the time it came and its reader.
-t=$(date +%s%3N)
-to=$(echo "$*" | sed 's/.* //')
-cat >"$SENDMAIL_DIR/$t.$$.$to"
-SH
-chmod +x "$tmp/sendmail"
-mkdir -p "$tmp/sent" "$tmp/Maildir/new" "$tmp/Maildir/cur" "$tmp/Maildir/tmp"
-export SENDMAIL_DIR="$tmp/sent"
-cat >"$tmp/ludus.yaml" <<EOF
-referee:
-  address: referee@example.org
-state_dir: $tmp
-database: $tmp/ludus.db
-games_dir: $LUDUS_GAMES_DIR
-robots:
-  budget: 2s
-in:
-  maildir:
-    path: $tmp/Maildir
-out:
-  sendmail:
-    path: $tmp/sendmail
-logging:
-  to: stderr
-  level: info
-EOF
-ludus() { "$LUDUS_BIN" -c "$tmp/ludus.yaml" "$@"; }
-ludus init >/dev/null || bad init
+maildir_referee "$tmp" 2s
 mail_tag=apart
 # Not in a pipe: mail counts the Message-IDs in this shell.
 mail ann@example.org hello "new kalah robot:3 first=me" >"$tmp/m"

@@ -15,33 +15,7 @@ dpid="" bpid=""
 trap '[ -n "$dpid" ] && kill -KILL $dpid 2>/dev/null; [ -n "$bpid" ] && kill -KILL $bpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/testlib.sh"
 
-cat >"$tmp/sendmail" <<'SH'
-#!/bin/sh
-cat >"$SENDMAIL_DIR/$(date +%s%N).$$"
-SH
-chmod +x "$tmp/sendmail"
-mkdir -p "$tmp/sent" "$tmp/Maildir/new" "$tmp/Maildir/cur" "$tmp/Maildir/tmp"
-export SENDMAIL_DIR="$tmp/sent"
-cat >"$tmp/ludus.yaml" <<EOF
-referee:
-  address: referee@example.org
-state_dir: $tmp
-database: $tmp/ludus.db
-games_dir: $LUDUS_GAMES_DIR
-robots:
-  budget: 3s
-in:
-  maildir:
-    path: $tmp/Maildir
-out:
-  sendmail:
-    path: $tmp/sendmail
-logging:
-  to: stderr
-  level: info
-EOF
-ludus() { "$LUDUS_BIN" -c "$tmp/ludus.yaml" "$@"; }
-ludus init >/dev/null || bad init
+maildir_referee "$tmp" 3s
 mail_tag=backlog
 # Games 1-3: ann, bob and carol each against a level-3 robot.
 g=0
