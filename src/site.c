@@ -38,6 +38,18 @@ static const char site_css[] =
 	"h2{font-size:1.15em;line-height:1.3;margin:26px 0 8px}"
 	"p{margin:0 0 12px}"
 	".wide{overflow-x:auto}"
+	/* A phone stacks the cells of a wide table's row, each beside its
+	 * column's heading (table_end); the headings' row is kept for
+	 * screen readers. */
+	"@media (max-width:559px){.stack thead{position:absolute;width:1px;"
+	"height:1px;overflow:hidden;clip:rect(0 0 0 0)}"
+	".stack table,.stack tbody,.stack tr,.stack td{display:block}"
+	".stack tr{border-bottom:1px solid #e2dccd;padding:5px 0}"
+	".stack td{border:0;padding:1px 0;padding-inline-start:8.5em;"
+	"position:relative}"
+	".stack td::before{content:attr(data-label);position:absolute;"
+	"inset-inline-start:0;width:8em;color:#57524a;font-size:.85em;"
+	"line-height:1.75}}"
 	"table{border-collapse:collapse;width:100%}"
 	"th,td{text-align:start;padding:5px 10px 5px 0;vertical-align:top;"
 	"border-bottom:1px solid #e2dccd}"
@@ -845,16 +857,19 @@ game_row(struct site *s, struct buf *b, int64_t id, int depth,
 	return 0;
 }
 
-/* A table's head: the column headings, NULL-terminated. */
+/* A table's head: the column headings, NULL-terminated.  A table of
+ * stack (too wide for a phone's screen) has its rows' cells stacked
+ * there, each beside its heading; the others scroll if they must. */
 static void
-table_head(struct buf *b, ...)
+table_head(struct buf *b, int stack, ...)
 {
 	const char *h;
 	va_list ap;
 	int i = 0;
 
-	buf_adds(b, "<div class=\"wide\"><table>\n<thead><tr>");
-	va_start(ap, b);
+	buf_adds(b, stack ? "<div class=\"wide stack\"><table>\n<thead><tr>" :
+	    "<div class=\"wide\"><table>\n<thead><tr>");
+	va_start(ap, stack);
 	while ((h = va_arg(ap, const char *)) != NULL) {
 		buf_adds(b, i++ ? "</th><th>" : "<th>");
 		esc(b, h);
@@ -866,12 +881,61 @@ table_head(struct buf *b, ...)
 static void
 games_table_begin(struct buf *b, const char *who)
 {
-	table_head(b, _("Game"), _("Kind"), who, _("State"), NULL);
+	table_head(b, 1, _("Game"), _("Kind"), who, _("State"), NULL);
 }
+
+/*
+ * The end of the table table_head began: each cell is given its column's
+ * heading (data-label), which the phone layout shows beside the cell when
+ * it stacks a row's cells (site_css).  The table is this page's own
+ * markup, every text in it escaped, so "<th>" and "<td" only start cells
+ * and a heading can go into an attribute as it is.
+ */
+#define TABLE_COLS	8
 
 static void
 table_end(struct buf *b)
 {
+	static const char open[] = "<div class=\"wide";
+	struct buf t = { 0 };
+	const char *label[TABLE_COLS], *p, *q, *body;
+	size_t llen[TABLE_COLS], at;
+	int n = 0, col = 0;
+
+	for (p = b->s, q = NULL; (p = strstr(p, open)) != NULL; p++)
+		q = p;
+	if (q == NULL || (body = strstr(q, "</thead>")) == NULL) {
+		buf_adds(b, "</tbody></table></div>\n");
+		return;
+	}
+	at = (size_t)(q - b->s);
+	for (p = q; n < TABLE_COLS && (p = strstr(p, "<th>")) != NULL &&
+	    p < body; p += 4) {
+		label[n] = p + 4;
+		llen[n++] = (size_t)(strstr(p, "</th>") - (p + 4));
+	}
+	buf_add(&t, q, (size_t)(body - q));
+	for (p = body; *p != '\0'; p++) {
+		if (strncmp(p, "<tr>", 4) == 0)
+			col = 0;
+		else if (strncmp(p, "<td", 3) == 0 &&
+		    (p[3] == ' ' || p[3] == '>')) {
+			buf_adds(&t, "<td");
+			if (col < n) {
+				buf_adds(&t, " data-label=\"");
+				buf_add(&t, label[col], llen[col]);
+				buf_addc(&t, '"');
+			}
+			col++;
+			p += 2;
+			continue;
+		}
+		buf_addc(&t, *p);
+	}
+	b->len = at;
+	b->s[at] = '\0';
+	buf_add(b, t.s, t.len);
+	buf_free(&t);
 	buf_adds(b, "</tbody></table></div>\n");
 }
 
@@ -1182,14 +1246,8 @@ ladder_page(struct site *s, int64_t id, struct buf *b, int64_t **players,
 		esc(b, _("Nobody has joined yet."));
 		buf_adds(b, "</p>\n");
 	} else {
-		buf_adds(b, "<div class=\"wide\"><table>\n<thead><tr><th>#</th>"
-		    "<th>");
-		esc(b, l.pairs ? _("Pair") : _("Player"));
-		buf_adds(b, "</th><th>");
-		esc(b, _("Rating"));
-		buf_adds(b, "</th><th>");
-		esc(b, _("Rated games"));
-		buf_adds(b, "</th></tr></thead>\n<tbody>\n");
+		table_head(b, 0, "#", l.pairs ? _("Pair") : _("Player"),
+		    _("Rating"), _("Rated games"), NULL);
 		for (i = 0; i < n; i++) {
 			buf_printf(b, "<tr><td class=\"n\">%d</td><td>",
 			    rungs[i].position);
@@ -1254,7 +1312,7 @@ ladder_page(struct site *s, int64_t id, struct buf *b, int64_t **players,
 			nch = 0;
 			continue;
 		}
-		table_head(b, _("Date"), _("Challenger"), _("Challenged"),
+		table_head(b, 1, _("Date"), _("Challenger"), _("Challenged"),
 		    _("Outcome"), NULL);
 		/* The newest first, a page's worth. */
 		for (i = nch - 1; i >= 0 && i >= nch - SITE_LADDER_RESULTS;
@@ -1383,14 +1441,9 @@ player_page(struct site *s, int64_t id, struct buf *b)
 		if (!head) {
 			buf_adds(b, "<h2>");
 			esc(b, _("Ratings"));
-			buf_adds(b, "</h2>\n<div class=\"wide\"><table>\n<thead>"
-			    "<tr><th>");
-			esc(b, _("Game"));
-			buf_adds(b, "</th><th>");
-			esc(b, _("Rating"));
-			buf_adds(b, "</th><th>");
-			esc(b, _("Rated games"));
-			buf_adds(b, "</th></tr></thead>\n<tbody>\n");
+			buf_adds(b, "</h2>\n");
+			table_head(b, 0, _("Game"), _("Rating"), _("Rated games"),
+			    NULL);
 			head = 1;
 		}
 		buf_adds(b, "<tr><td>");
@@ -1507,8 +1560,8 @@ seeks_section(struct site *s, struct buf *b)
 	escf(b, _("To take a seat, mail %s the line accept #NUMBER."),
 	    s->src->cfg->referee.address);
 	buf_adds(b, "</p>\n");
-	table_head(b, "#", _("Game"), _("Sought by"), _("Seats"), _("Open to"),
-	    _("Until"), NULL);
+	table_head(b, 1, "#", _("Game"), _("Sought by"), _("Seats"),
+	    _("Open to"), _("Until"), NULL);
 	for (i = 0; i < n; i++) {
 		if (store_seek_load(st, ids[i], &k) != 0)
 			continue;
@@ -1583,7 +1636,7 @@ index_page(struct site *s, struct buf *b)
 		esc(b, _("No ladder is open."));
 		buf_adds(b, "</p>\n");
 	} else {
-		table_head(b, _("Ladder"), _("Kind"), _("Rungs"),
+		table_head(b, 1, _("Ladder"), _("Kind"), _("Rungs"),
 		    _("At the top"), NULL);
 		for (i = 0; i < n; i++) {
 			if (store_ladder_load(st, ids[i], &l) != 0)

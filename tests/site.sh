@@ -15,7 +15,8 @@
 #     was when the turn began (observers hear of the turn when it ends);
 #   - laid out by headless Chromium at a phone's 375 px and a desktop's
 #     1024 px, every page loads without a console message, loads nothing,
-#     is no wider than the window, no board wraps; the stepper shows one
+#     is no wider than the window, no table scrolls sideways (a phone
+#     stacks the wide ones), no board wraps; the stepper shows one
 #     position, the one the address names (the last without a fragment);
 #   - screenshots of each kind of page (both widths side by side) go to
 #     $LUDUS_SHOTS_DIR/site (default ./screenshots/site).
@@ -268,6 +269,10 @@ window.addEventListener("load", function () {
 		});
 		if (d.documentElement.scrollWidth > w.innerWidth + 1)
 			bad.push("the page is wider than the window (" + d.documentElement.scrollWidth + " px)");
+		d.querySelectorAll(".wide").forEach(function (t, i) {
+			if (t.scrollWidth > t.clientWidth + 1)
+				bad.push("table " + (i + 1) + " scrolls sideways (" + t.scrollWidth + " px in " + t.clientWidth + ")");
+		});
 		if (w.performance.getEntriesByType("resource").length > 0)
 			bad.push("it loaded " + w.performance.getEntriesByType("resource")[0].name);
 		var pos = d.querySelectorAll("section.pos"), shown = [];
