@@ -170,6 +170,38 @@ ref_player_name(struct ref_msg *x, int64_t id, struct buf *b)
 	return 0;
 }
 
+const char *
+ref_public_name(const struct store_player *p, char *out, size_t len)
+{
+	const char *at;
+
+	if (refrobot_level(p->address) > 0)
+		return ref_name(p);
+	if (p->name != NULL && *p->name != '\0')
+		return p->name;
+	if (p->public_address)
+		return p->address;
+	if ((at = strchr(p->address, '@')) != NULL) {
+		snprintf(out, len, "%.*s", (int)(at - p->address), p->address);
+		return out;
+	}
+	return p->address;
+}
+
+int
+ref_player_public(struct ref_msg *x, int64_t id, struct buf *b)
+{
+	struct store_player p;
+	char local[REF_NAME_LEN];
+
+	if (ref_must(x, store_player_load(x->r->store, id, &p), "player",
+	    id) != 0)
+		return -1;
+	buf_adds(b, ref_public_name(&p, local, sizeof(local)));
+	store_player_free(&p);
+	return 0;
+}
+
 int
 ref_is_admin(const struct referee *r, const char *addr)
 {

@@ -189,6 +189,17 @@ void	ref_lang(const struct store_player *);
 const char *ref_name(const struct store_player *);
 /* Append player id's ref_name to b; -1 when the player cannot be read. */
 int	ref_player_name(struct ref_msg *, int64_t id, struct buf *);
+/*
+ * A player as strangers may read of them (the public pages, the open
+ * seeks): the chosen name, else the address when the player made it
+ * public, else the part before the @; a robot in the reader's language.
+ * Valid until the next call for a robot; as long as p (or out)
+ * otherwise.  REF_NAME_LEN is room enough for out.
+ */
+#define REF_NAME_LEN	256
+const char *ref_public_name(const struct store_player *, char *out,
+	    size_t len);
+int	ref_player_public(struct ref_msg *, int64_t id, struct buf *);
 /* Seat token check: the sender's seat in the game, or -1 with res filled. */
 int	ref_seat_auth(struct ref_msg *, const struct play_game *,
 	    struct ref_result *);

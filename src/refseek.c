@@ -194,7 +194,9 @@ seek_item(struct ref_msg *x, const struct store_seek *k,
 	tmpl_set(it, "clock", buf_str(&b));
 	buf_reset(&b);
 	tmpl_set(it, "rated", k->rated ? "1" : "");
-	if (ref_player_name(x, k->player[0], &b) == -1)
+	/* Strangers read the seeks (a club list, anyone who asks): the
+	 * players are named as the public pages name them. */
+	if (ref_player_public(x, k->player[0], &b) == -1)
 		goto fail;
 	tmpl_set(it, "seeker", buf_str(&b));
 	buf_reset(&b);
@@ -206,7 +208,7 @@ seek_item(struct ref_msg *x, const struct store_seek *k,
 		seated |= k->player[i] == me;
 		if (b.len)
 			buf_adds(&b, ", ");
-		if (ref_player_name(x, k->player[i], &b) == -1)
+		if (ref_player_public(x, k->player[i], &b) == -1)
 			goto fail;
 	}
 	tmpl_set(it, "takers", buf_str(&b));

@@ -149,30 +149,6 @@ ltr(struct site *s, struct buf *b, const char *text)
 		buf_adds(b, "</bdi>");
 }
 
-/*
- * A player as the public pages name them: the chosen name, else the
- * address when the player made it public, else the part before the @.
- * A robot is named in the page's language.  Valid until the next call
- * for a robot; as long as p otherwise.
- */
-static const char *
-public_name(const struct store_player *p, char *out, size_t len)
-{
-	const char *at;
-
-	if (refrobot_level(p->address) > 0)
-		return ref_name(p);
-	if (p->name != NULL && *p->name != '\0')
-		return p->name;
-	if (p->public_address)
-		return p->address;
-	if ((at = strchr(p->address, '@')) != NULL) {
-		snprintf(out, len, "%.*s", (int)(at - p->address), p->address);
-		return out;
-	}
-	return p->address;
-}
-
 /* A link to a player's page (depth: how far the page is below the
  * top). */
 static void
@@ -183,7 +159,7 @@ player_link(struct site *s, struct buf *b, const struct store_player *p,
 
 	buf_printf(b, "<a href=\"%splayer/%lld.html\">", depth ? "../" : "",
 	    (long long)p->id);
-	esc(b, public_name(p, local, sizeof(local)));
+	esc(b, ref_public_name(p, local, sizeof(local)));
 	buf_adds(b, "</a>");
 	(void)s;
 }
@@ -1069,7 +1045,7 @@ plot(struct site *s, struct buf *b, const char *title,
 			continue;
 		escf(b, P_("%s: from %ld to %ld after %d rated game. ",
 		    "%s: from %ld to %ld after %d rated games. ", sv[i].n),
-		    public_name(sv[i].p, local, sizeof(local)),
+		    ref_public_name(sv[i].p, local, sizeof(local)),
 		    lround(sv[i].pt[0].r_old), lround(sv[i].pt[sv[i].n - 1].r_new),
 		    sv[i].n);
 	}
@@ -1142,7 +1118,7 @@ plot(struct site *s, struct buf *b, const char *title,
 		    "stroke=\"%s\" stroke-width=\"2\" />", plot_colours[i]);
 		marker(b, i, 13, 7, plot_colours[i]);
 		buf_adds(b, "</svg> ");
-		esc(b, public_name(sv[i].p, local, sizeof(local)));
+		esc(b, ref_public_name(sv[i].p, local, sizeof(local)));
 		buf_printf(b, " %ld</li>", lround(sv[i].pt[sv[i].n - 1].r_new));
 	}
 	buf_adds(b, "</ul></figcaption></figure>\n");
@@ -1414,7 +1390,7 @@ player_page(struct site *s, int64_t id, struct buf *b)
 
 	if (load_player(s, id, &p) == -1)
 		return -1;
-	title = xstrdup(public_name(&p, local, sizeof(local)));
+	title = xstrdup(ref_public_name(&p, local, sizeof(local)));
 	page_begin(s, b, title, 1);
 	buf_adds(b, "<h1>");
 	esc(b, title);
