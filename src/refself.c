@@ -392,9 +392,10 @@ cmd_set(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		break;
 	case CMD_SET_PUBLIC_ADDRESS:
 		p->public_address = c->yes;
-		res->note = xstrdup(c->yes ? _("the club's public pages now "
-		    "show your address") : _("the club's public pages show "
-		    "your name, not your address"));
+		res->note = xstrdup(c->yes ? _("the club's public pages and "
+		    "the open seeks now show your address") : _("the club's "
+		    "public pages and the open seeks show your name, not your "
+		    "address"));
 		break;
 	default:
 		free(p->name);
