@@ -439,6 +439,9 @@ int	refseek_answer(struct ref_msg *, const struct command *,
 	    const char *line, struct ref_result *);
 /* A `seek` timer (a seek lapses) or the weekly `seeks` posting. */
 int	refseek_timer(struct ref_msg *, const struct store_timer *);
+/* The open seeks the sender posted or has a seat in, as seeks[] (the
+ * items of the `seeks` mail), for `list`; -1 when the store fails. */
+int	refseek_list(struct ref_msg *, struct tmpl_data *);
 /* refcond.c: conditional moves and takebacks. */
 /* if, conditions, conditions clear, takeback: run steps. */
 ref_run_fn	refcond_cmd_if, refcond_cmd_conditions,

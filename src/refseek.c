@@ -236,10 +236,23 @@ fail:
 	return -1;
 }
 
-/* The open seeks as seeks[] (for the player me, or 0 for a list); *n
- * how many. */
+/* Has player me posted seek k or taken a seat in it? */
 static int
-seeks_data(struct ref_msg *x, struct tmpl_data *d, int64_t me, int *n)
+seek_has(const struct store_seek *k, int64_t me)
+{
+	int i;
+
+	for (i = 0; i < k->nseats; i++)
+		if (k->player[i] == me)
+			return 1;
+	return 0;
+}
+
+/* The open seeks as seeks[] (for the player me, or 0 for a list; with
+ * own, only those me posted or has a seat in); *n how many. */
+static int
+seeks_data(struct ref_msg *x, struct tmpl_data *d, int64_t me, int own,
+    int *n)
 {
 	struct tmpl_list *l = tmpl_list(d, "seeks");
 	struct store_seek k;
@@ -255,7 +268,7 @@ seeks_data(struct ref_msg *x, struct tmpl_data *d, int64_t me, int *n)
 			rc = -1;
 			break;
 		}
-		if (k.expires > x->now) {
+		if (k.expires > x->now && (!own || seek_has(&k, me))) {
 			rc = seek_item(x, &k, tmpl_list_add(l), me);
 			(*n)++;
 		}
@@ -459,7 +472,7 @@ cmd_seeks(struct ref_msg *x)
 	struct tmpl_data *d = tmpl_data_new();
 	int n, rc;
 
-	if ((rc = seeks_data(x, d, x->me.id, &n)) == 0)
+	if ((rc = seeks_data(x, d, x->me.id, 0, &n)) == 0)
 		rc = ref_send(x, &x->me, "seeks", d, 0, -1, NULL);
 	tmpl_data_free(d);
 	return rc;
@@ -781,7 +794,7 @@ timer_week(struct ref_msg *x, const struct store_timer *t)
 	struct tmpl_data *d = tmpl_data_new();
 	int i, n, rc;
 
-	if ((rc = seeks_data(x, d, 0, &n)) == 0 && n > 0) {
+	if ((rc = seeks_data(x, d, 0, 0, &n)) == 0 && n > 0) {
 		for (i = 0; i < lists->n && rc == 0; i++) {
 			if (strchr(lists->v[i], '@') == NULL)
 				continue;
@@ -810,4 +823,12 @@ refseek_timer(struct ref_msg *x, const struct store_timer *t)
 	if (strcmp(t->kind, "seek") == 0)
 		return timer_lapse(x, t);
 	return timer_week(x, t);
+}
+
+int
+refseek_list(struct ref_msg *x, struct tmpl_data *d)
+{
+	int n;
+
+	return seeks_data(x, d, x->me.id, 1, &n);
 }

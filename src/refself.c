@@ -243,6 +243,11 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	fin = tmpl_list(d, "finished");
 	tmpl_set_int(d, "player.authority", authority);
 	refladder_list(x, d);
+	if (refseek_list(x, d) == -1) {
+		free(ids);
+		tmpl_data_free(d);
+		return -1;
+	}
 	for (i = 0; i < n && rc == REF_OK; i++) {
 		/* A game that cannot be read is left out of the list; a
 		 * store that fails is no shorter list. */
