@@ -1710,7 +1710,7 @@ command_aliases_load_text(const char *name, const char *text, size_t len,
 	int rc;
 
 	*out = NULL;
-	if (yw_load(&w, name, text, len, NULL, 0, YW_MAX_DEPTH, err,
+	if (yw_load_text(&w, name, text, len, YW_MAX_DEPTH, err,
 	    errlen) == -1) {
 		yw_free(&w);
 		return -1;
