@@ -205,6 +205,27 @@ qp_put(struct qp *q, const char *s, size_t n)
 	q->o += n;
 }
 
+/* A line ends at p: the text's end or CRLF. */
+static int
+qp_eol(const unsigned char *p)
+{
+	return p[0] == '\0' || (p[0] == '\r' && p[1] == '\n');
+}
+
+/* How many of the at most max characters at p quoted-printable keeps as
+ * they are: printable ASCII but =, and a space or tab not ending the line
+ * (not for a line's first character: see compose_qp). */
+static size_t
+qp_plain(const unsigned char *p, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && ((p[n] > 0x20 && p[n] < 0x7f && p[n] != '=') ||
+	    ((p[n] == ' ' || p[n] == '\t') && !qp_eol(p + n + 1))))
+		n++;
+	return n;
+}
+
 /*
  * Quoted-printable (RFC 2045, 6.7) of CRLF text: hard line breaks stay
  * CRLF, soft breaks keep every line within 76 characters, an "=XX" is never
@@ -231,6 +252,15 @@ compose_qp(const char *text)
 			qp_put(&q, "\r\n", 2);
 			col = 0;
 			p += 2;
+			continue;
+		}
+		/* Inside a line, a run of characters that stand for
+		 * themselves and fit before the soft break: in one piece
+		 * (what the steps below would do one at a time). */
+		if (col > 0 && col < 75 && (n = qp_plain(p, 75 - col)) > 0) {
+			qp_put(&q, (const char *)p, n);
+			col += n;
+			p += n;
 			continue;
 		}
 		enc = *p == '=' || *p >= 0x7f || (*p < 0x20 && *p != '\t') ||
