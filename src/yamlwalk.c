@@ -207,11 +207,12 @@ yw_only_one(struct yw *w)
 void
 yw_free(struct yw *w)
 {
+	if (w->state == 3)	/* built: no parser, and only the nodes
+				 * are the walker's */
+		free(w->store.nodes.start);
 	if (w->state == 2)
 		yaml_document_delete(&w->store);
-	if (w->state == 3)
-		free(w->store.nodes.start);
-	if (w->state >= 1)
+	if (w->state == 1 || w->state == 2)
 		yaml_parser_delete(&w->parser);
 	w->state = 0;
 	w->doc = NULL;
