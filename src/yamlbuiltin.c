@@ -25,3 +25,16 @@ yw_builtin_find(const char *text, size_t len)
 			return &yd_docs[i];
 	return NULL;
 }
+
+/* Here rather than in yamlwalk.c, which the configuration's fuzz harness
+ * builds alone, without the built-in documents. */
+int
+yw_load_text(struct yw *w, const char *path, const char *text, size_t len,
+    int maxdepth, char *err, size_t errlen)
+{
+	const struct yw_builtin *b = yw_builtin_find(text, len);
+
+	if (b != NULL)
+		return yw_load_built(w, path, b, maxdepth, err, errlen);
+	return yw_load(w, path, text, len, NULL, 0, maxdepth, err, errlen);
+}

@@ -176,17 +176,6 @@ yw_load_built(struct yw *w, const char *path, const struct yw_builtin *b,
 }
 
 int
-yw_load_text(struct yw *w, const char *path, const char *text, size_t len,
-    int maxdepth, char *err, size_t errlen)
-{
-	const struct yw_builtin *b = yw_builtin_find(text, len);
-
-	if (b != NULL)
-		return yw_load_built(w, path, b, maxdepth, err, errlen);
-	return yw_load(w, path, text, len, NULL, 0, maxdepth, err, errlen);
-}
-
-int
 yw_only_one(struct yw *w)
 {
 	yaml_document_t extra;

@@ -84,7 +84,7 @@ int	 yw_load(struct yw *, const char *path, const char *text, size_t len,
 int	 yw_load_built(struct yw *, const char *path,
 	    const struct yw_builtin *, int maxdepth, char *err, size_t errlen);
 /* Either: the built-in document of text when there is one, else text
- * parsed. */
+ * parsed (src/yamlbuiltin.c). */
 int	 yw_load_text(struct yw *, const char *path, const char *text,
 	    size_t len, int maxdepth, char *err, size_t errlen);
 /* For a reader whose file holds one document: 0 when nothing but
