@@ -16,7 +16,7 @@ Parts (all by default, in this order):
   robots   `help` while three level-3 robot moves are being thought,
            against `help` on the idle daemon (p50 ratio)
   deliver  `ludus deliver` of a move: ms per mail against /bin/true and
-           `ludus -V`
+           `ludus -V`, and (with valgrind) the instructions of each
   memory   ludusd's RSS and Private_Dirty (smaps_rollup) after the run
 
 Environment: FLOW_N (mails in the backlog, default 1000), FLOW_RUNS
@@ -612,6 +612,18 @@ def deliver_moves(k):
     return d, cfg, mails
 
 
+def callgrind_ir(argv, data=None):
+    """The instructions valgrind's callgrind counts for argv (its total
+    Ir), or None."""
+    r = subprocess.run(["valgrind", "--tool=callgrind",
+                        "--callgrind-out-file=/dev/null"] + argv,
+                       input=data, capture_output=True)
+    for line in r.stderr.decode(errors="replace").splitlines():
+        if "refs:" in line:
+            return int(line.split("refs:")[1].strip().replace(",", ""))
+    return None
+
+
 def part_deliver(sb, ctx):
     k = 40
     d, cfg, mails = deliver_moves(k)
@@ -673,6 +685,16 @@ def part_deliver(sb, ctx):
                 say("deliver", "perf stat: task-clock ms, page-faults",
                     "%s  %s" % (vals.get("task-clock", "?"),
                                 vals.get("page-faults", "?")))
+            # Instructions, which a busy machine does not disturb:
+            # callgrind's count of one more delivery and of ludus -V.
+            if shutil.which("valgrind") and len(mails2) > 5:
+                ir = [callgrind_ir([LUDUS, "-V"]),
+                      callgrind_ir([LUDUS, "-c", cfg2, "deliver"],
+                                   mails2[5])]
+                if None not in ir:
+                    say("deliver", "instructions M: ludus -V, deliver; ratio",
+                        "%.2f  %.2f  %.2f" % (ir[0] / 1e6, ir[1] / 1e6,
+                                              ir[1] / ir[0]))
             libs = subprocess.run(["ldd", LUDUS], capture_output=True,
                                   text=True).stdout
             say("deliver", "shared libraries of ludus (ldd)",

@@ -32,6 +32,7 @@ struct alias {
 struct command_aliases {
 	struct alias	*v;
 	int		 n;
+	int		 cap;		/* of v */
 	int		*slot;		/* while loading: index + 1 by hash */
 	int		 nslot;		/* a power of two, or 0 */
 };
@@ -81,10 +82,10 @@ char *
 command_fold(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	struct buf b = { 0 };
+	char *out = xmalloc(strlen(s) + 1), *o = out;
 	unsigned cp;
 
-	buf_adds(&b, "");
+	/* Each character folds to one as long: written in place. */
 	while (*p != '\0') {
 		if ((p[0] == 0xd0 || p[0] == 0xd1) && p[1] >= 0x80 &&
 		    p[1] <= 0xbf) {
@@ -96,16 +97,17 @@ command_fold(const char *s)
 			/* ё is written е as often as not. */
 			if (cp == 0x451)
 				cp = 0x435;
-			buf_addc(&b, (char)(cp < 0x440 ? 0xd0 : 0xd1));
-			buf_addc(&b, (char)(0x80 + (cp - (cp < 0x440 ? 0x400 :
-			    0x440))));
+			*o++ = (char)(cp < 0x440 ? 0xd0 : 0xd1);
+			*o++ = (char)(0x80 + (cp - (cp < 0x440 ? 0x400 :
+			    0x440)));
 			p += 2;
 			continue;
 		}
-		buf_addc(&b, (char)tolower(*p));
+		*o++ = (char)tolower(*p);
 		p++;
 	}
-	return buf_steal(&b);
+	*o = '\0';
+	return out;
 }
 
 /* Length of the white space at p (ASCII, no-break spaces), 0 if none. */
@@ -1478,11 +1480,11 @@ command_free(struct command *c)
 static enum command_kind
 kind_by_name(const char *s)
 {
-	int k;
+	const struct command_entry *e;
 
-	for (k = 1; k < CMD_NKINDS; k++)
-		if (strcmp(info(k)->name, s) == 0)
-			return (enum command_kind)k;
+	for (e = command_table; e->kind != CMD_NONE; e++)
+		if (e->name[0] == s[0] && strcmp(e->name, s) == 0)
+			return e->kind;
 	return CMD_NONE;
 }
 
@@ -1587,21 +1589,22 @@ add_alias(struct yw *w, struct command_aliases *al, const yaml_node_t *n,
 		free(norm);
 		return -1;
 	}
-	for (i = 1; i < CMD_NKINDS; i++)
-		if (info(i)->name[0] == norm[0] &&
-		    strcmp(info(i)->name, norm) == 0) {
-			yw_fail(w, n, "`%s` is already the command %s", s,
-			    info(i)->name);
-			free(norm);
-			return -1;
-		}
+	if ((i = kind_by_name(norm)) != CMD_NONE) {
+		yw_fail(w, n, "`%s` is already the command %s", s,
+		    info(i)->name);
+		free(norm);
+		return -1;
+	}
 	if ((i = alias_find(al, norm)) >= 0) {
 		yw_fail(w, n, "`%s` is already an alias of %s (line %d)", s,
 		    info(al->v[i].kind)->name, al->v[i].line);
 		free(norm);
 		return -1;
 	}
-	al->v = xreallocarray(al->v, (size_t)al->n + 1, sizeof(*al->v));
+	if (al->n == al->cap) {
+		al->cap = al->cap ? 2 * al->cap : 64;
+		al->v = xreallocarray(al->v, (size_t)al->cap, sizeof(*al->v));
+	}
 	al->v[al->n].words = norm;
 	al->v[al->n].lang = xstrdup(lang);
 	al->v[al->n].kind = kind;
@@ -1710,7 +1713,7 @@ command_aliases_load_text(const char *name, const char *text, size_t len,
 	int rc;
 
 	*out = NULL;
-	if (yw_load(&w, name, text, len, NULL, 0, YW_MAX_DEPTH, err,
+	if (yw_load_text(&w, name, text, len, YW_MAX_DEPTH, err,
 	    errlen) == -1) {
 		yw_free(&w);
 		return -1;

@@ -171,16 +171,59 @@ static char *
 crlf(const char *text)
 {
 	struct buf b = { 0 };
+	size_t n;
 
-	for (; *text; text++) {
-		if (*text == '\r' && text[1] == '\n')
-			continue;
-		if (*text == '\n' || *text == '\r')
-			buf_adds(&b, "\r\n");
-		else
-			buf_addc(&b, *text);
+	/* The text between line ends in one piece. */
+	while (*text) {
+		n = strcspn(text, "\r\n");
+		buf_add(&b, text, n);
+		text += n;
+		if (*text == '\0')
+			break;
+		text += text[0] == '\r' && text[1] == '\n' ? 2 : 1;
+		buf_add(&b, "\r\n", 2);
 	}
 	return buf_steal(&b);
+}
+
+/* The encoding as it is written: into out, handed to b a few hundred
+ * bytes at a time rather than a character at a time. */
+struct qp {
+	struct buf	 b;
+	char		 out[512];
+	size_t		 o;
+};
+
+static void
+qp_put(struct qp *q, const char *s, size_t n)
+{
+	if (q->o + n > sizeof(q->out)) {
+		buf_add(&q->b, q->out, q->o);
+		q->o = 0;
+	}
+	memcpy(q->out + q->o, s, n);
+	q->o += n;
+}
+
+/* A line ends at p: the text's end or CRLF. */
+static int
+qp_eol(const unsigned char *p)
+{
+	return p[0] == '\0' || (p[0] == '\r' && p[1] == '\n');
+}
+
+/* How many of the at most max characters at p quoted-printable keeps as
+ * they are: printable ASCII but =, and a space or tab not ending the line
+ * (not for a line's first character: see compose_qp). */
+static size_t
+qp_plain(const unsigned char *p, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && ((p[n] > 0x20 && p[n] < 0x7f && p[n] != '=') ||
+	    ((p[n] == ' ' || p[n] == '\t') && !qp_eol(p + n + 1))))
+		n++;
+	return n;
 }
 
 /*
@@ -196,17 +239,28 @@ char *
 compose_qp(const char *text)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	struct buf b = { 0 };
+	struct qp q;
 	const unsigned char *p = (const unsigned char *)text;
 	char tok[4];
 	size_t col = 0, n;
 	int enc;
 
+	memset(&q.b, 0, sizeof(q.b));
+	q.o = 0;
 	while (*p) {
 		if (p[0] == '\r' && p[1] == '\n') {
-			buf_adds(&b, "\r\n");
+			qp_put(&q, "\r\n", 2);
 			col = 0;
 			p += 2;
+			continue;
+		}
+		/* Inside a line, a run of characters that stand for
+		 * themselves and fit before the soft break: in one piece
+		 * (what the steps below would do one at a time). */
+		if (col > 0 && col < 75 && (n = qp_plain(p, 75 - col)) > 0) {
+			qp_put(&q, (const char *)p, n);
+			col += n;
+			p += n;
 			continue;
 		}
 		enc = *p == '=' || *p >= 0x7f || (*p < 0x20 && *p != '\t') ||
@@ -227,17 +281,18 @@ compose_qp(const char *text)
 		 * soft break's "=". */
 		if (col + n > 75 && !(col + n <= 76 && (p[1] == '\0' ||
 		    (p[1] == '\r' && p[2] == '\n')))) {
-			buf_adds(&b, "=\r\n");
+			qp_put(&q, "=\r\n", 3);
 			col = 0;
 			if (*p == '.' || strncmp((const char *)p, "From ",
 			    5) == 0)
 				continue;	/* encoded at the new line's start */
 		}
-		buf_add(&b, tok, n);
+		qp_put(&q, tok, n);
 		col += n;
 		p++;
 	}
-	return buf_steal(&b);
+	buf_add(&q.b, q.out, q.o);
+	return buf_steal(&q.b);
 }
 
 /* 7bit serves text that is ASCII with lines within 78 characters; the rest

@@ -392,13 +392,17 @@ walk_root(struct yw *w, yaml_node_t *root, struct gamedef *d)
 	return 0;
 }
 
+#define GAMEDEF_TEXT_MAX	(1 << 20)
+
 int
 gamedef_load_file(const char *path, struct gamedef *d, char *err,
     size_t errlen)
 {
 	struct yw w;
 	FILE *f;
-	int rc;
+	char *text;
+	size_t len;
+	int rc, truncated;
 
 	memset(d, 0, sizeof(*d));
 	d->file = xstrdup(path);
@@ -406,7 +410,18 @@ gamedef_load_file(const char *path, struct gamedef *d, char *err,
 		util_err(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	rc = yw_load(&w, path, NULL, 0, f, 0, YW_MAX_DEPTH, err, errlen);
+	/* Read whole, a shipped definition is not parsed again (its
+	 * document is built in: yamlbuiltin.c); past 1 MiB, streamed. */
+	text = util_read_stream(f, GAMEDEF_TEXT_MAX, &len, &truncated);
+	if (!truncated && !ferror(f))
+		rc = yw_load_text(&w, path, text, len, YW_MAX_DEPTH, err,
+		    errlen);
+	else {
+		rewind(f);
+		rc = yw_load(&w, path, NULL, 0, f, 0, YW_MAX_DEPTH, err,
+		    errlen);
+	}
+	free(text);
 	if (rc == 0)
 		rc = walk_root(&w, yaml_document_get_root_node(w.doc), d);
 	yw_free(&w);

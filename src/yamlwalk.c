@@ -2,7 +2,9 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "yamlwalk.h"
@@ -99,6 +101,80 @@ yw_load(struct yw *w, const char *path, const char *text, size_t len,
 	return 0;
 }
 
+static void
+set_mark(yaml_mark_t *m, const unsigned int v[3])
+{
+	m->index = v[0];
+	m->line = v[1];
+	m->column = v[2];
+}
+
+int
+yw_load_built(struct yw *w, const char *path, const struct yw_builtin *b,
+    int maxdepth, char *err, size_t errlen)
+{
+	yaml_document_t *d = &w->store;
+	yaml_node_t *n;
+	const struct yw_bnode *bn;
+	int i;
+
+	memset(w, 0, sizeof(*w));
+	w->path = path;
+	w->err = err;
+	w->errlen = errlen;
+	w->text = b->text;
+	w->len = b->len;
+	/* One allocation, the nodes: every string, item and pair is the
+	 * built-in's own (the walkers only read). */
+	d->nodes.start = xcalloc((size_t)b->nnodes, sizeof(*d->nodes.start));
+	d->nodes.end = d->nodes.top = d->nodes.start + b->nnodes;
+	d->start_implicit = b->start_implicit;
+	d->end_implicit = b->end_implicit;
+	set_mark(&d->start_mark, b->start);
+	set_mark(&d->end_mark, b->end);
+	for (i = 0; i < b->nnodes; i++) {
+		n = d->nodes.start + i;
+		bn = b->nodes + i;
+		n->type = (yaml_node_type_t)bn->type;
+		n->tag = (yaml_char_t *)(uintptr_t)(b->pool + bn->tag);
+		switch (n->type) {
+		case YAML_SCALAR_NODE:
+			n->data.scalar.value = (yaml_char_t *)(uintptr_t)
+			    (b->pool + bn->value);
+			n->data.scalar.length = bn->count;
+			n->data.scalar.style = (yaml_scalar_style_t)bn->style;
+			break;
+		case YAML_SEQUENCE_NODE:
+			n->data.sequence.items.start = (yaml_node_item_t *)
+			    (uintptr_t)(b->items + bn->first);
+			n->data.sequence.items.end = n->data.sequence.items.top =
+			    n->data.sequence.items.start + bn->count;
+			n->data.sequence.style =
+			    (yaml_sequence_style_t)bn->style;
+			break;
+		case YAML_MAPPING_NODE:
+			n->data.mapping.pairs.start = (yaml_node_pair_t *)
+			    (uintptr_t)(b->pairs + bn->first);
+			n->data.mapping.pairs.end = n->data.mapping.pairs.top =
+			    n->data.mapping.pairs.start + bn->count;
+			n->data.mapping.style = (yaml_mapping_style_t)bn->style;
+			break;
+		default:
+			break;
+		}
+		set_mark(&n->start_mark, bn->start);
+		set_mark(&n->end_mark, bn->end);
+	}
+	w->state = 3;
+	w->doc = d;
+	if (maxdepth > 0 && !depth_ok(w->doc,
+	    yaml_document_get_root_node(w->doc), 0, maxdepth)) {
+		util_err(err, errlen, "%s: nested too deeply", path);
+		return -1;
+	}
+	return 0;
+}
+
 int
 yw_only_one(struct yw *w)
 {
@@ -120,9 +196,12 @@ yw_only_one(struct yw *w)
 void
 yw_free(struct yw *w)
 {
+	if (w->state == 3)	/* built: no parser, and only the nodes
+				 * are the walker's */
+		free(w->store.nodes.start);
 	if (w->state == 2)
 		yaml_document_delete(&w->store);
-	if (w->state >= 1)
+	if (w->state == 1 || w->state == 2)
 		yaml_parser_delete(&w->parser);
 	w->state = 0;
 	w->doc = NULL;

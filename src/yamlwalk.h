@@ -34,8 +34,39 @@ struct yw {
 	const char	*text;		/* foreign, for YW_COLUMN */
 	size_t		 len;
 	int		 flags;
-	int		 state;		/* 1: parser set up, 2: store loaded */
+	int		 state;		/* 1: parser set up, 2: store loaded,
+					 * 3: store built from a yw_builtin */
 };
+
+/*
+ * A YAML file shipped with ludus (the game definitions, commands.yaml),
+ * its first document as libyaml loaded it at build time (src/yamlembed
+ * writes yamldocs.inc): nodes by offsets into pool (tags and scalars, each
+ * NUL-terminated), items and pairs, marks as index, line, column.
+ */
+struct yw_bnode {
+	unsigned int	 type, style;	/* yaml_node_type_t, its style */
+	unsigned int	 tag, value;	/* offsets in the pool */
+	unsigned int	 count;		/* bytes, items or pairs */
+	unsigned int	 first;		/* the first item or pair */
+	unsigned int	 start[3], end[3];
+};
+
+struct yw_builtin {
+	const char	*text;		/* the file's bytes */
+	size_t		 len;
+	const char	*pool;
+	const struct yw_bnode *nodes;
+	int		 nnodes;
+	const yaml_node_item_t *items;
+	const yaml_node_pair_t *pairs;
+	int		 start_implicit, end_implicit;
+	unsigned int	 start[3], end[3];
+};
+
+/* The built-in document of a text byte for byte equal to a shipped file,
+ * else NULL (src/yamlbuiltin.c). */
+const struct yw_builtin *yw_builtin_find(const char *text, size_t len);
 
 /*
  * Parse the first document of text (len bytes) or of the stream f (text
@@ -45,6 +76,17 @@ struct yw {
  */
 int	 yw_load(struct yw *, const char *path, const char *text, size_t len,
 	    FILE *f, int flags, int maxdepth, char *err, size_t errlen);
+/*
+ * The same for a text yw_builtin_find() found: the document is the one
+ * libyaml gave at build time for the same bytes, built without parsing
+ * (its strings are the built-in's, read only).  Not for yw_only_one().
+ */
+int	 yw_load_built(struct yw *, const char *path,
+	    const struct yw_builtin *, int maxdepth, char *err, size_t errlen);
+/* Either: the built-in document of text when there is one, else text
+ * parsed (src/yamlbuiltin.c). */
+int	 yw_load_text(struct yw *, const char *path, const char *text,
+	    size_t len, int maxdepth, char *err, size_t errlen);
 /* For a reader whose file holds one document: 0 when nothing but
  * comments follows the first, or -1 with err filled ("FILE:LINE: only one
  * YAML document is allowed", or the syntax error after it). */

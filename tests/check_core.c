@@ -16,6 +16,7 @@
 #include "testutil.h"
 #include "token.h"
 #include "tz.h"
+#include "yamlwalk.h"
 
 START_TEST(util_buf_grows_and_terminates)
 {
@@ -354,6 +355,105 @@ START_TEST(gamedef_resolve_fills_defaults_and_checks_values)
 	    "seeds, empty_capture)");
 	ck_assert_int_eq(gamedef_resolve(d, bad3, 1, &o, err, sizeof(err)),
 	    -1);
+}
+END_TEST
+
+/* Two libyaml nodes alike: type, tag, text or children, style, marks. */
+static void
+same_node(const yaml_node_t *a, const yaml_node_t *b, const char *file)
+{
+	ck_assert_int_eq(a->type, b->type);
+	ck_assert_str_eq((const char *)a->tag, (const char *)b->tag);
+	ck_assert_msg(memcmp(&a->start_mark, &b->start_mark,
+	    sizeof(a->start_mark)) == 0 && memcmp(&a->end_mark, &b->end_mark,
+	    sizeof(a->end_mark)) == 0, "%s: marks differ at line %zu", file,
+	    a->start_mark.line + 1);
+	switch (a->type) {
+	case YAML_SCALAR_NODE:
+		ck_assert_uint_eq(a->data.scalar.length, b->data.scalar.length);
+		ck_assert(memcmp(a->data.scalar.value, b->data.scalar.value,
+		    a->data.scalar.length + 1) == 0);
+		ck_assert_int_eq(a->data.scalar.style, b->data.scalar.style);
+		break;
+	case YAML_SEQUENCE_NODE:
+		ck_assert_int_eq(a->data.sequence.style, b->data.sequence.style);
+		ck_assert_int_eq(a->data.sequence.items.top -
+		    a->data.sequence.items.start, b->data.sequence.items.top -
+		    b->data.sequence.items.start);
+		ck_assert(memcmp(a->data.sequence.items.start,
+		    b->data.sequence.items.start,
+		    (size_t)(a->data.sequence.items.top -
+		    a->data.sequence.items.start) *
+		    sizeof(yaml_node_item_t)) == 0);
+		break;
+	case YAML_MAPPING_NODE:
+		ck_assert_int_eq(a->data.mapping.style, b->data.mapping.style);
+		ck_assert_int_eq(a->data.mapping.pairs.top -
+		    a->data.mapping.pairs.start, b->data.mapping.pairs.top -
+		    b->data.mapping.pairs.start);
+		ck_assert(memcmp(a->data.mapping.pairs.start,
+		    b->data.mapping.pairs.start,
+		    (size_t)(a->data.mapping.pairs.top -
+		    a->data.mapping.pairs.start) *
+		    sizeof(yaml_node_pair_t)) == 0);
+		break;
+	default:
+		ck_abort_msg("%s: an empty node", file);
+	}
+}
+
+/*
+ * Every shipped YAML file (the game definitions, commands.yaml) is built
+ * in (yamlbuiltin.c), and its built-in document is node for node the one
+ * libyaml parses from the file now; a text one byte off is parsed.
+ */
+START_TEST(yaml_builtin_documents_are_the_parsed_ones)
+{
+	static const char *files[] = { "mancala.yaml", "alquerque.yaml",
+	    "almakleh.yaml", "aluette.yaml", "spite.yaml", "commands.yaml" };
+	const struct yw_builtin *b;
+	struct yw parsed, built;
+	char path[1024], err[512], *text, *more;
+	size_t len, i;
+	int j, n;
+
+	for (i = 0; i < nitems(files); i++) {
+		snprintf(path, sizeof(path), "%s/%s", gamedef_default_dir(),
+		    files[i]);
+		text = util_read_file(path, 1 << 20, &len);
+		ck_assert_msg(text != NULL, "%s", path);
+		b = yw_builtin_find(text, len);
+		ck_assert_msg(b != NULL, "%s is not built in", path);
+		ck_assert_int_eq(yw_load(&parsed, path, text, len, NULL, 0,
+		    YW_MAX_DEPTH, err, sizeof(err)), 0);
+		ck_assert_int_eq(yw_load_built(&built, path, b, YW_MAX_DEPTH,
+		    err, sizeof(err)), 0);
+		ck_assert_int_eq(built.state, 3);
+		n = (int)(parsed.doc->nodes.top - parsed.doc->nodes.start);
+		ck_assert_int_eq(n, (int)(built.doc->nodes.top -
+		    built.doc->nodes.start));
+		for (j = 0; j < n; j++)
+			same_node(parsed.doc->nodes.start + j,
+			    built.doc->nodes.start + j, path);
+		ck_assert_int_eq(parsed.doc->start_implicit,
+		    built.doc->start_implicit);
+		ck_assert_int_eq(parsed.doc->end_implicit,
+		    built.doc->end_implicit);
+		ck_assert(memcmp(&parsed.doc->start_mark,
+		    &built.doc->start_mark, sizeof(yaml_mark_t)) == 0);
+		ck_assert(memcmp(&parsed.doc->end_mark, &built.doc->end_mark,
+		    sizeof(yaml_mark_t)) == 0);
+		yw_free(&parsed);
+		yw_free(&built);
+		ck_assert_int_eq(built.state, 0);
+		/* One byte more, or one less: not the shipped file. */
+		more = xasprintf("%s#", text);
+		ck_assert_ptr_null(yw_builtin_find(more, len + 1));
+		ck_assert_ptr_null(yw_builtin_find(text, len - 1));
+		free(more);
+		free(text);
+	}
+	ck_assert_ptr_null(yw_builtin_find("", 0));
 }
 END_TEST
 
@@ -776,6 +876,7 @@ core_suite(void)
 	tcase_add_test(tc, gamedef_texts_by_language);
 	tcase_add_test(tc, gamedef_resolve_fills_defaults_and_checks_values);
 	tcase_add_test(tc, gamedef_every_engine_has_a_definition);
+	tcase_add_test(tc, yaml_builtin_documents_are_the_parsed_ones);
 	tcase_add_test(tc, game_looks_like_move_counts_notation_words);
 	tcase_add_test(tc, token_secret_file_and_tokens);
 	tcase_add_test(tc, token_hmac_matches_the_published_construction);
