@@ -8,43 +8,70 @@
  * change or free what it passed at once.  refeff_apply() is the one place
  * that writes: it applies the effects in the order they were recorded and
  * empties the list.  No other ref*.c file calls a store function that
- * writes (tests/callgraph.sh holds that); reads stay direct.
+ * writes, but for the outbox's (refcore.c queues the mails) and the
+ * transaction's (referee.c); tests/callgraph.sh holds that.  Reads stay
+ * direct, and so does play.c's engine work: the referee plays in memory
+ * (play_build, play_line_moves, play_takeback_to) and records the rows.
  *
  * When effects are applied.  The dispatcher (refcmd.c) applies them when
- * a run step or a timer's step returns REF_OK, inside the command's
- * savepoint; on REF_FAIL, REF_ASIDE or REF_TEMP it discards them, so a
- * failed command writes nothing, as before (the savepoint is undone too,
- * for what was applied earlier).  Inside a command they are applied at
- * two named points only, where what comes next reads what was decided:
+ * a run step, a prior step or a timer's step returns REF_OK, inside the
+ * command's savepoint; on REF_FAIL, REF_ASIDE or REF_TEMP it discards
+ * them, so a failed command writes nothing (what an earlier point below
+ * applied is undone with the savepoint, as every write was before).
+ * Inside a command they are applied at three named points only, where
+ * what comes next reads what was decided:
  *
- *   a mail is rendered (ref_render, refcore.c): the views read the game,
- *	its move log and events, the seats' players, the observers and the
- *	ratings from the store, and a mail tells what was decided, so the
- *	effects recorded so far are applied first;
- *   a move is played (ref_play, refgame.c: the player's, a conditional
- *	reply, a robot's): what follows a move (the clock, the conditional
- *	queue, the robots, the end of the game, its ratings, ladder and
- *	mails) is decided from the position after it, and some of those
- *	steps read the move log, so each move is applied when it has been
- *	decided; the game row the caller holds in memory (g->row) stays
- *	the one truth the later steps change and record again.
+ *   a view: a mail is built (refview.c's entry points, ref_send,
+ *	ref_send_addr, ref_player_name; refladder.c's standings and rating
+ *	texts).  The views read the game's move log and events, the seats'
+ *	players, the observers, the ratings and the rungs from the store,
+ *	and a mail tells what was decided, so the effects recorded so far
+ *	are applied first.  A run step is thus: read, decide (record),
+ *	tell (the first view applies);
+ *   a move is played (ref_play, refcore.c: the player's, a conditional
+ *	reply, a robot's).  What follows a move (the clock, the conditional
+ *	queue, the robots, the end of the game with its ratings and ladder)
+ *	is decided from the position after it, and some of those steps
+ *	count the plies in the stored log, so each move is applied when it
+ *	has been decided.  The game row the caller holds (g->row) stays the
+ *	one truth that the later steps change and record again;
+ *   a game is made (ref_game_make, refcore.c): the clocks that start it
+ *	read its seats' players, made for invited addresses a moment
+ *	before, and the robots play in it.
  *
- * Besides those, a command that reads back what it wrote carries what it
- * decided in memory instead (the game row, the ladder's rungs, a seek).
+ * Everything else that reads back what it decided carries it in memory
+ * instead: the game row, a report written (its row as the admins' mail
+ * shows it), a report resolved, the ladder's rungs, a seek, the sender's
+ * player row (x->me).  Writes that used to answer a question by their
+ * return value ask it first by a read: whether the sender thanked that
+ * player (store_thanks_get), observes the game (store_observers), a
+ * report is open (store_report_load), a cookie is good
+ * (store_confirm_get).
  *
- * Rows whose id the decision needs (a new game's #ID goes into the mail's
- * subject, its seats name players made for invited addresses, a seek's
- * number, a report's, a challenge's, a ladder's) get it reserved in the
- * decide step: refeff_reserve reads the id the store would give the row
- * now (store_id_next: max + 1, as SQLite gives an INTEGER PRIMARY KEY)
- * and counts the ids this list already reserved in that series, so the
- * ids are exactly those of writing at once.  refeff_apply checks that the
- * store gave each row its reserved id and fails (a broken invariant)
- * when not.  A player made in this list is found again by address
- * (refeff_player_pending) until it is applied.
+ * The message level (referee.c) records and applies its own writes at
+ * once: the sender's player row, the reply counter, a fired timer's
+ * deletion (outside the timer's savepoint, also when it is dropped),
+ * and the ladders of the configuration (refladder_configured, one
+ * ladder at a time, so that a name given twice is made once).
  *
+ * Ids.  Rows whose id the decision needs (a new game's #ID goes into the
+ * mail's subject and into the events and timers recorded after it; the
+ * seats name players made for invited addresses; a seek's number, a
+ * report's, a challenge's, a ladder's) get it reserved in the decide
+ * step: refeff_reserve reads the id the store would give the row now
+ * (store_id_next: max + 1, as SQLite numbers an INTEGER PRIMARY KEY
+ * without AUTOINCREMENT; games and seeks share one series) and counts
+ * the ids this list already reserved in that series, so the ids are
+ * exactly those of writing at once, and the golden mails show the same
+ * numbers.  refeff_apply checks that each row got its reserved id and
+ * fails (ref_broken) when not.  A player made in this list is found
+ * again by address (refeff_player_pending) until it is applied.  Timers
+ * get no reserved id: no decision needs one.  fx_player_ban may make a
+ * player row too (an address never seen); no id is reserved for it, as
+ * nothing in that command needs one.
+
  * Mails stay as they were: held in ref_msg.outs and queued at the end of
- * the message (ref_queue_now), not effects.
+ * the message (referee_queue writes the outbox), not effects.
  */
 #ifndef LUDUS_REFEFF_H
 #define LUDUS_REFEFF_H

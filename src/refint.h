@@ -30,6 +30,11 @@
  *		that passes a store failure up passes it up too; the
  *		message level tells the two apart by x->cause.
  *
+ * A run step does not write: it reads, decides and records its writes
+ * as effects (refeff.h), which the dispatcher applies when it returns
+ * REF_OK and drops otherwise; a mail built, a move played or a game made
+ * applies what was recorded before it.
+ *
  * A store function's 1 ("no such row") is not REF_FAIL by itself: each
  * caller says what a missing row means (ref_must: that it is broken).
  *
