@@ -343,8 +343,10 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 	rc = e->run(x, &k, res);
 	/* The run step decided; what it decided is applied now, inside the
 	 * command's savepoint, or dropped when it failed (refeff.h). */
-	if (rc == REF_OK)
-		rc = refeff_apply(x);
+	if (rc == REF_OK && (rc = refeff_apply(x)) != REF_OK) {
+		free(res->rerun);
+		res->rerun = NULL;
+	}
 	if (rc == REF_OK && res->rerun != NULL) {
 		/* confirm COOKIE: the line it confirms, now confirmed. */
 		again = res->rerun;
