@@ -233,8 +233,8 @@ play_create_with(struct store *s, const struct gamedef *def,
 		g->row.id = set->id;
 	}
 	for (i = 0; i < naddresses; i++) {
-		if (store_player_id(s, canon[i], 1, now, &g->row.player[i]) !=
-		    0) {
+		if (s != NULL && store_player_id(s, canon[i], 1, now,
+		    &g->row.player[i]) != 0) {
 			util_err(err, errlen, "%s", store_errmsg(s));
 			rc = PLAY_TEMP;
 			goto out;
@@ -244,7 +244,7 @@ play_create_with(struct store *s, const struct gamedef *def,
 		canon[i] = NULL;
 	}
 	play_refresh(g);
-	if (store_game_create(s, &g->row) == -1) {
+	if (s != NULL && store_game_create(s, &g->row) == -1) {
 		util_err(err, errlen, "%s", store_errmsg(s));
 		rc = PLAY_TEMP;
 		goto out;
@@ -258,6 +258,16 @@ out:
 	if (rc != 0)
 		play_free(g);
 	return rc;
+}
+
+int
+play_build(const struct gamedef *def, const struct play_settings *set,
+    char *const *words, int nwords, char *const *addresses, int naddresses,
+    const unsigned char seed[RNG_SEED_LEN], const char *status, int64_t now,
+    struct play_game *g, char *err, size_t errlen)
+{
+	return play_create_with(NULL, def, set, words, nwords, addresses,
+	    naddresses, seed, status, now, g, err, errlen);
 }
 
 int
@@ -321,12 +331,11 @@ play_seat(const struct play_game *g, const char *address)
 }
 
 int
-play_line(struct store *s, struct play_game *g, int seat, const char *line,
-    int64_t now, char *err, size_t errlen)
+play_line_moves(struct play_game *g, int seat, const char *line, int64_t now,
+    char (*texts)[GAME_MOVE_TEXT], int max, char *err, size_t errlen)
 {
 	const struct game_ops *ops = g->def->ops;
-	struct game_move moves[64];
-	char text[GAME_MOVE_TEXT];
+	struct game_move moves[PLAY_LINE_MAX];
 	void *before;
 	int n, i, failed;
 
@@ -351,31 +360,44 @@ play_line(struct store *s, struct play_game *g, int seat, const char *line,
 	}
 	/* Log each move in canonical notation, formatted in the position it
 	 * was played from. */
-	for (i = 0; i < n; i++) {
-		ops->format_move(before, seat, &moves[i], text, sizeof(text));
+	for (i = 0; i < n && i < max; i++) {
+		ops->format_move(before, seat, &moves[i], texts[i],
+		    GAME_MOVE_TEXT);
 		ops->apply(before, seat, &moves[i]);
-		if (store_move_add(s, g->row.id, g->row.nmoves + i + 1, seat,
-		    text, now) == -1) {
-			util_err(err, errlen, "%s", store_errmsg(s));
-			goto fail;
-		}
 	}
 	g->row.nmoves += n;
 	g->row.updated = now;
 	play_refresh(g);
-	if (store_game_update(s, &g->row) == -1) {
-		util_err(err, errlen, "%s", store_errmsg(s));
-		goto fail;
-	}
 	free(before);
 	return n;
-fail:
-	free(before);
-	return PLAY_TEMP;
 }
 
 int
-play_replay(struct store *s, const struct play_game *g, char **state,
+play_line(struct store *s, struct play_game *g, int seat, const char *line,
+    int64_t now, char *err, size_t errlen)
+{
+	char texts[PLAY_LINE_MAX][GAME_MOVE_TEXT];
+	int n, i;
+
+	if ((n = play_line_moves(g, seat, line, now, texts, PLAY_LINE_MAX, err,
+	    errlen)) < 0)
+		return n;
+	for (i = 0; i < n; i++)
+		if (store_move_add(s, g->row.id, g->row.nmoves - n + i + 1,
+		    seat, texts[i], now) == -1) {
+			util_err(err, errlen, "%s", store_errmsg(s));
+			return PLAY_TEMP;
+		}
+	if (store_game_update(s, &g->row) == -1) {
+		util_err(err, errlen, "%s", store_errmsg(s));
+		return PLAY_TEMP;
+	}
+	return n;
+}
+
+/* The state after the first keep logged moves (keep -1: all of them). */
+static int
+replay(struct store *s, const struct play_game *g, int keep, char **state,
     char *err, size_t errlen)
 {
 	const struct game_ops *ops = g->def->ops;
@@ -384,17 +406,18 @@ play_replay(struct store *s, const struct play_game *g, char **state,
 	struct buf b = { 0 };
 	char merr[GAME_ERRLEN];
 	void *st;
-	int n, i, rc = -1;
+	int n, i, upto, rc = -1;
 
 	if (store_moves(s, g->row.id, &log, &n) == -1) {
 		util_err(err, errlen, "%s", store_errmsg(s));
 		return -1;
 	}
+	upto = keep >= 0 && keep < n ? keep : n;
 	st = xcalloc(1, ops->state_size);
 	if (ops->create(st, &g->opts, g->row.seed, g->row.nseats, err,
 	    errlen) == -1)
 		goto out;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < upto; i++) {
 		if (log[i].ply != i + 1) {
 			util_err(err, errlen, _("move log has a gap at ply %d"),
 			    i + 1);
@@ -416,6 +439,13 @@ out:
 	store_moves_free(log, n);
 	free(st);
 	return rc;
+}
+
+int
+play_replay(struct store *s, const struct play_game *g, char **state,
+    char *err, size_t errlen)
+{
+	return replay(s, g, -1, state, err, errlen);
 }
 
 int
@@ -469,7 +499,7 @@ play_plies_stored(struct store *s, const struct play_game *g)
 }
 
 int
-play_takeback(struct store *s, struct play_game *g, int keep, int64_t now,
+play_takeback_to(struct store *s, struct play_game *g, int keep, int64_t now,
     char *err, size_t errlen)
 {
 	char *state = NULL;
@@ -479,11 +509,7 @@ play_takeback(struct store *s, struct play_game *g, int keep, int64_t now,
 		util_err(err, errlen, "no move %d to go back to", keep);
 		return -1;
 	}
-	if (store_moves_truncate(s, g->row.id, keep) == -1) {
-		util_err(err, errlen, "%s", store_errmsg(s));
-		return -1;
-	}
-	if (play_replay(s, g, &state, err, errlen) == -1)
+	if (replay(s, g, keep, &state, err, errlen) == -1)
 		return -1;
 	rc = g->def->ops->parse_state(g->st, state, err, errlen);
 	free(state);
@@ -492,7 +518,17 @@ play_takeback(struct store *s, struct play_game *g, int keep, int64_t now,
 	g->row.nmoves = keep;
 	g->row.updated = now;
 	play_refresh(g);
-	if (store_game_update(s, &g->row) == -1) {
+	return 0;
+}
+
+int
+play_takeback(struct store *s, struct play_game *g, int keep, int64_t now,
+    char *err, size_t errlen)
+{
+	if (play_takeback_to(s, g, keep, now, err, errlen) == -1)
+		return -1;
+	if (store_moves_truncate(s, g->row.id, keep) == -1 ||
+	    store_game_update(s, &g->row) == -1) {
 		util_err(err, errlen, "%s", store_errmsg(s));
 		return -1;
 	}

@@ -49,6 +49,14 @@ int	 play_create_with(struct store *, const struct gamedef *,
 	    char *const *addresses, int naddresses,
 	    const unsigned char seed[RNG_SEED_LEN], const char *status,
 	    int64_t now, struct play_game *, char *err, size_t errlen);
+/* The same without the store: the row as it would be created, seats'
+ * player ids 0 and g->address[] the canonical addresses, for a caller
+ * that writes the row itself (the referee's effects, refeff.h). */
+int	 play_build(const struct gamedef *, const struct play_settings *,
+	    char *const *words, int nwords, char *const *addresses,
+	    int naddresses, const unsigned char seed[RNG_SEED_LEN],
+	    const char *status, int64_t now, struct play_game *, char *err,
+	    size_t errlen);
 /* 1 when there is no such game, PLAY_BROKEN when the stored game cannot
  * be read (a kind this ludus does not know, a state its engine refuses, a
  * seat without a player: err says which), -1 when the store failed. */
@@ -67,6 +75,13 @@ int	 play_seat(const struct play_game *, const char *address);
  * of moves played, or -1 with err saying why (nothing changed). */
 int	 play_line(struct store *, struct play_game *, int seat,
 	    const char *line, int64_t now, char *err, size_t errlen);
+/* The same in memory only: the moves played get their logged notation
+ * in texts[] (at most max, PLAY_LINE_MAX will do); g's state and row
+ * (nmoves, updated, status and result) change, the store does not. */
+#define PLAY_LINE_MAX	64
+int	 play_line_moves(struct play_game *, int seat, const char *line,
+	    int64_t now, char (*texts)[GAME_MOVE_TEXT], int max, char *err,
+	    size_t errlen);
 
 /* Re-derive the state from the seed and the move log; its serialised form
  * is returned (owned).  -1 with err when a logged move does not replay. */
@@ -93,6 +108,10 @@ int	 play_plies_stored(struct store *, const struct play_game *);
  * as play_replay does, so replay and verification stay exact.  The game
  * must still be active.  -1 with err (the caller rolls back). */
 int	 play_takeback(struct store *, struct play_game *, int keep,
+	    int64_t now, char *err, size_t errlen);
+/* The same in memory only (the log is read, not cut; g's state and row
+ * change): the caller cuts the log and writes the row. */
+int	 play_takeback_to(struct store *, struct play_game *, int keep,
 	    int64_t now, char *err, size_t errlen);
 
 /* A rendering for a seat (or GAME_PUBLIC), with players' addresses as

@@ -47,7 +47,7 @@ refadmin_ask(struct ref_msg *x, const char *line, int admin,
 	int rc;
 
 	make_cookie(x, cookie);
-	if (store_confirm_add(x->r->store, cookie, x->me.id, line, x->now,
+	if (fx_confirm_add(x, cookie, x->me.id, line, x->now,
 	    expires) == -1)
 		return -1;
 	d = tmpl_data_new();
@@ -70,15 +70,16 @@ refadmin_confirm(struct ref_msg *x, const struct command *c,
 	char *line;
 	int rc;
 
-	if ((rc = store_confirm_take(x->r->store, c->text, x->me.id, x->now,
+	if ((rc = store_confirm_get(x->r->store, c->text, x->me.id, x->now,
 	    &line)) == -1)
 		return -1;
 	if (rc == 1)
 		return ref_fail(res, _("`%s` is no confirmation waiting for you "
 		    "(unknown, used or expired)"), c->text);
-	/* The table's dispatcher runs it now, as confirmed. */
+	/* The table's dispatcher takes the cookie and runs the line now, as
+	 * confirmed. */
 	res->rerun = line;
-	return REF_OK;
+	return fx_confirm_take(x, c->text, x->me.id, x->now);
 }
 
 /* The seat a RESULT names, or -1. */
@@ -188,8 +189,8 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		    (char *)NULL);
 		seatname = text;	/* freed below */
 		text = i18n_keep(seatname);
-		if (store_game_update(x->r->store, &g.row) == -1 ||
-		    store_event_add(x->r->store, g.row.id, g.row.nmoves,
+		if (fx_game_update(x, &g.row) == -1 ||
+		    fx_event_add(x, g.row.id, g.row.nmoves,
 		    x->me.id, "admin extend", text, x->now) == -1) {
 			rc = -1;
 			break;
@@ -299,16 +300,22 @@ refadmin_report(struct ref_msg *x, const struct command *c,
 		return ref_fail(res, _("at most %d reports an hour"),
 		    REF_REPORT_PER_HOUR);
 	}
-	if (store_action_add(x->r->store, x->me.id, "report", x->now) == -1 ||
-	    store_report_add(x->r->store, g.row.id, x->me.id, c->text, x->now,
-	    &id) == -1 || ref_must(x, store_report_load(x->r->store, id, &rp),
-	    "report", id) != 0)
+	if (refeff_reserve(x, STORE_SERIES_REPORT, &id) == -1 ||
+	    fx_action_add(x, x->me.id, "report", x->now) == -1 ||
+	    fx_report_add(x, g.row.id, x->me.id, c->text, x->now, id) == -1)
 		goto fail;
+	/* The report as it is written. */
+	memset(&rp, 0, sizeof(rp));
+	rp.id = id;
+	rp.game = g.row.id;
+	rp.reporter = x->me.id;
+	rp.text = xstrdup(c->text);
+	rp.created = x->now;
 	memset(&t, 0, sizeof(t));
 	t.due = x->now + REF_REPORT_RESEND;
 	t.kind = "report";
 	t.data = xasprintf("%lld", (long long)id);
-	rc = store_timer_add(x->r->store, &t, &t.id);
+	rc = fx_timer_add(x, &t);
 	free(t.data);
 	if (rc == 0) {
 		d = tmpl_data_new();
@@ -371,15 +378,19 @@ admin_resolve(struct ref_msg *x, const struct command *c,
 	struct tmpl_data *d;
 	int rc;
 
-	if ((rc = store_report_resolve(x->r->store, c->report, c->text,
-	    x->now)) == -1)
+	if ((rc = store_report_load(x->r->store, c->report, &rp)) == -1)
 		return -1;
+	if (rc == 0 && rp.resolved != 0) {
+		store_report_free(&rp);
+		rc = 1;
+	}
 	if (rc == 1)
 		return ref_fail(res, _("there is no open report #%lld"),
 		    (long long)c->report);
-	if (ref_must(x, store_report_load(x->r->store, c->report, &rp),
-	    "report", c->report) != 0)
-		return -1;
+	fx_report_resolve(x, c->report, c->text, x->now);
+	/* The report as it is resolved. */
+	rp.resolved = x->now;
+	rp.resolution = xstrdup(c->text);
 	if (ref_must(x, store_player_load(x->r->store, rp.reporter, &rep),
 	    "player", rp.reporter) != 0) {
 		store_report_free(&rp);
@@ -437,7 +448,7 @@ refadmin_cmd_ban(struct ref_msg *x, const struct ref_call *k,
 
 	if (ref_is_admin(x->r, c->addr))
 		return ref_fail(res, _("%s is an admin"), c->addr);
-	if ((rc = store_player_ban(x->r->store, c->addr,
+	if ((rc = fx_player_ban(x, c->addr,
 	    c->kind == CMD_ADMIN_BAN, x->now)) == -1)
 		return -1;
 	log_info("%s by %s: %s%s%s", command_name(c->kind),
@@ -496,8 +507,8 @@ timer_invitation(struct ref_msg *x, const struct store_timer *t)
 		free(g.row.ended);
 		g.row.ended = xstrdup("expired");
 		g.row.updated = x->now;
-		if (store_game_update(x->r->store, &g.row) == -1 ||
-		    store_event_add(x->r->store, g.row.id, 0, 0,
+		if (fx_game_update(x, &g.row) == -1 ||
+		    fx_event_add(x, g.row.id, 0, 0,
 		    "invitation expired", NULL, x->now) == -1 ||
 		    refladder_unplayed(x, &g, 0) == -1)
 			rc = -1;

@@ -50,8 +50,8 @@ waiting_seats(const struct play_game *g)
 static int
 cancel_timers(struct ref_msg *x, const struct play_game *g)
 {
-	if (store_timer_cancel(x->r->store, "reminder", g->row.id, 0) == -1 ||
-	    store_timer_cancel(x->r->store, "timeout", g->row.id, 0) == -1)
+	if (fx_timer_cancel(x, "reminder", g->row.id, 0) == -1 ||
+	    fx_timer_cancel(x, "timeout", g->row.id, 0) == -1)
 		return -1;
 	return 0;
 }
@@ -78,7 +78,7 @@ schedule(struct ref_msg *x, const struct play_game *g, int64_t start)
 	t.due = g->row.deadline;
 	snprintf(data, sizeof(data), "%lld", (long long)g->row.turn_since);
 	t.data = data;
-	if (store_timer_add(x->r->store, &t, &t.id) == -1)
+	if (fx_timer_add(x, &t) == -1)
 		return -1;
 	t.kind = "reminder";
 	for (k = 0; k < pc->n; k++) {
@@ -94,7 +94,7 @@ schedule(struct ref_msg *x, const struct play_game *g, int64_t start)
 			if (!(tm & (1u << s)))
 				continue;
 			t.player = g->row.player[s];
-			if (store_timer_add(x->r->store, &t, &t.id) == -1)
+			if (fx_timer_add(x, &t) == -1)
 				return -1;
 		}
 	}
@@ -316,7 +316,7 @@ send_reminder(struct ref_msg *x, const struct store_player *p,
 		/* This mail is the reminder of this share for every game in
 		 * it, so none of them sends its own. */
 		g->row.reminded |= bits;
-		if (store_game_update(x->r->store, &g->row) == -1)
+		if (fx_game_update(x, &g->row) == -1)
 			rc = -1;
 		count++;
 	}
@@ -448,8 +448,8 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 			free(d);
 		}
 		if (refclock_stop(x, &g) == -1 ||
-		    store_game_update(x->r->store, &g.row) == -1 ||
-		    store_event_add(x->r->store, g.row.id, g.row.nmoves, 0,
+		    fx_game_update(x, &g.row) == -1 ||
+		    fx_event_add(x, g.row.id, g.row.nmoves, 0,
 		    "timeout", text, x->now) == -1)
 			rc = -1;
 		if (rc == 0)
@@ -522,7 +522,7 @@ shift_games(struct ref_msg *x, const struct store_player *p, int64_t delta,
 			continue;
 		if (waits_on(g, p->id) >= 0 && g->row.deadline != 0) {
 			if (refclock_shift(x, g, delta) == -1 ||
-			    store_game_update(x->r->store, &g->row) == -1)
+			    fx_game_update(x, &g->row) == -1)
 				rc = -1;
 		}
 		if (!tell)
@@ -616,7 +616,7 @@ refclock_vacation(struct ref_msg *x, int days, struct ref_result *res,
 		p->vacation_until = x->now + (int64_t)days * 86400;
 		p->vacation_used += (int64_t)days * 86400;
 	}
-	if (store_player_update(x->r->store, p) == -1)
+	if (fx_player_update(x, p) == -1)
 		return -1;
 	if (days > 0 && shift_games(x, p, (int64_t)days * 86400, 1) == -1)
 		return -1;

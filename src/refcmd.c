@@ -249,9 +249,16 @@ ref_run_timer(struct ref_msg *x, const struct store_timer *t)
 {
 	size_t i;
 
+	int rc;
+
 	for (i = 0; i < nitems(timers); i++)
-		if (strcmp(t->kind, timers[i].kind) == 0)
-			return timers[i].fire(x, t);
+		if (strcmp(t->kind, timers[i].kind) == 0) {
+			/* Its writes are applied when it fired (refeff.h). */
+			if ((rc = timers[i].fire(x, t)) == REF_OK)
+				return refeff_apply(x);
+			refeff_discard(x);
+			return rc;
+		}
 	log_warn("timer %lld of unknown kind %s dropped", (long long)t->id,
 	    t->kind);
 	return 0;
@@ -334,6 +341,12 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 	    (rc = load_game(x, e, &k, &g, res)) != REF_OK)
 		goto out;
 	rc = e->run(x, &k, res);
+	/* The run step decided; what it decided is applied now, inside the
+	 * command's savepoint, or dropped when it failed (refeff.h). */
+	if (rc == REF_OK && (rc = refeff_apply(x)) != REF_OK) {
+		free(res->rerun);
+		res->rerun = NULL;
+	}
 	if (rc == REF_OK && res->rerun != NULL) {
 		/* confirm COOKIE: the line it confirms, now confirmed. */
 		again = res->rerun;
@@ -346,6 +359,11 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 		free(again);
 	}
 out:
+	/* The prior step's writes (a seek answered), or none. */
+	if (rc == REF_OK)
+		rc = refeff_apply(x);
+	else
+		refeff_discard(x);
 	if (k.g != NULL)
 		play_free(&g);
 	command_free(&c);

@@ -314,7 +314,7 @@ cmd_if(struct ref_msg *x, struct play_game *g, int seat,
 		lines = xreallocarray(lines, (size_t)n + 1, sizeof(*lines));
 		lines[n++] = xstrdup(canon.s);
 	}
-	if (store_conditions_set(x->r->store, g->row.id, seat, lines, n) ==
+	if (fx_conditions_set(x, g->row.id, seat, lines, n) ==
 	    -1)
 		goto out;
 	res->note = xasprintf(P_("queued in game #%lld: %d conditional line "
@@ -345,7 +345,7 @@ cmd_conditions(struct ref_msg *x, struct play_game *g, int seat, int clear,
 		if (n == 0)
 			return ref_fail(res, _("no conditional moves wait in game "
 			    "#%lld"), (long long)g->row.id);
-		if (store_conditions_clear(x->r->store, g->row.id, seat) == -1)
+		if (fx_conditions_clear(x, g->row.id, seat) == -1)
 			return -1;
 		res->note = xasprintf(P_("%d conditional line cleared in game "
 		    "#%lld", "%d conditional lines cleared in game #%lld", n),
@@ -500,26 +500,28 @@ tb_apply(struct ref_msg *x, struct play_game *g, struct tb_plan *p,
 	char err[GAME_ERRLEN + 100], num[16], *text, *kept;
 	int robots, rc;
 
-	if (play_takeback(x->r->store, g, p->keep, x->now, err,
+	if (play_takeback_to(x->r->store, g, p->keep, x->now, err,
 	    sizeof(err)) == -1) {
 		log_err("game #%lld: takeback: %s", (long long)g->row.id, err);
 		return -1;
 	}
+	fx_moves_truncate(x, g->row.id, p->keep);
+	fx_game_update(x, &g->row);
 	g->row.draw_offer = 0;
 	if ((rc = refview_move_number(x, g)) == -1)
 		return -1;
 	snprintf(num, sizeof(num), "%d", rc);
-	if (store_takeback_set(x->r->store, g->row.id, 0, 0, x->now) == -1 ||
-	    store_conditions_clear(x->r->store, g->row.id, -1) == -1 ||
+	if (fx_takeback_set(x, g->row.id, 0, 0, x->now) == -1 ||
+	    fx_conditions_clear(x, g->row.id, -1) == -1 ||
 	    refclock_begin_turn(x, g) == -1 ||
 	    refrobot_play(x, g, &robots) == -1 ||
-	    store_game_update(x->r->store, &g->row) == -1)
+	    fx_game_update(x, &g->row) == -1)
 		return -1;
 	text = i18n_defer(N_("takeback agreed: back to move %s"), num,
 	    (char *)NULL);
 	kept = i18n_keep(text);
 	free(text);
-	rc = store_event_add(x->r->store, g->row.id, p->keep, x->me.id,
+	rc = fx_event_add(x, g->row.id, p->keep, x->me.id,
 	    "takeback", kept, x->now);
 	free(kept);
 	if (rc == -1)
@@ -561,8 +563,8 @@ cmd_takeback(struct ref_msg *x, struct play_game *g, int seat,
 	}
 	if ((rc = tb_plan(x, g, proposer, &plan, res)) != REF_OK) {
 		/* A request that can no longer be granted goes. */
-		if (rc == REF_FAIL && seats != 0 && store_takeback_set(
-		    x->r->store, g->row.id, 0, 0, x->now) == -1)
+		if (rc == REF_FAIL && seats != 0 &&
+		    fx_takeback_set(x, g->row.id, 0, 0, x->now) == -1)
 			return -1;
 		return rc;
 	}
@@ -589,9 +591,9 @@ cmd_takeback(struct ref_msg *x, struct play_game *g, int seat,
 		rc = tb_apply(x, g, &plan, &ti);
 	} else {
 		rc = -1;
-		if (store_takeback_set(x->r->store, g->row.id, 1u << seat,
+		if (fx_takeback_set(x, g->row.id, 1u << seat,
 		    g->row.nmoves, x->now) == -1 ||
-		    store_event_add(x->r->store, g->row.id, g->row.nmoves,
+		    fx_event_add(x, g->row.id, g->row.nmoves,
 		    x->me.id, "takeback asked", N_("takeback asked"),
 		    x->now) == -1)
 			goto out;
@@ -676,20 +678,20 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 	    -1)
 		return -1;
 	if (r == 0) {
-		if (store_takeback_set(x->r->store, g->row.id, 0, 0, x->now) ==
+		if (fx_takeback_set(x, g->row.id, 0, 0, x->now) ==
 		    -1)
 			return -1;
 		if ((seats & side_mask(g, *seat)) == 0) {
 			rc->game = g->row.id;
 			rc->tb_declined = seats;
-			if (store_event_add(x->r->store, g->row.id,
+			if (fx_event_add(x, g->row.id,
 			    g->row.nmoves, x->me.id, "takeback declined",
 			    N_("takeback declined"), x->now) == -1)
 				return -1;
 		}
 	}
 	if (strcmp(g->row.status, "active") != 0)
-		return store_conditions_clear(x->r->store, g->row.id, -1);
+		return fx_conditions_clear(x, g->row.id, -1);
 	if (g->row.nseats != 2 || !(ops->to_move(g->st) & (1u << owner)))
 		return 0;
 	if (store_conditions(x->r->store, g->row.id, owner, &lines, &n) == -1)
@@ -727,7 +729,7 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 	util_strlcpy(rc->after, buf_str(&turn), sizeof(rc->after));
 	if (reply == NULL) {
 		rc->cleared = 1;
-		ret = store_conditions_clear(x->r->store, g->row.id, owner);
+		ret = fx_conditions_clear(x, g->row.id, owner);
 		goto out;
 	}
 	/* The opponent's move is a move for the clock, and so is the
@@ -735,22 +737,22 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 	if (refclock_after_move(x, g, *seat, *before) == -1)
 		goto out;
 	b2 = ops->to_move(g->st);
-	if ((r = play_line(x->r->store, g, owner, reply, x->now, err,
-	    sizeof(err))) == PLAY_TEMP)
+	if ((r = ref_play(x, g, owner, reply, err, sizeof(err))) ==
+	    PLAY_TEMP)
 		goto out;
 	if (r == -1) {
 		/* Checked when it was queued: the engine disagrees now. */
 		log_err("game #%lld: conditional move `%s` refused: %s",
 		    (long long)g->row.id, reply, err);
 		rc->cleared = 1;
-		ret = store_conditions_clear(x->r->store, g->row.id, owner);
+		ret = fx_conditions_clear(x, g->row.id, owner);
 		goto out;
 	}
 	g->row.draw_offer &= side_mask(g, owner);
 	/* A reply that ended the game leaves nothing to wait for. */
 	left = strcmp(g->row.status, "active") == 0 ? kept : 0;
-	if (store_conditions_set(x->r->store, g->row.id, owner, lines,
-	    left) == -1 || store_event_add(x->r->store, g->row.id,
+	if (fx_conditions_set(x, g->row.id, owner, lines,
+	    left) == -1 || fx_event_add(x, g->row.id,
 	    g->row.nmoves - 1, g->row.player[owner], "conditional",
 	    N_("conditional move, played at once"), x->now) == -1)
 		goto out;

@@ -162,7 +162,8 @@ ref_player_name(struct ref_msg *x, int64_t id, struct buf *b)
 {
 	struct store_player p;
 
-	if (ref_must(x, store_player_load(x->r->store, id, &p), "player",
+	if (refeff_apply(x) != REF_OK ||
+	    ref_must(x, store_player_load(x->r->store, id, &p), "player",
 	    id) != 0)
 		return -1;
 	buf_adds(b, ref_name(&p));
@@ -200,6 +201,87 @@ ref_player_public(struct ref_msg *x, int64_t id, struct buf *b)
 	buf_adds(b, ref_public_name(&p, local, sizeof(local)));
 	store_player_free(&p);
 	return 0;
+}
+
+int
+ref_player_make(struct ref_msg *x, const char *addr, int64_t *id)
+{
+	struct store_player p;
+	const char *lang = NULL;
+	char *name = NULL;
+	int rc;
+
+	if ((rc = store_player_find(x->r->store, addr, &p)) == 0) {
+		*id = p.id;
+		store_player_free(&p);
+		return 0;
+	}
+	if (rc == -1)
+		return -1;
+	if (refeff_player_pending(x, addr, id) == 0)
+		return 0;
+	if (refeff_reserve(x, STORE_SERIES_PLAYER, id) == -1)
+		return -1;
+	if (refrobot_level(addr))
+		name = xasprintf("Robot (level %d)", refrobot_level(addr));
+	else if (x->r->cfg->referee.language != CONFIG_LANG_EN)
+		lang = x->r->cfg->referee.language == CONFIG_LANG_AR ?
+		    "ar" : "ru";
+	rc = fx_player_create(x, addr, name, lang, x->now, *id);
+	free(name);
+	return rc;
+}
+
+int
+ref_game_make(struct ref_msg *x, const struct gamedef *def,
+    const struct play_settings *set, char *const *words, int nwords,
+    char *const *addresses, int naddresses,
+    const unsigned char seed[RNG_SEED_LEN], const char *status,
+    struct play_game *g, char *err, size_t errlen)
+{
+	int i;
+
+	if (play_build(def, set, words, nwords, addresses, naddresses, seed,
+	    status, x->now, g, err, errlen) != 0)
+		return -1;
+	for (i = 0; i < g->row.nseats; i++)
+		if (ref_player_make(x, g->address[i], &g->row.player[i]) == -1)
+			goto temp;
+	if (g->row.id == 0 &&
+	    refeff_reserve(x, STORE_SERIES_GAME, &g->row.id) == -1)
+		goto temp;
+	fx_game_create(x, &g->row);
+	/* A game is made (refeff.h): what starts it (the clocks read the
+	 * seats' players, the robots play) reads the rows made for it. */
+	if (refeff_apply(x) != REF_OK)
+		goto temp;
+	return 0;
+temp:
+	util_err(err, errlen, "%s", store_errmsg(x->r->store));
+	play_free(g);
+	return PLAY_TEMP;
+}
+
+int
+ref_play(struct ref_msg *x, struct play_game *g, int seat, const char *line,
+    char *err, size_t errlen)
+{
+	char texts[PLAY_LINE_MAX][GAME_MOVE_TEXT];
+	int n, i;
+
+	if ((n = play_line_moves(g, seat, line, x->now, texts, PLAY_LINE_MAX,
+	    err, errlen)) < 0)
+		return n;
+	for (i = 0; i < n; i++)
+		fx_move_add(x, g->row.id, g->row.nmoves - n + i + 1, seat,
+		    texts[i], x->now);
+	fx_game_update(x, &g->row);
+	/* A move is applied when it has been decided (refeff.h). */
+	if (refeff_apply(x) != REF_OK) {
+		util_err(err, errlen, "%s", store_errmsg(x->r->store));
+		return PLAY_TEMP;
+	}
+	return n;
 }
 
 int
@@ -485,6 +567,9 @@ ref_send(struct ref_msg *x, const struct store_player *to,
 	char was[16];
 	int rc;
 
+	/* A mail tells what was decided: the effects first (refeff.h). */
+	if (refeff_apply(x) != REF_OK)
+		return -1;
 	/* A banned address and a robot get nothing from the referee. */
 	if (to->banned || refrobot_level(to->address))
 		return 0;
@@ -505,6 +590,8 @@ ref_send_addr(struct ref_msg *x, const char *addr, const char *tmplname,
 	struct store_player p;
 	int rc;
 
+	if (refeff_apply(x) != REF_OK)
+		return -1;
 	if (store_player_find(x->r->store, addr, &p) == 0) {
 		rc = ref_send(x, &p, tmplname, d, game, -1, NULL);
 		store_player_free(&p);

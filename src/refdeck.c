@@ -195,7 +195,7 @@ refdeck_deal(struct ref_msg *x, const struct gamedef *def,
 	}
 	for (i = top; i < n; i++)
 		buf_printf(&b, "%s%s", i > top ? " " : "", left[i]);
-	rc = store_deck_put(x->r->store, def->name, cycle, buf_str(&b));
+	rc = fx_deck_put(x, def->name, cycle, buf_str(&b));
 	buf_free(&b);
 	if (rc == -1) {
 		buf_free(&dealt);
@@ -213,7 +213,7 @@ refdeck_record(struct ref_msg *x, int64_t game,
 {
 	if (draw->cards == NULL)
 		return 0;
-	return store_deck_deal_add(x->r->store, game, draw->deck, draw->cycle,
+	return fx_deck_deal_add(x, game, draw->deck, draw->cycle,
 	    draw->turn, draw->cards);
 }
 

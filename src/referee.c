@@ -164,7 +164,9 @@ reply_allowed(struct ref_msg *x, const char *kind, int limit, int *allowed,
 		goto out;
 	if (n < limit) {
 		*allowed = 1;
-		if (store_reply_add(x->r->store, key, x->now) == -1)
+		/* The message level applies its own writes at once. */
+		if (fx_reply_add(x, key, x->now) == -1 ||
+		    refeff_apply(x) != REF_OK)
 			goto out;
 		if (n + 1 == limit) {
 			if (store_reply_oldest(x->r->store, key, x->now - 3600,
@@ -551,8 +553,11 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	x.key = key;
 	x.now = now;
 	if (ref_player_make(&x, m->from, &pid) == -1 ||
-	    store_player_load(r->store, pid, &x.me) != 0)
+	    refeff_apply(&x) != REF_OK ||
+	    store_player_load(r->store, pid, &x.me) != 0) {
+		refeff_discard(&x);
 		return -1;
+	}
 	/* Everything said to the sender (errors, notes) is in their
 	 * language; mails to others switch for each reader. */
 	ref_lang(&x.me);
@@ -566,7 +571,8 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		rc = -1;
 		goto out;
 	}
-	if (rc == -1 || (rc = refladder_configured(&x)) == -1)
+	if (rc == -1 || (rc = refladder_configured(&x)) == -1 ||
+	    (rc = refeff_apply(&x)) == -1)
 		goto out;
 	rc = -1;
 	if (parse_error != NULL || lines->n == 0) {
@@ -669,6 +675,7 @@ out:
 	free(notes);
 	free(aside);
 	outs_drop(&x, 0);
+	refeff_discard(&x);
 	free(x.outs);
 	store_player_free(&x.me);
 	i18n_set("en");
@@ -718,8 +725,11 @@ fire_one(struct referee *r, int64_t now)
 		} else if (rc == 0)
 			rc = store_release(r->store);
 	}
-	if (rc == 0)
-		rc = store_timer_delete(r->store, t[0].id);
+	/* Fired (or dropped): the timer goes, outside its savepoint. */
+	refeff_discard(&x);
+	if (rc == 0 && (fx_timer_delete(&x, t[0].id) == -1 ||
+	    refeff_apply(&x) != REF_OK))
+		rc = -1;
 	free((char *)x.key);
 	store_timers_free(t, n);
 	return rc == -1 ? -1 : 1;
@@ -795,7 +805,8 @@ referee_command(struct referee *r, const char *address, const char *line,
 	while ((rc = fire_one(r, now)) == 1)
 		;
 	x.holding = 1;
-	if (rc == -1 || (rc = refladder_configured(&x)) == -1) {
+	if (rc == -1 || (rc = refladder_configured(&x)) == -1 ||
+	    (rc = refeff_apply(&x)) == -1) {
 		rc = REF_TEMP;
 		goto out;
 	}
@@ -821,6 +832,7 @@ referee_command(struct referee *r, const char *address, const char *line,
 out:
 	free(res.note);
 	outs_drop(&x, 0);
+	refeff_discard(&x);
 	free(x.outs);
 	store_player_free(&x.me);
 	i18n_set("en");

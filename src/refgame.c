@@ -26,39 +26,6 @@ refgame_side(const struct play_game *g, int seat)
 	return p >= 0 && p < seat ? p : seat;
 }
 
-int
-ref_player_make(struct ref_msg *x, const char *addr, int64_t *id)
-{
-	struct store_player p;
-	int rc;
-
-	if ((rc = store_player_find(x->r->store, addr, &p)) == 0) {
-		*id = p.id;
-		store_player_free(&p);
-		return 0;
-	}
-	if (rc == -1 || store_player_id(x->r->store, addr, 1, x->now, id) != 0)
-		return -1;
-	if (refrobot_level(addr)) {
-		if (store_player_load(x->r->store, *id, &p) != 0)
-			return -1;
-		p.name = xasprintf("Robot (level %d)", refrobot_level(addr));
-		rc = store_player_update(x->r->store, &p);
-		store_player_free(&p);
-		return rc;
-	}
-	if (x->r->cfg->referee.language == CONFIG_LANG_EN)
-		return 0;
-	if (store_player_load(x->r->store, *id, &p) != 0)
-		return -1;
-	free(p.language);
-	p.language = xstrdup(x->r->cfg->referee.language == CONFIG_LANG_AR ?
-	    "ar" : "ru");
-	rc = store_player_update(x->r->store, &p);
-	store_player_free(&p);
-	return rc;
-}
-
 struct invite_info {
 	const char	*inviter;	/* NULL: the admins */
 	int		 seat;		/* the inviter's seat */
@@ -180,9 +147,8 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		goto out;
 	if (dealw != NULL)
 		words[nw++] = dealw;
-	if ((rc = play_create_with(x->r->store, def, &set, words, nw, addrs,
-	    n, seed, active ? "active" : "invited", x->now, &g, err,
-	    sizeof(err))) != 0) {
+	if ((rc = ref_game_make(x, def, &set, words, nw, addrs, n, seed,
+	    active ? "active" : "invited", &g, err, sizeof(err))) != 0) {
 		rc = rc == PLAY_TEMP ? REF_TEMP : ref_fail(res, "%s", err);
 		goto out;
 	}
@@ -210,18 +176,18 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 			active = 1;
 		}
 	}
-	if (store_game_update(x->r->store, &g.row) == -1)
+	if (fx_game_update(x, &g.row) == -1)
 		goto free;
 	if (active) {
 		if (refclock_begin_game(x, &g) == -1 ||
 		    refrobot_play(x, &g, &i) == -1 ||
-		    store_game_update(x->r->store, &g.row) == -1)
+		    fx_game_update(x, &g.row) == -1)
 			goto free;
 	}
-	if (store_event_add(x->r->store, g.row.id, 0, x->me.id, admin ?
+	if (fx_event_add(x, g.row.id, 0, x->me.id, admin ?
 	    "admin new" : "new", NULL, x->now) == -1)
 		goto free;
-	if (!admin && store_action_add(x->r->store, x->me.id, "new",
+	if (!admin && fx_action_add(x, x->me.id, "new",
 	    x->now) == -1)
 		goto free;
 	if (active) {
@@ -233,7 +199,7 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		t.due = g.row.expires;
 		t.kind = "invitation";
 		t.game = g.row.id;
-		if (store_timer_add(x->r->store, &t, &t.id) == -1)
+		if (fx_timer_add(x, &t) == -1)
 			goto free;
 		in.inviter = admin ? NULL : ref_name(&x->me);
 		in.seat = play_seat(&g, x->me.address);
@@ -320,7 +286,7 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 		return ref_fail(res, _("you have already accepted game #%lld"),
 		    (long long)g->row.id);
 	if (!accept) {
-		if (store_timer_cancel(x->r->store, "invitation", g->row.id,
+		if (fx_timer_cancel(x, "invitation", g->row.id,
 		    0) == -1)
 			return -1;
 		free(g->row.status);
@@ -328,8 +294,8 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 		free(g->row.ended);
 		g->row.ended = xstrdup("declined");
 		g->row.updated = x->now;
-		if (store_game_update(x->r->store, &g->row) == -1 ||
-		    store_event_add(x->r->store, g->row.id, 0, x->me.id,
+		if (fx_game_update(x, &g->row) == -1 ||
+		    fx_event_add(x, g->row.id, 0, x->me.id,
 		    "decline", NULL, x->now) == -1)
 			return -1;
 		res->note = xasprintf(_("game #%lld is cancelled"),
@@ -348,13 +314,13 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 		if (refclock_begin_game(x, g) == -1 ||
 		    refrobot_play(x, g, &i) == -1)
 			return -1;
-		if (store_timer_cancel(x->r->store, "invitation", g->row.id,
+		if (fx_timer_cancel(x, "invitation", g->row.id,
 		    0) == -1)
 			return -1;
 	}
 	g->row.updated = x->now;
-	if (store_game_update(x->r->store, &g->row) == -1 ||
-	    store_event_add(x->r->store, g->row.id, 0, x->me.id, "accept",
+	if (fx_game_update(x, &g->row) == -1 ||
+	    fx_event_add(x, g->row.id, 0, x->me.id, "accept",
 	    NULL, x->now) == -1)
 		return -1;
 	if (all) {
@@ -441,7 +407,7 @@ after_move(struct ref_msg *x, struct play_game *g, int seat, uint32_t before)
 		return -1;
 	if (strcmp(g->row.status, "finished") == 0)
 		g->row.draw_offer = 0;
-	if (store_game_update(x->r->store, &g->row) == -1)
+	if (fx_game_update(x, &g->row) == -1)
 		return -1;
 	if (strcmp(g->row.status, "finished") == 0)
 		rc = refview_end(x, g);
@@ -540,8 +506,8 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 		return rc;
 	if ((plies_before = play_plies_stored(x->r->store, g)) == -1)
 		return -1;
-	if ((n = play_line(x->r->store, g, seat, c->text, x->now, err,
-	    sizeof(err))) == PLAY_TEMP)
+	if ((n = ref_play(x, g, seat, c->text, err, sizeof(err))) ==
+	    PLAY_TEMP)
 		return REF_TEMP;
 	if (n == -1)
 		return ref_fail(res, "%s", err);
@@ -572,8 +538,7 @@ cmd_signal(struct ref_msg *x, struct play_game *g, int seat,
 	if (need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	snprintf(line, sizeof(line), "signal %s", c->text);
-	if ((rc = play_line(x->r->store, g, seat, line, x->now, err,
-	    sizeof(err))) == PLAY_TEMP)
+	if ((rc = ref_play(x, g, seat, line, err, sizeof(err))) == PLAY_TEMP)
 		return REF_TEMP;
 	if (rc == -1)
 		return ref_fail(res, "%s", err);
@@ -797,11 +762,11 @@ refgame_finish(struct ref_msg *x, struct play_game *g, int draw,
 	g->row.ended = xstrdup(how);
 	g->row.draw_offer = 0;
 	g->row.updated = x->now;
-	if (store_conditions_clear(x->r->store, g->row.id, -1) == -1 ||
-	    store_takeback_set(x->r->store, g->row.id, 0, 0, x->now) == -1 ||
+	if (fx_conditions_clear(x, g->row.id, -1) == -1 ||
+	    fx_takeback_set(x, g->row.id, 0, 0, x->now) == -1 ||
 	    refclock_stop(x, g) == -1 ||
-	    store_game_update(x->r->store, &g->row) == -1 ||
-	    store_event_add(x->r->store, g->row.id, g->row.nmoves, x->me.id,
+	    fx_game_update(x, &g->row) == -1 ||
+	    fx_event_add(x, g->row.id, g->row.nmoves, x->me.id,
 	    how, g->row.result, x->now) == -1)
 		return -1;
 	if (by == NULL && x->me.id != 0)
@@ -884,8 +849,8 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 		    N_("draw by agreement"), NULL);
 	}
 	g->row.updated = x->now;
-	if (store_game_update(x->r->store, &g->row) == -1 ||
-	    store_event_add(x->r->store, g->row.id, g->row.nmoves, x->me.id,
+	if (fx_game_update(x, &g->row) == -1 ||
+	    fx_event_add(x, g->row.id, g->row.nmoves, x->me.id,
 	    "draw offered", NULL, x->now) == -1)
 		return -1;
 	res->note = xasprintf(_("draw offered in game #%lld"),
@@ -893,6 +858,21 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 	di.name = ref_name(&x->me);
 	di.seat = seat;
 	return refview_fanout(x, g, "draw", REFVIEW_SEATS, draw_extra, &di);
+}
+
+/* Does the sender observe the game?  1 yes, 0 no, -1 the store failed. */
+static int
+observing(struct ref_msg *x, int64_t game)
+{
+	int64_t *obs;
+	int n, i, on = 0;
+
+	if (store_observers(x->r->store, game, &obs, &n) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		on |= obs[i] == x->me.id;
+	free(obs);
+	return on;
 }
 
 static int
@@ -909,9 +889,12 @@ cmd_observe(struct ref_msg *x, struct play_game *g, int on,
 	if (on && strcmp(g->row.status, "invited") == 0)
 		return ref_fail(res, _("game #%lld has not begun"),
 		    (long long)g->row.id);
-	if ((rc = store_observer_set(x->r->store, g->row.id, x->me.id, on)) ==
-	    -1)
+	if ((rc = observing(x, g->row.id)) == -1)
 		return -1;
+	if (rc == on)
+		rc = 1;
+	else
+		rc = fx_observer_set(x, g->row.id, x->me.id, on);
 	if (rc == 1)
 		return on ? ref_fail(res, _("you are already observing game "
 		    "#%lld"), (long long)g->row.id) : ref_fail(res, _("you were "
@@ -947,7 +930,7 @@ cmd_say(struct ref_msg *x, struct play_game *g, int seat,
 	if (n >= REF_SAY_PER_HOUR)
 		return ref_fail(res, _("at most %d messages an hour; wait a "
 		    "little"), REF_SAY_PER_HOUR);
-	if (store_action_add(x->r->store, x->me.id, "say", x->now) == -1 ||
+	if (fx_action_add(x, x->me.id, "say", x->now) == -1 ||
 	    refview_seats(x, g, &rs) == -1)
 		return -1;
 	for (i = 0; i < rs.n && rc == 0; i++) {
@@ -987,8 +970,13 @@ cmd_thanks(struct ref_msg *x, struct play_game *g, int seat,
 	for (i = 0; i < rs.n; i++) {
 		if (refgame_side(g, i) == refgame_side(g, seat))
 			continue;
-		if ((rc = store_thanks_add(x->r->store, g->row.id, x->me.id,
-		    rs.p[i].id, x->now)) == -1) {
+		if ((rc = store_thanks_get(x->r->store, g->row.id, x->me.id,
+		    rs.p[i].id)) == 1)
+			rc = fx_thanks_add(x, g->row.id, x->me.id, rs.p[i].id,
+			    x->now);
+		else if (rc == 0)
+			rc = 1;
+		if (rc == -1) {
 			refview_seats_free(&rs);
 			buf_free(&who);
 			return -1;

@@ -30,6 +30,11 @@
  *		that passes a store failure up passes it up too; the
  *		message level tells the two apart by x->cause.
  *
+ * A run step does not write: it reads, decides and records its writes
+ * as effects (refeff.h), which the dispatcher applies when it returns
+ * REF_OK and drops otherwise; a mail built, a move played or a game made
+ * applies what was recorded before it.
+ *
  * A store function's 1 ("no such row") is not REF_FAIL by itself: each
  * caller says what a missing row means (ref_must: that it is broken).
  *
@@ -47,6 +52,7 @@
 #include "referee.h"
 #include "template.h"
 #include "i18n.h"
+#include "refeff.h"
 
 #define REF_TEMP	(-1)
 #define REF_OK		0
@@ -120,6 +126,8 @@ struct ref_msg {
 	 * views, the threading of a mail): the message is then rolled
 	 * back and retried as for REF_TEMP, never answered with less. */
 	int		 failed;
+	/* The writes decided and not applied yet (refeff.h). */
+	struct ref_effects fx;
 };
 
 /* One command line as the table's dispatcher (refcmd.c) hands it to the
@@ -204,8 +212,23 @@ int	ref_player_public(struct ref_msg *, int64_t id, struct buf *);
 int	ref_seat_auth(struct ref_msg *, const struct play_game *,
 	    struct ref_result *);
 /* The player of an address, made when new with the configured language
- * (refgame.c). */
+ * (a robot's with its name): found in the store or among the effects
+ * not applied yet, else a new row recorded with its id reserved. */
 int	ref_player_make(struct ref_msg *, const char *addr, int64_t *id);
+/* A new game as play_create_with makes it, recorded as an effect: its
+ * seats' players made (ref_player_make) and its id reserved when
+ * set->id is 0.  0, -1 (the player's mistake, err says which) or
+ * PLAY_TEMP. */
+int	ref_game_make(struct ref_msg *, const struct gamedef *,
+	    const struct play_settings *, char *const *words, int nwords,
+	    char *const *addresses, int naddresses,
+	    const unsigned char seed[RNG_SEED_LEN], const char *status,
+	    struct play_game *, char *err, size_t errlen);
+/* Play a line for a seat as play_line does, its moves and the game row
+ * recorded and applied at once (the named point "a move is played" of
+ * refeff.h): the number of moves, -1 (err says why) or PLAY_TEMP. */
+int	ref_play(struct ref_msg *, struct play_game *, int seat,
+	    const char *line, char *err, size_t errlen);
 /* Is this address an admin? */
 int	ref_is_admin(const struct referee *, const char *addr);
 /* Load a game by id, REF_FAIL with res filled when there is none,

@@ -124,9 +124,9 @@ rate_game(struct ref_msg *x, const struct play_game *g,
 		ch->now[i] = (int)lround(after[i].r);
 		rating_to_store(&after[i], &sr);
 		sr.games = games[i] + 1;
-		if (store_rating_put(x->r->store, g->row.player[i],
+		if (fx_rating_put(x, g->row.player[i],
 		    g->row.kind, &sr) == -1 ||
-		    store_rating_change_add(x->r->store, g->row.id, i,
+		    fx_rating_change_add(x, g->row.id, i,
 		    g->row.player[i], before[i].r, after[i].r) == -1)
 			return -1;
 	}
@@ -141,7 +141,9 @@ refladder_rating_text(struct ref_msg *x, int64_t player, const char *kind,
 	struct rating r;
 	int games;
 
-	if (rating_load(x, player, kind, &r, &games) == -1)
+	/* A view of what was decided (refeff.h). */
+	if (refeff_apply(x) != REF_OK ||
+	    rating_load(x, player, kind, &r, &games) == -1)
 		return -1;
 	rating_decay(&r, x->now, RATING_PERIOD_DEFAULT, &r);
 	if (games == 0)
@@ -269,6 +271,9 @@ standings_data(struct ref_msg *x, const struct ladder *l,
 	struct buf b = { 0 };
 	int i;
 
+	/* A view of what was decided (refeff.h). */
+	if (refeff_apply(x) != REF_OK)
+		return -1;
 	def = gamedef_find(x->r->defs, x->r->ndefs, l->row.kind);
 	tmpl_set(d, "ladder.name", l->row.name);
 	tmpl_set(d, "ladder.game", def ? _(def->title) : l->row.kind);
@@ -331,7 +336,7 @@ challenge_decide(struct ref_msg *x, struct store_challenge *c,
 	free(c->status);
 	c->status = xstrdup(status);
 	c->decided = x->now;
-	if (store_challenge_update(x->r->store, c) == -1)
+	if (fx_challenge_update(x, c) == -1)
 		goto fail;
 	a = rung_of(&l, c->challenger);
 	t = rung_of(&l, c->challenged);
@@ -344,7 +349,7 @@ challenge_decide(struct ref_msg *x, struct store_challenge *c,
 		l.rungs[t].active = x->now;
 	if (up)
 		rung_move(&l, a, t);
-	if (store_rungs_set(x->r->store, l.row.id, l.rungs, l.n) == -1)
+	if (fx_rungs_set(x, l.row.id, l.rungs, l.n) == -1)
 		goto fail;
 	if (strcmp(status, "void") == 0) {
 		ladder_free(&l);
@@ -540,7 +545,7 @@ ladder_join(struct ref_msg *x, const struct command *c,
 	r->partner = partner;
 	r->active = x->now;
 	rc = -1;
-	if (store_rungs_set(x->r->store, l.row.id, l.rungs, l.n) == -1)
+	if (fx_rungs_set(x, l.row.id, l.rungs, l.n) == -1)
 		goto out;
 	res->note = xasprintf(_("you are on ladder %s at place %d"), l.row.name,
 	    l.n);
@@ -575,7 +580,7 @@ rung_remove(struct ref_msg *x, struct ladder *l, int i)
 		free(v[k].status);
 		v[k].status = xstrdup("void");
 		v[k].decided = x->now;
-		rc = store_challenge_update(x->r->store, &v[k]);
+		rc = fx_challenge_update(x, &v[k]);
 	}
 	store_challenges_free(v, n);
 	if (rc == -1)
@@ -583,7 +588,7 @@ rung_remove(struct ref_msg *x, struct ladder *l, int i)
 	memmove(&l->rungs[i], &l->rungs[i + 1], (size_t)(l->n - i - 1) *
 	    sizeof(*l->rungs));
 	l->n--;
-	return store_rungs_set(x->r->store, l->row.id, l->rungs, l->n);
+	return fx_rungs_set(x, l->row.id, l->rungs, l->n);
 }
 
 static int
@@ -851,7 +856,7 @@ challenge(struct ref_msg *x, const struct command *c,
 	i = play_seat(&g, x->me.address);
 	if (i >= 0)
 		g.row.accepted[i] = 1;
-	if (store_game_update(x->r->store, &g.row) == -1) {
+	if (fx_game_update(x, &g.row) == -1) {
 		play_free(&g);
 		goto out;
 	}
@@ -863,7 +868,8 @@ challenge(struct ref_msg *x, const struct command *c,
 	ch.game = res->game;
 	ch.status = "open";
 	ch.created = x->now;
-	if (store_challenge_add(x->r->store, &ch) == -1)
+	if (refeff_reserve(x, STORE_SERIES_CHALLENGE, &ch.id) == -1 ||
+	    fx_challenge_add(x, &ch) == -1)
 		goto out;
 	free(res->note);
 	res->note = xasprintf(_("challenge on ladder %s: game #%lld proposed "
@@ -998,7 +1004,8 @@ admin_create(struct ref_msg *x, const struct command *c,
 	}
 	row.clock = ck.len ? buf_steal(&ck) : NULL;
 	rc = -1;
-	if (store_ladder_add(x->r->store, &row) == -1)
+	if (refeff_reserve(x, STORE_SERIES_LADDER, &row.id) == -1 ||
+	    fx_ladder_add(x, &row) == -1)
 		goto out;
 	{
 		struct store_timer t;
@@ -1007,7 +1014,7 @@ admin_create(struct ref_msg *x, const struct command *c,
 		t.due = x->now + LADDER_WEEK;
 		t.kind = "ladder";
 		t.data = xasprintf("%lld", (long long)row.id);
-		rc = store_timer_add(x->r->store, &t, &t.id);
+		rc = fx_timer_add(x, &t);
 		free(t.data);
 		if (rc == -1)
 			goto out;
@@ -1054,6 +1061,11 @@ refladder_configured(struct ref_msg *x)
 			else if (rc == REF_OK)
 				log_info("%s", res.note);
 			free(res.note);
+			/* Each ladder made before the next is looked for. */
+			if (rc == REF_OK)
+				rc = refeff_apply(x);
+			else
+				refeff_discard(x);
 		}
 		command_free(&c);
 		if (rc == -1)
@@ -1079,7 +1091,7 @@ refladder_admin(struct ref_msg *x, const struct command *c,
 		if (l.row.closed)
 			rc = ref_fail(res, _("ladder %s is already closed"),
 			    l.row.name);
-		else if (store_ladder_close(x->r->store, l.row.id, x->now) ==
+		else if (fx_ladder_close(x, l.row.id, x->now) ==
 		    -1)
 			rc = -1;
 		else
@@ -1113,7 +1125,7 @@ refladder_admin(struct ref_msg *x, const struct command *c,
 		}
 		rung_move(&l, i, c->position > l.n ? l.n - 1 :
 		    c->position - 1);
-		if (store_rungs_set(x->r->store, l.row.id, l.rungs, l.n) == -1)
+		if (fx_rungs_set(x, l.row.id, l.rungs, l.n) == -1)
 			rc = -1;
 		else
 			res->note = xasprintf(_("%s is at place %d on ladder %s"),
@@ -1198,7 +1210,7 @@ refladder_timer(struct ref_msg *x, const struct store_timer *t)
 			moved++;
 		}
 	rc = -1;
-	if (moved && store_rungs_set(x->r->store, l.row.id, l.rungs, l.n) ==
+	if (moved && fx_rungs_set(x, l.row.id, l.rungs, l.n) ==
 	    -1)
 		goto out;
 	d = tmpl_data_new();
@@ -1217,7 +1229,7 @@ refladder_timer(struct ref_msg *x, const struct store_timer *t)
 		next.due += LADDER_WEEK;
 	next.kind = "ladder";
 	next.data = xasprintf("%lld", id);
-	rc = store_timer_add(x->r->store, &next, &next.id);
+	rc = fx_timer_add(x, &next);
 	free(next.data);
 out:
 	ladder_free(&l);

@@ -397,8 +397,8 @@ refrobot_play(struct ref_msg *x, struct play_game *g, int *played)
 			return 0;
 		}
 		ops->format_move(g->st, s, &mv, text, sizeof(text));
-		if ((k = play_line(x->r->store, g, s, text, x->now, err,
-		    sizeof(err))) == PLAY_TEMP)
+		if ((k = ref_play(x, g, s, text, err, sizeof(err))) ==
+		    PLAY_TEMP)
 			return -1;
 		if (k == -1) {
 			log_err("game #%lld: robot move `%s` refused: %s",

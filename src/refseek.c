@@ -307,7 +307,7 @@ weekly_timer(struct ref_msg *x, int64_t due)
 	memset(&t, 0, sizeof(t));
 	t.due = due;
 	t.kind = "seeks";
-	return store_timer_add(x->r->store, &t, &t.id);
+	return fx_timer_add(x, &t);
 }
 
 static int
@@ -432,14 +432,15 @@ cmd_seek(struct ref_msg *x, const struct command *c, const char *line,
 	k.created = x->now;
 	k.expires = x->now + cfg->clock.invitation_ms / 1000;
 	rc = -1;
-	if (store_seek_add(x->r->store, &k) == -1 ||
-	    store_action_add(x->r->store, x->me.id, "new", x->now) == -1)
+	if (refeff_reserve(x, STORE_SERIES_GAME, &k.id) == -1 ||
+	    fx_seek_add(x, &k) == -1 ||
+	    fx_action_add(x, x->me.id, "new", x->now) == -1)
 		goto out;
 	memset(&t, 0, sizeof(t));
 	t.due = k.expires;
 	t.kind = "seek";
 	t.data = xasprintf("%lld", (long long)k.id);
-	rc = store_timer_add(x->r->store, &t, &t.id);
+	rc = fx_timer_add(x, &t);
 	free(t.data);
 	if (rc == -1 || weekly_timer(x, x->now + SEEK_WEEK) == -1) {
 		rc = -1;
@@ -570,8 +571,8 @@ seek_fill(struct ref_msg *x, struct store_seek *k, struct ref_result *res)
 	set.rated = k->rated;
 	set.inviter = k->player[0];
 	set.id = k->id;
-	if ((rc = play_create_with(x->r->store, def, &set, words, nw, addrs,
-	    k->nseats, seed, "active", x->now, &g, err, sizeof(err))) != 0) {
+	if ((rc = ref_game_make(x, def, &set, words, nw, addrs, k->nseats,
+	    seed, "active", &g, err, sizeof(err))) != 0) {
 		rc = rc == PLAY_TEMP ? REF_TEMP : ref_fail(res, "%s", err);
 		goto words;
 	}
@@ -583,10 +584,10 @@ seek_fill(struct ref_msg *x, struct store_seek *k, struct ref_result *res)
 	if (refdeck_record(x, g.row.id, &draw) == -1 ||
 	    refclock_begin_game(x, &g) == -1 ||
 	    refrobot_play(x, &g, &i) == -1 ||
-	    store_game_update(x->r->store, &g.row) == -1 ||
-	    store_event_add(x->r->store, g.row.id, 0, k->player[0], "new",
+	    fx_game_update(x, &g.row) == -1 ||
+	    fx_event_add(x, g.row.id, 0, k->player[0], "new",
 	    NULL, x->now) == -1 ||
-	    store_seek_update(x->r->store, k) == -1 ||
+	    fx_seek_update(x, k) == -1 ||
 	    refview_fanout(x, &g, "game-start", REFVIEW_SEATS, NULL,
 	    NULL) == -1)
 		goto game;
@@ -622,7 +623,7 @@ seek_decline(struct ref_msg *x, struct store_seek *k, int seat,
 	if (seat == 0) {
 		free(k->status);
 		k->status = xstrdup("withdrawn");
-		if (store_seek_update(x->r->store, k) == -1)
+		if (fx_seek_update(x, k) == -1)
 			return -1;
 		res->note = xasprintf(_("seek #%lld is withdrawn"),
 		    (long long)k->id);
@@ -631,7 +632,7 @@ seek_decline(struct ref_msg *x, struct store_seek *k, int seat,
 	for (i = seat; i + 1 < k->nseats; i++)
 		k->player[i] = k->player[i + 1];
 	k->player[k->nseats - 1] = 0;
-	if (store_seek_update(x->r->store, k) == -1)
+	if (fx_seek_update(x, k) == -1)
 		return -1;
 	res->note = xasprintf(_("you gave back your seat in seek #%lld"),
 	    (long long)k->id);
@@ -750,7 +751,7 @@ refseek_answer(struct ref_msg *x, const struct command *c, const char *line,
 		goto out;
 	}
 	rc = -1;
-	if (store_seek_update(x->r->store, &k) == -1)
+	if (fx_seek_update(x, &k) == -1)
 		goto out;
 	res->note = xasprintf(P_("you have a seat in seek #%lld; %d seat is "
 	    "still free", "you have a seat in seek #%lld; %d seats are still "
@@ -779,7 +780,7 @@ timer_lapse(struct ref_msg *x, const struct store_timer *t)
 	if (strcmp(k.status, "open") == 0 && k.expires <= x->now) {
 		free(k.status);
 		k.status = xstrdup("expired");
-		rc = store_seek_update(x->r->store, &k);
+		rc = fx_seek_update(x, &k);
 		if (rc == 0)
 			rc = closed_mail(x, &k, 0);
 	}
@@ -812,7 +813,7 @@ timer_week(struct ref_msg *x, const struct store_timer *t)
 		while (next.due <= x->now)
 			next.due += SEEK_WEEK;
 		next.kind = "seeks";
-		rc = store_timer_add(x->r->store, &next, &next.id);
+		rc = fx_timer_add(x, &next);
 	}
 	return rc;
 }

@@ -408,7 +408,7 @@ cmd_set(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		res->note = xasprintf(_("others now see you as %s"), c->text);
 		break;
 	}
-	return store_player_update(x->r->store, p) == -1 ? -1 : REF_OK;
+	return fx_player_update(x, p) == -1 ? -1 : REF_OK;
 }
 
 static int

@@ -28,6 +28,9 @@ refview_seats(struct ref_msg *x, const struct play_game *g,
 	int i;
 
 	memset(rs, 0, sizeof(*rs));
+	/* A view tells what was decided: the effects first (refeff.h). */
+	if (refeff_apply(x) != REF_OK)
+		return -1;
 	for (i = 0; i < g->row.nseats; i++) {
 		if (store_player_load(x->r->store, g->row.player[i],
 		    &rs->p[i]) != 0) {
@@ -124,6 +127,8 @@ refview_turn_open(struct ref_msg *x, const struct play_game *g, int seat)
 	struct store_move *log;
 	int n, open = 0;
 
+	if (refeff_apply(x) != REF_OK)
+		return -1;
 	if (store_moves(x->r->store, g->row.id, &log, &n) == -1)
 		return -1;
 	if (n > 0 && log[n - 1].seat == seat)
@@ -138,6 +143,8 @@ refview_move_number(struct ref_msg *x, const struct play_game *g)
 	struct store_move *log;
 	int n, number;
 
+	if (refeff_apply(x) != REF_OK)
+		return -1;
 	if (store_moves(x->r->store, g->row.id, &log, &n) == -1)
 		return -1;
 	number = move_number(g, log, n);
@@ -193,6 +200,8 @@ refview_last_move(struct ref_msg *x, const struct play_game *g, int viewer,
 	struct store_move *log;
 	int n, last;
 
+	if (refeff_apply(x) != REF_OK)
+		return -1;
 	if (store_moves(x->r->store, g->row.id, &log, &n) == -1)
 		return -1;
 	last_run(g, log, n, viewer, &last, b);
@@ -379,7 +388,8 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 
 	/* The last moves the reader may see: the run of one seat's moves
 	 * at the end of the log (an extra turn, a multi-action turn). */
-	if (store_moves(x->r->store, g->row.id, &log, &n) == -1)
+	if (refeff_apply(x) != REF_OK ||
+	    store_moves(x->r->store, g->row.id, &log, &n) == -1)
 		ref_store_failed(x);
 	else {
 		tmpl_set_int(d, "game.move_number", move_number(g, log, n));

@@ -2898,3 +2898,81 @@ store_test_restore(struct store *s, const char *path)
 	return rc;
 }
 #endif
+
+/*
+ * Reads for a referee that decides before it writes (refeff.h): the id
+ * the next row of a series will get, and the lookups that a write used to
+ * answer by its own return value.
+ */
+
+int
+store_id_next(struct store *s, enum store_series series, int64_t *id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	switch (series) {
+	case STORE_SERIES_GAME:
+		return next_game_id(s, id);
+	case STORE_SERIES_PLAYER:
+		st = query(s, "SELECT ifnull(max(id), 0) + 1 FROM players", "");
+		break;
+	case STORE_SERIES_REPORT:
+		st = query(s, "SELECT ifnull(max(id), 0) + 1 FROM reports", "");
+		break;
+	case STORE_SERIES_LADDER:
+		st = query(s, "SELECT ifnull(max(id), 0) + 1 FROM ladders", "");
+		break;
+	case STORE_SERIES_CHALLENGE:
+		st = query(s, "SELECT ifnull(max(id), 0) + 1 FROM challenges",
+		    "");
+		break;
+	default:
+		return store_fail(s, "no such series");
+	}
+	if (st == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	done(s, st);
+	return rc == SQLITE_ROW ? 0 : store_fail(s, "next id");
+}
+
+int
+store_thanks_get(struct store *s, int64_t game, int64_t from, int64_t to)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = query(s, "SELECT 1 FROM thanks WHERE game_id = ? AND "
+	    "from_player = ? AND to_player = ?", "iii", game, from, to)) ==
+	    NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	done(s, st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? 1 : store_fail(s, "thanks");
+}
+
+int
+store_confirm_get(struct store *s, const char *cookie, int64_t player,
+    int64_t now, char **command)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*command = NULL;
+	if ((st = query(s, "SELECT command FROM confirmations WHERE cookie = ? "
+	    "AND player_id = ? AND used IS NULL AND expires > ?", "tii",
+	    cookie, player, now)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*command = col_text(st, 0);
+	done(s, st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? 1 : store_fail(s, "confirmation");
+}

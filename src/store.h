@@ -536,4 +536,25 @@ void	 store_test_readonly(int on);
 char	*store_test_dump(struct store *);
 int	 store_test_restore(struct store *, const char *path);
 
+/*
+ * Reads for a referee that decides before it writes (refeff.h).  The id
+ * the next row of a series gets (games and seeks share one series), as
+ * the insert would give it now; whether a player thanked another for a
+ * game (0 yes, 1 no); the command of a confirmation cookie still good for
+ * that player, as store_confirm_take would return it, without taking it.
+ */
+enum store_series {
+	STORE_SERIES_GAME,
+	STORE_SERIES_PLAYER,
+	STORE_SERIES_REPORT,
+	STORE_SERIES_LADDER,
+	STORE_SERIES_CHALLENGE,
+	STORE_NSERIES
+};
+int	 store_id_next(struct store *, enum store_series, int64_t *id);
+int	 store_thanks_get(struct store *, int64_t game, int64_t from,
+	    int64_t to);
+int	 store_confirm_get(struct store *, const char *cookie, int64_t player,
+	    int64_t now, char **command);
+
 #endif

@@ -1071,6 +1071,82 @@ START_TEST(store_reports_open_then_resolved)
 }
 END_TEST
 
+/* The reads a referee that decides before it writes needs: the id the
+ * next row of each series gets is the one the insert gives it (games and
+ * seeks in one series), and the lookups that a write's return value
+ * answered. */
+START_TEST(store_reads_for_effects)
+{
+	char *path = dbpath("effects.db"), *cmd;
+	struct store *s = open_ok(path);
+	struct store_seek k = { 0 };
+	struct store_ladder l = { 0 };
+	struct store_challenge ch = { 0 };
+	int64_t a, b, g, next, id;
+
+	ck_assert_int_eq(store_id_next(s, STORE_SERIES_PLAYER, &next), 0);
+	ck_assert_int_eq(next, 1);
+	a = player(s, "a@x.org");
+	ck_assert_int_eq(a, next);
+	ck_assert_int_eq(store_id_next(s, STORE_SERIES_PLAYER, &next), 0);
+	b = player(s, "b@x.org");
+	ck_assert_int_eq(b, next);
+
+	ck_assert_int_eq(store_id_next(s, STORE_SERIES_GAME, &next), 0);
+	g = game(s, a, b);
+	ck_assert_int_eq(g, next);
+	ck_assert_int_eq(store_id_next(s, STORE_SERIES_GAME, &next), 0);
+	k.kind = "mancala";
+	k.nseats = 2;
+	k.player[0] = a;
+	k.status = "open";
+	ck_assert_int_eq(store_seek_add(s, &k), 0);
+	ck_assert_int_eq(k.id, next);
+	ck_assert_int_eq(store_id_next(s, STORE_SERIES_GAME, &next), 0);
+	ck_assert_int_eq(next, k.id + 1);
+
+	ck_assert_int_eq(store_id_next(s, STORE_SERIES_REPORT, &next), 0);
+	ck_assert_int_eq(store_report_add(s, g, a, "rude", 5, &id), 0);
+	ck_assert_int_eq(id, next);
+
+	ck_assert_int_eq(store_id_next(s, STORE_SERIES_LADDER, &next), 0);
+	l.name = "kalah";
+	l.kind = "mancala";
+	l.options = "";
+	ck_assert_int_eq(store_ladder_add(s, &l), 0);
+	ck_assert_int_eq(l.id, next);
+	ck_assert_int_eq(store_id_next(s, STORE_SERIES_CHALLENGE, &next), 0);
+	ch.ladder = l.id;
+	ch.challenger = a;
+	ch.challenged = b;
+	ch.status = "open";
+	ck_assert_int_eq(store_challenge_add(s, &ch), 0);
+	ck_assert_int_eq(ch.id, next);
+
+	ck_assert_int_eq(store_thanks_get(s, g, a, b), 1);
+	ck_assert_int_eq(store_thanks_add(s, g, a, b, 7), 0);
+	ck_assert_int_eq(store_thanks_get(s, g, a, b), 0);
+	ck_assert_int_eq(store_thanks_get(s, g, b, a), 1);
+
+	ck_assert_int_eq(store_confirm_add(s, "k1", a, "abort #1", 100, 200),
+	    0);
+	ck_assert_int_eq(store_confirm_get(s, "k1", b, 150, &cmd), 1);
+	ck_assert_ptr_null(cmd);
+	ck_assert_int_eq(store_confirm_get(s, "k1", a, 200, &cmd), 1);
+	ck_assert_int_eq(store_confirm_get(s, "k1", a, 150, &cmd), 0);
+	ck_assert_str_eq(cmd, "abort #1");
+	free(cmd);
+	/* Read, not taken: it is still there to take, then gone. */
+	ck_assert_int_eq(store_confirm_get(s, "k1", a, 150, &cmd), 0);
+	free(cmd);
+	ck_assert_int_eq(store_confirm_take(s, "k1", a, 150, &cmd), 0);
+	free(cmd);
+	ck_assert_int_eq(store_confirm_get(s, "k1", a, 150, &cmd), 1);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
 START_TEST(store_confirm_cookie_once_for_its_player)
 {
 	char *path = dbpath("confirm.db"), *cmd;
@@ -1228,6 +1304,7 @@ store_suite(void)
 	tcase_add_test(tc, store_events_in_order_per_game);
 	tcase_add_test(tc, store_observers_on_off);
 	tcase_add_test(tc, store_thanks_once_per_pair_and_authority);
+	tcase_add_test(tc, store_reads_for_effects);
 	tcase_add_test(tc, store_reports_open_then_resolved);
 	tcase_add_test(tc, store_ratings_per_player_and_kind);
 	tcase_add_test(tc, store_rating_changes_per_game);
