@@ -157,14 +157,23 @@ ref_name(const struct store_player *p)
 	return p->name && *p->name ? p->name : p->address;
 }
 
+/* Player id's row for a view: what was decided so far is applied
+ * first (a view, refeff.h). */
+static int
+view_player(struct ref_msg *x, int64_t id, struct store_player *p)
+{
+	if (refeff_apply(x) != REF_OK)
+		return -1;
+	return ref_must(x, store_player_load(x->r->store, id, p), "player",
+	    id);
+}
+
 int
 ref_player_name(struct ref_msg *x, int64_t id, struct buf *b)
 {
 	struct store_player p;
 
-	if (refeff_apply(x) != REF_OK ||
-	    ref_must(x, store_player_load(x->r->store, id, &p), "player",
-	    id) != 0)
+	if (view_player(x, id, &p) != 0)
 		return -1;
 	buf_adds(b, ref_name(&p));
 	store_player_free(&p);
@@ -195,8 +204,7 @@ ref_player_public(struct ref_msg *x, int64_t id, struct buf *b)
 	struct store_player p;
 	char local[REF_NAME_LEN];
 
-	if (ref_must(x, store_player_load(x->r->store, id, &p), "player",
-	    id) != 0)
+	if (view_player(x, id, &p) != 0)
 		return -1;
 	buf_adds(b, ref_public_name(&p, local, sizeof(local)));
 	store_player_free(&p);

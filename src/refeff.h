@@ -22,8 +22,8 @@
  * what comes next reads what was decided:
  *
  *   a view: a mail is built (refview.c's entry points, ref_send,
- *	ref_send_addr, ref_player_name; refladder.c's standings and rating
- *	texts).  The views read the game's move log and events, the seats'
+ *	ref_send_addr, ref_player_name, ref_player_public; refladder.c's
+ *	standings and rating texts).  The views read the game's move log and events, the seats'
  *	players, the observers, the ratings and the rungs from the store,
  *	and a mail tells what was decided, so the effects recorded so far
  *	are applied first.  A run step is thus: read, decide (record),
