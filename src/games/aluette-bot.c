@@ -234,24 +234,53 @@ aluette_simple(struct game_botctx *c, const void *st, int level,
 	return (int)rng_below(c->rng, (uint32_t)n);
 }
 
+/*
+ * A move in a simulation.  The hand's last card, in a hand before the
+ * game's last, is not played: its points go to the tally and the
+ * simulation stops there, without the next hand's deal (a shuffle of the
+ * deck that nothing would read).
+ */
+static void
+aluette_play(struct game_botctx *c, struct game_botsim *sim, void *st,
+    int actor, const struct game_move *m, int plies)
+{
+	const struct aluette *a = st;
+	uint32_t seats;
+	int pts, s;
+
+	(void)plies;
+	if (m->d[0] == MV_PLAY && a->phase == PH_PLAY &&
+	    a->ndone == NTRICKS - 1 && a->ntrick == NSEATS - 1 &&
+	    a->handno < NHANDS) {
+		pts = aluette_last_card_points(a, m->d[1], &seats);
+		for (s = 0; s < NSEATS; s++)
+			sim->tally[s] = seats >> s & 1 ? pts : 0;
+		sim->stop = 1;
+		return;
+	}
+	c->ops->apply(st, actor, m);
+}
+
 /* A simulation cut short: partners share a score, so each side's gain is
- * counted twice in the total. */
+ * counted twice in the total; the tally holds the points of a hand the
+ * simulation stopped at. */
 static void
 aluette_reward(struct game_botctx *c, const struct game_botsim *sim,
     const void *st, const int gain[GAME_MAX_SEATS], int plies,
     double r[GAME_MAX_SEATS])
 {
-	int i, total = 0;
+	int i, g[4], total = 0;
 	double x;
 
 	(void)c;
-	(void)sim;
 	(void)st;
 	(void)plies;
-	for (i = 0; i < 4; i++)
-		total += gain[i];
 	for (i = 0; i < 4; i++) {
-		x = 0.5 + 0.25 * (gain[i] - (total / 2 - gain[i]));
+		g[i] = gain[i] + (int)sim->tally[i];
+		total += g[i];
+	}
+	for (i = 0; i < 4; i++) {
+		x = 0.5 + 0.25 * (g[i] - (total / 2 - g[i]));
 		r[i] = x < 0 ? 0 : x > 1 ? 1 : x;
 	}
 }
@@ -261,5 +290,6 @@ const struct game_cardbot aluette_cardbot = {
 	.max_plies = ALUETTE_PLIES,
 	.classify = aluette_classify,
 	.choose = aluette_simple,
+	.play = aluette_play,
 	.reward = aluette_reward,
 };

@@ -119,5 +119,9 @@ struct aluette_seen {
 };
 
 void	aluette_seen(const struct aluette *, int seat, struct aluette_seen *);
+/* What the hand's last card scores, without playing it (aluette.c): the
+ * points and the seats of the side that scores them. */
+int	aluette_last_card_points(const struct aluette *, int card,
+	    uint32_t *seats);
 
 #endif
