@@ -235,6 +235,50 @@ aluette_simple(struct game_botctx *c, const void *st, int level,
 }
 
 /*
+ * The playout policy: a rule of thumb most of the time, a move at random
+ * otherwise.  Led: any card.  Following: where the partner holds the
+ * trick, the weakest card; otherwise the weakest card that takes the
+ * trick, or failing one a card that ties the opponent's (the trick is
+ * spoiled), or the weakest.  The moves come strongest first (legal()), and
+ * the trick on the table is public.
+ */
+static int
+aluette_playout(struct game_botctx *c, const void *st, int actor,
+    const struct game_move *moves, int n)
+{
+	const struct aluette *a = st;
+	int i, k, best, bcls, tie, owner, lead;
+
+	if (a->phase != PH_PLAY || a->ntrick == 0 ||
+	    rng_below(c->rng, 4) == 0)
+		return (int)rng_below(c->rng, (uint32_t)n);
+	best = 0;
+	bcls = class_of[a->trick[0]];
+	tie = 0;
+	for (i = 1; i < a->ntrick; i++) {
+		k = class_of[a->trick[i]];
+		if (k < bcls) {
+			bcls = k;
+			best = i;
+			tie = 0;
+		} else if (k == bcls)
+			tie = 1;
+	}
+	lead = a->pos[a->leader];
+	owner = tie ? -1 : a->table[(lead + best) % NSEATS];
+	if (owner >= 0 && a->pos[owner] % 2 == a->pos[actor] % 2)
+		return n - 1;
+	for (i = n - 1; i >= 0; i--)
+		if (class_of[moves[i].d[1]] < bcls)
+			return i;
+	if (owner >= 0)
+		for (i = n - 1; i >= 0; i--)
+			if (class_of[moves[i].d[1]] == bcls)
+				return i;
+	return n - 1;
+}
+
+/*
  * A move in a simulation.  The hand's last card, in a hand before the
  * game's last, is not played: its points go to the tally and the
  * simulation stops there, without the next hand's deal (a shuffle of the
@@ -290,6 +334,7 @@ const struct game_cardbot aluette_cardbot = {
 	.max_plies = ALUETTE_PLIES,
 	.classify = aluette_classify,
 	.choose = aluette_simple,
+	.playout = aluette_playout,
 	.play = aluette_play,
 	.reward = aluette_reward,
 };
