@@ -250,8 +250,8 @@ aluette_playout(struct game_botctx *c, const void *st, int actor,
 	int i, k, best, bcls, tie, owner, lead;
 
 	if (a->phase != PH_PLAY || a->ntrick == 0 ||
-	    rng_below(c->rng, 4) == 0)
-		return (int)rng_below(c->rng, (uint32_t)n);
+	    game_bot_below(c, 4) == 0)
+		return (int)game_bot_below(c, (uint32_t)n);
 	best = 0;
 	bcls = class_of[a->trick[0]];
 	tie = 0;

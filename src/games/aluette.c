@@ -2178,7 +2178,10 @@ aluette_determinize(void *st, int seat, struct rng *rng)
 	}
 	for (i = 0; i < a->nstock; i++)
 		a->stock[i] = pool[k++];
-	rng_init_from(&a->rng, rng);
+	/* The later deals are hidden too: they come from the robot's
+	 * generator as it is now (a copy, which draws nothing; the robots'
+	 * simulations end with the hand and never deal). */
+	a->rng = *rng;
 }
 
 static int
