@@ -3,8 +3,9 @@
  *
  * Everything here reads a state the robot's seat has determinized, and
  * reads it only through aluette_seen(), which takes what the seat may see
- * (aluette.h); a move's meaning comes from its bytes (aluette.h's
- * encoding).
+ * (aluette.h), except the hooks of a simulation (aluette_playout(),
+ * aluette_play()), which read the public fields aluette.h lists directly;
+ * a move's meaning comes from its bytes (aluette.h's encoding).
  */
 #include "config.h"
 

@@ -11,7 +11,13 @@
  * are those in none of the places (hands, discards, stock, trick), so
  * aluette_seen() takes the union of the hidden places as one set, which
  * is the same in every deal the seat cannot tell apart, and never which
- * of them holds a card.
+ * of them holds a card.  The hooks that run inside the search's
+ * simulations (aluette-bot.c's play and playout), on a state already
+ * determinized, read a few public fields directly instead, the ones
+ * aluette_seen() would copy and those it leaves out as nobody's secret:
+ * the phase, the trick on the table and its leader, the table's order,
+ * the counts of tricks and hands, and through aluette_last_card_points()
+ * the tricks won.
  */
 #ifndef LUDUS_ALUETTE_H
 #define LUDUS_ALUETTE_H
