@@ -75,18 +75,27 @@ node_add(struct search *s, int parent, int actor, const struct game_move *m)
 	return s->nnodes++;
 }
 
-/* The child of node cur for the actor's move m, or -1. */
-static int
-child_of(const struct search *s, int cur, int actor,
-    const struct game_move *m)
+/* The children of node cur for the actor's moves m[0..n) into child[]
+ * (-1: none yet), in one walk of the node's children. */
+static void
+children_of(const struct search *s, int cur, int actor,
+    const struct game_move *m, int n, int *child)
 {
-	int ch;
+	const struct node *nd;
+	int ch, i;
 
-	for (ch = s->nodes[cur].child; ch >= 0; ch = s->nodes[ch].next)
-		if (s->nodes[ch].actor == actor && move_eq(&s->nodes[ch].move,
-		    m))
-			return ch;
-	return -1;
+	for (i = 0; i < n; i++)
+		child[i] = -1;
+	for (ch = s->nodes[cur].child; ch >= 0; ch = nd->next) {
+		nd = &s->nodes[ch];
+		if (nd->actor != actor)
+			continue;
+		for (i = 0; i < n; i++)
+			if (child[i] < 0 && move_eq(&nd->move, &m[i])) {
+				child[i] = ch;
+				break;
+			}
+	}
 }
 
 /* The seat that acts in a simulation: the robot at the root, else the
@@ -246,12 +255,15 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 				ops->result(d, &res);
 				break;
 			}
+			/* The root's moves are always the same: their
+			 * children are kept by the move's index. */
+			if (cur == 0)
+				memcpy(child, rchild, (size_t)n *
+				    sizeof(*child));
+			else
+				children_of(&s, cur, actor, mv, n, child);
 			nu = 0;
 			for (i = 0; i < n; i++) {
-				/* The root's moves are always the same: their
-				 * children are kept by the move's index. */
-				child[i] = cur == 0 ? rchild[i] :
-				    child_of(&s, cur, actor, &mv[i]);
 				if (child[i] < 0)
 					untried[nu++] = i;
 				else

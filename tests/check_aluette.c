@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "games/aluette.h"
 
 static const struct game_ops *ops;
 
@@ -2002,6 +2003,65 @@ START_TEST(aluette_apply_span_holds)
 }
 END_TEST
 
+/* aluette_last_card_points() says what the hand's last card scores: along
+ * random games, for every card the last player of every hand may play,
+ * the points and the side it gives are the change of the score that
+ * playing it makes. */
+START_TEST(aluette_last_card_points_agree)
+{
+	static const char *const variants[] = { "", "mordienne=true",
+		"teams=fixed changer=true mordienne=true" };
+	struct game_move moves[GAME_MAX_MOVES];
+	struct game_result before, after;
+	uint64_t rng = 11;
+	uint32_t seats;
+	size_t v;
+	int game, s, n, i, k, pts, checked = 0, twos = 0;
+
+	for (v = 0; v < nitems(variants); v++)
+		for (game = 0; game < 40; game++) {
+			struct aluette *st = tu_new("aluette", variants[v],
+			    3000 + (uint64_t)game, 4), *copy;
+			uint32_t mask;
+
+			copy = malloc(sizeof(*copy));
+			while ((mask = ops->to_move(st)) != 0) {
+				for (s = 0; !(mask >> s & 1); s++)
+					;
+				n = ops->legal(st, s, moves, GAME_MAX_MOVES);
+				if (st->phase == PH_PLAY && st->ndone ==
+				    NTRICKS - 1 && st->ntrick == NSEATS - 1) {
+					ops->result(st, &before);
+					for (i = 0; i < n; i++) {
+						pts = aluette_last_card_points(
+						    st, moves[i].d[1], &seats);
+						memcpy(copy, st, sizeof(*copy));
+						ops->apply(copy, s, &moves[i]);
+						ops->result(copy, &after);
+						for (k = 0; k < NSEATS; k++)
+							ck_assert_int_eq(
+							    after.score[k] -
+							    before.score[k],
+							    seats >> k & 1 ?
+							    pts : 0);
+						ck_assert(pts == 0 ? seats == 0 :
+						    __builtin_popcount(seats) ==
+						    2);
+						twos += pts == 2;
+						checked++;
+					}
+				}
+				ops->apply(st, s, &moves[pick_below(&rng,
+				    (uint32_t)n)]);
+			}
+			free(copy);
+			free(st);
+		}
+	ck_assert_int_eq(checked, 3 * 40 * 5);
+	ck_assert_int_gt(twos, 0);
+}
+END_TEST
+
 /*
  * count_after() is a depth-2 perft: along random games of every variant
  * (signals made now and then, the changer round, the discards, every
@@ -2160,6 +2220,7 @@ aluette_suite(void)
 	tcase_add_test(tc, aluette_shortcuts_agree);
 	tcase_add_test(tc, aluette_apply_span_holds);
 	tcase_add_test(tc, aluette_count_after_is_perft_2);
+	tcase_add_test(tc, aluette_last_card_points_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,8 +3,9 @@
  *
  * Everything here reads a state the robot's seat has determinized, and
  * reads it only through aluette_seen(), which takes what the seat may see
- * (aluette.h); a move's meaning comes from its bytes (aluette.h's
- * encoding).
+ * (aluette.h), except the hooks of a simulation (aluette_playout(),
+ * aluette_play()), which read the public fields aluette.h lists directly;
+ * a move's meaning comes from its bytes (aluette.h's encoding).
  */
 #include "config.h"
 
@@ -234,24 +235,97 @@ aluette_simple(struct game_botctx *c, const void *st, int level,
 	return (int)rng_below(c->rng, (uint32_t)n);
 }
 
+/*
+ * The playout policy: a rule of thumb most of the time, a move at random
+ * otherwise.  Led: any card.  Following: where the partner holds the
+ * trick, the weakest card; otherwise the weakest card that takes the
+ * trick, or failing one a card that ties the opponent's (the trick is
+ * spoiled), or the weakest.  The moves come strongest first (legal()), and
+ * the trick on the table is public.
+ */
+static int
+aluette_playout(struct game_botctx *c, const void *st, int actor,
+    const struct game_move *moves, int n)
+{
+	const struct aluette *a = st;
+	int i, k, best, bcls, tie, owner, lead;
+
+	if (a->phase != PH_PLAY || a->ntrick == 0 ||
+	    game_bot_below(c, 4) == 0)
+		return (int)game_bot_below(c, (uint32_t)n);
+	best = 0;
+	bcls = class_of[a->trick[0]];
+	tie = 0;
+	for (i = 1; i < a->ntrick; i++) {
+		k = class_of[a->trick[i]];
+		if (k < bcls) {
+			bcls = k;
+			best = i;
+			tie = 0;
+		} else if (k == bcls)
+			tie = 1;
+	}
+	lead = a->pos[a->leader];
+	owner = tie ? -1 : a->table[(lead + best) % NSEATS];
+	if (owner >= 0 && a->pos[owner] % 2 == a->pos[actor] % 2)
+		return n - 1;
+	for (i = n - 1; i >= 0; i--)
+		if (class_of[moves[i].d[1]] < bcls)
+			return i;
+	if (owner >= 0)
+		for (i = n - 1; i >= 0; i--)
+			if (class_of[moves[i].d[1]] == bcls)
+				return i;
+	return n - 1;
+}
+
+/*
+ * A move in a simulation.  The hand's last card, in a hand before the
+ * game's last, is not played: its points go to the tally and the
+ * simulation stops there, without the next hand's deal (a shuffle of the
+ * deck that nothing would read).
+ */
+static void
+aluette_play(struct game_botctx *c, struct game_botsim *sim, void *st,
+    int actor, const struct game_move *m, int plies)
+{
+	const struct aluette *a = st;
+	uint32_t seats;
+	int pts, s;
+
+	(void)plies;
+	if (m->d[0] == MV_PLAY && a->phase == PH_PLAY &&
+	    a->ndone == NTRICKS - 1 && a->ntrick == NSEATS - 1 &&
+	    a->handno < NHANDS) {
+		pts = aluette_last_card_points(a, m->d[1], &seats);
+		for (s = 0; s < NSEATS; s++)
+			sim->tally[s] = seats >> s & 1 ? pts : 0;
+		sim->stop = 1;
+		return;
+	}
+	c->ops->apply(st, actor, m);
+}
+
 /* A simulation cut short: partners share a score, so each side's gain is
- * counted twice in the total. */
+ * counted twice in the total; the tally holds the points of a hand the
+ * simulation stopped at. */
 static void
 aluette_reward(struct game_botctx *c, const struct game_botsim *sim,
     const void *st, const int gain[GAME_MAX_SEATS], int plies,
     double r[GAME_MAX_SEATS])
 {
-	int i, total = 0;
+	int i, g[4], total = 0;
 	double x;
 
 	(void)c;
-	(void)sim;
 	(void)st;
 	(void)plies;
-	for (i = 0; i < 4; i++)
-		total += gain[i];
 	for (i = 0; i < 4; i++) {
-		x = 0.5 + 0.25 * (gain[i] - (total / 2 - gain[i]));
+		g[i] = gain[i] + (int)sim->tally[i];
+		total += g[i];
+	}
+	for (i = 0; i < 4; i++) {
+		x = 0.5 + 0.25 * (g[i] - (total / 2 - g[i]));
 		r[i] = x < 0 ? 0 : x > 1 ? 1 : x;
 	}
 }
@@ -261,5 +335,7 @@ const struct game_cardbot aluette_cardbot = {
 	.max_plies = ALUETTE_PLIES,
 	.classify = aluette_classify,
 	.choose = aluette_simple,
+	.playout = aluette_playout,
+	.play = aluette_play,
 	.reward = aluette_reward,
 };

@@ -341,16 +341,16 @@ reached_at(unsigned mask, int n)
 /* The player who won most tricks, the earliest to reach that number on a
  * tie; NOBODY when no trick was won. */
 static int
-hand_winner(const struct aluette *a)
+hand_winner(const uint16_t won[NSEATS])
 {
 	int s, best = NOBODY, bn = 0, n;
 
 	for (s = 0; s < NSEATS; s++) {
-		n = popcount9(a->won[s]);
+		n = popcount9(won[s]);
 		if (n == 0)
 			continue;
 		if (best == NOBODY || n > bn || (n == bn &&
-		    reached_at(a->won[s], n) < reached_at(a->won[best], n))) {
+		    reached_at(won[s], n) < reached_at(won[best], n))) {
 			best = s;
 			bn = n;
 		}
@@ -794,7 +794,7 @@ aluette_parse_move(const void *st, int seat, const char *text,
 static void NOINLINE
 score_hand(struct aluette *a)
 {
-	int w = hand_winner(a), pts = 0, h = a->handno - 1;
+	int w = hand_winner(a->won), pts = 0, h = a->handno - 1;
 
 	if (w != NOBODY) {
 		pts = a->mordienne && is_mordienne(a->won[w]) ? 2 : 1;
@@ -854,6 +854,37 @@ finish_trick(struct aluette *a, int card)
 	a->turn = a->leader;
 	if (++a->ndone == NTRICKS)
 		score_hand(a);
+}
+
+/*
+ * What the hand's last card, card, scores, without playing it (the
+ * robots' simulations stop at the end of a hand, and playing the card
+ * would deal the next): the points, 0 when nobody won a trick, and in
+ * *seats a bit for each seat of the side that scores them.
+ */
+int
+aluette_last_card_points(const struct aluette *a, int card, uint32_t *seats)
+{
+	uint16_t won[NSEATS];
+	int cls[NSEATS], i, best = 0, tie = 0, w, pts;
+
+	for (i = 0; i < NSEATS; i++)
+		cls[i] = class_of[i < NSEATS - 1 ? a->trick[i] : card];
+	for (i = 1; i < NSEATS; i++)
+		if (cls[i] < cls[best]) {
+			best = i;
+			tie = 0;
+		} else if (cls[i] == cls[best])
+			tie = 1;
+	memcpy(won, a->won, sizeof(won));
+	if (!tie)
+		won[trick_seat(a, best)] |= (uint16_t)(1u << a->ndone);
+	*seats = 0;
+	if ((w = hand_winner(won)) == NOBODY)
+		return 0;
+	pts = a->mordienne && is_mordienne(won[w]) ? 2 : 1;
+	*seats = 1u << w | 1u << partner_of(a, w);
+	return pts;
 }
 
 /* The moves other than a card played to a trick. */
@@ -967,11 +998,18 @@ aluette_result(const void *st, struct game_result *r)
 	const struct aluette *a = st;
 	int s, ns = a->points[0], ew = a->points[1], win;
 
+	/* Asked after every ply of a search: the text, a long field, only
+	 * once the game is over. */
+	if (a->phase != PH_OVER) {
+		memset(r, 0, offsetof(struct game_result, text));
+		r->text[0] = '\0';
+		for (s = 0; s < NSEATS; s++)
+			r->score[s] = a->points[team_of(a, s)];
+		return;
+	}
 	memset(r, 0, sizeof(*r));
 	for (s = 0; s < NSEATS; s++)
 		r->score[s] = a->points[team_of(a, s)];
-	if (a->phase != PH_OVER)
-		return;
 	r->over = 1;
 	if (ns == ew) {
 		r->draw = 1;
@@ -2056,26 +2094,41 @@ aluette_export_json(const void *st, struct buf *b)
 	buf_addc(b, '}');
 }
 
-/* The places whose cards a seat does not see. */
-static int
-hidden_from(int loc, int seat)
+/*
+ * Numbers below n (n <= 256) for the robots' deals, a byte each, four
+ * bytes to a word drawn from the generator; a byte at or above the last
+ * whole multiple of n is drawn again, so every number is equally likely.
+ */
+struct bytes {
+	uint32_t w;
+	int	left;
+};
+
+static unsigned
+byte_below(struct rng *rng, struct bytes *b, unsigned n)
 {
-	if (loc == LOC_STOCK)
-		return 1;
-	if (loc < LOC_STOCK)
-		return loc != LOC_HAND + seat;
-	if (loc >= LOC_DISCARD && loc < LOC_TRICK)
-		return loc != LOC_DISCARD + seat;
-	return 0;
+	unsigned lim = 256 - 256 % n, x;
+
+	do {
+		if (b->left == 0) {
+			b->w = rng_u32(rng);
+			b->left = 4;
+		}
+		x = b->w & 0xff;
+		b->w >>= 8;
+		b->left--;
+	} while (x >= lim);
+	return x % n;
 }
 
 /*
  * A seat sees its own hand and discards, the trick on the table and the
  * tricks played; the other hands, the other changer's discards and the
  * undealt cards are hidden, and only their counts are known.  The hidden
- * cards are taken in card order, shuffled, and dealt back into the same
- * places in a fixed order of places (then the stock in its order), so the
- * counts per place stay and the result depends only on what the seat sees.
+ * cards are taken as one set in the order of strength, shuffled, and
+ * dealt back into the same places in a fixed order of places (the other
+ * hands, the other discards, then the stock in its order), so the counts
+ * per place stay and the result depends only on what the seat sees.
  * Which of the undealt cards a changer took is not kept in the state once
  * they are in the hand, so it is no constraint here.
  */
@@ -2083,31 +2136,52 @@ static void
 aluette_determinize(void *st, int seat, struct rng *rng)
 {
 	struct aluette *a = st;
-	uint8_t pool[NCARDS], where[NCARDS];
-	int count[LOC_PLAYED + 1] = { 0 }, c, n = 0, loc, k;
+	struct bytes b = { 0, 0 };
+	uint8_t pool[NCARDS], t;
+	uint64_t hidden = 0, m;
+	int s, n = 0, i, j, k;
 
 	if (seat < 0 || seat >= NSEATS)
 		return;
-	card_loc(a, where);
-	for (c = 0; c < NCARDS; c++)
-		if (hidden_from(where[c], seat)) {
-			pool[n++] = (uint8_t)c;
-			count[where[c]]++;
-		}
-	rng_shuffle(rng, pool, (size_t)n, 1);
-	n = 0;
-	for (loc = 0; loc < LOC_TRICK; loc++) {
-		if (loc == LOC_STOCK || !hidden_from(loc, seat))
+	for (s = 0; s < NSEATS; s++) {
+		if (s == seat)
 			continue;
-		for (k = 0; k < count[loc]; k++)
-			where[pool[n++]] = (uint8_t)loc;
+		hidden |= a->hand[s];
+		for (m = a->disc[s]; m != 0; m &= m - 1)
+			hidden |= CARD_BIT(__builtin_ctzll(m));
 	}
-	for (k = 0; k < a->nstock; k++) {
-		a->stock[k] = pool[n++];
-		where[a->stock[k]] = LOC_STOCK;
+	for (i = 0; i < a->nstock; i++)
+		hidden |= CARD_BIT(a->stock[i]);
+	for (m = hidden; m != 0; m &= m - 1)
+		pool[n++] = card_at[__builtin_ctzll(m)];
+	for (i = n; i > 1; i--) {
+		j = (int)byte_below(rng, &b, (unsigned)i);
+		t = pool[i - 1];
+		pool[i - 1] = pool[j];
+		pool[j] = t;
 	}
-	set_locs(a, where);
-	rng_init_from(&a->rng, rng);
+	k = 0;
+	for (s = 0; s < NSEATS; s++) {
+		if (s == seat)
+			continue;
+		a->hand[s] = 0;
+		for (i = 0; i < a->nhand[s]; i++)
+			a->hand[s] |= CARD_BIT(pool[k++]);
+	}
+	for (s = 0; s < NSEATS; s++) {
+		if (s == seat || a->disc[s] == 0)
+			continue;
+		n = __builtin_popcountll(a->disc[s]);
+		a->disc[s] = 0;
+		for (i = 0; i < n; i++)
+			a->disc[s] |= (uint64_t)1 << pool[k++];
+	}
+	for (i = 0; i < a->nstock; i++)
+		a->stock[i] = pool[k++];
+	/* The later deals are hidden too: they come from the robot's
+	 * generator as it is now (a copy, which draws nothing; the robots'
+	 * simulations end with the hand and never deal). */
+	a->rng = *rng;
 }
 
 static int

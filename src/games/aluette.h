@@ -11,7 +11,13 @@
  * are those in none of the places (hands, discards, stock, trick), so
  * aluette_seen() takes the union of the hidden places as one set, which
  * is the same in every deal the seat cannot tell apart, and never which
- * of them holds a card.
+ * of them holds a card.  The hooks that run inside the search's
+ * simulations (aluette-bot.c's play and playout), on a state already
+ * determinized, read a few public fields directly instead, the ones
+ * aluette_seen() would copy and those it leaves out as nobody's secret:
+ * the phase, the trick on the table and its leader, the table's order,
+ * the counts of tricks and hands, and through aluette_last_card_points()
+ * the tricks won.
  */
 #ifndef LUDUS_ALUETTE_H
 #define LUDUS_ALUETTE_H
@@ -119,5 +125,9 @@ struct aluette_seen {
 };
 
 void	aluette_seen(const struct aluette *, int seat, struct aluette_seen *);
+/* What the hand's last card scores, without playing it (aluette.c): the
+ * points and the seats of the side that scores them. */
+int	aluette_last_card_points(const struct aluette *, int card,
+	    uint32_t *seats);
 
 #endif

@@ -406,6 +406,23 @@ bot_move_eq(const struct game_move *a, const struct game_move *b)
 	return a->len == b->len && memcmp(a->d, b->d, a->len) == 0;
 }
 
+uint32_t
+game_bot_below(struct game_botctx *c, uint32_t n)
+{
+	uint32_t lim = 256 - 256 % n, x;
+
+	do {
+		if (c->nbytes == 0) {
+			c->bytes = rng_u32(c->rng);
+			c->nbytes = 4;
+		}
+		x = c->bytes & 0xff;
+		c->bytes >>= 8;
+		c->nbytes--;
+	} while (x >= lim);
+	return x % n;
+}
+
 const struct game_botmove *
 game_bot_move(struct game_botctx *c, const void *st, int seat,
     const struct game_move *m)

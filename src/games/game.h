@@ -332,6 +332,8 @@ struct game_botctx {
 	struct rng *rng;	/* foreign: the robot's own generator */
 	struct game_botmove *cache; /* cardbot.c's: GAME_BOT_CACHE entries,
 				 * zeroed when the decision starts */
+	uint32_t bytes;		/* game_bot_below()'s: random bytes drawn */
+	int	nbytes;		/* and not used yet, 0 when the decision starts */
 };
 
 /* One simulation of a search, zeroed at its start. */
@@ -383,6 +385,9 @@ extern const struct game_cardbot spite_cardbot;
  * the context by the move's bytes. */
 const struct game_botmove *game_bot_move(struct game_botctx *,
 	    const void *st, int seat, const struct game_move *m);
+/* A number below n (0 < n <= 256) from the robot's generator, a byte at a
+ * time (a playout's many small choices), every number equally likely. */
+uint32_t game_bot_below(struct game_botctx *, uint32_t n);
 /* The words of a line split in place on spaces into w; the count. */
 int	game_bot_words(char *s, char **w, int max);
 
