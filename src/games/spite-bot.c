@@ -195,10 +195,10 @@ spite_quick(struct game_botctx *c, const void *st, int seat,
 
 /*
  * The next action of seat's toward its payoff top, from its own view, into
- * m: the top itself when a centre stack takes it, else
- * the first card of the shortest way to bring one stack up to the rank
- * below the top, from the hand and the side stacks' tops, Kings last and
- * fewest of them.  0 when no such way is found.
+ * m: the top itself when a centre stack takes it, else the first card of
+ * the shortest way to bring one stack up to the rank below the top, from
+ * the hand and the side stacks' tops, Kings last and fewest of them.  0
+ * when no such way is found.
  */
 static int
 spite_chase(const struct spite_seen *v, int seat, struct game_move *m)
