@@ -23,6 +23,8 @@ enum { SK_OTHER, SK_PAY, SK_SIDE, SK_HAND, SK_DISCARD, SK_END };
 #define SPITE_ROUND_DECAY 0.99
 #define SPITE_SCALE	10.0
 #define SPITE_TURNS	1
+#define SPITE_THREAT	10.0	/* a payoff card the opponent could play
+				 * next, against 80 for one played */
 
 /* A hand's rank in a move, 0 for none (as its notation would read). */
 static int
@@ -191,6 +193,159 @@ spite_quick(struct game_botctx *c, const void *st, int seat,
 	return other[rng_below(c->rng, (uint32_t)no)];
 }
 
+/*
+ * The next action of seat's toward its payoff top, from its own view, into
+ * m: the top itself when a centre stack takes it, else the first card of
+ * the shortest way to bring one stack up to the rank below the top, from
+ * the hand and the side stacks' tops, Kings last and fewest of them.  0
+ * when no such way is found.
+ */
+static int
+spite_chase(const struct spite_seen *v, int seat, struct game_move *m)
+{
+	int hc[SPITE_RANKS + 1], nside[SPITE_SIDES];
+	int t = v->top[seat], c, r, i, k, kings, cost, best = 1 << 30;
+	int src = 0, si = 0, bc = -1, fsrc = 0, fsi = 0;
+
+	if (v->npay[seat] == 0)
+		return 0;
+	for (c = 0; c < v->ncentre; c++)
+		if (v->centre[c] < SPITE_QUEEN && (t == SPITE_KING ||
+		    v->centre[c] + 1 == t)) {
+			memset(m, 0, sizeof(*m));
+			m->len = 4;
+			m->d[0] = SRC_PAYOFF;
+			m->d[2] = DST_CENTRE;
+			m->d[3] = (uint8_t)c;
+			return 1;
+		}
+	for (c = 0; c < v->ncentre; c++) {
+		if (v->centre[c] + 1 >= t)
+			continue;
+		memset(hc, 0, sizeof(hc));
+		for (i = 0; i < v->nhand[seat] && i < SPITE_MAXHAND; i++)
+			hc[v->hand[seat][i]]++;
+		for (k = 0; k < SPITE_SIDES; k++)
+			nside[k] = v->nside[seat][k];
+		kings = 0;
+		for (r = v->centre[c] + 1; r < t; r++) {
+			for (k = 0; k < SPITE_SIDES; k++)
+				if (nside[k] > 0 &&
+				    v->side[seat][k][nside[k] - 1] == r)
+					break;
+			if (k < SPITE_SIDES) {
+				src = SRC_SIDE;
+				si = k;
+				nside[k]--;
+			} else if (hc[r] > 0) {
+				src = SRC_HAND;
+				si = r;
+				hc[r]--;
+			} else {
+				for (k = 0; k < SPITE_SIDES; k++)
+					if (nside[k] > 0 && v->side[seat][k]
+					    [nside[k] - 1] == SPITE_KING)
+						break;
+				if (k < SPITE_SIDES) {
+					src = SRC_SIDE;
+					si = k;
+					nside[k]--;
+				} else if (hc[SPITE_KING] > 0) {
+					src = SRC_HAND;
+					si = SPITE_KING;
+					hc[SPITE_KING]--;
+				} else
+					break;
+				kings++;
+			}
+			if (r == v->centre[c] + 1) {
+				fsrc = src;
+				fsi = si;
+			}
+		}
+		if (r < t)
+			continue;
+		cost = kings * 16 + (t - v->centre[c]);
+		if (cost < best) {
+			best = cost;
+			bc = c;
+			memset(m, 0, sizeof(*m));
+			m->len = 4;
+			m->d[0] = (uint8_t)fsrc;
+			m->d[1] = (uint8_t)fsi;
+			m->d[2] = DST_CENTRE;
+			m->d[3] = (uint8_t)c;
+		}
+	}
+	return bc >= 0;
+}
+
+/*
+ * The playout policy of level 3: the payoff top, or the first card of a
+ * way to it (spite_chase()); else mostly a play to the centre, as level 1;
+ * else the discard that buries least (on its own rank, on the rank above
+ * it, on an empty stack the higher the better), Kings and cards a centre
+ * stack takes now kept, ties broken at random.
+ */
+static int
+spite_playout(struct game_botctx *c, const void *st, int seat,
+    const struct game_move *moves, int n)
+{
+	int centre[GAME_MAX_MOVES], other[GAME_MAX_MOVES], nc = 0, no = 0, i;
+	int h, k, top, sc, best = -1000, ties = 0, pick = -1;
+	const struct game_botmove *mi;
+	struct spite_seen v;
+	struct game_move m;
+
+	for (i = 0; i < n; i++) {
+		mi = game_bot_move(c, st, seat, &moves[i]);
+		if (mi->kind == SK_PAY)
+			return i;
+		if (mi->kind == SK_SIDE || mi->kind == SK_HAND)
+			centre[nc++] = i;
+		else
+			other[no++] = i;
+	}
+	spite_seen(st, seat, &v);
+	if (nc > 0 && spite_chase(&v, seat, &m))
+		for (i = 0; i < n; i++)
+			if (moves[i].d[0] == m.d[0] && moves[i].d[1] == m.d[1] &&
+			    moves[i].d[2] == m.d[2] && moves[i].d[3] == m.d[3])
+				return i;
+	if (nc > 0 && (no == 0 || rng_below(c->rng, 5) != 0))
+		return centre[rng_below(c->rng, (uint32_t)nc)];
+	for (i = 0; i < no; i++) {
+		const struct game_move *d = &moves[other[i]];
+
+		if (d->d[2] != DST_SIDE)
+			return other[i];	/* end */
+		h = d->d[1];
+		k = d->d[3];
+		top = v.nside[seat][k] ? v.side[seat][k][v.nside[seat][k] -
+		    1] : 0;
+		if (top == h)
+			sc = 3;
+		else if (top == h + 1)
+			sc = 2;
+		else if (top == 0)
+			sc = h / 4;
+		else
+			sc = -3 - (h > top ? h - top : 0);
+		if (h == SPITE_KING)
+			sc -= 8;
+		if (spite_dist(&v, h) == 0)
+			sc -= 4;
+		if (sc > best) {
+			best = sc;
+			pick = other[i];
+			ties = 1;
+		} else if (sc == best && rng_below(c->rng,
+		    (uint32_t)++ties) == 0)
+			pick = other[i];
+	}
+	return pick;
+}
+
 /* Level 2: the action whose result evaluates best. */
 static int
 spite_greedy(struct game_botctx *c, const void *st, int seat,
@@ -297,11 +452,39 @@ spite_diff(struct game_botctx *c, const void *st, double e[2])
 	e[1] = e1 - e0;
 }
 
+/*
+ * How many payoff cards the seat to move could play at once in a
+ * simulation's state (both hands known) by plays toward its top
+ * (spite_chase()), at most max.
+ */
+static int
+spite_threat(struct game_botctx *c, const struct spite *s0, int max)
+{
+	struct spite s;
+	struct spite_seen v;
+	struct game_move m;
+	int who = s0->turn, n, got = 0;
+
+	memcpy(&s, s0, sizeof(s));
+	for (n = 0; n < 30 && got < max && !s.over && s.turn == who; n++) {
+		spite_seen(&s, -1, &v);
+		if (!spite_chase(&v, who, &m))
+			break;
+		if (m.d[0] == SRC_PAYOFF)
+			got++;
+		c->ops->apply(&s, who, &m);
+		if (s.round != v.round)
+			break;
+	}
+	return got;
+}
+
 static void
 spite_reward(struct game_botctx *c, const struct game_botsim *sim,
     const void *st, const int gain[GAME_MAX_SEATS], int plies,
     double r[GAME_MAX_SEATS])
 {
+	const struct spite *s = st;
 	int i, total = gain[0] + gain[1];
 	double x;
 
@@ -315,10 +498,17 @@ spite_reward(struct game_botctx *c, const struct game_botsim *sim,
 	} else {
 		/* Cut short: the evaluation of where it stopped (both
 		 * hands are known in a simulation) and the payoff cards each
-		 * side played, the sooner the better. */
+		 * side played, the sooner the better, less what the
+		 * opponent could play at once next. */
 		double e[2];
 
 		spite_diff(c, st, e);
+		if (!s->over && s->turn != c->seat) {
+			double th = SPITE_THREAT * spite_threat(c, s, 3);
+
+			e[s->turn] += th;
+			e[!s->turn] -= th;
+		}
 		for (i = 0; i < 2; i++) {
 			x = e[i] + 40.0 * (sim->tally[i] - sim->tally[!i]);
 			r[i] = 0.02 + 0.96 / (1.0 + exp(-x / SPITE_SCALE));
@@ -331,7 +521,7 @@ const struct game_cardbot spite_cardbot = {
 	.max_plies = SPITE_PLIES,
 	.classify = spite_classify,
 	.choose = spite_choose,
-	.playout = spite_quick,
+	.playout = spite_playout,
 	.prior = spite_prior,
 	.play = spite_play,
 	.reward = spite_reward,

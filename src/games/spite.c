@@ -1148,6 +1148,46 @@ spite_export_json(const void *st, struct buf *b)
 }
 
 /*
+ * A Fisher-Yates shuffle for determinize(), which runs at every iteration
+ * of a search: several draws come from one 32-bit number (batched ranged
+ * integers, Brackett-Rozinsky and Lemire), each range multiplied into what
+ * the previous left, as long as the product of the ranges stays below
+ * 2^28; a number whose final remainder falls in the uneven part is drawn
+ * again, so every order is equally likely.  Eighty cards take about one
+ * keystream block of the generator in place of five.
+ */
+static void
+spite_shuffle(struct rng *rng, uint8_t *a, int n)
+{
+	uint32_t idx[16], lo, prod, t;
+	uint64_t m;
+	uint8_t tmp;
+	int i = n, k, j;
+
+	while (i > 1) {
+		prod = (uint32_t)i;
+		for (k = 1; k < 16 && i - k > 1 &&
+		    (uint64_t)prod * (uint32_t)(i - k) < (1u << 28); k++)
+			prod *= (uint32_t)(i - k);
+		t = (uint32_t)(-prod) % prod;	/* 2^32 mod prod */
+		do {
+			lo = rng_u32(rng);
+			for (j = 0; j < k; j++) {
+				m = (uint64_t)lo * (uint32_t)(i - j);
+				idx[j] = (uint32_t)(m >> 32);
+				lo = (uint32_t)m;
+			}
+		} while (lo < t);
+		for (j = 0; j < k; j++) {
+			tmp = a[i - 1 - j];
+			a[i - 1 - j] = a[idx[j]];
+			a[idx[j]] = tmp;
+		}
+		i -= k;
+	}
+}
+
+/*
  * What a seat sees: the centre, both players' side stacks and payoff tops,
  * its own hand, and the counts of everything else.  The cards hidden from
  * it (the opponent's hand, the stock, both payoff piles under their tops)
@@ -1186,7 +1226,7 @@ spite_determinize(void *st, int seat, struct rng *rng)
 	for (r = 1; r <= SPITE_RANKS; r++)
 		for (k = 0; k < left[r]; k++)
 			pool[n++] = (uint8_t)r;
-	rng_shuffle(rng, pool, (size_t)n, 1);
+	spite_shuffle(rng, pool, n);
 	n = 0;
 	for (who = 0; who < 2; who++)
 		for (i = 0; i + 1 < s->p[who].npay; i++)
