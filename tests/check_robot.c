@@ -636,6 +636,29 @@ START_TEST(robot_evaluate_alquerque_prefers_better)
 }
 END_TEST
 
+/* Alquerque: a capture the side to move must make is played out with
+ * the captures it allows, so a free capture counts as the stone it wins
+ * and one the opponent takes back as the even trade it is (White c1 must
+ * jump c2 in both; in the second, c4 jumps back, four stones a side). */
+START_TEST(robot_evaluate_alquerque_plays_captures_out)
+{
+	const struct game_ops *ops = ops_of("alquerque");
+	void *free_take = tu_state(ops, "alquerque quiet_limit=0\n"
+	    "5 B...B\n4 .....\n3 .....\n2 ..B..\n1 W.W.W\n"
+	    "turn=White ply=0 quiet=0 end=none\nlast=-\nhistory\n");
+	void *trade = tu_state(ops, "alquerque quiet_limit=0\n"
+	    "5 ..B.B\n4 ..B..\n3 W....\n2 ..B..\n1 W.W.W\n"
+	    "turn=White ply=0 quiet=0 end=none\nlast=-\nhistory\n");
+
+	ck_assert_int_gt(ops->evaluate(free_take, 0), 150);
+	ck_assert_int_lt(ops->evaluate(free_take, 1), -150);
+	ck_assert_int_lt(ops->evaluate(trade, 0), 60);
+	ck_assert_int_gt(ops->evaluate(trade, 0), -60);
+	free(free_take);
+	free(trade);
+}
+END_TEST
+
 #define ALM_HEAD	"cards=pass centre=0 opening=normal redeals=0 asked=0"
 
 static char alm_deck[2048], alm_rng[160];
@@ -832,6 +855,7 @@ robot_suite(void)
 	tcase_add_loop_test(tc, robot_evaluate_antisymmetric, 0, 6);
 	tcase_add_test(tc, robot_evaluate_mancala_prefers_better);
 	tcase_add_test(tc, robot_evaluate_alquerque_prefers_better);
+	tcase_add_test(tc, robot_evaluate_alquerque_plays_captures_out);
 	tcase_add_test(tc, robot_almakleh_evaluate_and_portal);
 	tcase_add_test(tc, robot_alquerque_hash);
 	tcase_add_test(tc, robot_hash_bytes_every_byte);
