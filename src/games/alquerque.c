@@ -1679,23 +1679,25 @@ alquerque_move_word(const void *st, const char *w)
 	return game_word_is_points(w);
 }
 
-/* The stones, the side to move, the end, the counters that can end the
- * game and the steps held (the repetition history), in their order; not
- * the last move or the ply, which only the board shows. */
+/*
+ * The robots' key: the position (the stones, the side to move, the end)
+ * and the count of quiet moves where quiet_limit makes it decide the
+ * game.  Not the steps since the last capture: a position reached by
+ * moves in another order, or again, shares its entry, which is most of
+ * what the table finds in a game of steps; that the history may make a
+ * repetition of a position elsewhere in the tree is left to the search,
+ * which meets every draw on the state itself.  Not the last move or the
+ * ply either, which only the board shows.
+ */
 static uint64_t
 alquerque_hash(const void *st)
 {
 	const struct alquerque *a = st;
-	uint32_t c[3] = { a->quiet_limit, a->quiet, a->nsteps };
-	uint32_t first = (a->quiet - a->nsteps) % ALQ_HIST;
-	uint32_t n = first + a->nsteps <= ALQ_HIST ? a->nsteps :
-	    ALQ_HIST - first;
-	uint64_t h;
+	uint64_t k[2] = { pos_key(a) | (uint64_t)a->end << 52,
+		(uint64_t)a->quiet_limit << 32 |
+		    (a->quiet_limit > 0 ? a->quiet : 0) };
 
-	h = game_hash_bytes(0, a, offsetof(struct alquerque, last_jump));
-	h = game_hash_bytes(h, c, sizeof(c));
-	h = game_hash_bytes(h, a->steps + first, n);
-	return game_hash_bytes(h, a->steps, a->nsteps - n);
+	return game_hash_bytes(0, k, sizeof(k));
 }
 
 const struct game_ops alquerque_ops = {
