@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -659,6 +660,56 @@ START_TEST(robot_evaluate_alquerque_plays_captures_out)
 }
 END_TEST
 
+/* Alquerque: where the side to move must capture, its evaluation is the
+ * best of the captures' by negamax (the play-out is exact), in every such
+ * position of random games whose captures do not end the game at once. */
+START_TEST(robot_evaluate_alquerque_negamax_of_captures)
+{
+	const struct game_ops *ops = ops_of("alquerque");
+	struct game_move moves[GAME_MAX_MOVES];
+	struct game_result r0, r;
+	struct rng walk;
+	void *st, *child = xmalloc(ops->state_size);
+	int game, ply, seat, n, i, best, v, over, quiet, seen = 0;
+
+	rng_for(&walk, 11);
+	for (game = 0; game < 40; game++) {
+		st = tu_new("alquerque", "", (uint64_t)game, 2);
+		for (ply = 0; ply < 200 && (seat = seat_to_move(ops, st)) >= 0;
+		    ply++) {
+			n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+			ops->result(st, &r0);
+			best = INT_MIN;
+			over = quiet = 0;
+			for (i = 0; i < n; i++) {
+				memcpy(child, st, ops->state_size);
+				ops->apply(child, seat, &moves[i]);
+				ops->result(child, &r);
+				over |= r.over;
+				/* Captures are compulsory: all or none. */
+				quiet |= r.score[!seat] == r0.score[!seat];
+				v = -ops->evaluate(child, !seat);
+				if (v > best)
+					best = v;
+			}
+			/* A play-out that ends the game counts a ply less
+			 * the further down it does. */
+			v = ops->evaluate(st, seat);
+			if (!quiet && !over && (v > 20000 || v < -20000))
+				ck_assert_int_eq(v, best + (v > 0 ? -1 : 1));
+			else if (!quiet && !over)
+				ck_assert_int_eq(v, best);
+			seen += !quiet && !over;
+			ops->apply(st, seat, &moves[rng_below(&walk,
+			    (uint32_t)n)]);
+		}
+		free(st);
+	}
+	free(child);
+	ck_assert_int_gt(seen, 100);
+}
+END_TEST
+
 #define ALM_HEAD	"cards=pass centre=0 opening=normal redeals=0 asked=0"
 
 static char alm_deck[2048], alm_rng[160];
@@ -875,6 +926,7 @@ robot_suite(void)
 	tcase_add_test(tc, robot_evaluate_mancala_prefers_better);
 	tcase_add_test(tc, robot_evaluate_alquerque_prefers_better);
 	tcase_add_test(tc, robot_evaluate_alquerque_plays_captures_out);
+	tcase_add_test(tc, robot_evaluate_alquerque_negamax_of_captures);
 	tcase_add_test(tc, robot_almakleh_evaluate_and_portal);
 	tcase_add_test(tc, robot_alquerque_hash);
 	tcase_add_test(tc, robot_hash_bytes_every_byte);
