@@ -9,13 +9,15 @@
  * (a quick win beats a slow one, a slow loss a quick one).
  *
  * The transposition table is keyed by a 64-bit hash of the state: the
- * engine's hash() where it has one (of everything that decides what
- * follows, Alquerque's repetition history included), else of the whole
- * state.  Equal bytes are the same position with the same history, so an
- * entry never applies to a position whose future differs (Almakleh's
- * generator is inside the state); it only misses the transpositions whose
- * move counters differ.  A bucket holds two entries: the deepest search
- * seen there and the latest.
+ * engine's hash() where it has one, else of the whole state.  Equal bytes
+ * are the same position with the same history, so such an entry never
+ * applies to a position whose future differs (Almakleh's generator is
+ * inside the state); it only misses the transpositions whose move
+ * counters differ.  Alquerque's hash() is of the position alone, not of
+ * the steps since the last capture: transpositions share an entry, and a
+ * repetition the history makes is met on the state itself, before the
+ * table is asked.  A bucket holds two entries: the deepest search seen
+ * there and the latest.
  *
  * Moves are tried in this order: the table's best move for the position,
  * then the ply's two killers (the last moves that cut off a sibling), then

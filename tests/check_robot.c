@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -636,6 +637,79 @@ START_TEST(robot_evaluate_alquerque_prefers_better)
 }
 END_TEST
 
+/* Alquerque: a capture the side to move must make is played out with
+ * the captures it allows, so a free capture counts as the stone it wins
+ * and one the opponent takes back as the even trade it is (White c1 must
+ * jump c2 in both; in the second, c4 jumps back, four stones a side). */
+START_TEST(robot_evaluate_alquerque_plays_captures_out)
+{
+	const struct game_ops *ops = ops_of("alquerque");
+	void *free_take = tu_state(ops, "alquerque quiet_limit=0\n"
+	    "5 B...B\n4 .....\n3 .....\n2 ..B..\n1 W.W.W\n"
+	    "turn=White ply=0 quiet=0 end=none\nlast=-\nhistory\n");
+	void *trade = tu_state(ops, "alquerque quiet_limit=0\n"
+	    "5 ..B.B\n4 ..B..\n3 W....\n2 ..B..\n1 W.W.W\n"
+	    "turn=White ply=0 quiet=0 end=none\nlast=-\nhistory\n");
+
+	ck_assert_int_gt(ops->evaluate(free_take, 0), 150);
+	ck_assert_int_lt(ops->evaluate(free_take, 1), -150);
+	ck_assert_int_lt(ops->evaluate(trade, 0), 60);
+	ck_assert_int_gt(ops->evaluate(trade, 0), -60);
+	free(free_take);
+	free(trade);
+}
+END_TEST
+
+/* Alquerque: where the side to move must capture, its evaluation is the
+ * best of the captures' by negamax (the play-out is exact), in every such
+ * position of random games whose captures do not end the game at once. */
+START_TEST(robot_evaluate_alquerque_negamax_of_captures)
+{
+	const struct game_ops *ops = ops_of("alquerque");
+	struct game_move moves[GAME_MAX_MOVES];
+	struct game_result r0, r;
+	struct rng walk;
+	void *st, *child = xmalloc(ops->state_size);
+	int game, ply, seat, n, i, best, v, over, quiet, seen = 0;
+
+	rng_for(&walk, 11);
+	for (game = 0; game < 40; game++) {
+		st = tu_new("alquerque", "", (uint64_t)game, 2);
+		for (ply = 0; ply < 200 && (seat = seat_to_move(ops, st)) >= 0;
+		    ply++) {
+			n = ops->legal(st, seat, moves, GAME_MAX_MOVES);
+			ops->result(st, &r0);
+			best = INT_MIN;
+			over = quiet = 0;
+			for (i = 0; i < n; i++) {
+				memcpy(child, st, ops->state_size);
+				ops->apply(child, seat, &moves[i]);
+				ops->result(child, &r);
+				over |= r.over;
+				/* Captures are compulsory: all or none. */
+				quiet |= r.score[!seat] == r0.score[!seat];
+				v = -ops->evaluate(child, !seat);
+				if (v > best)
+					best = v;
+			}
+			/* A play-out that ends the game counts a ply less
+			 * the further down it does. */
+			v = ops->evaluate(st, seat);
+			if (!quiet && !over && (v > 20000 || v < -20000))
+				ck_assert_int_eq(v, best + (v > 0 ? -1 : 1));
+			else if (!quiet && !over)
+				ck_assert_int_eq(v, best);
+			seen += !quiet && !over;
+			ops->apply(st, seat, &moves[rng_below(&walk,
+			    (uint32_t)n)]);
+		}
+		free(st);
+	}
+	free(child);
+	ck_assert_int_gt(seen, 100);
+}
+END_TEST
+
 #define ALM_HEAD	"cards=pass centre=0 opening=normal redeals=0 asked=0"
 
 static char alm_deck[2048], alm_rng[160];
@@ -731,11 +805,13 @@ alq_state(const char *tail)
 }
 
 /*
- * The table's key in Alquerque: the last move and the ply, which only
- * the board shows, are left out (a transposition finds its entry); the
- * steps since the last capture are not (the same stones with another
- * history may be a repetition away from a draw); and a state read back
- * hashes as it was, along random games.
+ * The table's key in Alquerque: the position (the stones and the side to
+ * move), and the count of quiet moves only where quiet_limit makes it
+ * decide the game; not the last move, the ply or the steps since the last
+ * capture, so that a position reached by moves in another order (or back
+ * again) finds its entry (the search sees a repetition on the state
+ * itself, before it asks the table); and a state read back hashes as it
+ * was, along random games.
  */
 START_TEST(robot_alquerque_hash)
 {
@@ -758,11 +834,28 @@ START_TEST(robot_alquerque_hash)
 	    "history a1-a2 e5-e4 a2-a1 e4-e5\n");
 	c = alq_state("turn=White ply=4 quiet=4 end=none\nlast=d5-e5\n"
 	    "history a1-b1 e5-d5 b1-a1 d5-e5\n");
-	ck_assert(ops->hash(a) != ops->hash(b));
-	ck_assert(ops->hash(c) != ops->hash(b));
+	ck_assert(ops->hash(a) == ops->hash(b));
+	ck_assert(ops->hash(c) == ops->hash(b));
 	free(c);
 	free(b);
 	b = alq_state("turn=Black ply=0 quiet=0 end=none\nlast=-\nhistory\n");
+	ck_assert(ops->hash(a) != ops->hash(b));
+	free(b);
+	b = tu_state(ops, "alquerque quiet_limit=0\n"
+	    "5 ...B.\n4 .....\n3 .....\n2 .....\n1 W....\n"
+	    "turn=White ply=0 quiet=0 end=none\nlast=-\nhistory\n");
+	ck_assert(ops->hash(a) != ops->hash(b));
+	free(b);
+	free(a);
+	/* With quiet_limit, the moves left before the draw are part of the
+	 * position. */
+	a = tu_state(ops, "alquerque quiet_limit=20\n"
+	    "5 ....B\n4 .....\n3 .....\n2 .....\n1 W....\n"
+	    "turn=White ply=0 quiet=0 end=none\nlast=-\nhistory\n");
+	b = tu_state(ops, "alquerque quiet_limit=20\n"
+	    "5 ....B\n4 .....\n3 .....\n2 .....\n1 W....\n"
+	    "turn=White ply=4 quiet=4 end=none\nlast=e4-e5\n"
+	    "history a1-a2 e5-e4 a2-a1 e4-e5\n");
 	ck_assert(ops->hash(a) != ops->hash(b));
 	free(b);
 	free(a);
@@ -832,6 +925,8 @@ robot_suite(void)
 	tcase_add_loop_test(tc, robot_evaluate_antisymmetric, 0, 6);
 	tcase_add_test(tc, robot_evaluate_mancala_prefers_better);
 	tcase_add_test(tc, robot_evaluate_alquerque_prefers_better);
+	tcase_add_test(tc, robot_evaluate_alquerque_plays_captures_out);
+	tcase_add_test(tc, robot_evaluate_alquerque_negamax_of_captures);
 	tcase_add_test(tc, robot_almakleh_evaluate_and_portal);
 	tcase_add_test(tc, robot_alquerque_hash);
 	tcase_add_test(tc, robot_hash_bytes_every_byte);

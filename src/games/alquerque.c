@@ -1572,35 +1572,104 @@ alquerque_export_json(const void *st, struct buf *b)
 /*
  * For the robots.  Stones are what the game is about; free steps count a
  * little, since a side left without a move loses and a crowded side is
- * forced into bad steps.  A pending capture for the side to move is worth
- * most of a stone: captures are compulsory, so it will be taken.  Every term
- * is counted for both sides alike and subtracted (antisymmetric).
+ * forced into bad steps; the side ahead gains by trading stones (a lead
+ * counts more the fewer stones are left, which draws the search out of
+ * level positions it would shuffle in until a repetition).  Every term is
+ * counted for both sides alike and subtracted (antisymmetric).
+ *
+ * Captures are compulsory, so a position whose side to move can capture is
+ * not quiet: the evaluation plays the captures out first (every chain, and
+ * the captures they allow in turn, alpha-beta over the two bit sets alone,
+ * on the stack) and scores the quiet positions they end in.
  */
-static int
-alquerque_side_value(const struct alquerque *a, int side)
-{
-	uint32_t occ = a->stones[0] | a->stones[1], own = a->stones[side];
-	int v = 100 * popcount(own);
+#define ALQ_LOST	30000	/* no stone or no move, in the captures */
+#define ALQ_QPLY	24	/* captures played out at most */
 
-	v += 3 * count_steps(own, ~occ & ALQ_BOARD);
-	if (a->end == END_NONE && a->turn == side &&
-	    side_can_capture(a, side))
-		v += 60;
-	return v;
+/* The quiet position for own, to move, against opp. */
+static int
+quiet_value(uint32_t own, uint32_t opp)
+{
+	uint32_t empty = ~(own | opp) & ALQ_BOARD;
+	int mine = popcount(own), theirs = popcount(opp);
+
+	return 100 * (mine - theirs) +
+	    3 * (count_steps(own, empty) - count_steps(opp, empty)) +
+	    6 * (mine - theirs) * (2 * ALQ_STONES - mine - theirs);
 }
 
-/* Besides the sides' values, the side ahead gains by trading stones: a
- * lead counts more the fewer stones are left, which drew the search out of
- * level positions it used to shuffle in until a repetition. */
+static int captures_value(uint32_t, uint32_t, int, int, int);
+
+/*
+ * The chains of a stone travelling from at (own without it, empty with
+ * the points it and the stones it took left), each played out by
+ * captures_value for the opponent; *alpha and *best gain, and 1 is
+ * returned at a cutoff (beta reached).
+ */
+static int
+captures_chains(int at, uint32_t own, uint32_t opp, uint32_t empty,
+    int *alpha, int beta, int *best, int ply)
+{
+	unsigned dirs = jump_dirs[at];
+	int found = 0, v;
+
+	for (; dirs != 0; dirs &= dirs - 1) {
+		const struct hop *h = &hops[at][first_point(dirs)];
+
+		if (!(opp & h->over) || !(empty & h->land))
+			continue;
+		found = 1;
+		if (captures_chains(first_point(h->land), own, opp & ~h->over,
+		    empty | h->over, alpha, beta, best, ply))
+			return 1;
+	}
+	if (found)
+		return 0;
+	v = -captures_value(opp, own | BIT(at), -beta, -*alpha, ply + 1);
+	if (v > *best)
+		*best = v;
+	if (v > *alpha)
+		*alpha = v;
+	return *alpha >= beta;
+}
+
+/* The position for own, to move, with its captures played out. */
+static int
+captures_value(uint32_t own, uint32_t opp, int alpha, int beta, int ply)
+{
+	uint32_t empty = ~(own | opp) & ALQ_BOARD, from;
+	int best = -ALQ_LOST - 1, p;
+
+	if (own == 0)
+		return -ALQ_LOST + ply;
+	from = capturers(own, opp, empty);
+	if (from == 0) {
+		if (!any_step(own, empty))
+			return -ALQ_LOST + ply;
+		return quiet_value(own, opp);
+	}
+	if (ply >= ALQ_QPLY)
+		return quiet_value(own, opp);
+	for (; from != 0; from &= from - 1) {
+		p = first_point(from);
+		if (captures_chains(p, own & ~BIT(p), opp, empty | BIT(p),
+		    &alpha, beta, &best, ply))
+			break;
+	}
+	return best;
+}
+
 static int
 alquerque_evaluate(const void *st, int seat)
 {
 	const struct alquerque *a = st;
-	int mine = popcount(a->stones[seat]);
-	int theirs = popcount(a->stones[!seat]);
+	int v;
 
-	return alquerque_side_value(a, seat) - alquerque_side_value(a, !seat) +
-	    6 * (mine - theirs) * (2 * ALQ_STONES - mine - theirs);
+	if (a->end != END_NONE)
+		v = quiet_value(a->stones[a->turn], a->stones[!a->turn]);
+	else
+		v = captures_value(a->stones[a->turn], a->stones[!a->turn],
+		    -ALQ_LOST - 1, ALQ_LOST + 1, 0);
+	return seat == a->turn ? v : -v;
 }
 
 static int
@@ -1610,23 +1679,25 @@ alquerque_move_word(const void *st, const char *w)
 	return game_word_is_points(w);
 }
 
-/* The stones, the side to move, the end, the counters that can end the
- * game and the steps held (the repetition history), in their order; not
- * the last move or the ply, which only the board shows. */
+/*
+ * The robots' key: the position (the stones, the side to move, the end)
+ * and the count of quiet moves where quiet_limit makes it decide the
+ * game.  Not the steps since the last capture: a position reached by
+ * moves in another order, or again, shares its entry, which is most of
+ * what the table finds in a game of steps; that the history may make a
+ * repetition of a position elsewhere in the tree is left to the search,
+ * which meets every draw on the state itself.  Not the last move or the
+ * ply either, which only the board shows.
+ */
 static uint64_t
 alquerque_hash(const void *st)
 {
 	const struct alquerque *a = st;
-	uint32_t c[3] = { a->quiet_limit, a->quiet, a->nsteps };
-	uint32_t first = (a->quiet - a->nsteps) % ALQ_HIST;
-	uint32_t n = first + a->nsteps <= ALQ_HIST ? a->nsteps :
-	    ALQ_HIST - first;
-	uint64_t h;
+	uint64_t k[2] = { pos_key(a) | (uint64_t)a->end << 52,
+		(uint64_t)a->quiet_limit << 32 |
+		    (a->quiet_limit > 0 ? a->quiet : 0) };
 
-	h = game_hash_bytes(0, a, offsetof(struct alquerque, last_jump));
-	h = game_hash_bytes(h, c, sizeof(c));
-	h = game_hash_bytes(h, a->steps + first, n);
-	return game_hash_bytes(h, a->steps, a->nsteps - n);
+	return game_hash_bytes(0, k, sizeof(k));
 }
 
 const struct game_ops alquerque_ops = {
