@@ -1080,21 +1080,28 @@ store_player_free(struct store_player *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* The next number for a game or a seek. */
+/* The one number a query st (prepared, or NULL when that failed) gives,
+ * the next id of a series. */
 static int
-next_game_id(struct store *s, int64_t *id)
+next_id(struct store *s, sqlite3_stmt *st, int64_t *id)
 {
-	sqlite3_stmt *st;
 	int rc;
 
-	if ((st = query(s, "SELECT max(ifnull((SELECT max(id) FROM games), 0), "
-	    "ifnull((SELECT max(id) FROM seeks), 0)) + 1", "")) == NULL)
+	if (st == NULL)
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*id = sqlite3_column_int64(st, 0);
 	done(s, st);
 	return rc == SQLITE_ROW ? 0 : store_fail(s, "next id");
+}
+
+/* The next number for a game or a seek. */
+static int
+next_game_id(struct store *s, int64_t *id)
+{
+	return next_id(s, query(s, "SELECT max(ifnull((SELECT max(id) FROM "
+	    "games), 0), ifnull((SELECT max(id) FROM seeks), 0)) + 1", ""), id);
 }
 
 int
@@ -2909,7 +2916,6 @@ int
 store_id_next(struct store *s, enum store_series series, int64_t *id)
 {
 	sqlite3_stmt *st;
-	int rc;
 
 	switch (series) {
 	case STORE_SERIES_GAME:
@@ -2930,13 +2936,7 @@ store_id_next(struct store *s, enum store_series series, int64_t *id)
 	default:
 		return store_fail(s, "no such series");
 	}
-	if (st == NULL)
-		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	done(s, st);
-	return rc == SQLITE_ROW ? 0 : store_fail(s, "next id");
+	return next_id(s, st, id);
 }
 
 int

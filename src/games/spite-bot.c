@@ -193,6 +193,31 @@ spite_quick(struct game_botctx *c, const void *st, int seat,
 	return other[rng_below(c->rng, (uint32_t)no)];
 }
 
+/* One card of rank r for spite_chase(), from a side stack's top (nside
+ * its stacks' heights left) or else the hand (hc its cards left by rank):
+ * where it comes from in *src and *si, taken off; 0 when there is none. */
+static int
+chase_take(const struct spite_seen *v, int seat, int *hc, int *nside, int r,
+    int *src, int *si)
+{
+	int k;
+
+	for (k = 0; k < SPITE_SIDES; k++)
+		if (nside[k] > 0 && v->side[seat][k][nside[k] - 1] == r) {
+			*src = SRC_SIDE;
+			*si = k;
+			nside[k]--;
+			return 1;
+		}
+	if (hc[r] > 0) {
+		*src = SRC_HAND;
+		*si = r;
+		hc[r]--;
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * The next action of seat's toward its payoff top, from its own view, into
  * m: the top itself when a centre stack takes it, else the first card of
@@ -229,32 +254,9 @@ spite_chase(const struct spite_seen *v, int seat, struct game_move *m)
 			nside[k] = v->nside[seat][k];
 		kings = 0;
 		for (r = v->centre[c] + 1; r < t; r++) {
-			for (k = 0; k < SPITE_SIDES; k++)
-				if (nside[k] > 0 &&
-				    v->side[seat][k][nside[k] - 1] == r)
-					break;
-			if (k < SPITE_SIDES) {
-				src = SRC_SIDE;
-				si = k;
-				nside[k]--;
-			} else if (hc[r] > 0) {
-				src = SRC_HAND;
-				si = r;
-				hc[r]--;
-			} else {
-				for (k = 0; k < SPITE_SIDES; k++)
-					if (nside[k] > 0 && v->side[seat][k]
-					    [nside[k] - 1] == SPITE_KING)
-						break;
-				if (k < SPITE_SIDES) {
-					src = SRC_SIDE;
-					si = k;
-					nside[k]--;
-				} else if (hc[SPITE_KING] > 0) {
-					src = SRC_HAND;
-					si = SPITE_KING;
-					hc[SPITE_KING]--;
-				} else
+			if (!chase_take(v, seat, hc, nside, r, &src, &si)) {
+				if (!chase_take(v, seat, hc, nside, SPITE_KING,
+				    &src, &si))
 					break;
 				kings++;
 			}
