@@ -2116,20 +2116,12 @@ int
 store_confirm_take(struct store *s, const char *cookie, int64_t player,
     int64_t now, char **command)
 {
-	sqlite3_stmt *st;
 	char *cmd;
 	int rc;
 
 	*command = NULL;
-	if ((st = query(s, "SELECT command FROM confirmations WHERE cookie = ? "
-	    "AND player_id = ? AND used IS NULL AND expires > ?", "tii",
-	    cookie, player, now)) == NULL)
-		return -1;
-	rc = sqlite3_step(st);
-	cmd = rc == SQLITE_ROW ? col_text(st, 0) : NULL;
-	done(s, st);
-	if (rc != SQLITE_ROW)
-		return rc == SQLITE_DONE ? 1 : store_fail(s, "confirmation");
+	if ((rc = store_confirm_get(s, cookie, player, now, &cmd)) != 0)
+		return rc;
 	/* The same conditions again: only one taker can change the row, even
 	 * when the caller forgot its transaction. */
 	if (run(s, "UPDATE confirmations SET used = ? WHERE cookie = ? AND "

@@ -169,6 +169,31 @@ spite_eval(const struct spite_seen *v, int me)
 	return e;
 }
 
+/* The moves sorted for the policies below: the index of a play from the
+ * payoff pile if there is one; else -1, with the plays to the centre from
+ * a side stack or the hand in centre[] (*nc) and the rest in other[]
+ * (*no). */
+static int
+spite_sort(struct game_botctx *c, const void *st, int seat,
+    const struct game_move *moves, int n, int *centre, int *nc, int *other,
+    int *no)
+{
+	const struct game_botmove *mi;
+	int i;
+
+	*nc = *no = 0;
+	for (i = 0; i < n; i++) {
+		mi = game_bot_move(c, st, seat, &moves[i]);
+		if (mi->kind == SK_PAY)
+			return i;
+		if (mi->kind == SK_SIDE || mi->kind == SK_HAND)
+			centre[(*nc)++] = i;
+		else
+			other[(*no)++] = i;
+	}
+	return -1;
+}
+
 /* Level 1, and the playout policy of level 3: the payoff top whenever it
  * goes; otherwise mostly a play to the centre (a turn that discards early
  * lets the stock run dry); otherwise a discard (or `end`). */
@@ -177,17 +202,10 @@ spite_quick(struct game_botctx *c, const void *st, int seat,
     const struct game_move *moves, int n)
 {
 	int centre[GAME_MAX_MOVES], other[GAME_MAX_MOVES], nc = 0, no = 0, i;
-	const struct game_botmove *mi;
 
-	for (i = 0; i < n; i++) {
-		mi = game_bot_move(c, st, seat, &moves[i]);
-		if (mi->kind == SK_PAY)
-			return i;
-		if (mi->kind == SK_SIDE || mi->kind == SK_HAND)
-			centre[nc++] = i;
-		else
-			other[no++] = i;
-	}
+	if ((i = spite_sort(c, st, seat, moves, n, centre, &nc, other,
+	    &no)) >= 0)
+		return i;
 	if (nc > 0 && (no == 0 || rng_below(c->rng, 5) != 0))
 		return centre[rng_below(c->rng, (uint32_t)nc)];
 	return other[rng_below(c->rng, (uint32_t)no)];
@@ -295,19 +313,12 @@ spite_playout(struct game_botctx *c, const void *st, int seat,
 {
 	int centre[GAME_MAX_MOVES], other[GAME_MAX_MOVES], nc = 0, no = 0, i;
 	int h, k, top, sc, best = -1000, ties = 0, pick = -1;
-	const struct game_botmove *mi;
 	struct spite_seen v;
 	struct game_move m;
 
-	for (i = 0; i < n; i++) {
-		mi = game_bot_move(c, st, seat, &moves[i]);
-		if (mi->kind == SK_PAY)
-			return i;
-		if (mi->kind == SK_SIDE || mi->kind == SK_HAND)
-			centre[nc++] = i;
-		else
-			other[no++] = i;
-	}
+	if ((i = spite_sort(c, st, seat, moves, n, centre, &nc, other,
+	    &no)) >= 0)
+		return i;
 	spite_seen(st, seat, &v);
 	if (nc > 0 && spite_chase(&v, seat, &m))
 		for (i = 0; i < n; i++)
