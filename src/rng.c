@@ -185,6 +185,26 @@ rng_below(struct rng *r, uint32_t n)
 	return v % n;
 }
 
+uint32_t
+rng_byte_below(struct rng *r, struct rng_bytes *b, uint32_t n)
+{
+	uint32_t lim, x;
+
+	if (n == 0 || n > 256)
+		fatal("rng_byte_below(%u)", (unsigned)n);
+	lim = 256 - 256 % n;
+	do {
+		if (b->left == 0) {
+			b->w = rng_u32(r);
+			b->left = 4;
+		}
+		x = b->w & 0xff;
+		b->w >>= 8;
+		b->left--;
+	} while (x >= lim);
+	return x % n;
+}
+
 void
 rng_shuffle(struct rng *r, void *base, size_t n, size_t size)
 {

@@ -51,6 +51,15 @@ void	 rng_init_from(struct rng *dst, struct rng *src);
 uint32_t rng_u32(struct rng *);
 /* Uniform in [0, n), unbiased; n must be > 0. */
 uint32_t rng_below(struct rng *, uint32_t n);
+/* Many small numbers cheaply: rng_byte_below draws one below n (0 < n <=
+ * 256) from a byte of a word of the generator, the word's other bytes kept
+ * in b for the next calls, a byte at or above the last whole multiple of n
+ * drawn again, so every number is equally likely.  Zero b to start. */
+struct rng_bytes {
+	uint32_t w;
+	int	 left;
+};
+uint32_t rng_byte_below(struct rng *, struct rng_bytes *b, uint32_t n);
 /* Fisher-Yates shuffle of n elements of the given size. */
 void	 rng_shuffle(struct rng *, void *base, size_t n, size_t size);
 

@@ -134,6 +134,36 @@ START_TEST(rng_below_is_in_range_and_roughly_uniform)
 }
 END_TEST
 
+/* rng_byte_below: the bytes of the generator's words, low byte first,
+ * each below the last whole multiple of n kept as its residue, the others
+ * skipped; roughly uniform. */
+START_TEST(rng_byte_below_takes_the_words_bytes_in_turn)
+{
+	unsigned char seed[RNG_SEED_LEN];
+	struct rng r, w;
+	struct rng_bytes b = { 0, 0 };
+	int counts[6] = { 0 }, i, k;
+	uint32_t word = 0, v, want;
+
+	rng_seed_from_u64(seed, 2);
+	rng_init(&r, seed);
+	rng_init(&w, seed);
+	for (i = k = 0; i < 60000; i++) {
+		v = rng_byte_below(&r, &b, 6);
+		do {
+			if (k % 4 == 0)
+				word = rng_u32(&w);
+			want = (word >> (8 * (k++ % 4))) & 0xff;
+		} while (want >= 252);
+		ck_assert_uint_eq(v, want % 6);
+		counts[v]++;
+	}
+	for (i = 0; i < 6; i++)
+		ck_assert_msg(counts[i] > 9500 && counts[i] < 10500, "%d: %d",
+		    i, counts[i]);
+}
+END_TEST
+
 START_TEST(rng_text_round_trip_continues_the_stream)
 {
 	unsigned char seed[RNG_SEED_LEN];
@@ -867,6 +897,7 @@ core_suite(void)
 	tcase_add_test(tc, rng_same_seed_same_stream);
 	tcase_add_test(tc, rng_stream_is_openssl_chacha20);
 	tcase_add_test(tc, rng_below_is_in_range_and_roughly_uniform);
+	tcase_add_test(tc, rng_byte_below_takes_the_words_bytes_in_turn);
 	tcase_add_test(tc, rng_text_round_trip_continues_the_stream);
 	tcase_add_test(tc, rng_shuffle_is_a_permutation);
 	tcase_add_test(tc, rng_commitment_is_sha256_of_seed);

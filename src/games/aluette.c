@@ -2095,33 +2095,6 @@ aluette_export_json(const void *st, struct buf *b)
 }
 
 /*
- * Numbers below n (n <= 256) for the robots' deals, a byte each, four
- * bytes to a word drawn from the generator; a byte at or above the last
- * whole multiple of n is drawn again, so every number is equally likely.
- */
-struct bytes {
-	uint32_t w;
-	int	left;
-};
-
-static unsigned
-byte_below(struct rng *rng, struct bytes *b, unsigned n)
-{
-	unsigned lim = 256 - 256 % n, x;
-
-	do {
-		if (b->left == 0) {
-			b->w = rng_u32(rng);
-			b->left = 4;
-		}
-		x = b->w & 0xff;
-		b->w >>= 8;
-		b->left--;
-	} while (x >= lim);
-	return x % n;
-}
-
-/*
  * A seat sees its own hand and discards, the trick on the table and the
  * tricks played; the other hands, the other changer's discards and the
  * undealt cards are hidden, and only their counts are known.  The hidden
@@ -2136,7 +2109,7 @@ static void
 aluette_determinize(void *st, int seat, struct rng *rng)
 {
 	struct aluette *a = st;
-	struct bytes b = { 0, 0 };
+	struct rng_bytes b = { 0, 0 };
 	uint8_t pool[NCARDS], t;
 	uint64_t hidden = 0, m;
 	int s, n = 0, i, j, k;
@@ -2155,7 +2128,7 @@ aluette_determinize(void *st, int seat, struct rng *rng)
 	for (m = hidden; m != 0; m &= m - 1)
 		pool[n++] = card_at[__builtin_ctzll(m)];
 	for (i = n; i > 1; i--) {
-		j = (int)byte_below(rng, &b, (unsigned)i);
+		j = (int)rng_byte_below(rng, &b, (uint32_t)i);
 		t = pool[i - 1];
 		pool[i - 1] = pool[j];
 		pool[j] = t;

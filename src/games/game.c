@@ -409,18 +409,7 @@ bot_move_eq(const struct game_move *a, const struct game_move *b)
 uint32_t
 game_bot_below(struct game_botctx *c, uint32_t n)
 {
-	uint32_t lim = 256 - 256 % n, x;
-
-	do {
-		if (c->nbytes == 0) {
-			c->bytes = rng_u32(c->rng);
-			c->nbytes = 4;
-		}
-		x = c->bytes & 0xff;
-		c->bytes >>= 8;
-		c->nbytes--;
-	} while (x >= lim);
-	return x % n;
+	return rng_byte_below(c->rng, &c->bytes, n);
 }
 
 const struct game_botmove *

@@ -332,8 +332,8 @@ struct game_botctx {
 	struct rng *rng;	/* foreign: the robot's own generator */
 	struct game_botmove *cache; /* cardbot.c's: GAME_BOT_CACHE entries,
 				 * zeroed when the decision starts */
-	uint32_t bytes;		/* game_bot_below()'s: random bytes drawn */
-	int	nbytes;		/* and not used yet, 0 when the decision starts */
+	struct rng_bytes bytes;	/* game_bot_below()'s bytes drawn and not
+				 * used yet, zero when the decision starts */
 };
 
 /* One simulation of a search, zeroed at its start. */
