@@ -467,6 +467,22 @@ static const char *const migrations[] = {
 	"  pid INTEGER NOT NULL,"
 	"  since INTEGER NOT NULL,"
 	"  thinking INTEGER NOT NULL DEFAULT 0);",
+	/* 16: the site's changes are written by the store functions that
+	 * make them (site_changed), not by triggers: twelve triggers were a
+	 * fifth of the schema every connection parses at its first read,
+	 * and each statement that could fire one carried its program. */
+	"DROP TRIGGER site_game;"
+	"DROP TRIGGER site_game_status;"
+	"DROP TRIGGER site_player;"
+	"DROP TRIGGER site_thanks;"
+	"DROP TRIGGER site_ladder_new;"
+	"DROP TRIGGER site_ladder;"
+	"DROP TRIGGER site_rung;"
+	"DROP TRIGGER site_rung_gone;"
+	"DROP TRIGGER site_challenge_new;"
+	"DROP TRIGGER site_challenge;"
+	"DROP TRIGGER site_seek_new;"
+	"DROP TRIGGER site_seek;",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -619,6 +635,20 @@ query(struct store *s, const char *sql, const char *fmt, ...)
 		return NULL;
 	}
 	return st;
+}
+
+/*
+ * What the public site shows changed: kind g a game, G a game begun or
+ * over, n a player's name or public address, p a player's thanks, l a
+ * ladder, s a seek.  A thing has one row, renumbered at each change (the
+ * daemon takes them in order; AUTOINCREMENT never gives a taken number
+ * again).  Called after the write it records, when that changed a row.
+ */
+static int
+site_changed(struct store *s, const char *kind, int64_t id)
+{
+	return run(s, "INSERT OR REPLACE INTO site_changes (kind, id) VALUES "
+	    "(?, ?)", "ti", kind, id);
 }
 
 static char *
@@ -1053,6 +1083,13 @@ store_player_find(struct store *s, const char *address,
 int
 store_player_update(struct store *s, const struct store_player *p)
 {
+	/* Before the update, which the old name and address are read
+	 * from. */
+	if (run(s, "INSERT OR REPLACE INTO site_changes (kind, id) SELECT "
+	    "'n', id FROM players WHERE id = ? AND (name IS NOT ? OR "
+	    "public_address IS NOT ?)", "iti", p->id, p->name,
+	    (int64_t)(p->public_address != 0)) == -1)
+		return -1;
 	if (run(s, "UPDATE players SET name = ?, language = ?, notify = ?, "
 	    "vacation_start = NULLIF(?, 0), vacation_until = NULLIF(?, 0), "
 	    "vacation_used = ?, vacation_year = ?, timezone = ?, "
@@ -1201,6 +1238,11 @@ store_game_update(struct store *s, const struct store_game *g)
 {
 	int i;
 
+	/* Begun or over, read before the update. */
+	if (run(s, "INSERT OR REPLACE INTO site_changes (kind, id) SELECT "
+	    "'G', id FROM games WHERE id = ? AND status IS NOT ?", "it",
+	    g->id, g->status) == -1)
+		return -1;
 	if (run(s, "UPDATE games SET state = ?, status = ?, result = ?, "
 	    "nmoves = ?, updated = ?, expires = NULLIF(?, 0), deadline = "
 	    "NULLIF(?, 0), draw_offer = ?, ended = ?, turn_since = "
@@ -1214,6 +1256,8 @@ store_game_update(struct store *s, const struct store_game *g)
 		    (long long)g->id);
 		return -1;
 	}
+	if (site_changed(s, "g", g->id) == -1)
+		return -1;
 	for (i = 0; i < g->nseats; i++)
 		if (run(s, "UPDATE seats SET accepted = ?, reserve = ? WHERE "
 		    "game_id = ? AND seat = ?", "iiii", (int64_t)g->accepted[i],
@@ -1986,7 +2030,9 @@ store_thanks_add(struct store *s, int64_t game, int64_t from, int64_t to,
 	    "created) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", "iiii",
 	    game, from, to, now) == -1)
 		return -1;
-	return sqlite3_changes(s->db) == 0 ? 1 : 0;
+	if (sqlite3_changes(s->db) == 0)
+		return 1;
+	return site_changed(s, "p", to);
 }
 
 int
@@ -2242,7 +2288,7 @@ store_ladder_add(struct store *s, struct store_ladder *l)
 	    (int64_t)l->open_cap, l->cooldown, l->idle, l->created) == -1)
 		return -1;
 	l->id = sqlite3_last_insert_rowid(s->db);
-	return 0;
+	return site_changed(s, "l", l->id);
 }
 
 int
@@ -2262,8 +2308,10 @@ store_ladder_load(struct store *s, int64_t id, struct store_ladder *l)
 int
 store_ladder_close(struct store *s, int64_t id, int64_t now)
 {
-	return run(s, "UPDATE ladders SET closed = ? WHERE id = ?", "ii", now,
-	    id);
+	if (run(s, "UPDATE ladders SET closed = ? WHERE id = ?", "ii", now,
+	    id) == -1)
+		return -1;
+	return sqlite3_changes(s->db) == 0 ? 0 : site_changed(s, "l", id);
 }
 
 int
@@ -2322,10 +2370,11 @@ int
 store_rungs_set(struct store *s, int64_t ladder, const struct store_rung *r,
     int n)
 {
-	int i;
+	int i, gone;
 
 	if (run(s, "DELETE FROM rungs WHERE ladder_id = ?", "i", ladder) == -1)
 		return -1;
+	gone = sqlite3_changes(s->db);
 	for (i = 0; i < n; i++) {
 		if (r[i].partner != 0) {
 			if (run(s, "INSERT INTO rungs (ladder_id, position, "
@@ -2338,7 +2387,7 @@ store_rungs_set(struct store *s, int64_t ladder, const struct store_rung *r,
 		    (int64_t)i + 1, r[i].player, r[i].active) == -1)
 			return -1;
 	}
-	return 0;
+	return gone + n == 0 ? 0 : site_changed(s, "l", ladder);
 }
 
 #define CHALLENGE_COLUMNS "id, ladder_id, challenger, challenged, " \
@@ -2372,9 +2421,12 @@ store_challenge_add(struct store *s, struct store_challenge *c)
 int
 store_challenge_update(struct store *s, const struct store_challenge *c)
 {
-	return run(s, "UPDATE challenges SET game_id = nullif(?, 0), status = "
+	if (run(s, "UPDATE challenges SET game_id = nullif(?, 0), status = "
 	    "?, decided = nullif(?, 0) WHERE id = ?", "itii", c->game,
-	    c->status ? c->status : "open", c->decided, c->id);
+	    c->status ? c->status : "open", c->decided, c->id) == -1)
+		return -1;
+	return run(s, "INSERT OR REPLACE INTO site_changes (kind, id) SELECT "
+	    "'l', ladder_id FROM challenges WHERE id = ?", "i", c->id);
 }
 
 int
@@ -2644,7 +2696,7 @@ store_seek_add(struct store *s, struct store_seek *k)
 {
 	if (next_game_id(s, &k->id) == -1)
 		return -1;
-	return run(s, "INSERT INTO seeks (id, kind, words, clock, rated, nseats, "
+	if (run(s, "INSERT INTO seeks (id, kind, words, clock, rated, nseats, "
 	    "player_id, seat1, seat2, seat3, ladder_id, rating_min, rating_max, "
 	    "status, created, expires, game_id) VALUES (?, ?, ?, ?, ?, ?, ?, "
 	    "NULLIF(?, 0), NULLIF(?, 0), NULLIF(?, 0), NULLIF(?, 0), "
@@ -2653,7 +2705,9 @@ store_seek_add(struct store *s, struct store_seek *k)
 	    k->clock, (int64_t)(k->rated != 0), (int64_t)k->nseats,
 	    k->player[0], k->player[1], k->player[2], k->player[3], k->ladder,
 	    (int64_t)k->rating_min, (int64_t)k->rating_max, k->status,
-	    k->created, k->expires, k->game);
+	    k->created, k->expires, k->game) == -1)
+		return -1;
+	return site_changed(s, "s", k->id);
 }
 
 int
@@ -2693,10 +2747,12 @@ store_seek_load(struct store *s, int64_t id, struct store_seek *k)
 int
 store_seek_update(struct store *s, const struct store_seek *k)
 {
-	return run(s, "UPDATE seeks SET seat1 = NULLIF(?, 0), seat2 = "
+	if (run(s, "UPDATE seeks SET seat1 = NULLIF(?, 0), seat2 = "
 	    "NULLIF(?, 0), seat3 = NULLIF(?, 0), status = ?, game_id = "
 	    "NULLIF(?, 0) WHERE id = ?", "iiitii", k->player[1], k->player[2],
-	    k->player[3], k->status, k->game, k->id);
+	    k->player[3], k->status, k->game, k->id) == -1)
+		return -1;
+	return sqlite3_changes(s->db) == 0 ? 0 : site_changed(s, "s", k->id);
 }
 
 int

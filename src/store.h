@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	15
+#define STORE_SCHEMA_VERSION	16
 #define STORE_MAX_SEATS		4
 
 struct store;

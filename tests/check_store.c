@@ -1020,6 +1020,153 @@ START_TEST(store_ladders_rungs_and_challenges)
 }
 END_TEST
 
+/* The public site's changes, in the order made, as "g7 G7 n2 ...", and
+ * taken. */
+static char *
+site_changes(struct store *s)
+{
+	struct store_site_change *c;
+	struct buf b = { 0 };
+	int i, n;
+
+	ck_assert_int_eq(store_site_changes(s, 100, &c, &n), 0);
+	for (i = 0; i < n; i++)
+		buf_printf(&b, "%s%c%lld", i ? " " : "", c[i].kind,
+		    (long long)c[i].id);
+	if (n > 0)
+		ck_assert_int_eq(store_site_changes_done(s, c[n - 1].seq), 0);
+	free(c);
+	return buf_steal(&b);
+}
+
+static void
+site_changes_are(struct store *s, const char *want)
+{
+	char *got = site_changes(s);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+/* Every write the public site shows records what it changed, once per
+ * thing (the latest last), and a write that changes nothing records
+ * nothing. */
+START_TEST(store_site_changes_follow_each_write)
+{
+	char *path = dbpath("site.db");
+	struct store *s = open_ok(path);
+	int64_t a = player(s, "a@x.org"), b = player(s, "b@x.org");
+	int64_t c = player(s, "c@x.org");
+	struct store_game g;
+	struct store_player p;
+	struct store_ladder l;
+	struct store_rung rs[2] = { { 0, a, 0, 1 }, { 0, b, 0, 1 } };
+	struct store_challenge ch;
+	struct store_seek k;
+	int64_t id = game(s, a, b), other = game(s, b, c);
+	char *want;
+
+	site_changes_are(s, "");
+	/* a game: every update; begun or over only when the status moves */
+	ck_assert_int_eq(store_game_load(s, id, &g), 0);
+	ck_assert_int_eq(store_game_update(s, &g), 0);
+	want = xasprintf("g%lld", (long long)id);
+	site_changes_are(s, want);
+	free(want);
+	free(g.status);
+	g.status = xstrdup("finished");
+	ck_assert_int_eq(store_game_update(s, &g), 0);
+	ck_assert_int_eq(store_game_update(s, &g), 0);
+	want = xasprintf("G%lld g%lld", (long long)id, (long long)id);
+	site_changes_are(s, want);
+	free(want);
+	store_game_free(&g);
+
+	/* a player: a new name or public address, not a new language */
+	ck_assert_int_eq(store_player_load(s, a, &p), 0);
+	free(p.language);
+	p.language = xstrdup("ru");
+	ck_assert_int_eq(store_player_update(s, &p), 0);
+	site_changes_are(s, "");
+	free(p.name);
+	p.name = xstrdup("Ann");
+	ck_assert_int_eq(store_player_update(s, &p), 0);
+	p.public_address = 1;
+	ck_assert_int_eq(store_player_update(s, &p), 0);
+	want = xasprintf("n%lld", (long long)a);
+	site_changes_are(s, want);
+	free(want);
+	store_player_free(&p);
+
+	/* thanks, once per pair */
+	ck_assert_int_eq(store_thanks_add(s, id, a, b, 5), 0);
+	ck_assert_int_eq(store_thanks_add(s, id, a, b, 6), 1);
+	want = xasprintf("p%lld", (long long)b);
+	site_changes_are(s, want);
+	free(want);
+
+	/* a ladder: made, its rungs, a challenge made and decided, closed */
+	memset(&l, 0, sizeof(l));
+	l.name = "kalah";
+	l.kind = "mancala";
+	l.list = "club@x.org";
+	l.created = 5;
+	ck_assert_int_eq(store_ladder_add(s, &l), 0);
+	want = xasprintf("l%lld", (long long)l.id);
+	site_changes_are(s, want);
+	ck_assert_int_eq(store_rungs_set(s, l.id, rs, 0), 0);
+	site_changes_are(s, "");
+	ck_assert_int_eq(store_rungs_set(s, l.id, rs, 2), 0);
+	site_changes_are(s, want);
+	memset(&ch, 0, sizeof(ch));
+	ch.ladder = l.id;
+	ch.challenger = b;
+	ch.challenged = a;
+	ch.game = other;
+	ch.status = "open";
+	ch.created = 7;
+	ck_assert_int_eq(store_challenge_add(s, &ch), 0);
+	site_changes_are(s, want);
+	ch.status = "won";
+	ch.decided = 8;
+	ck_assert_int_eq(store_challenge_update(s, &ch), 0);
+	site_changes_are(s, want);
+	ck_assert_int_eq(store_ladder_close(s, l.id, 9), 0);
+	site_changes_are(s, want);
+	ck_assert_int_eq(store_ladder_close(s, l.id + 100, 9), 0);
+	site_changes_are(s, "");
+	free(want);
+
+	/* a seek: posted, then taken */
+	memset(&k, 0, sizeof(k));
+	k.kind = "mancala";
+	k.nseats = 2;
+	k.player[0] = c;
+	k.status = "open";
+	k.created = 10;
+	k.expires = 20;
+	ck_assert_int_eq(store_seek_add(s, &k), 0);
+	k.player[1] = a;
+	k.status = "filled";
+	ck_assert_int_eq(store_seek_update(s, &k), 0);
+	want = xasprintf("s%lld", (long long)k.id);
+	site_changes_are(s, want);
+	free(want);
+
+	/* the latest change of a thing comes last, once */
+	ck_assert_int_eq(store_game_load(s, other, &g), 0);
+	ck_assert_int_eq(store_game_update(s, &g), 0);
+	ck_assert_int_eq(store_seek_update(s, &k), 0);
+	ck_assert_int_eq(store_game_update(s, &g), 0);
+	want = xasprintf("s%lld g%lld", (long long)k.id, (long long)other);
+	site_changes_are(s, want);
+	free(want);
+	store_game_free(&g);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
 START_TEST(store_reports_open_then_resolved)
 {
 	char *path = dbpath("reports.db");
@@ -1306,6 +1453,7 @@ store_suite(void)
 	tcase_add_test(tc, store_thanks_once_per_pair_and_authority);
 	tcase_add_test(tc, store_reads_for_effects);
 	tcase_add_test(tc, store_reports_open_then_resolved);
+	tcase_add_test(tc, store_site_changes_follow_each_write);
 	tcase_add_test(tc, store_ratings_per_player_and_kind);
 	tcase_add_test(tc, store_rating_changes_per_game);
 	tcase_add_test(tc, store_ladders_rungs_and_challenges);
