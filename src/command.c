@@ -24,7 +24,7 @@
 
 struct alias {
 	char		*words;		/* folded, single spaces */
-	char		*lang;
+	char		 lang[4];	/* en, ru, ...: two or three letters */
 	enum command_kind kind;
 	int		 line;
 };
@@ -267,16 +267,21 @@ word_eq(const char *t, size_t tn, const char *w, size_t wn, int last)
 static int
 entry_match(const char *folded, const char *words, size_t *endoff)
 {
-	const char *t = folded, *w = words, *te, *we;
-	int n = 0, nw = count_words(words);
+	const char *t = skip_space(folded), *w = skip_space(words), *te, *we;
+	int n = 0;
 
-	while (n < nw) {
-		t = skip_space(t);
+	/* Most entries differ from the line at its first byte. */
+	if (*w == '\0' || *t != *w)
+		return 0;
+	for (;;) {
 		w = skip_space(w);
+		if (*w == '\0')
+			break;
+		t = skip_space(t);
 		te = word_end(t);
 		we = word_end(w);
 		if (te == t || !word_eq(t, (size_t)(te - t), w,
-		    (size_t)(we - w), n == nw - 1))
+		    (size_t)(we - w), *skip_space(we) == '\0'))
 			return 0;
 		t = te;
 		w = we;
@@ -1578,7 +1583,9 @@ add_alias(struct yw *w, struct command_aliases *al, const yaml_node_t *n,
 	if (s == NULL)
 		return yw_fail(w, n, "an alias must be a text value");
 	norm = alias_norm(s);
-	words = count_words(norm);
+	/* Normalised: the words are one space apart. */
+	for (words = *norm != '\0', i = 0; norm[i] != '\0'; i++)
+		words += norm[i] == ' ';
 	if (words == 0 || words > MAX_ALIAS_WORDS ||
 	    strlen(norm) > MAX_ALIAS_LEN || norm[0] == '#' ||
 	    isdigit((unsigned char)norm[0]) || strpbrk(norm, "=@") != NULL ||
@@ -1606,7 +1613,7 @@ add_alias(struct yw *w, struct command_aliases *al, const yaml_node_t *n,
 		al->v = xreallocarray(al->v, (size_t)al->cap, sizeof(*al->v));
 	}
 	al->v[al->n].words = norm;
-	al->v[al->n].lang = xstrdup(lang);
+	util_strlcpy(al->v[al->n].lang, lang, sizeof(al->v[al->n].lang));
 	al->v[al->n].kind = kind;
 	al->v[al->n].line = (int)n->start_mark.line + 1;
 	al->n++;
@@ -1754,7 +1761,6 @@ command_aliases_free(struct command_aliases *al)
 		return;
 	for (i = 0; i < al->n; i++) {
 		free(al->v[i].words);
-		free(al->v[i].lang);
 	}
 	free(al->v);
 	free(al->slot);
