@@ -225,11 +225,14 @@ refdeck_draw_free(struct refdeck_draw *draw)
 }
 
 int
-refdeck_dealt(struct ref_msg *x, int64_t game)
+refdeck_dealt(struct ref_msg *x, const struct gamedef *def, int64_t game)
 {
 	char *cards;
 	int cycle, turn, rc;
 
+	/* Only a game with a server deck has a deal to look up. */
+	if (def->ops == NULL || def->ops->shared_deck == NULL)
+		return 0;
 	if ((rc = store_deck_deal(x->r->store, game, &cycle, &turn,
 	    &cards)) == -1)
 		return -1;

@@ -449,7 +449,7 @@ int	refdeck_record(struct ref_msg *, int64_t game,
 void	refdeck_draw_free(struct refdeck_draw *);
 /* 1 when the game was dealt from the deck (its deal= is the deck's, no
  * variant), 0 when not, -1 when the store fails. */
-int	refdeck_dealt(struct ref_msg *, int64_t game);
+int	refdeck_dealt(struct ref_msg *, const struct gamedef *, int64_t game);
 
 /* refseek.c: open seeks, the lobby by mail. */
 #define REF_NOSEEK	3	/* refseek_answer: #ID is no seek */

@@ -336,7 +336,7 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	tmpl_setf(d, "game.id", "%lld", (long long)g->row.id);
 	tmpl_set(d, "game.title", _(g->def->title));
 	tmpl_set(d, "game.name", g->def->name);
-	variant = refview_variant(g, refdeck_dealt(x, g->row.id) == 1);
+	variant = refview_variant(g, refdeck_dealt(x, g->def, g->row.id) == 1);
 	tmpl_set(d, "game.variant", variant);
 	free(variant);
 	clock_text(x, g, &b);
