@@ -164,8 +164,12 @@ rollback:
 		return INTAKE_ROBOT;
 	}
 tempfail:
-	*outcome = xasprintf("%s: store failed, will retry: %s", key,
-	    store_errmsg(r->store));
+	/* A failure that is not the store's (a template that cannot be
+	 * read) was logged where it happened. */
+	*outcome = *store_errmsg(r->store) != '\0' ?
+	    xasprintf("%s: store failed, will retry: %s", key,
+	    store_errmsg(r->store)) :
+	    xasprintf("%s: not applied, will retry (the error above)", key);
 	store_strings_free(banned, nbanned);
 	free(what);
 	free(key);

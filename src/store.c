@@ -943,6 +943,8 @@ store_close(struct store *s)
 int
 store_begin(struct store *s)
 {
+	/* What failed is told of the transaction it failed in. */
+	s->errmsg[0] = '\0';
 	return exec(s, "BEGIN IMMEDIATE");
 }
 

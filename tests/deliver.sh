@@ -283,5 +283,18 @@ q "SELECT outcome FROM processed WHERE key LIKE '<q1@x.org>%'" | grep -q "^quara
 ludus deliver <"$tmp/q1" 2>"$tmp/q1-err"
 grep -q "seen before" "$tmp/q1-err" && ok || bad "quarantined message tried again: $(cat "$tmp/q1-err")"
 
+# Templates that cannot be read: the mail is left for the MTA to retry,
+# nothing of it applied, and the log says why in place of a store error.
+before=$(waiting)
+msg t1@x.org frank@example.org "hello" "games" >"$tmp/t1"
+LUDUS_TEMPLATES_DIR=$tmp/notemplates ludus deliver <"$tmp/t1" 2>"$tmp/err"
+[ $? -eq 75 ] && ok || bad "unreadable templates should exit 75"
+grep -q "t1@x.org> frank@example.org: not applied, will retry (the error above)" "$tmp/err" &&
+    grep -q "notemplates/en/games.tmpl" "$tmp/err" && ok ||
+    bad "unreadable templates: $(cat "$tmp/err")"
+[ "$(waiting)" = "$before" ] && ok || bad "unreadable templates answered: $(ludus outbox)"
+ludus deliver <"$tmp/t1" 2>"$tmp/err" && ok || bad "t1 again: $(cat "$tmp/err")"
+[ "$(waiting)" = $((before + 1)) ] && ok || bad "t1 not answered once templates are back"
+
 echo "deliver: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
