@@ -907,6 +907,23 @@ START_TEST(store_rating_changes_per_game)
 }
 END_TEST
 
+/* An open challenge on a ladder, for its game. */
+static struct store_challenge
+open_challenge(int64_t ladder, int64_t from, int64_t to, int64_t game,
+    int64_t created)
+{
+	struct store_challenge c;
+
+	memset(&c, 0, sizeof(c));
+	c.ladder = ladder;
+	c.challenger = from;
+	c.challenged = to;
+	c.game = game;
+	c.status = "open";
+	c.created = created;
+	return c;
+}
+
 START_TEST(store_ladders_rungs_and_challenges)
 {
 	char *path = dbpath("ladders.db");
@@ -973,13 +990,7 @@ START_TEST(store_ladders_rungs_and_challenges)
 	free(out);
 
 	/* challenges: open ones, then decided since a time */
-	memset(&ch, 0, sizeof(ch));
-	ch.ladder = l.id;
-	ch.challenger = d;
-	ch.challenged = b;
-	ch.game = g;
-	ch.status = "open";
-	ch.created = 20;
+	ch = open_challenge(l.id, d, b, g, 20);
 	ck_assert_int_eq(store_challenge_add(s, &ch), 0);
 	ck_assert_int_eq(store_challenges(s, l.id, d, 1, 0, &v, &n), 0);
 	ck_assert_int_eq(n, 1);
@@ -1118,13 +1129,7 @@ START_TEST(store_site_changes_follow_each_write)
 	site_changes_are(s, "");
 	ck_assert_int_eq(store_rungs_set(s, l.id, rs, 2), 0);
 	site_changes_are(s, want);
-	memset(&ch, 0, sizeof(ch));
-	ch.ladder = l.id;
-	ch.challenger = b;
-	ch.challenged = a;
-	ch.game = other;
-	ch.status = "open";
-	ch.created = 7;
+	ch = open_challenge(l.id, b, a, other, 7);
 	ck_assert_int_eq(store_challenge_add(s, &ch), 0);
 	site_changes_are(s, want);
 	ch.status = "won";
