@@ -364,6 +364,27 @@ language_known(const struct referee *r, const char *lang)
 	return ok;
 }
 
+/* What `set language` says, in the language set: its name, not its
+ * code, for the languages shipped. */
+static char *
+language_note(const char *lang)
+{
+	static const struct {
+		const char	*code;
+		const char	*note;
+	} notes[] = {
+		{ "en", N_("mails to you are now in English") },
+		{ "ru", N_("mails to you are now in Russian") },
+		{ "ar", N_("mails to you are now in Arabic") },
+	};
+	size_t i;
+
+	for (i = 0; i < nitems(notes); i++)
+		if (strcmp(notes[i].code, lang) == 0)
+			return xstrdup(_(notes[i].note));
+	return xasprintf(_("mails to you are now in %s"), lang);
+}
+
 static int
 cmd_set(struct ref_msg *x, const struct command *c, struct ref_result *res)
 {
@@ -379,7 +400,7 @@ cmd_set(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		free(p->language);
 		p->language = xstrdup(c->lang);
 		ref_lang(p);
-		res->note = xasprintf(_("mails to you are now in %s"), c->lang);
+		res->note = language_note(c->lang);
 		break;
 	case CMD_SET_NOTIFY:
 		free(p->notify);
