@@ -889,6 +889,16 @@ START_TEST(alquerque_render_draws_lines_and_last_move)
 	    "(b: the stone that moved, *: the points it left, x: the stones "
 	    "it took)\n"
 	    "alice (White) to move; a capture is compulsory.\n");
+	/* A mail names who moves in its own words: the board says who
+	 * must take. */
+	buf_reset(&b);
+	v.no_turn = 1;
+	ops->render(st, &v, &b);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "took 1.\n"
+	    "(b: the stone that moved, *: the points it left, x: the stones "
+	    "it took)\n"
+	    "White must capture.\n"));
+	ck_assert_ptr_null(strstr(buf_str(&b), "to move"));
 	buf_free(&b);
 	free(st);
 }

@@ -1262,8 +1262,12 @@ alquerque_render(const void *st, const struct game_view *v, struct buf *b)
 				    view_name(v, a->turn),
 				    _(seat_names[a->turn]));
 			buf_addc(b, '\n');
-		} else if (side_can_capture(a, a->turn))
-			buf_printf(b, "%s\n", _("A capture is compulsory."));
+		} else if (side_can_capture(a, a->turn)) {
+			/* The mail names who moves; say who must take. */
+			buf_printf(b, _("%s must capture."),
+			    _(seat_names[a->turn]));
+			buf_addc(b, '\n');
+		}
 		if (occurrences(a) == 2)
 			buf_printf(b, "%s\n", _("This position has occurred "
 			    "twice: the third time is a draw."));
