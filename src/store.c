@@ -642,7 +642,9 @@ query(struct store *s, const char *sql, const char *fmt, ...)
  * over, n a player's name or public address, p a player's thanks, l a
  * ladder, s a seek.  A thing has one row, renumbered at each change (the
  * daemon takes them in order; AUTOINCREMENT never gives a taken number
- * again).  Called after the write it records, when that changed a row.
+ * again).  Recorded with the write, in its transaction, when that changed
+ * a row (a change of name or status is found before the update, from the
+ * old row).
  */
 static int
 site_changed(struct store *s, const char *kind, int64_t id)
