@@ -296,5 +296,32 @@ grep -q "t1@x.org> frank@example.org: not applied, will retry (the error above)"
 ludus deliver <"$tmp/t1" 2>"$tmp/err" && ok || bad "t1 again: $(cat "$tmp/err")"
 [ "$(waiting)" = $((before + 1)) ] && ok || bad "t1 not answered once templates are back"
 
+# One durable sync a delivery, the WAL's: the delivery that makes the WAL
+# also syncs the directory it is in (and SQLite the new WAL's header), the
+# next ones do not (SQLite would, at every process's first sync, for a WAL
+# it always opens O_CREAT).
+if command -v strace >/dev/null 2>&1; then
+	syncs() { grep -c 'sync(' "$tmp/st"; }
+	dirsyncs() { grep -c "openat(.*\"$tmp\", O_RDONLY" "$tmp/st"; }
+	sqlite3 "$tmp/ludus.db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+	[ ! -e "$tmp/ludus.db-wal" ] && ok || bad "the WAL is still there"
+	msg s1@x.org frank@example.org "hello" "games" >"$tmp/s1"
+	msg s2@x.org frank@example.org "hello" "games" >"$tmp/s2"
+	# (LeakSanitizer cannot run under a tracer.)
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	    strace -f -o "$tmp/st" -e trace=fsync,fdatasync,openat \
+	    "$LUDUS_BIN" -c "$tmp/ludus.yaml" deliver <"$tmp/s1" 2>/dev/null &&
+	    [ "$(dirsyncs)" = 1 ] && ok ||
+	    bad "the delivery that made the WAL: $(dirsyncs) directory syncs"
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	    strace -f -o "$tmp/st" -e trace=fsync,fdatasync,openat \
+	    "$LUDUS_BIN" -c "$tmp/ludus.yaml" deliver <"$tmp/s2" 2>/dev/null &&
+	    [ "$(dirsyncs)" = 0 ] && [ "$(syncs)" = 1 ] && ok ||
+	    bad "a delivery into the WAL: $(syncs) syncs, $(dirsyncs) of the directory"
+else
+	echo "deliver: strace not available: the syncs are not counted"
+	[ "${CI:-}" = true ] && bad "strace is missing under CI"
+fi
+
 echo "deliver: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
