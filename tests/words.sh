@@ -93,4 +93,35 @@ for c in "$dir"/game-*-ru "$dir"/game-*-ar; do
 done
 [ "$n" -gt 0 ] || { echo "no game-*-ru or game-*-ar case"; exit 1; }
 echo "$n cases read"
+
+# A keyword a Russian or Arabic template offers in the reader's language,
+# beside the English one ("accept  (или: принять)", "`draw` (или
+# `ничья`)"), is an alias of games/commands.yaml in that language (what a
+# template fills in, {{aliases}}, is not read here).
+m=0
+for lang in ru ar; do
+	case $lang in ru) or='или' ;; ar) or='أو' ;; esac
+	# The language's aliases, one a line.
+	awk -v l="  $lang:" '
+		$0 == l { on = 1; next }
+		/^  [a-z][a-z]*:$/ { on = 0 }
+		on && /\[/ { sub(/^[^[]*\[/, ""); sub(/\].*$/, "")
+			n = split($0, a, /, */)
+			for (i = 1; i <= n; i++) print a[i] }
+	' "$src/games/commands.yaml" >"$tmp/aliases-$lang"
+	[ -s "$tmp/aliases-$lang" ] ||
+	    { echo "FAIL no $lang aliases read"; fail=1; }
+	# What the templates offer: after "(OR: " or "(OR `", up to the
+	# closing quote or parenthesis, without a #{{game.id}}.
+	grep -ho "($or[: ] *\`*[^\`)]*" "$src"/templates/$lang/*.tmpl |
+	    sed -e "s/^($or[: ] *\`*//" -e 's/ *#{{[^}]*}}$//' \
+	    -e 's/ *$//' | grep -v '^{{' | sort -u >"$tmp/offered-$lang"
+	while IFS= read -r w; do
+		m=$((m + 1))
+		grep -qxF "$w" "$tmp/aliases-$lang" ||
+		    { echo "FAIL templates/$lang offers \`$w\`, not a $lang alias"; fail=1; }
+	done <"$tmp/offered-$lang"
+done
+[ "$m" -ge 10 ] || { echo "FAIL only $m offered keywords found"; fail=1; }
+echo "$m keywords offered in ru and ar, each an alias"
 exit $fail
