@@ -426,6 +426,15 @@ part_rank(const struct ref_out *o)
 	return o->game != 0 && o->seat >= 0;
 }
 
+/* Is board a a board after a move that b, a later one of the same game
+ * for the same seat, replaces in an answer? */
+static int
+superseded(const struct ref_out *a, const struct ref_out *b)
+{
+	return a->notification && b->notification && a->game == b->game &&
+	    a->seat == b->seat;
+}
+
 /* A part's body without its greeting, which has no place in the middle
  * of an answer: a first paragraph of one short line that names the
  * reader ("Hello ann@example.org,", in any language). */
@@ -451,10 +460,15 @@ without_greeting(const char *body, const char *name)
 
 /*
  * Queue the held mails in order.  Those to the sender go as one answer,
- * at the place and with the number of the first: the subject and tag of
- * its most important part (part_rank), that part's body, then the body of
- * every other part that is not the same as one before.  help, games, list
- * and the answer to remarks are left out past limits.info_replies.
+ * at the place and with the number of the first: its most important part
+ * (part_rank), that part's body, then the body of every other part that
+ * is not the same as one before.  Moves on several lines make a board
+ * after each: when the most important part is one, the answer is the last
+ * board of that game and seat alone, which tells where the mail left the
+ * game (its subject no longer "Your move" once the turn has ended, its
+ * moves those of the position now).
+ * help, games, list and the answer to remarks are left out past
+ * limits.info_replies.
  */
 static int
 answer_queue(struct ref_msg *x)
@@ -488,11 +502,17 @@ answer_queue(struct ref_msg *x)
 		if (head == NULL || part_rank(o) > part_rank(head))
 			head = o;
 	}
+	/* Boards after moves on several lines: the last one. */
+	for (i = 0; head != NULL && i < x->nouts; i++) {
+		o = &x->outs[i];
+		if (in[i] && o > head && superseded(head, o))
+			head = o;
+	}
 	if (head != NULL)
 		answer_add(&body, &style, head->body, head->style);
 	for (i = 0; head != NULL && i < x->nouts; i++) {
 		o = &x->outs[i];
-		if (!in[i] || o == head)
+		if (!in[i] || o == head || (o < head && superseded(o, head)))
 			continue;
 		dup = strcmp(o->body, head->body) == 0;
 		for (j = 0; j < i && !dup; j++)
