@@ -462,13 +462,13 @@ without_greeting(const char *body, const char *name)
  * Queue the held mails in order.  Those to the sender go as one answer,
  * at the place and with the number of the first: its most important part
  * (part_rank), that part's body, then the body of every other part that
- * is not the same as one before.  Moves on several lines make a board
- * after each: when the most important part is one, the answer is the last
- * board of that game and seat alone, which tells where the mail left the
- * game (its subject no longer "Your move" once the turn has ended, its
- * moves those of the position now).
- * help, games, list and the answer to remarks are left out past
- * limits.info_replies.
+ * is not the same as one before.  Moves on several lines, or a robot's
+ * move made at once in reply, make a board after each move: when the most
+ * important part is one, the answer is the last board of that game and
+ * seat alone, which tells where the mail left the game (its subject no
+ * longer "Your move" once the turn has ended, its moves those of the
+ * position now).  help, games, list and the answer to remarks are left
+ * out past limits.info_replies.
  */
 static int
 answer_queue(struct ref_msg *x)
@@ -502,7 +502,7 @@ answer_queue(struct ref_msg *x)
 		if (head == NULL || part_rank(o) > part_rank(head))
 			head = o;
 	}
-	/* Boards after moves on several lines: the last one. */
+	/* Boards after several moves in one game: the last one. */
 	for (i = 0; head != NULL && i < x->nouts; i++) {
 		o = &x->outs[i];
 		if (in[i] && o > head && superseded(head, o))
