@@ -307,16 +307,16 @@ if command -v strace >/dev/null 2>&1; then
 	[ ! -e "$tmp/ludus.db-wal" ] && ok || bad "the WAL is still there"
 	msg s1@x.org frank@example.org "hello" "games" >"$tmp/s1"
 	msg s2@x.org frank@example.org "hello" "games" >"$tmp/s2"
-	# (LeakSanitizer cannot run under a tracer.)
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	    strace -f -o "$tmp/st" -e trace=fsync,fdatasync,openat \
-	    "$LUDUS_BIN" -c "$tmp/ludus.yaml" deliver <"$tmp/s1" 2>/dev/null &&
-	    [ "$(dirsyncs)" = 1 ] && ok ||
+	# A delivery of mail $1, its syncs and opens in $tmp/st
+	# (LeakSanitizer cannot run under a tracer).
+	traced() {
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		    strace -f -o "$tmp/st" -e trace=fsync,fdatasync,openat \
+		    "$LUDUS_BIN" -c "$tmp/ludus.yaml" deliver <"$1" 2>/dev/null
+	}
+	traced "$tmp/s1" && [ "$(dirsyncs)" = 1 ] && ok ||
 	    bad "the delivery that made the WAL: $(dirsyncs) directory syncs"
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	    strace -f -o "$tmp/st" -e trace=fsync,fdatasync,openat \
-	    "$LUDUS_BIN" -c "$tmp/ludus.yaml" deliver <"$tmp/s2" 2>/dev/null &&
-	    [ "$(dirsyncs)" = 0 ] && [ "$(syncs)" = 1 ] && ok ||
+	traced "$tmp/s2" && [ "$(dirsyncs)" = 0 ] && [ "$(syncs)" = 1 ] && ok ||
 	    bad "a delivery into the WAL: $(syncs) syncs, $(dirsyncs) of the directory"
 else
 	echo "deliver: strace not available: the syncs are not counted"
