@@ -174,8 +174,8 @@ root_bias(struct game_botctx *c, const void *root,
 
 	for (i = 0; i < n; i++)
 		bias[i] = 0;
-	if (c->ops->cardbot->prior != NULL)
-		c->ops->cardbot->prior(c, root, moves, n, bias);
+	if (c->bot->prior != NULL)
+		c->bot->prior(c, root, moves, n, bias);
 }
 
 static double
@@ -206,7 +206,7 @@ ismcts(struct game_botctx *c, const void *root, const struct game_move *rmoves,
 
 	memset(&s, 0, sizeof(s));
 	s.c = c;
-	s.bot = ops->cardbot;
+	s.bot = c->bot;
 	s.cap = 1024;
 	s.nodes = xcalloc((size_t)s.cap, sizeof(*s.nodes));
 	s.nnodes = 1;
@@ -352,7 +352,7 @@ int
 cardbot_supports(const struct game_ops *ops)
 {
 	return ops != NULL && ops->determinize != NULL &&
-	    ops->cardbot != NULL;
+	    game_cardbot(ops) != NULL;
 }
 
 int
@@ -388,6 +388,7 @@ cardbot_choose(const struct game_ops *ops, const void *st, int seat,
 	}
 	c = xcalloc(1, sizeof(*c));
 	c->ops = ops;
+	c->bot = game_cardbot(ops);
 	c->cache = xcalloc(GAME_BOT_CACHE, sizeof(*c->cache));
 	c->seat = seat;
 	c->rng = rng;
@@ -396,7 +397,7 @@ cardbot_choose(const struct game_ops *ops, const void *st, int seat,
 	else if (level == 3)
 		k = ismcts(c, view, moves, n, budget);
 	else
-		k = ops->cardbot->choose(c, view, level, moves, n);
+		k = c->bot->choose(c, view, level, moves, n);
 	*move = moves[k];
 	free(c->cache);
 	free(c);

@@ -2251,7 +2251,6 @@ const struct game_ops aluette_ops = {
 	.reveals = aluette_reveals,
 	.move_word = aluette_move_word,
 	.chance = 1,
-	.cardbot = &aluette_cardbot,
 	.over = aluette_over,
 	.count_legal = aluette_count_legal,
 	.apply_span = aluette_apply_span,

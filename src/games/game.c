@@ -1,4 +1,4 @@
-/* game: the engine registry and what every engine shares. */
+/* game: what every engine shares (the registry is registry.c). */
 #include "config.h"
 
 #include <ctype.h>
@@ -7,32 +7,6 @@
 
 #include "game.h"
 #include "../i18n.h"
-
-extern const struct game_ops mancala_ops;
-extern const struct game_ops almakleh_ops;
-extern const struct game_ops alquerque_ops;
-extern const struct game_ops aluette_ops;
-extern const struct game_ops spite_ops;
-
-const struct game_ops *const game_engines[] = {
-	&mancala_ops,
-	&alquerque_ops,
-	&almakleh_ops,
-	&aluette_ops,
-	&spite_ops,
-	NULL
-};
-
-const struct game_ops *
-game_find(const char *name)
-{
-	int i;
-
-	for (i = 0; game_engines[i] != NULL; i++)
-		if (util_strcaseeq(game_engines[i]->name, name))
-			return game_engines[i];
-	return NULL;
-}
 
 static const struct game_optval *
 opt_find(const struct game_opts *o, const char *name)
@@ -433,7 +407,7 @@ game_bot_move(struct game_botctx *c, const void *st, int seat,
 			mi->kind = 0;
 			mi->card = -1;
 			mi->target = 0;
-			c->ops->cardbot->classify(c, st, seat, mi);
+			c->bot->classify(c, st, seat, mi);
 			return mi;
 		}
 	}

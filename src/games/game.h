@@ -230,12 +230,6 @@ struct game_ops {
 	 */
 	int	(*count_legal)(const void *st, int seat);
 	/*
-	 * Optional (NULL: no card robot): what the card robots (cardbot.c)
-	 * know of a game with hidden cards (one with determinize()).  See
-	 * struct game_cardbot below.
-	 */
-	const struct game_cardbot *cardbot;
-	/*
 	 * Optional (NULL: no): the referee may deal a new game from one
 	 * deck it keeps across games (refdeck.c).  The definition's data
 	 * block lists the cards as `card SIDE ... | SIDE ...`, create()
@@ -328,6 +322,7 @@ struct game_botmove {
 /* A robot deciding one move. */
 struct game_botctx {
 	const struct game_ops *ops;	/* foreign */
+	const struct game_cardbot *bot;	/* foreign: game_cardbot(ops) */
 	int	seat;		/* the robot's */
 	struct rng *rng;	/* foreign: the robot's own generator */
 	struct game_botmove *cache; /* cardbot.c's: GAME_BOT_CACHE entries,
@@ -391,9 +386,13 @@ uint32_t game_bot_below(struct game_botctx *, uint32_t n);
 /* The words of a line split in place on spaces into w; the count. */
 int	game_bot_words(char *s, char **w, int max);
 
-/* All engines, NULL-terminated, and lookup by name (case-insensitive). */
+/* All engines, NULL-terminated, and lookup by name (case-insensitive)
+ * (registry.c). */
 extern const struct game_ops *const game_engines[];
 const struct game_ops *game_find(const char *);
+/* What the card robots (cardbot.c) know of a game with hidden cards (one
+ * with determinize()), from the registry: NULL for no card robot. */
+const struct game_cardbot *game_cardbot(const struct game_ops *);
 
 /*
  * Apply a line of moves for a seat: the text is split on commas (and new

@@ -1306,5 +1306,4 @@ const struct game_ops spite_ops = {
 	.chance = 1,
 	.over = spite_over,
 	.count_legal = spite_count_legal,
-	.cardbot = &spite_cardbot,
 };
