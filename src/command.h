@@ -233,7 +233,7 @@ extern const struct command_entry command_table[];
 const struct command_entry *command_entry(enum command_kind);
 
 /* The summary in ludus-commands(7): every command's form, the players'
- * then the admins', as an mdoc literal display (src/cmddoc.c). */
+ * then the admins', as an mdoc literal display (src/docgen.c). */
 void	command_table_man(struct buf *);
 
 /* Parse steps (the arguments after the keyword). */
