@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "rating.h"
 #include "util.h"
@@ -158,6 +159,15 @@ rating_decay(const struct rating *in, int64_t now, int64_t period,
 	phi = in->rd / RATING_SCALE;
 	phi2 = phi * phi + (double)k * in->sigma * in->sigma;
 	out->rd = fmin(sqrt(phi2), phi_max()) * RATING_SCALE;
+}
+
+void
+rating_format(const struct rating *in, int64_t now, char *out, size_t outlen)
+{
+	struct rating d;
+
+	rating_decay(in, now, RATING_PERIOD_DEFAULT, &d);
+	snprintf(out, outlen, "%ld \xc2\xb1%ld", lround(d.r), lround(2 * d.rd));
 }
 
 void

@@ -78,6 +78,12 @@ void	 rating_idle(const struct rating *in, struct rating *out);
 void	 rating_decay(const struct rating *in, int64_t now, int64_t period,
 	    struct rating *out);
 
+/* What a player reads of a rating as of now, in out: "1662 \xc2\xb1580",
+ * r and twice the deviation after rating_decay() by
+ * RATING_PERIOD_DEFAULT, rounded (the mails and the public pages alike). */
+void	 rating_format(const struct rating *, int64_t now, char *out,
+	    size_t outlen);
+
 /* Steps 2-8 for one period of n games (n == 0: rating_idle()).  Requires
  * player->sigma > 0 and tau > 0.  An opponent's RD above RATING_RD_MAX
  * counts as RATING_RD_MAX.  `last` is copied unchanged.  out may be

@@ -139,17 +139,19 @@ refladder_rating_text(struct ref_msg *x, int64_t player, const char *kind,
     struct buf *b)
 {
 	struct rating r;
+	char text[64];
 	int games;
 
 	/* A view of what was decided (refeff.h). */
 	if (refeff_apply(x) != REF_OK ||
 	    rating_load(x, player, kind, &r, &games) == -1)
 		return -1;
-	rating_decay(&r, x->now, RATING_PERIOD_DEFAULT, &r);
 	if (games == 0)
 		buf_adds(b, "unrated");
-	else
-		buf_printf(b, "%ld ±%ld", lround(r.r), lround(2 * r.rd));
+	else {
+		rating_format(&r, x->now, text, sizeof(text));
+		buf_adds(b, text);
+	}
 	return games;
 }
 

@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "mailhtml.h"
+#include "rating.h"
 #include "refint.h"
 #include "site.h"
 
@@ -950,10 +952,15 @@ games_table(struct site *s, struct buf *b, const int64_t *ids, int n,
 
 /* ---- ratings ---- */
 
+/* As the mails show it (rating_format()), as of the page's writing. */
 static void
-rating_text(const struct store_rating *r, struct buf *b)
+rating_text(const struct store_rating *sr, struct buf *b)
 {
-	buf_printf(b, "%ld \xc2\xb1%ld", lround(r->r), lround(2 * r->rd));
+	struct rating r = { sr->r, sr->rd, sr->sigma, sr->last };
+	char text[64];
+
+	rating_format(&r, clock_now(), text, sizeof(text));
+	buf_adds(b, text);
 }
 
 /* The rating history of the players of a ladder, as an SVG plot: x is

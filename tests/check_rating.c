@@ -593,6 +593,24 @@ START_TEST(rating_game_errors)
 }
 END_TEST
 
+/* What players read: twice the deviation, decayed to the time shown. */
+START_TEST(rating_format_decays)
+{
+	struct rating r = { 1662.21, 290.23, 0.06, 1800000000 };
+	char text[64];
+
+	rating_format(&r, r.last, text, sizeof(text));
+	ck_assert_str_eq(text, "1662 \xc2\xb1" "580");
+	rating_format(&r, r.last + RATING_PERIOD_DEFAULT - 1, text,
+	    sizeof(text));
+	ck_assert_str_eq(text, "1662 \xc2\xb1" "580");
+	/* 30 idle periods: twice sqrt(290.23^2 + 30 (0.06 * 173.7178)^2) = 591.6 */
+	rating_format(&r, r.last + 30 * RATING_PERIOD_DEFAULT, text,
+	    sizeof(text));
+	ck_assert_str_eq(text, "1662 \xc2\xb1" "592");
+}
+END_TEST
+
 static Suite *
 rating_suite(void)
 {
@@ -616,6 +634,7 @@ rating_suite(void)
 	tcase_add_test(tc, rating_partnership_counts_once);
 	tcase_add_test(tc, rating_game_whole);
 	tcase_add_test(tc, rating_game_errors);
+	tcase_add_test(tc, rating_format_decays);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -96,6 +96,10 @@ rd=$(mails_to "$n0" bob@x.test | sed -n 's/^  Mancala (Kalah): 1662 ±\([0-9]*\)
 [ -n "$rd" ] && [ "$rd" -gt 580 ] && ok || bad "RD did not grow with inactivity: '$rd'"
 [ "$(sql "SELECT round(rd, 2) FROM ratings WHERE player_id = (SELECT id FROM players WHERE address = 'bob@x.test')")" = 290.23 ] && ok ||
     bad "the decayed RD was stored back"
+# The public pages show the rating as the mails do, decayed.
+ludus site "$dir/www" >/dev/null 2>&1 || bad "ludus site failed"
+grep -rqs "1662 ±$rd<" "$dir/www" && ok ||
+    bad "the site shows no 1662 ±$rd: $(grep -rho '1662 ±[0-9]*' "$dir/www" | sort -u)"
 at T0
 # Unrated and aborted games move nothing; an agreed draw is rated.
 mail alice@x.test "new mancala rated=no bob@x.test"
