@@ -28,8 +28,9 @@ q() { psql -X -q -tA -v ON_ERROR_STOP=1 -c "$1" 2>&1; }
 [ -S "$dir/.s.PGSQL.$PGPORT" ] && ok || bad "no socket in $dir"
 [ -z "$(q "SELECT current_setting('listen_addresses')")" ] && ok ||
     bad "the server listens on TCP: $(q "SELECT current_setting('listen_addresses')")"
+pid=$(head -n 1 "$dir/data/postmaster.pid")
 if command -v ss >/dev/null 2>&1; then
-	ss -ltn | grep -q ":$PGPORT\b" && bad "TCP port $PGPORT is open" || ok
+	ss -ltnpH | grep -q "pid=$pid," && bad "the server has a TCP socket open" || ok
 fi
 # The system's own clusters are not ours to start.
 if command -v pg_lsclusters >/dev/null 2>&1; then
