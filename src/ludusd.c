@@ -118,6 +118,7 @@ struct daemon {
 	int		 workers;	/* at most this many think at once */
 	const struct parked *rerun;	/* handed in again now */
 	int		 recheck;	/* a sender's held mail may go now */
+	int		 lock_fd;	/* the database's lock (store_lock) */
 };
 
 static void
@@ -476,7 +477,9 @@ robots_start(struct daemon *d)
 		}
 		if (p->pid == 0) {
 			/* The worker: no store, no mail, no log; it
-			 * thinks, writes its answers and goes. */
+			 * thinks, writes its answers and goes.  Nor the
+			 * lock: a daemon killed is replaced at once. */
+			close(d->lock_fd);
 			signal(SIGTERM, SIG_DFL);
 			signal(SIGINT, SIG_DFL);
 			signal(SIGHUP, SIG_DFL);
@@ -1332,8 +1335,10 @@ main(int argc, char **argv)
 	struct daemon d;
 	char err[512];
 	int ch, foreground = 0, check = 0, once = 0, servers = 0;
+	long holder;
 
 	memset(&d, 0, sizeof(d));
+	d.lock_fd = -1;
 	d.config_path = config_default_path();
 	while ((ch = getopt_long(argc, argv, "c:fnvh", longopts, NULL)) !=
 	    -1) {
@@ -1387,16 +1392,25 @@ main(int argc, char **argv)
 		config_free(&d.cfg);
 		return bad ? 1 : 0;
 	}
+	/* Before anything is opened, and told where it is run. */
+	if (store_lock(d.cfg.database, &d.lock_fd, &holder, err,
+	    sizeof(err)) != 0) {
+		fprintf(stderr, "ludusd: %s\n", err);
+		config_free(&d.cfg);
+		return 1;
+	}
 	apply_logging(&d.cfg, foreground);
 	if (!foreground && daemon(0, 0) == -1) {
 		fprintf(stderr, "ludusd: daemon: %s\n", strerror(errno));
 		return 1;
 	}
+	store_lock_note(d.lock_fd);
 	setup_signals();
 	if (open_everything(&d, err, sizeof(err)) == -1) {
 		log_err("%s", err);
 		fprintf(stderr, "ludusd: %s\n", err);
 		store_close(d.store);
+		store_unlock(d.lock_fd);
 		gamedef_free_all(d.defs, d.ndefs);
 		config_free(&d.cfg);
 		return 1;
@@ -1466,6 +1480,7 @@ main(int argc, char **argv)
 	if (d.cfg.pid_file)
 		unlink(d.cfg.pid_file);
 	store_close(d.store);
+	store_unlock(d.lock_fd);
 	if (d.unmarked.n > 0)
 		log_warn("%zu mail%s sent but never marked: sent again at the "
 		    "next start", d.unmarked.n, d.unmarked.n == 1 ? "" : "s");
