@@ -477,9 +477,7 @@ robots_start(struct daemon *d)
 		}
 		if (p->pid == 0) {
 			/* The worker: no store, no mail, no log; it
-			 * thinks, writes its answers and goes.  Nor the
-			 * lock: a daemon killed is replaced at once. */
-			close(d->lock_fd);
+			 * thinks, writes its answers and goes. */
 			signal(SIGTERM, SIG_DFL);
 			signal(SIGINT, SIG_DFL);
 			signal(SIGHUP, SIG_DFL);
@@ -1392,10 +1390,12 @@ main(int argc, char **argv)
 		config_free(&d.cfg);
 		return bad ? 1 : 0;
 	}
-	/* Before anything is opened, and told where it is run. */
-	if (store_lock(d.cfg.database, &d.lock_fd, &holder, err,
-	    sizeof(err)) != 0) {
-		fprintf(stderr, "ludusd: %s\n", err);
+	/* Refused where it is run when another holds the database; the
+	 * lock itself is taken by the process that keeps it, before
+	 * anything is opened. */
+	if ((holder = store_lock_holder(d.cfg.database)) != 0) {
+		fprintf(stderr, "ludusd: %s is in use by ludusd (pid %ld)\n",
+		    d.cfg.database, holder);
 		config_free(&d.cfg);
 		return 1;
 	}
@@ -1404,7 +1404,13 @@ main(int argc, char **argv)
 		fprintf(stderr, "ludusd: daemon: %s\n", strerror(errno));
 		return 1;
 	}
-	store_lock_note(d.lock_fd);
+	if (store_lock(d.cfg.database, &d.lock_fd, &holder, err,
+	    sizeof(err)) != 0) {
+		log_err("%s", err);
+		fprintf(stderr, "ludusd: %s\n", err);
+		config_free(&d.cfg);
+		return 1;
+	}
 	setup_signals();
 	if (open_everything(&d, err, sizeof(err)) == -1) {
 		log_err("%s", err);

@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -812,16 +811,19 @@ fail:
 }
 
 /*
- * The daemon's lock: flock on PATH.lock, which holds the holder's pid for
- * the message of whoever finds it taken.  The kernel drops it when the
- * holder dies, however it dies, so a stale file is never in the way.
+ * The daemon's lock: a POSIX record lock on PATH.lock.  The kernel drops
+ * it when the holder dies, however it dies, and tells who holds it
+ * (F_GETLK), so the file holds nothing and a stale one is never in the
+ * way.  Such a lock is not inherited by a forked child (the robot
+ * workers) and goes with any close of the file by its holder: only these
+ * functions open it.
  */
 int
 store_lock(const char *path, int *fd, long *holder, char *err, size_t errlen)
 {
-	char *lock = xasprintf("%s.lock", path), text[32];
-	ssize_t n;
-	int f;
+	char *lock = xasprintf("%s.lock", path);
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int f, rc = -1;
 
 	*fd = -1;
 	*holder = 0;
@@ -830,38 +832,40 @@ store_lock(const char *path, int *fd, long *holder, char *err, size_t errlen)
 		free(lock);
 		return -1;
 	}
-	if (flock(f, LOCK_EX | LOCK_NB) == -1) {
-		if (errno == EWOULDBLOCK) {
-			n = pread(f, text, sizeof(text) - 1, 0);
-			text[n > 0 ? n : 0] = '\0';
-			*holder = strtol(text, NULL, 10);
-			util_err(err, errlen, "%s is in use by ludusd (pid %ld, "
-			    "holding %s)", path, *holder, lock);
-		} else
-			util_err(err, errlen, "%s: %s", lock, strerror(errno));
-		close(f);
+	if (fcntl(f, F_SETLK, &fl) == 0) {
+		*fd = f;
 		free(lock);
-		return errno == EWOULDBLOCK ? 1 : -1;
+		return 0;
 	}
+	if (errno == EACCES || errno == EAGAIN) {
+		fl.l_type = F_WRLCK;
+		if (fcntl(f, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
+			*holder = (long)fl.l_pid;
+		util_err(err, errlen, "%s is in use by ludusd (pid %ld, "
+		    "holding %s)", path, *holder, lock);
+		rc = 1;
+	} else
+		util_err(err, errlen, "%s: %s", lock, strerror(errno));
+	close(f);
 	free(lock);
-	*fd = f;
-	store_lock_note(f);
-	return 0;
+	return rc;
 }
 
-void
-store_lock_note(int fd)
+long
+store_lock_holder(const char *path)
 {
-	char text[32];
-	int len;
+	char *lock = xasprintf("%s.lock", path);
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int f;
 
-	if (fd == -1)
-		return;
-	len = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
-	/* Only a message depends on it: a failure here is not one. */
-	if (ftruncate(fd, 0) == 0 && pwrite(fd, text, (size_t)len, 0) !=
-	    len)
-		(void)ftruncate(fd, 0);
+	f = open(lock, O_RDONLY | O_CLOEXEC);
+	free(lock);
+	if (f == -1)
+		return 0;
+	if (fcntl(f, F_GETLK, &fl) == -1 || fl.l_type == F_UNLCK)
+		fl.l_pid = 0;
+	close(f);
+	return (long)fl.l_pid;
 }
 
 void

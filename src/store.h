@@ -37,14 +37,15 @@ void	 store_close(struct store *);
 /*
  * One daemon per SQLite database: two would each send every answer.  The
  * lock is PATH.lock, held by *fd (0), or another process's (1: *holder
- * its pid as it wrote it, err says so); -1 with err.  It is the SQLite
- * backend's: a backend whose database serves several workers at once
- * gives 0 with *fd -1 and no lock.  store_lock_note writes the caller's
- * pid again (after a fork); store_unlock releases it (fd -1: nothing).
+ * its pid, err says so); -1 with err.  It is the SQLite backend's: a
+ * backend whose database serves several workers at once gives 0 with *fd
+ * -1 and no lock.  Not inherited across fork: take it in the process
+ * that keeps it.  store_lock_holder: the pid holding it, 0 when none
+ * (nothing taken).  store_unlock releases it (fd -1: nothing).
  */
 int	 store_lock(const char *path, int *fd, long *holder, char *err,
 	    size_t errlen);
-void	 store_lock_note(int fd);
+long	 store_lock_holder(const char *path);
 void	 store_unlock(int fd);
 /* The database at path as ludusd -n checks it: it exists, may be read
  * and written, has a schema version this ludus knows (*version) and

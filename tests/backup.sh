@@ -140,7 +140,7 @@ if kill -0 $p2 2>/dev/null; then
 	wait $p2 2>/dev/null
 else
 	wait $p2 && bad "the second ludusd exited 0"
-	grep -q "in use by ludusd (pid $dpid" "$tmp/out2" && ok ||
+	grep -q "in use by ludusd (pid $dpid)" "$tmp/out2" && ok ||
 	    bad "the refusal does not name pid $dpid: $(cat "$tmp/out2")"
 fi
 # The CLI and deliver beside the daemon.
