@@ -1682,9 +1682,11 @@ outbox_list(struct ctx *c)
 			    queued, rows[i].attempts, rows[i].attempts == 1 ?
 			    "" : "s", rows[i].failed);
 		else
-			printf("\tqueued %s, %d attempt%s, next %s%s%s\n",
+			printf("\tqueued %s, %d attempt%s, %s%s%s%s\n",
 			    queued, rows[i].attempts, rows[i].attempts == 1 ?
-			    "" : "s", next, rows[i].last_error ?
+			    "" : "s", rows[i].next_try == STORE_OUTBOX_HELD ?
+			    "held" : "next ", rows[i].next_try ==
+			    STORE_OUTBOX_HELD ? "" : next, rows[i].last_error ?
 			    ", last error: " : "", rows[i].last_error ?
 			    rows[i].last_error : "");
 	}
@@ -1692,29 +1694,60 @@ outbox_list(struct ctx *c)
 	return 0;
 }
 
-/* outbox retry ID|all, outbox delete ID. */
+/* After mail was made due: the running daemon is told to send now (as
+ * postqueue -f), else the operator how to. */
+static void
+wake_daemon(const struct ctx *c)
+{
+	long pid = store_lock_holder(c->dbpath);
+
+	if (pid > 0 && kill((pid_t)pid, SIGUSR1) == 0)
+		printf("ludusd (pid %ld) told to send now\n", pid);
+	else
+		printf("no ludusd runs on %s: `ludus flush` sends now\n",
+		    c->dbpath);
+}
+
+/* outbox retry ID|all, delete ID|all, hold ID, release ID. */
 static int
 outbox_steer(struct ctx *c, const char *verb, const char *arg)
 {
 	long long id = 0;
-	int changed, rc;
+	int changed, rc, all = strcmp(arg, "all") == 0;
 
-	if (strcmp(verb, "retry") == 0 && strcmp(arg, "all") == 0)
+	if (all && (strcmp(verb, "retry") == 0 || strcmp(verb, "delete") == 0))
 		id = 0;
 	else if (util_parse_int(arg, 1, INT64_MAX, &id) == -1)
 		return usage_of("outbox");
 	if (strcmp(verb, "retry") == 0)
 		rc = store_outbox_requeue(c->store, id, now(), &changed);
-	else
+	else if (strcmp(verb, "delete") == 0)
 		rc = store_outbox_delete(c->store, id, &changed);
+	else if (strcmp(verb, "hold") == 0 || strcmp(verb, "release") == 0)
+		rc = store_outbox_hold(c->store, id, verb[0] == 'h', now(),
+		    &changed);
+	else
+		return usage_of("outbox");
 	if (rc == -1)
 		return err_out("%s", store_errmsg(c->store));
 	if (id != 0 && changed == 0)
-		return err_out("no mail %lld waits in the outbox", id);
+		return err_out("no mail %lld %s in the outbox", id,
+		    strcmp(verb, "release") == 0 ? "is held" : "waits");
 	if (strcmp(verb, "retry") == 0)
 		printf("%d mail%s due now\n", changed, changed == 1 ? "" : "s");
+	else if (id == 0)
+		printf("%d mail%s deleted\n", changed, changed == 1 ? "" : "s");
 	else
-		printf("mail %lld deleted\n", id);
+		printf("mail %lld %s\n", id, verb[0] == 'd' ? "deleted" :
+		    verb[0] == 'h' ? "held" : "released");
+	/* What became due goes at once: the daemon's next look may be
+	 * the end of a retry's backoff. */
+	if (changed > 0 && (strcmp(verb, "retry") == 0 ||
+	    strcmp(verb, "release") == 0)) {
+		if (store_sync(c->store) == -1)
+			return err_out("%s", store_errmsg(c->store));
+		wake_daemon(c);
+	}
 	return 0;
 }
 
@@ -1723,8 +1756,7 @@ cmd_outbox(struct ctx *c, int argc, char **argv)
 {
 	if (argc == 1 && strcmp(argv[0], "--all") == 0)
 		return outbox_all(c);
-	if (argc == 2 && (strcmp(argv[0], "retry") == 0 ||
-	    strcmp(argv[0], "delete") == 0))
+	if (argc == 2)
 		return outbox_steer(c, argv[0], argv[1]);
 	if (argc != 0)
 		return usage_of("outbox");
@@ -1861,11 +1893,13 @@ static const struct cmd cmds[] = {
 	    1 },
 	{ "tick", "", "fire the timers that are due (invitations that lapse, "
 	    "reports still open)", cmd_tick, 1 },
-	{ "outbox", "[--all | retry ID|all | delete ID]",
+	{ "outbox", "[--all | retry ID|all | delete ID|all | hold ID | "
+	    "release ID]",
 	    "what waits to be sent or was given up, with local times and the "
 	    "last error;\n           --all: every mail written, decoded; retry: "
-	    "due now (a given-up mail\n           is queued again); delete: "
-	    "drop a mail not sent",
+	    "due now (a given-up mail\n           is queued again), and the "
+	    "running ludusd told to send it; delete:\n           drop mail not "
+	    "sent; hold: never due until released",
 	    cmd_outbox, 1 },
 	{ "flush", "", "send what is due now", cmd_flush, 1 },
 	{ "config", "", "the settings in effect, as YAML that ludusd reads "

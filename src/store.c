@@ -1949,7 +1949,8 @@ store_outbox_requeue(struct store *s, int64_t id, int64_t now, int *changed)
 
 	if (id == 0)
 		rc = run(s, "UPDATE outbox SET next_try = ? WHERE sent IS NULL "
-		    "AND failed IS NULL", "i", now);
+		    "AND failed IS NULL AND next_try < ?", "ii", now,
+		    (int64_t)STORE_OUTBOX_HELD);
 	else
 		rc = run(s, "UPDATE outbox SET next_try = ?1, created = CASE "
 		    "WHEN failed IS NULL THEN created ELSE ?1 END, failed = "
@@ -1963,8 +1964,29 @@ store_outbox_delete(struct store *s, int64_t id, int *changed)
 {
 	int rc;
 
-	rc = run(s, "DELETE FROM outbox WHERE id = ? AND sent IS NULL", "i",
-	    id);
+	if (id == 0)
+		rc = run(s, "DELETE FROM outbox WHERE sent IS NULL", "");
+	else
+		rc = run(s, "DELETE FROM outbox WHERE id = ? AND sent IS NULL",
+		    "i", id);
+	*changed = rc == 0 ? sqlite3_changes(s->db) : 0;
+	return rc;
+}
+
+int
+store_outbox_hold(struct store *s, int64_t id, int hold, int64_t now,
+    int *changed)
+{
+	int rc;
+
+	if (hold)
+		rc = run(s, "UPDATE outbox SET next_try = ? WHERE id = ? AND "
+		    "sent IS NULL AND failed IS NULL", "ii",
+		    (int64_t)STORE_OUTBOX_HELD, id);
+	else
+		rc = run(s, "UPDATE outbox SET next_try = ? WHERE id = ? AND "
+		    "sent IS NULL AND failed IS NULL AND next_try = ?", "iii",
+		    now, id, (int64_t)STORE_OUTBOX_HELD);
 	*changed = rc == 0 ? sqlite3_changes(s->db) : 0;
 	return rc;
 }
@@ -2239,7 +2261,8 @@ store_outbox_next(struct store *s, int64_t *when)
 	int rc;
 
 	if ((st = query(s, "SELECT min(next_try) FROM outbox WHERE sent IS "
-	    "NULL AND failed IS NULL", "")) == NULL)
+	    "NULL AND failed IS NULL AND next_try < ?", "i",
+	    (int64_t)STORE_OUTBOX_HELD)) == NULL)
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {

@@ -303,9 +303,16 @@ int	 store_outbox_unsent(struct store *, int max, struct store_mail **,
  * row waits again with a new lifetime from now.  *changed: how many. */
 int	 store_outbox_requeue(struct store *, int64_t id, int64_t now,
 	    int *changed);
-/* Delete a row not sent; *changed is 0 when there is none with that id. */
+/* Delete a row not sent (id 0: every one, given up ones included);
+ * *changed: how many. */
 int	 store_outbox_delete(struct store *, int64_t id, int *changed);
-/* When the earliest waiting row is due; 1 when none waits. */
+/* A waiting row held is never due (its next_try is STORE_OUTBOX_HELD)
+ * until released, due at now; retrying every row leaves it held.
+ * *changed is 0 when no row was held or released. */
+#define STORE_OUTBOX_HELD	INT64_MAX
+int	 store_outbox_hold(struct store *, int64_t id, int hold, int64_t now,
+	    int *changed);
+/* When the earliest waiting row not held is due; 1 when none waits. */
 int	 store_outbox_next(struct store *, int64_t *when);
 /* Counts of rows waiting, sent and failed. */
 /* A robot move being waited for: a message ludusd parked while a worker
