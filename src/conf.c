@@ -264,7 +264,10 @@ const struct setting conf_settings[] = {
 	    "when errors are answered again; further errors are only "
 	    "logged.  Mail that proves nothing of its sender (no seat "
 	    "token, no trusted DMARC pass) is counted apart, by its DMARC "
-	    "result." },
+	    "result.  The answers to a reply that holds remarks only (an "
+	    "auto-responder's, say) are capped by this number too, per "
+	    "sender and game, whatever the token: further ones are only "
+	    "logged." },
 	{ "limits.info_replies", T_INT, O(limits.info_replies), 1, 100000,
 	    NULL, "30", NULL, NULL, 0, NULL,
 	    "Answers to help, games and list (and to replies of remarks "

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -209,22 +210,58 @@ cmd_prune(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/* Is a file backup or restore would write one that must not be
+ * overwritten: the database and its own files, or the secret?  Says so. */
+static int
+protected_target(const struct ctx *c, const char *secret, const char *path)
+{
+	if (store_own_file(c->dbpath, path)) {
+		err_out("%s is the database %s or one of its own files: name "
+		    "another file", path, c->dbpath);
+		return 1;
+	}
+	if (util_same_file(path, secret)) {
+		err_out("%s is the secret the reply tokens derive from: name "
+		    "another file", path);
+		return 1;
+	}
+	return 0;
+}
+
 /* backup FILE: the database, consistent while the daemon runs, and the
- * secret beside it as FILE.secret (tokens cannot be checked without it). */
+ * secret beside it as FILE.secret (tokens cannot be checked without it).
+ * Neither may land on the database, its WAL or the secret: each is
+ * renamed over its target, and the daemon would go on writing into the
+ * inode it has open, lost at its stop. */
 static int
 cmd_backup(struct ctx *c, int argc, char **argv)
 {
 	struct token_secret sec;
-	char err[512], *path, *to;
+	char err[512], *path, *to, *tmp, *totmp;
 	int rc;
 
 	if (argc != 1)
 		return usage_of("backup");
-	if (store_backup(c->store, argv[0], err, sizeof(err)) == -1)
-		return err_out("%s", err);
-	printf("database %s backed up to %s\n", c->dbpath, argv[0]);
 	path = secret_path(c);
 	to = xasprintf("%s.secret", argv[0]);
+	tmp = xasprintf("%s.tmp", argv[0]);
+	totmp = xasprintf("%s.tmp", to);
+	rc = protected_target(c, path, argv[0]) ||
+	    protected_target(c, path, tmp) || protected_target(c, path, to) ||
+	    protected_target(c, path, totmp);
+	free(tmp);
+	free(totmp);
+	if (rc) {
+		free(path);
+		free(to);
+		return 1;
+	}
+	if (store_backup(c->store, argv[0], err, sizeof(err)) == -1) {
+		free(path);
+		free(to);
+		return err_out("%s", err);
+	}
+	printf("database %s backed up to %s\n", c->dbpath, argv[0]);
 	rc = token_secret_load(path, &sec, err, sizeof(err));
 	if (rc == 0)
 		rc = token_secret_save(&sec, to, err, sizeof(err));
@@ -234,6 +271,109 @@ cmd_backup(struct ctx *c, int argc, char **argv)
 	free(path);
 	free(to);
 	return rc == 0 ? 0 : err_out("%s", err);
+}
+
+/* The secret of a restore: FILE.secret in place of the running one, which
+ * is kept as SECRET.ASIDE when it differs.  0, or 1 (said). */
+static int
+restore_secret(const char *from, const char *path, const char *aside)
+{
+	struct token_secret new, cur;
+	struct stat old;
+	char err[512], *a;
+	int same, have_old, rc = 1;
+
+	if (token_secret_load(from, &new, err, sizeof(err)) == -1) {
+		OPENSSL_cleanse(&new, sizeof(new));
+		return err_out("%s", err);
+	}
+	if ((have_old = stat(path, &old) == 0)) {
+		same = token_secret_load(path, &cur, err, sizeof(err)) == 0 &&
+		    CRYPTO_memcmp(cur.key, new.key, sizeof(new.key)) == 0;
+		OPENSSL_cleanse(&cur, sizeof(cur));
+		if (same) {
+			OPENSSL_cleanse(&new, sizeof(new));
+			printf("secret %s kept: the same as %s\n", path, from);
+			return 0;
+		}
+		a = xasprintf("%s.%s", path, aside);
+		if (rename(path, a) == -1) {
+			err_out("%s: %s", a, strerror(errno));
+			free(a);
+			OPENSSL_cleanse(&new, sizeof(new));
+			return 1;
+		}
+		printf("secret %s kept aside as %s\n", path, a);
+		free(a);
+	}
+	if (token_secret_save(&new, path, err, sizeof(err)) == -1)
+		err_out("%s", err);
+	/* Root restores for the daemon's user: the file stays its own. */
+	else if (have_old && geteuid() == 0 && chown(path, old.st_uid,
+	    old.st_gid) == -1)
+		err_out("%s: %s", path, strerror(errno));
+	else {
+		printf("secret %s restored from %s\n", path, from);
+		rc = 0;
+	}
+	OPENSSL_cleanse(&new, sizeof(new));
+	return rc;
+}
+
+/*
+ * restore FILE: a backup made by `ludus backup` (FILE and FILE.secret) in
+ * place of the database and the secret, with ludusd stopped.  The
+ * database's WAL belongs to the replaced file: replayed onto the backup
+ * it would damage it or bring the replaced state back.  The replaced
+ * files are kept aside, named by the time.
+ */
+static int
+cmd_restore(struct ctx *c, int argc, char **argv)
+{
+	struct token_secret sec;
+	char err[512], aside[64], *secret, *from_secret;
+	long holder;
+	time_t t = time(NULL);
+	struct tm tm;
+	int fd, rc, version;
+
+	if (argc != 1)
+		return usage_of("restore");
+	secret = secret_path(c);
+	from_secret = xasprintf("%s.secret", argv[0]);
+	rc = 1;
+	if (protected_target(c, secret, argv[0]))
+		goto out;
+	/* Both parts are read before anything changes. */
+	if (token_secret_load(from_secret, &sec, err, sizeof(err)) == -1) {
+		err_out("%s (the secret `ludus backup` wrote beside the "
+		    "database's copy)", err);
+		OPENSSL_cleanse(&sec, sizeof(sec));
+		goto out;
+	}
+	OPENSSL_cleanse(&sec, sizeof(sec));
+	if ((rc = store_lock(c->dbpath, &fd, &holder, err, sizeof(err))) != 0) {
+		err_out("%s%s", err, rc == 1 ? ": stop it first" : "");
+		rc = 1;
+		goto out;
+	}
+	gmtime_r(&t, &tm);
+	strftime(aside, sizeof(aside), "replaced-%Y%m%dT%H%M%SZ", &tm);
+	if (store_restore(c->dbpath, argv[0], aside, &version, err,
+	    sizeof(err)) == -1) {
+		err_out("%s", err);
+		rc = 1;
+	} else {
+		printf("database %s restored from %s (schema version %d; the "
+		    "replaced one kept as %s.%s)\n", c->dbpath, argv[0],
+		    version, c->dbpath, aside);
+		rc = restore_secret(from_secret, secret, aside);
+	}
+	store_unlock(fd);
+out:
+	free(secret);
+	free(from_secret);
+	return rc;
 }
 
 static int
@@ -1542,9 +1682,11 @@ outbox_list(struct ctx *c)
 			    queued, rows[i].attempts, rows[i].attempts == 1 ?
 			    "" : "s", rows[i].failed);
 		else
-			printf("\tqueued %s, %d attempt%s, next %s%s%s\n",
+			printf("\tqueued %s, %d attempt%s, %s%s%s%s\n",
 			    queued, rows[i].attempts, rows[i].attempts == 1 ?
-			    "" : "s", next, rows[i].last_error ?
+			    "" : "s", rows[i].next_try == STORE_OUTBOX_HELD ?
+			    "held" : "next ", rows[i].next_try ==
+			    STORE_OUTBOX_HELD ? "" : next, rows[i].last_error ?
 			    ", last error: " : "", rows[i].last_error ?
 			    rows[i].last_error : "");
 	}
@@ -1552,29 +1694,60 @@ outbox_list(struct ctx *c)
 	return 0;
 }
 
-/* outbox retry ID|all, outbox delete ID. */
+/* After mail was made due: the running daemon is told to send now (as
+ * postqueue -f), else the operator how to. */
+static void
+wake_daemon(const struct ctx *c)
+{
+	long pid = store_lock_holder(c->dbpath);
+
+	if (pid > 0 && kill((pid_t)pid, SIGUSR1) == 0)
+		printf("ludusd (pid %ld) told to send now\n", pid);
+	else
+		printf("no ludusd runs on %s: `ludus flush` sends now\n",
+		    c->dbpath);
+}
+
+/* outbox retry ID|all, delete ID|all, hold ID, release ID. */
 static int
 outbox_steer(struct ctx *c, const char *verb, const char *arg)
 {
 	long long id = 0;
-	int changed, rc;
+	int changed, rc, all = strcmp(arg, "all") == 0;
 
-	if (strcmp(verb, "retry") == 0 && strcmp(arg, "all") == 0)
+	if (all && (strcmp(verb, "retry") == 0 || strcmp(verb, "delete") == 0))
 		id = 0;
 	else if (util_parse_int(arg, 1, INT64_MAX, &id) == -1)
 		return usage_of("outbox");
 	if (strcmp(verb, "retry") == 0)
 		rc = store_outbox_requeue(c->store, id, now(), &changed);
-	else
+	else if (strcmp(verb, "delete") == 0)
 		rc = store_outbox_delete(c->store, id, &changed);
+	else if (strcmp(verb, "hold") == 0 || strcmp(verb, "release") == 0)
+		rc = store_outbox_hold(c->store, id, verb[0] == 'h', now(),
+		    &changed);
+	else
+		return usage_of("outbox");
 	if (rc == -1)
 		return err_out("%s", store_errmsg(c->store));
 	if (id != 0 && changed == 0)
-		return err_out("no mail %lld waits in the outbox", id);
+		return err_out("no mail %lld %s in the outbox", id,
+		    strcmp(verb, "release") == 0 ? "is held" : "waits");
 	if (strcmp(verb, "retry") == 0)
 		printf("%d mail%s due now\n", changed, changed == 1 ? "" : "s");
+	else if (id == 0)
+		printf("%d mail%s deleted\n", changed, changed == 1 ? "" : "s");
 	else
-		printf("mail %lld deleted\n", id);
+		printf("mail %lld %s\n", id, verb[0] == 'd' ? "deleted" :
+		    verb[0] == 'h' ? "held" : "released");
+	/* What became due goes at once: the daemon's next look may be
+	 * the end of a retry's backoff. */
+	if (changed > 0 && (strcmp(verb, "retry") == 0 ||
+	    strcmp(verb, "release") == 0)) {
+		if (store_sync(c->store) == -1)
+			return err_out("%s", store_errmsg(c->store));
+		wake_daemon(c);
+	}
 	return 0;
 }
 
@@ -1583,8 +1756,7 @@ cmd_outbox(struct ctx *c, int argc, char **argv)
 {
 	if (argc == 1 && strcmp(argv[0], "--all") == 0)
 		return outbox_all(c);
-	if (argc == 2 && (strcmp(argv[0], "retry") == 0 ||
-	    strcmp(argv[0], "delete") == 0))
+	if (argc == 2)
 		return outbox_steer(c, argv[0], argv[1]);
 	if (argc != 0)
 		return usage_of("outbox");
@@ -1721,11 +1893,13 @@ static const struct cmd cmds[] = {
 	    1 },
 	{ "tick", "", "fire the timers that are due (invitations that lapse, "
 	    "reports still open)", cmd_tick, 1 },
-	{ "outbox", "[--all | retry ID|all | delete ID]",
+	{ "outbox", "[--all | retry ID|all | delete ID|all | hold ID | "
+	    "release ID]",
 	    "what waits to be sent or was given up, with local times and the "
 	    "last error;\n           --all: every mail written, decoded; retry: "
-	    "due now (a given-up mail\n           is queued again); delete: "
-	    "drop a mail not sent",
+	    "due now (a given-up mail\n           is queued again), and the "
+	    "running ludusd told to send it; delete:\n           drop mail not "
+	    "sent; hold: never due until released",
 	    cmd_outbox, 1 },
 	{ "flush", "", "send what is due now", cmd_flush, 1 },
 	{ "config", "", "the settings in effect, as YAML that ludusd reads "
@@ -1736,6 +1910,9 @@ static const struct cmd cmds[] = {
 	{ "backup", "FILE", "a consistent copy of the database (safe while "
 	    "ludusd runs),\n           and of the secret as FILE.secret",
 	    cmd_backup, 1 },
+	{ "restore", "FILE", "put a backup (FILE and FILE.secret) in place "
+	    "of the database and the\n           secret, ludusd stopped; the "
+	    "replaced files are kept aside", cmd_restore, 0 },
 	{ "site", "DIR", "the club's public pages (games, ladders, players) as "
 	    "static HTML into DIR", cmd_site, 1 },
 	{ "token", "ID SEAT|ADDRESS",

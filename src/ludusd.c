@@ -118,6 +118,7 @@ struct daemon {
 	int		 workers;	/* at most this many think at once */
 	const struct parked *rerun;	/* handed in again now */
 	int		 recheck;	/* a sender's held mail may go now */
+	int		 lock_fd;	/* the database's lock (store_lock) */
 };
 
 static void
@@ -960,6 +961,31 @@ games_dir(const struct daemon *d)
 	    gamedef_default_dir();
 }
 
+/* Every template read now, into the referee's cache: a template edited
+ * afterwards changes nothing until a reload checks it. */
+static int
+hold_templates(struct referee *r, const struct config *cfg, char *err,
+    size_t errlen)
+{
+	const char *tdir = getenv("LUDUS_TEMPLATES_DIR");
+	struct buf errors = { 0 };
+	char *c;
+	int rc;
+
+	if (tdir == NULL || *tdir == '\0')
+		tdir = cfg->templates_dir ? cfg->templates_dir :
+		    LUDUS_TEMPLATES_DIR;
+	if ((rc = tmpl_cache_fill(r->tmpl, tdir, &errors)) != 0) {
+		for (c = errors.s; c != NULL && *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		util_err(err, errlen, "templates %s: %s", tdir,
+		    util_trim(errors.s ? errors.s : ""));
+	}
+	buf_free(&errors);
+	return rc == 0 ? 0 : -1;
+}
+
 static int
 open_everything(struct daemon *d, char *err, size_t errlen)
 {
@@ -973,8 +999,10 @@ open_everything(struct daemon *d, char *err, size_t errlen)
 	if (token_secret_create(d->cfg.referee.secret_file, err, errlen) ==
 	    -1)
 		return -1;
-	return referee_open(&d->ref, d->store, &d->cfg, d->defs, d->ndefs,
-	    dir, d->cfg.referee.secret_file, err, errlen);
+	if (referee_open(&d->ref, d->store, &d->cfg, d->defs, d->ndefs,
+	    dir, d->cfg.referee.secret_file, err, errlen) == -1)
+		return -1;
+	return hold_templates(&d->ref, &d->cfg, err, errlen);
 }
 
 /*
@@ -1026,16 +1054,46 @@ preflight_new(const char *what, const char *path)
 	return bad;
 }
 
+/* What a reload reads again, read as it would be: the game definitions
+ * and every template of the configuration cfg.  Each problem is appended
+ * to problems, a line each; returns how many there were. */
+static int
+check_words(const struct config *cfg, struct buf *problems)
+{
+	const char *env = getenv("LUDUS_GAMES_DIR");
+	const char *games = env && *env ? env : cfg->games_dir ?
+	    cfg->games_dir : gamedef_default_dir();
+	const char *tdir = getenv("LUDUS_TEMPLATES_DIR");
+	struct gamedef *defs;
+	struct buf errors = { 0 };
+	char err[512];
+	int bad = 0, ndefs;
+
+	if (tdir == NULL || *tdir == '\0')
+		tdir = cfg->templates_dir;
+	if (gamedef_load_dir(games, &defs, &ndefs, err, sizeof(err)) == -1) {
+		buf_printf(problems, "game definitions: %s\n", err);
+		bad++;
+	} else
+		gamedef_free_all(defs, ndefs);
+	if (tmpl_check_dir(tdir, &errors) != 0) {
+		buf_printf(problems, "templates %s: %s", tdir, errors.len ?
+		    buf_str(&errors) : "cannot be read\n");
+		bad++;
+	}
+	buf_free(&errors);
+	return bad;
+}
+
 static int
 preflight(struct daemon *d)
 {
 	const char *games = games_dir(d);
 	const char *tdir = getenv("LUDUS_TEMPLATES_DIR");
 	struct token_secret sec;
-	struct gamedef *defs;
-	struct buf errors = { 0 };
-	char err[512], *path;
-	int bad = 0, ndefs, n;
+	struct buf problems = { 0 };
+	char err[512], *path, *line, *nl;
+	int bad = 0, version;
 
 	if (tdir == NULL || *tdir == '\0')
 		tdir = d->cfg.templates_dir;
@@ -1043,20 +1101,28 @@ preflight(struct daemon *d)
 		fprintf(stderr, "ludusd: %s\n", err);
 		bad++;
 	}
-	if (gamedef_load_dir(games, &defs, &ndefs, err, sizeof(err)) == -1) {
-		fprintf(stderr, "ludusd: game definitions: %s\n", err);
-		bad++;
-	} else
-		gamedef_free_all(defs, ndefs);
+	bad += check_words(&d->cfg, &problems);
+	for (line = problems.s; line != NULL && *line; line = nl) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "ludusd: %.*s\n", nl ? (int)(nl - line) :
+		    (int)strlen(line), line);
+		nl = nl ? nl + 1 : NULL;
+	}
+	buf_free(&problems);
 	path = xasprintf("%s/commands.yaml", games);
 	bad += preflight_path("command aliases", path, R_OK, 0);
 	free(path);
-	if ((n = tmpl_check_dir(tdir, &errors)) != 0) {
-		fprintf(stderr, "ludusd: templates %s: %s", tdir,
-		    errors.len ? buf_str(&errors) : "cannot be read\n");
-		bad++;
+	/* An existing database is opened: its version, quick_check. */
+	if (access(d->cfg.database, F_OK) == 0) {
+		if (store_check(d->cfg.database, &version, err, sizeof(err)) ==
+		    -1) {
+			fprintf(stderr, "ludusd: database %s\n", err);
+			bad++;
+		} else if (version < STORE_SCHEMA_VERSION)
+			printf("database %s: schema version %d, migrated to %d "
+			    "at the start\n", d->cfg.database, version,
+			    STORE_SCHEMA_VERSION);
 	}
-	buf_free(&errors);
 	/* Each language with templates needs its catalogue, else the
 	 * boards and the referee's sentences in its mails are English. */
 	{
@@ -1209,6 +1275,11 @@ reopen_referee(struct daemon *d)
 		log_err("reload: %s; keeping the running templates", err);
 		return;
 	}
+	if (hold_templates(&fresh, &d->cfg, err, sizeof(err)) == -1) {
+		log_err("reload: %s; keeping the running templates", err);
+		referee_close(&fresh);
+		return;
+	}
 	referee_close(&d->ref);
 	d->ref = fresh;
 	robots_apart(d);
@@ -1276,6 +1347,7 @@ static void
 reload(struct daemon *d)
 {
 	struct config fresh;
+	struct buf problems = { 0 };
 	char err[512];
 
 	if (config_load(d->config_path, &fresh, err, sizeof(err)) == -1) {
@@ -1283,6 +1355,22 @@ reload(struct daemon *d)
 		config_free(&fresh);
 		return;
 	}
+	/* Templates are read when first used: a broken one would fail
+	 * every later mail.  Checked whole before anything is swapped. */
+	if (check_words(&fresh, &problems) > 0) {
+		char *c;
+
+		/* One log line. */
+		for (c = problems.s; c != NULL && *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		log_err("reload: %s; keeping the running configuration, "
+		    "templates and game definitions", util_trim(problems.s));
+		buf_free(&problems);
+		config_free(&fresh);
+		return;
+	}
+	buf_free(&problems);
 	if (strcmp(fresh.database, d->cfg.database) != 0)
 		log_warn("reload: database changed to %s; restart to use it",
 		    fresh.database);
@@ -1332,8 +1420,10 @@ main(int argc, char **argv)
 	struct daemon d;
 	char err[512];
 	int ch, foreground = 0, check = 0, once = 0, servers = 0;
+	long holder;
 
 	memset(&d, 0, sizeof(d));
+	d.lock_fd = -1;
 	d.config_path = config_default_path();
 	while ((ch = getopt_long(argc, argv, "c:fnvh", longopts, NULL)) !=
 	    -1) {
@@ -1387,9 +1477,25 @@ main(int argc, char **argv)
 		config_free(&d.cfg);
 		return bad ? 1 : 0;
 	}
+	/* Refused where it is run when another holds the database; the
+	 * lock itself is taken by the process that keeps it, before
+	 * anything is opened. */
+	if ((holder = store_lock_holder(d.cfg.database)) != 0) {
+		fprintf(stderr, "ludusd: %s is in use by ludusd (pid %ld)\n",
+		    d.cfg.database, holder);
+		config_free(&d.cfg);
+		return 1;
+	}
 	apply_logging(&d.cfg, foreground);
 	if (!foreground && daemon(0, 0) == -1) {
 		fprintf(stderr, "ludusd: daemon: %s\n", strerror(errno));
+		return 1;
+	}
+	if (store_lock(d.cfg.database, &d.lock_fd, &holder, err,
+	    sizeof(err)) != 0) {
+		log_err("%s", err);
+		fprintf(stderr, "ludusd: %s\n", err);
+		config_free(&d.cfg);
 		return 1;
 	}
 	setup_signals();
@@ -1397,6 +1503,7 @@ main(int argc, char **argv)
 		log_err("%s", err);
 		fprintf(stderr, "ludusd: %s\n", err);
 		store_close(d.store);
+		store_unlock(d.lock_fd);
 		gamedef_free_all(d.defs, d.ndefs);
 		config_free(&d.cfg);
 		return 1;
@@ -1466,6 +1573,7 @@ main(int argc, char **argv)
 	if (d.cfg.pid_file)
 		unlink(d.cfg.pid_file);
 	store_close(d.store);
+	store_unlock(d.lock_fd);
 	if (d.unmarked.n > 0)
 		log_warn("%zu mail%s sent but never marked: sent again at the "
 		    "next start", d.unmarked.n, d.unmarked.n == 1 ? "" : "s");

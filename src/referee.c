@@ -147,14 +147,13 @@ reply_key(const struct ref_msg *x, const char *kind)
 	    dmarc_result(x->r, x->m));
 }
 
-/* May one more answer of a kind (limit an hour) go to the sender now?
- * Counts it when so.  When it is the last one allowed, *until is when the
- * next will be (else 0). */
+/* May one more answer counted under key (limit an hour) go to the sender
+ * now?  Counts it when so.  When it is the last one allowed, *until is
+ * when the next will be (else 0).  Takes key. */
 static int
-reply_allowed(struct ref_msg *x, const char *kind, int limit, int *allowed,
+reply_allowed_key(struct ref_msg *x, char *key, int limit, int *allowed,
     int64_t *until)
 {
-	char *key = reply_key(x, kind);
 	int64_t oldest;
 	int n, rc = -1;
 
@@ -181,6 +180,15 @@ reply_allowed(struct ref_msg *x, const char *kind, int limit, int *allowed,
 out:
 	free(key);
 	return rc;
+}
+
+/* The same for an answer of a kind, counted by reply_key. */
+static int
+reply_allowed(struct ref_msg *x, const char *kind, int limit, int *allowed,
+    int64_t *until)
+{
+	return reply_allowed_key(x, reply_key(x, kind), limit, allowed,
+	    until);
 }
 
 /* At most this many set-aside lines are quoted back. */
@@ -320,16 +328,29 @@ done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes,
 }
 
 /* The answer to a reply to a game that held remarks only: what was set
- * aside, and how to play when it is the sender's turn. */
+ * aside, and how to play when it is the sender's turn.  An auto-responder
+ * that sends no Auto-Submitted header answers each of these with remarks
+ * again: they are counted per sender and game, whatever the token or the
+ * DMARC result, and no more are answered an hour than errors are. */
 static int
 aside_reply(struct ref_msg *x, const struct mail_strv *lines,
-    const char *aside, int64_t game)
+    const char *aside, int64_t game, int *sent)
 {
-	struct tmpl_data *d = tmpl_data_new();
+	struct tmpl_data *d;
 	struct play_game g;
 	char err[300];
-	int rc, seat = -1;
+	int64_t until;
+	int rc, seat = -1, allowed;
 
+	*sent = 0;
+	if (reply_allowed_key(x, xasprintf("aside:#%lld %s", (long long)game,
+	    x->me.address), (int)x->r->cfg->limits.error_replies, &allowed,
+	    &until) == -1)
+		return -1;
+	if (!allowed)
+		return 0;
+	*sent = 1;
+	d = tmpl_data_new();
 	aside_list(d, lines, aside);
 	tmpl_set(d, "turn.you", "0");
 	tmpl_set(d, "example_move", "");
@@ -678,12 +699,13 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		    "error reply queued" : "error reply rate-limited");
 	} else {
 		if (applied == 0)
-			rc = aside_reply(&x, lines, aside, aside_game);
+			rc = aside_reply(&x, lines, aside, aside_game, &sent);
 		else if (unanswered || naside || m->commands_truncated)
 			rc = done_reply(&x, lines, notes, aside, done_game);
 		else
 			rc = 0;
-		*outcome = xasprintf("%d applied%s", applied, setaside);
+		*outcome = xasprintf("%d applied%s%s", applied, setaside,
+		    applied == 0 && !sent ? "; answer rate-limited" : "");
 	}
 	if (rc == 0)
 		rc = answer_queue(&x);

@@ -32,10 +32,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
+#include "log.h"
 #include "store.h"
 #include "util.h"
 
@@ -715,14 +717,43 @@ migrate(struct store *s, int target)
 	return 0;
 }
 
+/* The files SQLite and ludusd keep beside a database, by suffix. */
+static const char *const own_suffixes[] = { "", "-wal", "-shm", "-journal",
+	".lock" };
+
+int
+store_own_file(const char *dbpath, const char *path)
+{
+	size_t i;
+	char *f;
+	int same = 0;
+
+	for (i = 0; i < nitems(own_suffixes) && !same; i++) {
+		f = xasprintf("%s%s", dbpath, own_suffixes[i]);
+		same = util_same_file(path, f);
+		free(f);
+	}
+	return same;
+}
+
 int
 store_backup(struct store *s, const char *path, char *err, size_t errlen)
 {
+	const char *db = sqlite3_db_filename(s->db, "main");
 	sqlite3 *dst = NULL;
 	sqlite3_backup *b;
 	char *tmp = xasprintf("%s.tmp", path);
 	int fd, rc;
 
+	/* A copy renamed over the live database (or its WAL) would take
+	 * every commit since with it: the writers keep the old inode. */
+	if (db != NULL && (store_own_file(db, path) ||
+	    store_own_file(db, tmp))) {
+		util_err(err, errlen, "%s: that is the database %s or one of "
+		    "its own files: back up to another file", path, db);
+		free(tmp);
+		return -1;
+	}
 	/* Into a new 0600 file beside the target, renamed over it when
 	 * complete: a backup is never half written. */
 	unlink(tmp);
@@ -777,6 +808,273 @@ fail:
 	unlink(tmp);
 	free(tmp);
 	return -1;
+}
+
+/*
+ * The daemon's lock: a POSIX record lock on PATH.lock.  The kernel drops
+ * it when the holder dies, however it dies, and tells who holds it
+ * (F_GETLK), so the file holds nothing and a stale one is never in the
+ * way.  Such a lock is not inherited by a forked child (the robot
+ * workers) and goes with any close of the file by its holder: only these
+ * functions open it.
+ */
+int
+store_lock(const char *path, int *fd, long *holder, char *err, size_t errlen)
+{
+	char *lock = xasprintf("%s.lock", path);
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int f, rc = -1;
+
+	*fd = -1;
+	*holder = 0;
+	if ((f = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1) {
+		util_err(err, errlen, "%s: %s", lock, strerror(errno));
+		free(lock);
+		return -1;
+	}
+	if (fcntl(f, F_SETLK, &fl) == 0) {
+		*fd = f;
+		free(lock);
+		return 0;
+	}
+	if (errno == EACCES || errno == EAGAIN) {
+		fl.l_type = F_WRLCK;
+		if (fcntl(f, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
+			*holder = (long)fl.l_pid;
+		util_err(err, errlen, "%s is in use by ludusd (pid %ld, "
+		    "holding %s)", path, *holder, lock);
+		rc = 1;
+	} else
+		util_err(err, errlen, "%s: %s", lock, strerror(errno));
+	close(f);
+	free(lock);
+	return rc;
+}
+
+long
+store_lock_holder(const char *path)
+{
+	char *lock = xasprintf("%s.lock", path);
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int f;
+
+	f = open(lock, O_RDONLY | O_CLOEXEC);
+	free(lock);
+	if (f == -1)
+		return 0;
+	if (fcntl(f, F_GETLK, &fl) == -1 || fl.l_type == F_UNLCK)
+		fl.l_pid = 0;
+	close(f);
+	return (long)fl.l_pid;
+}
+
+void
+store_unlock(int fd)
+{
+	if (fd != -1)
+		close(fd);
+}
+
+/* A plain connection to an existing database, for the checks below (no
+ * migration, no creation). */
+static int
+check_open(const char *path, sqlite3 **db, char *err, size_t errlen)
+{
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK) {
+		util_err(err, errlen, "%s: %s", path, *db ?
+		    sqlite3_errmsg(*db) : "cannot open");
+		sqlite3_close(*db);
+		*db = NULL;
+		return -1;
+	}
+	sqlite3_busy_timeout(*db, 10000);
+	return 0;
+}
+
+/* One text value of a pragma (NULL when it gives none). */
+static char *
+pragma_text(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	char *v = NULL;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		v = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* An open database's version and soundness: 0, or -1 with err. */
+static int
+check_db(sqlite3 *db, const char *path, const char *integrity, int *version,
+    char *err, size_t errlen)
+{
+	char *v, *ok;
+
+	if ((v = pragma_text(db, "PRAGMA user_version")) == NULL) {
+		util_err(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+		return -1;
+	}
+	*version = atoi(v);
+	free(v);
+	if (*version > (int)nitems(migrations)) {
+		util_err(err, errlen, "%s: schema version %d, newer than this "
+		    "ludus understands (%d)", path, *version,
+		    (int)nitems(migrations));
+		return -1;
+	}
+	ok = pragma_text(db, integrity);
+	if (ok == NULL || strcmp(ok, "ok") != 0) {
+		util_err(err, errlen, "%s: damaged (%s: %s)", path, integrity,
+		    ok ? ok : sqlite3_errmsg(db));
+		free(ok);
+		return -1;
+	}
+	free(ok);
+	return 0;
+}
+
+int
+store_check(const char *path, int *version, char *err, size_t errlen)
+{
+	sqlite3 *db;
+	int rc;
+
+	if (access(path, R_OK | W_OK) == -1) {
+		util_err(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (check_open(path, &db, err, errlen) == -1)
+		return -1;
+	rc = check_db(db, path, "PRAGMA quick_check", version, err, errlen);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* Copy the bytes of from into a new 0600 file to, synced. */
+static int
+copy_file(const char *from, const char *to, char *err, size_t errlen)
+{
+	char chunk[65536];
+	ssize_t n = 0;
+	int in, out, rc = -1;
+
+	if ((in = open(from, O_RDONLY | O_CLOEXEC)) == -1) {
+		util_err(err, errlen, "%s: %s", from, strerror(errno));
+		return -1;
+	}
+	if ((out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) ==
+	    -1) {
+		util_err(err, errlen, "%s: %s", to, strerror(errno));
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, chunk, sizeof(chunk))) > 0)
+		if (write(out, chunk, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	if (n == 0 && fsync(out) == 0)
+		rc = 0;
+	if (close(out) == -1)
+		rc = -1;
+	close(in);
+	if (rc == -1)
+		util_err(err, errlen, "%s: %s", to, strerror(errno));
+	return rc;
+}
+
+/* Remove path's -wal, -shm and -journal (none of them may be needed). */
+static void
+unlink_companions(const char *path)
+{
+	static const char *const sfx[] = { "-wal", "-shm", "-journal" };
+	size_t i;
+	char *f;
+
+	for (i = 0; i < nitems(sfx); i++) {
+		f = xasprintf("%s%s", path, sfx[i]);
+		unlink(f);
+		free(f);
+	}
+}
+
+int
+store_restore(const char *path, const char *from, const char *aside,
+    int *version, char *err, size_t errlen)
+{
+	char *tmp = xasprintf("%s.restoring", path), *a, *f;
+	struct stat old;
+	sqlite3 *db = NULL;
+	int have_old, rc = -1;
+
+	have_old = stat(path, &old) == 0;
+	unlink(tmp);
+	unlink_companions(tmp);
+	/* The backup is checked in its copy, beside the database: what is
+	 * checked is what is put in place, and a WAL beside the backup is
+	 * never read. */
+	if (copy_file(from, tmp, err, errlen) == -1)
+		goto out;
+	if (check_open(tmp, &db, err, errlen) == -1)
+		goto out;
+	if (check_db(db, from, "PRAGMA integrity_check", version, err,
+	    errlen) == -1)
+		goto out;
+	if (*version == 0) {
+		util_err(err, errlen, "%s: not a ludus database", from);
+		goto out;
+	}
+	if (sqlite3_close(db) != SQLITE_OK) {
+		util_err(err, errlen, "%s: cannot close", tmp);
+		goto out;
+	}
+	db = NULL;
+	unlink_companions(tmp);
+	/* Root restores for the daemon's user: the files stay its own. */
+	if (have_old && geteuid() == 0 && chown(tmp, old.st_uid, old.st_gid) ==
+	    -1) {
+		util_err(err, errlen, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	/* The replaced database goes aside with its WAL, a pair that opens
+	 * as it was; its -shm is only an index of that WAL. */
+	if (have_old) {
+		f = xasprintf("%s-wal", path);
+		a = xasprintf("%s.%s-wal", path, aside);
+		if (rename(f, a) == -1 && errno != ENOENT) {
+			util_err(err, errlen, "%s: %s", a, strerror(errno));
+			free(f);
+			free(a);
+			goto out;
+		}
+		free(f);
+		free(a);
+		a = xasprintf("%s.%s", path, aside);
+		if (rename(path, a) == -1) {
+			util_err(err, errlen, "%s: %s", a, strerror(errno));
+			free(a);
+			goto out;
+		}
+		free(a);
+	}
+	unlink_companions(path);
+	if (rename(tmp, path) == -1) {
+		util_err(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_close(db);
+	if (rc == -1) {
+		unlink(tmp);
+		unlink_companions(tmp);
+	}
+	free(tmp);
+	return rc;
 }
 
 #ifdef LUDUS_TEST_CLOCK
@@ -887,6 +1185,7 @@ store_open_at(const char *path, int version, struct store **out, char *err,
 {
 	sqlite3_vfs *vfs;
 	struct store *s;
+	char *bak = NULL;
 	int fd, v;
 
 	/* Create the file 0600 ourselves: SQLite would use the umask, and
@@ -945,20 +1244,23 @@ store_open_at(const char *path, int version, struct store **out, char *err,
 	/* An existing database is copied before a migration changes it:
 	 * PATH.vN.bak holds it as schema version N had it. */
 	if (v > 0 && v < version && v <= (int)nitems(migrations)) {
-		char *bak = xasprintf("%s.v%d.bak", path, v);
-
+		bak = xasprintf("%s.v%d.bak", path, v);
 		if (store_backup(s, bak, err, errlen) == -1) {
 			free(bak);
 			store_close(s);
 			return -1;
 		}
-		free(bak);
 	}
 	if (migrate(s, version) == -1) {
 		util_err(err, errlen, "%s: %s", path, s->errmsg);
+		free(bak);
 		store_close(s);
 		return -1;
 	}
+	if (bak != NULL)
+		log_info("database %s: schema version %d migrated to %d; as it "
+		    "was before: %s", path, v, version, bak);
+	free(bak);
 	*out = s;
 	return 0;
 }
@@ -1647,7 +1949,8 @@ store_outbox_requeue(struct store *s, int64_t id, int64_t now, int *changed)
 
 	if (id == 0)
 		rc = run(s, "UPDATE outbox SET next_try = ? WHERE sent IS NULL "
-		    "AND failed IS NULL", "i", now);
+		    "AND failed IS NULL AND next_try < ?", "ii", now,
+		    (int64_t)STORE_OUTBOX_HELD);
 	else
 		rc = run(s, "UPDATE outbox SET next_try = ?1, created = CASE "
 		    "WHEN failed IS NULL THEN created ELSE ?1 END, failed = "
@@ -1661,8 +1964,29 @@ store_outbox_delete(struct store *s, int64_t id, int *changed)
 {
 	int rc;
 
-	rc = run(s, "DELETE FROM outbox WHERE id = ? AND sent IS NULL", "i",
-	    id);
+	if (id == 0)
+		rc = run(s, "DELETE FROM outbox WHERE sent IS NULL", "");
+	else
+		rc = run(s, "DELETE FROM outbox WHERE id = ? AND sent IS NULL",
+		    "i", id);
+	*changed = rc == 0 ? sqlite3_changes(s->db) : 0;
+	return rc;
+}
+
+int
+store_outbox_hold(struct store *s, int64_t id, int hold, int64_t now,
+    int *changed)
+{
+	int rc;
+
+	if (hold)
+		rc = run(s, "UPDATE outbox SET next_try = ? WHERE id = ? AND "
+		    "sent IS NULL AND failed IS NULL", "ii",
+		    (int64_t)STORE_OUTBOX_HELD, id);
+	else
+		rc = run(s, "UPDATE outbox SET next_try = ? WHERE id = ? AND "
+		    "sent IS NULL AND failed IS NULL AND next_try = ?", "iii",
+		    now, id, (int64_t)STORE_OUTBOX_HELD);
 	*changed = rc == 0 ? sqlite3_changes(s->db) : 0;
 	return rc;
 }
@@ -1937,7 +2261,8 @@ store_outbox_next(struct store *s, int64_t *when)
 	int rc;
 
 	if ((st = query(s, "SELECT min(next_try) FROM outbox WHERE sent IS "
-	    "NULL AND failed IS NULL", "")) == NULL)
+	    "NULL AND failed IS NULL AND next_try < ?", "i",
+	    (int64_t)STORE_OUTBOX_HELD)) == NULL)
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {

@@ -29,7 +29,38 @@ int	 store_open(const char *path, struct store **, char *err, size_t);
  * over path when complete), safe while others write.  0, or -1 with err. */
 int	 store_backup(struct store *, const char *path, char *err,
 	    size_t errlen);
+/* 1 when path is the database at dbpath or one of the files kept beside
+ * it (its -wal, -shm, -journal, the daemon's lock). */
+int	 store_own_file(const char *dbpath, const char *path);
 void	 store_close(struct store *);
+
+/*
+ * One daemon per SQLite database: two would each send every answer.  The
+ * lock is PATH.lock, held by *fd (0), or another process's (1: *holder
+ * its pid, err says so); -1 with err.  It is the SQLite backend's: a
+ * backend whose database serves several workers at once gives 0 with *fd
+ * -1 and no lock.  Not inherited across fork: take it in the process
+ * that keeps it.  store_lock_holder: the pid holding it, 0 when none
+ * (nothing taken).  store_unlock releases it (fd -1: nothing).
+ */
+int	 store_lock(const char *path, int *fd, long *holder, char *err,
+	    size_t errlen);
+long	 store_lock_holder(const char *path);
+void	 store_unlock(int fd);
+/* The database at path as ludusd -n checks it: it exists, may be read
+ * and written, has a schema version this ludus knows (*version) and
+ * passes quick_check.  0, or -1 with err. */
+int	 store_check(const char *path, int *version, char *err,
+	    size_t errlen);
+/* Put the backup at from in place of the database at path, which no
+ * process may have open (the caller holds store_lock): a copy of from is
+ * checked beside path (integrity_check, a schema version this ludus
+ * knows: *version), the database and its WAL are renamed to
+ * PATH.ASIDE and PATH.ASIDE-wal, its -shm removed, and the copy renamed
+ * to path.  Run as root, the new file takes the old one's owner.  0, or
+ * -1 with err. */
+int	 store_restore(const char *path, const char *from, const char *aside,
+	    int *version, char *err, size_t errlen);
 /* Don't free; valid until the next call on the store. */
 const char *store_errmsg(const struct store *);
 int	 store_schema_version(struct store *);
@@ -272,9 +303,16 @@ int	 store_outbox_unsent(struct store *, int max, struct store_mail **,
  * row waits again with a new lifetime from now.  *changed: how many. */
 int	 store_outbox_requeue(struct store *, int64_t id, int64_t now,
 	    int *changed);
-/* Delete a row not sent; *changed is 0 when there is none with that id. */
+/* Delete a row not sent (id 0: every one, given up ones included);
+ * *changed: how many. */
 int	 store_outbox_delete(struct store *, int64_t id, int *changed);
-/* When the earliest waiting row is due; 1 when none waits. */
+/* A waiting row held is never due (its next_try is STORE_OUTBOX_HELD)
+ * until released, due at now; retrying every row leaves it held.
+ * *changed is 0 when no row was held or released. */
+#define STORE_OUTBOX_HELD	INT64_MAX
+int	 store_outbox_hold(struct store *, int64_t id, int hold, int64_t now,
+	    int *changed);
+/* When the earliest waiting row not held is due; 1 when none waits. */
 int	 store_outbox_next(struct store *, int64_t *when);
 /* Counts of rows waiting, sent and failed. */
 /* A robot move being waited for: a message ludusd parked while a worker

@@ -866,8 +866,16 @@ tmpl_file(const struct tmpl *t)
 	return t->file;
 }
 
+static void cache_put(struct tmpl_cache *, char *key, struct tmpl *);
+
 int
 tmpl_check_dir(const char *dir, struct buf *errors)
+{
+	return tmpl_cache_fill(NULL, dir, errors);
+}
+
+int
+tmpl_cache_fill(struct tmpl_cache *c, const char *dir, struct buf *errors)
 {
 	DIR *top, *sub;
 	struct dirent *l, *f;
@@ -901,6 +909,10 @@ tmpl_check_dir(const char *dir, struct buf *errors)
 			if (t == NULL) {
 				buf_printf(errors, "%s\n", err);
 				broken++;
+			} else if (c != NULL) {
+				cache_put(c, xasprintf("%s/%.*s", l->d_name,
+				    (int)len - 5, f->d_name), t);
+				t = NULL;
 			}
 			tmpl_free(t);
 			free(text);
@@ -965,6 +977,14 @@ tmpl_cache_get(struct tmpl_cache *c, const char *lang, const char *name,
 		free(key);
 		return NULL;
 	}
+	cache_put(c, key, t);
+	return t;
+}
+
+/* Keep t under key (both owned by the cache now). */
+static void
+cache_put(struct tmpl_cache *c, char *key, struct tmpl *t)
+{
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 32;
 		c->v = xreallocarray(c->v, c->cap, sizeof(*c->v));
@@ -972,7 +992,6 @@ tmpl_cache_get(struct tmpl_cache *c, const char *lang, const char *name,
 	c->v[c->n].key = key;
 	c->v[c->n].t = t;
 	c->n++;
-	return t;
 }
 
 /* ---- listing names ---- */

@@ -104,6 +104,11 @@ int	 tmpl_check_dir(const char *dir, struct buf *errors);
 struct tmpl_cache;
 struct tmpl_cache *tmpl_cache_new(const char *dir);
 void	 tmpl_cache_free(struct tmpl_cache *);
+/* tmpl_check_dir, keeping every template parsed in the cache, which
+ * must be new (the daemon holds all of them from its start or reload on:
+ * a file edited since is not read again until the next reload). */
+int	 tmpl_cache_fill(struct tmpl_cache *, const char *dir,
+	    struct buf *errors);
 /* The template (don't free; valid until tmpl_cache_free), or NULL with
  * err filled. */
 const struct tmpl *tmpl_cache_get(struct tmpl_cache *, const char *lang,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util.h"
 
@@ -379,4 +380,40 @@ util_read_file(const char *path, size_t max, size_t *len)
 	data = util_read_stream(f, max, len, &truncated);
 	fclose(f);
 	return data;
+}
+
+/* The resolved directory of path and its last name, as one string; NULL
+ * when the directory cannot be resolved. */
+static char *
+resolved_place(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *real, *out;
+
+	dir = slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
+	    xstrndup(path, (size_t)(slash - path));
+	real = realpath(dir, NULL);
+	free(dir);
+	if (real == NULL)
+		return NULL;
+	out = xasprintf("%s/%s", real, slash ? slash + 1 : path);
+	free(real);
+	return out;
+}
+
+int
+util_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ra, *rb;
+	int same;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	ra = resolved_place(a);
+	rb = resolved_place(b);
+	same = ra != NULL && rb != NULL && strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	return same;
 }

@@ -69,5 +69,10 @@ int	 util_unhex(const char *, unsigned char *, size_t);
 char	*util_read_stream(FILE *, size_t max, size_t *len, int *truncated);
 char	*util_read_file(const char *path, size_t max, size_t *len);
 
+/* 1 when a and b name one file: the same inode when both exist, else the
+ * same place once their directories are resolved (a file not made yet,
+ * or one that a rename is about to put there). */
+int	 util_same_file(const char *a, const char *b);
+
 
 #endif

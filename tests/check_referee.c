@@ -1491,6 +1491,55 @@ w_start(struct world *w, const char *newline, int nseats)
 	return id;
 }
 
+/*
+ * An auto-responder's remarks in reply to every answer: in one hour at
+ * most limits.error_replies (5) of them are answered per sender and game,
+ * with the seat's token or without; another game's are counted apart, and
+ * an hour later they are answered again.
+ */
+START_TEST(remarks_answered_a_few_times)
+{
+	struct world w;
+	struct outs o;
+	char *out;
+	int64_t id, other;
+	int k, answered = 0;
+
+	w_open(&w, "vacation", NULL);
+	id = w_start(&w, "new mancala bob@club.example", 2);
+	other = w_start(&w, "new mancala bob@club.example", 2);
+	char *bare = xasprintf("Re: [ludus #%lld]", (long long)id);
+
+	for (k = 0; k < 8; k++) {
+		out = k % 2 ? w_send_seat(&w, id, 1, "bob@club.example",
+		    "I am on vacation.") : w_send(&w, "bob@club.example",
+		    bare, "I am on vacation.");
+		ck_assert_msg(strstr(out, "1 set aside") != NULL, "%s", out);
+		ck_assert_int_eq(strstr(out, "answer rate-limited") != NULL,
+		    k >= 5);
+		free(out);
+		w_take(&w, &o);
+		answered += o.n;
+		outs_free(&o);
+		w.now += 60;
+	}
+	free(bare);
+	ck_assert_int_eq(answered, 5);
+	out = w_send_seat(&w, other, 1, "bob@club.example", "Still away.");
+	w_take(&w, &o);
+	ck_assert_msg(o.n == 1, "%s", out);
+	free(out);
+	outs_free(&o);
+	w.now += 3600;
+	out = w_send_seat(&w, id, 1, "bob@club.example", "Back soon.");
+	w_take(&w, &o);
+	ck_assert_msg(o.n == 1, "%s", out);
+	free(out);
+	outs_free(&o);
+	w_close(&w);
+}
+END_TEST
+
 START_TEST(remarks_set_aside_moves_fail)
 {
 	const struct chatter_case *cc = &chatter_cases[_i];
@@ -1502,7 +1551,9 @@ START_TEST(remarks_set_aside_moves_fail)
 	int64_t id;
 	int seat, k;
 
-	w_open(&w, "chatter", NULL);
+	/* The limit of answers to remarks is not the test here
+	 * (remarks_answered_a_few_times is). */
+	w_open(&w, "chatter", "limits:\n  error_replies: 100\n");
 	id = w_start(&w, cc->newline, cc->nseats);
 	w_load(&w, id, &g);
 	seat = seat_to_move(&g);
@@ -2240,6 +2291,7 @@ referee_suite(void)
 	tcase_add_loop_test(tc, remarks_set_aside_moves_fail, 0,
 	    (int)nitems(chatter_cases));
 	tcase_add_test(tc, thousand_helps_one_answer);
+	tcase_add_test(tc, remarks_answered_a_few_times);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("deck");
 	tcase_set_timeout(tc, 60);
