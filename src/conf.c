@@ -50,7 +50,9 @@ const struct section conf_sections[] = {
 	{ "in.imap.retry", 0, "Reconnecting after an error: the wait doubles "
 	    "from min up to max." },
 	{ "in.maildir", S_SAMPLE_OFF, "A local Maildir; each message is "
-	    "taken from new/." },
+	    "taken from new/.  ludusd watches new/ and cur/ with inotify and "
+	    "reads a message as soon as it is put there; where inotify cannot "
+	    "watch (a network file system), every in.imap.poll_interval." },
 	{ "out", 0, "How mail is sent: `smtp` or `sendmail`, not both.  With "
 	    "neither, the sendmail program is used." },
 	{ "out.smtp", 0, "An SMTP submission server." },
@@ -175,7 +177,8 @@ const struct setting conf_settings[] = {
 	    "Wait with IDLE when the server offers it; otherwise poll." },
 	{ "in.imap.poll_interval", T_DURATION, O(imap.poll_interval_ms),
 	    SEC_MS, DAY_MS, NULL, "1m", NULL, NULL, 0, NULL,
-	    "How often to look for new mail without IDLE." },
+	    "How often to look for new mail without IDLE (and in a Maildir "
+	    "that cannot be watched)." },
 	{ "in.imap.timeout", T_DURATION, O(imap.timeout_ms), SEC_MS,
 	    10 * MIN_MS, NULL, "30s", NULL, NULL, 0, NULL,
 	    "How long to wait for the server before giving up on a "
