@@ -5,7 +5,7 @@
 # packaged configuration, the installed manuals name the package's paths,
 # and `dpkg -r` leaves nothing behind but the configuration, which
 # `dpkg --purge` removes too.  Needs root (it installs the package); an
-# installed ludus package is never touched.
+# installed ludus package is never touched (the test is skipped).
 set -u
 : "${LUDUS_SRCDIR:?}"
 pass=0 fail=0
@@ -20,9 +20,12 @@ fi
 for t in dpkg-buildpackage dh lintian fakeroot; do
 	command -v "$t" >/dev/null || { bad "$t missing (contrib/bootstrap installs it)"; finish; }
 done
+# An operator's own ludus is never replaced: skipped (a failure under CI,
+# whose machine is fresh).
 if dpkg-query -W -f='${Status}' ludus 2>/dev/null | grep -q "ok installed"; then
-	bad "a ludus package is installed here already: not replacing it"
-	finish
+	echo "package: a ludus package is installed here already: not replacing it"
+	[ "${CI:-}" = true ] && { echo "package: 0 passed, 1 failed"; exit 1; }
+	exit 77
 fi
 had_user=0
 getent passwd ludus >/dev/null && had_user=1
