@@ -65,7 +65,7 @@ static int wake_pipe[2] = { -1, -1 };
 
 /*
  * A message waiting for a robot: nothing of it is committed, it stays in
- * the inbox, and a worker process (forked, niced) thinks the robot's
+ * the inbox, and a worker process (forked) thinks the robot's
  * moves from the position the referee left in the job.  When the answers
  * are back the message is handed in again and applied in a short
  * transaction of its own, or, when its game moved on meanwhile, it waits
@@ -123,6 +123,7 @@ struct daemon {
 	struct parked	*parked;
 	size_t		 nparked;
 	int		 workers;	/* at most this many think at once */
+	int		 robots_nice;	/* the workers' nice value now */
 	const struct parked *rerun;	/* handed in again now */
 	int		 recheck;	/* a sender's held mail may go now */
 };
@@ -463,6 +464,42 @@ parked_remove(struct daemon *d, struct parked *p)
 	*p = d->parked[--d->nparked];
 }
 
+/*
+ * Robots think at the referee's own priority while no other message waits,
+ * so a player's move against a robot is answered as fast as any mail on a
+ * busy machine; while the daemon takes other messages in, the workers step
+ * back (nice 10) so players' mail goes first.  Going back up needs the
+ * privilege to lower a nice value (root, or RLIMIT_NICE): without it a
+ * worker that stepped back stays there until it is done.
+ */
+#define ROBOT_NICE_BUSY	10
+
+static void
+robots_nice(struct daemon *d, int nice)
+{
+	size_t i;
+	int thinking = 0;
+
+	for (i = 0; i < d->nparked; i++)
+		thinking |= d->parked[i].pid > 0;
+	/* With none at work the next worker starts at the referee's
+	 * priority: the message that parks its job is no other message. */
+	if (!thinking)
+		d->robots_nice = 0;
+	if (d->robots_nice == nice || !thinking)
+		return;
+	d->robots_nice = nice;
+	for (i = 0; i < d->nparked; i++)
+		if (d->parked[i].pid > 0) {
+			(void)setpriority(PRIO_PROCESS,
+			    (id_t)d->parked[i].pid, nice);
+			log_debug("robot: game #%lld: worker %ld at nice %d "
+			    "(%s)", (long long)referee_robot_game(
+			    d->parked[i].job), (long)d->parked[i].pid, nice,
+			    nice ? "a message waits" : "no message waits");
+		}
+}
+
 /* Start workers for the jobs that wait, as many as may run. */
 static void
 robots_start(struct daemon *d)
@@ -497,7 +534,9 @@ robots_start(struct daemon *d)
 			signal(SIGINT, SIG_DFL);
 			signal(SIGHUP, SIG_DFL);
 			close(fds[0]);
-			(void)setpriority(PRIO_PROCESS, 0, 10);
+			if (d->robots_nice != 0)
+				(void)setpriority(PRIO_PROCESS, 0,
+				    d->robots_nice);
 			referee_robot_think(p->job);
 			ans = referee_robot_answers(p->job, &len);
 			for (off = 0; off < len; off += (size_t)w)
@@ -767,6 +806,7 @@ cycle_imap(struct daemon *d)
 			/* Gone since the search (another client moved it). */
 			if (msgs[k].data == NULL)
 				continue;
+			robots_nice(d, ROBOT_NICE_BUSY);
 			now = clock_now();
 			st = intake_message(&d->ref, msgs[k].data, msgs[k].len,
 			    now, &outcome);
@@ -821,6 +861,7 @@ cycle_maildir(struct daemon *d)
 			log_err("maildir: %s", err);
 			continue;
 		}
+		robots_nice(d, ROBOT_NICE_BUSY);
 		now = clock_now();
 		st = intake_message(&d->ref, data, len, now, &outcome);
 		st = log_outcome(st, outcome);
@@ -1014,6 +1055,8 @@ sleep_until_news(struct daemon *d)
 	if (ms <= 0 || want_quit || want_reload || want_poll || d->recheck ||
 	    robots_answered(d))
 		return;
+	/* Nothing waits now but the robots. */
+	robots_nice(d, 0);
 	if (ms > INT_MAX)
 		ms = INT_MAX;
 	go_idle(d);
