@@ -800,6 +800,7 @@ config_free(struct config *c)
 		}
 	}
 	free(c->file);
+	free(c->given);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -1150,6 +1151,9 @@ config_load_text(const char *name, const char *text, size_t len,
 		return -1;
 	}
 	c->file = xstrdup(name);
+	c->given = xcalloc(NSETTINGS, 1);
+	for (rc = 0; rc < NSETTINGS; rc++)
+		c->given[rc] = l.set_line[rc] != 0;
 	return 0;
 }
 
