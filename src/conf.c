@@ -199,6 +199,11 @@ const struct setting conf_settings[] = {
 	    "seen (Processed means PATH/.Processed); messages left in new/ "
 	    "and cur/ are the ones still to read." },
 
+	{ "out.lifetime", T_DURATION, O(lifetime_ms), HOUR_MS, 30 * DAY_MS,
+	    NULL, "5d", NULL, NULL, 0, NULL,
+	    "How long a mail may wait for a temporary failure (SMTP or "
+	    "sendmail) to clear; then it is given up and the admins are told, "
+	    "as Postfix does after maximal_queue_lifetime." },
 	{ "out.smtp.url", T_URL, O(smtp.url), 0, 0, v_smtp, NULL, NULL,
 	    "smtps://mail.example.org", F_REQUIRED, NULL,
 	    "The server: smtps://HOST[:PORT] (TLS from the start, port 465) "
@@ -235,11 +240,6 @@ const struct setting conf_settings[] = {
 	{ "out.sendmail.path", T_PATH, O(sendmail), 0, 0, NULL,
 	    "/usr/sbin/sendmail", NULL, NULL, 0, NULL,
 	    "The sendmail program." },
-	{ "out.lifetime", T_DURATION, O(lifetime_ms), HOUR_MS, 30 * DAY_MS,
-	    NULL, "5d", NULL, NULL, 0, NULL,
-	    "How long a mail may wait for a temporary failure (SMTP or "
-	    "sendmail) to clear; then it is given up and the admins are told, "
-	    "as Postfix does after maximal_queue_lifetime." },
 
 	{ "retention.processed", T_DURATION, O(retention.processed_ms),
 	    DAY_MS, 3650LL * DAY_MS, NULL, "30d", NULL, NULL, 0, NULL,
