@@ -51,10 +51,10 @@ dpid=""
 
 # --- IMAP: reconnecting when the log says ------------------------------
 if ! command -v socat >/dev/null 2>&1; then
-	echo "SKIP socat is missing"
-	echo "wakeups: $pass passed, $fail failed"
-	[ $fail = 0 ]
-	exit
+	# Half the test did not run: a skip (a failure under CI).
+	echo "wakeups: socat is missing (contrib/bootstrap test installs it)"
+	[ "${CI:-}" = true ] && { echo "wakeups: $pass passed, $((fail + 1)) failed"; exit 1; }
+	exit 77
 fi
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null ||
     echo $((20000 + $$ % 20000)))
