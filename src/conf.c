@@ -50,7 +50,9 @@ const struct section conf_sections[] = {
 	{ "in.imap.retry", 0, "Reconnecting after an error: the wait doubles "
 	    "from min up to max." },
 	{ "in.maildir", S_SAMPLE_OFF, "A local Maildir; each message is "
-	    "taken from new/." },
+	    "taken from new/.  ludusd watches new/ and cur/ with inotify and "
+	    "reads a message as soon as it is put there; where inotify cannot "
+	    "watch (a network file system), every in.imap.poll_interval." },
 	{ "out", 0, "How mail is sent: `smtp` or `sendmail`, not both.  With "
 	    "neither, the sendmail program is used." },
 	{ "out.smtp", 0, "An SMTP submission server." },
@@ -175,7 +177,8 @@ const struct setting conf_settings[] = {
 	    "Wait with IDLE when the server offers it; otherwise poll." },
 	{ "in.imap.poll_interval", T_DURATION, O(imap.poll_interval_ms),
 	    SEC_MS, DAY_MS, NULL, "1m", NULL, NULL, 0, NULL,
-	    "How often to look for new mail without IDLE." },
+	    "How often to look for new mail without IDLE (and in a Maildir "
+	    "that cannot be watched)." },
 	{ "in.imap.timeout", T_DURATION, O(imap.timeout_ms), SEC_MS,
 	    10 * MIN_MS, NULL, "30s", NULL, NULL, 0, NULL,
 	    "How long to wait for the server before giving up on a "
@@ -196,6 +199,11 @@ const struct setting conf_settings[] = {
 	    "seen (Processed means PATH/.Processed); messages left in new/ "
 	    "and cur/ are the ones still to read." },
 
+	{ "out.lifetime", T_DURATION, O(lifetime_ms), HOUR_MS, 30 * DAY_MS,
+	    NULL, "5d", NULL, NULL, 0, NULL,
+	    "How long a mail may wait for a temporary failure (SMTP or "
+	    "sendmail) to clear; then it is given up and the admins are told, "
+	    "as Postfix does after maximal_queue_lifetime." },
 	{ "out.smtp.url", T_URL, O(smtp.url), 0, 0, v_smtp, NULL, NULL,
 	    "smtps://mail.example.org", F_REQUIRED, NULL,
 	    "The server: smtps://HOST[:PORT] (TLS from the start, port 465) "
@@ -232,11 +240,6 @@ const struct setting conf_settings[] = {
 	{ "out.sendmail.path", T_PATH, O(sendmail), 0, 0, NULL,
 	    "/usr/sbin/sendmail", NULL, NULL, 0, NULL,
 	    "The sendmail program." },
-	{ "out.lifetime", T_DURATION, O(lifetime_ms), HOUR_MS, 30 * DAY_MS,
-	    NULL, "5d", NULL, NULL, 0, NULL,
-	    "How long a mail may wait for a temporary failure (SMTP or "
-	    "sendmail) to clear; then it is given up and the admins are told, "
-	    "as Postfix does after maximal_queue_lifetime." },
 
 	{ "retention.processed", T_DURATION, O(retention.processed_ms),
 	    DAY_MS, 3650LL * DAY_MS, NULL, "30d", NULL, NULL, 0, NULL,
@@ -800,6 +803,7 @@ config_free(struct config *c)
 		}
 	}
 	free(c->file);
+	free(c->given);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -1150,6 +1154,9 @@ config_load_text(const char *name, const char *text, size_t len,
 		return -1;
 	}
 	c->file = xstrdup(name);
+	c->given = xcalloc(NSETTINGS, 1);
+	for (rc = 0; rc < NSETTINGS; rc++)
+		c->given[rc] = l.set_line[rc] != 0;
 	return 0;
 }
 

@@ -124,6 +124,9 @@ struct config_smtp {
 
 struct config {
 	char	*file;			/* the file read; NULL for defaults */
+	/* Per setting of the table, in its order: 1 where the file gives it
+	 * (owned; NULL for defaults). */
+	unsigned char *given;
 	struct config_referee referee;
 	struct {
 		int	auto_accept;
@@ -221,6 +224,11 @@ void	config_free(struct config *);
 /* The effective settings as YAML that config_load reads back.  Passwords
  * are never in struct config; only where they come from is printed. */
 void	config_dump(const struct config *, struct buf *);
+/* The same for the settings the file gives (as `postconf -n`). */
+void	config_dump_given(const struct config *, struct buf *);
+/* "KEY: VALUE" for the setting KEY, or for each setting in the section
+ * KEY; -1 when there is no such setting or section. */
+int	config_dump_key(const struct config *, const char *key, struct buf *);
 
 /* The password of a credential, read now from its file or environment
  * variable.  *out is owned: release it with config_password_free, which

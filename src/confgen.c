@@ -228,9 +228,13 @@ open_sections(struct buf *b, char *open, size_t opensz, const char *sec,
 	util_strlcpy(open, sec, opensz < seclen + 1 ? opensz : seclen + 1);
 }
 
+/* What emit writes: the settings in effect, the sample, or those given. */
+enum emit_what { EMIT_DUMP, EMIT_SAMPLE, EMIT_GIVEN };
+
 static void
-emit(struct buf *b, const struct config *c, int sample)
+emit(struct buf *b, const struct config *c, enum emit_what what)
 {
+	int sample = what == EMIT_SAMPLE;
 	const struct setting *s;
 	struct buf help = { 0 };
 	char open[64] = "";
@@ -241,6 +245,8 @@ emit(struct buf *b, const struct config *c, int sample)
 		s = &conf_settings[i];
 		plen = conf_parent_len(s->path);
 		if (!sample && !section_active(c, s->path))
+			continue;
+		if (what == EMIT_GIVEN && (c->given == NULL || !c->given[i]))
 			continue;
 		if (plen != strlen(open) || strncmp(open, s->path, plen) != 0)
 			open_sections(b, open, sizeof(open), s->path, plen,
@@ -272,7 +278,33 @@ emit(struct buf *b, const struct config *c, int sample)
 void
 config_dump(const struct config *c, struct buf *b)
 {
-	emit(b, c, 0);
+	emit(b, c, EMIT_DUMP);
+}
+
+void
+config_dump_given(const struct config *c, struct buf *b)
+{
+	emit(b, c, EMIT_GIVEN);
+}
+
+int
+config_dump_key(const struct config *c, const char *key, struct buf *b)
+{
+	size_t n = strlen(key);
+	int i, found = 0;
+
+	for (i = 0; i < NSETTINGS; i++) {
+		const char *p = conf_settings[i].path;
+
+		if (strcmp(p, key) != 0 && (strncmp(p, key, n) != 0 ||
+		    p[n] != '.'))
+			continue;
+		found = 1;
+		buf_printf(b, "%s: ", p);
+		format_value(c, &conf_settings[i], b);
+		buf_addc(b, '\n');
+	}
+	return found ? 0 : -1;
 }
 
 void
@@ -297,7 +329,7 @@ config_doc_sample(struct buf *b)
 	    "# the # of a setting to use it.  See ludus.yaml(5) for the value\n"
 	    "# syntax.  `ludusd -n` checks a file and reports the first problem\n"
 	    "# with its line number.\n");
-	emit(b, &c, 1);
+	emit(b, &c, EMIT_SAMPLE);
 	config_free(&c);
 }
 

@@ -173,16 +173,36 @@ secret_path(const struct ctx *c)
 	    c->dbpath);
 }
 
-/* config: the settings in effect, as YAML (like postconf -n); passwords
- * are never in the configuration, only where they come from. */
+/* config: the settings in effect, as YAML (like postconf); -n: only those
+ * the file gives (postconf -n); KEY ...: each setting, or each of a
+ * section, as "KEY: VALUE" (postconf KEY).  Passwords are never in the
+ * configuration, only where they come from. */
 static int
 cmd_config(struct ctx *c, int argc, char **argv)
 {
 	struct buf b = { 0 };
+	int i, bad = 0;
 
-	(void)argv;
-	if (argc != 0)
-		return usage_of("config");
+	if (argc == 1 && strcmp(argv[0], "-n") == 0) {
+		config_dump_given(&c->cfg, &b);
+		fputs(buf_str(&b), stdout);
+		buf_free(&b);
+		return 0;
+	}
+	if (argc > 0) {
+		for (i = 0; i < argc; i++)
+			if (argv[i][0] == '-') {
+				buf_free(&b);
+				return usage_of("config");
+			} else if (config_dump_key(&c->cfg, argv[i], &b) == -1) {
+				fprintf(stderr, "ludus: config: no setting or "
+				    "section %s (see ludus.yaml(5))\n", argv[i]);
+				bad = 1;
+			}
+		fputs(buf_str(&b), stdout);
+		buf_free(&b);
+		return bad;
+	}
 	if (c->config_path != NULL)
 		printf("# %s\n", c->config_path);
 	else
@@ -1902,8 +1922,10 @@ static const struct cmd cmds[] = {
 	    "sent; hold: never due until released",
 	    cmd_outbox, 1 },
 	{ "flush", "", "send what is due now", cmd_flush, 1 },
-	{ "config", "", "the settings in effect, as YAML that ludusd reads "
-	    "back (passwords\n           only by where they come from)",
+	{ "config", "[-n | KEY ...]", "the settings in effect, as YAML that "
+	    "ludusd reads back (passwords\n           only by where they come "
+	    "from); -n: those the file gives; KEY: a setting\n           or a "
+	    "section, as KEY: VALUE lines",
 	    cmd_config, 0 },
 	{ "prune", "", "delete what the retention settings no longer keep, as "
 	    "ludusd does daily", cmd_prune, 1 },
@@ -1970,8 +1992,8 @@ cmd_help(struct ctx *c, int argc, char **argv)
 	}
 	if ((cmd = find_cmd(argv[0])) == NULL)
 		return err_out("no command `%s`", argv[0]);
-	printf("usage: ludus [-d DATABASE] %s %s\n  %s\n", cmd->name,
-	    cmd->args, cmd->help);
+	printf("usage: ludus [-c CONFIG] [-d DATABASE] %s %s\n  %s\n",
+	    cmd->name, cmd->args, cmd->help);
 	return 0;
 }
 
@@ -2043,11 +2065,14 @@ main(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") ==
 		    0) {
-			printf("usage: ludus [-d DATABASE] %s %s\n  %s\n",
-			    cmd->name, cmd->args, cmd->help);
+			printf("usage: ludus [-c CONFIG] [-d DATABASE] %s "
+			    "%s\n  %s\n", cmd->name, cmd->args, cmd->help);
 			return 0;
 		}
-	if (c.config_path == NULL && access(config_default_path(), R_OK) == 0)
+	/* The default configuration when it is there, readable or not: one
+	 * this user may not read is said so, not passed over for a stray
+	 * ./ludus.db. */
+	if (c.config_path == NULL && access(config_default_path(), F_OK) == 0)
 		c.config_path = config_default_path();
 	if (c.config_path != NULL) {
 		if (config_load(c.config_path, &c.cfg, err, sizeof(err)) ==

@@ -13,12 +13,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -63,7 +65,7 @@ static int wake_pipe[2] = { -1, -1 };
 
 /*
  * A message waiting for a robot: nothing of it is committed, it stays in
- * the inbox, and a worker process (forked, niced) thinks the robot's
+ * the inbox, and a worker process (forked) thinks the robot's
  * moves from the position the referee left in the job.  When the answers
  * are back the message is handed in again and applied in a short
  * transaction of its own, or, when its game moved on meanwhile, it waits
@@ -99,7 +101,12 @@ struct daemon {
 	char		*imap_password;
 	char		*imap_url;	/* the server part of in.imap.url */
 	struct backoff	 imap_backoff;
-	int64_t		 imap_retry_at;
+	/* The next attempt to connect, on the monotonic clock (ms): the
+	 * wait logged is the wait kept, however long the failed attempt
+	 * took and whatever the referee's clock says. */
+	int64_t		 imap_retry_ms;
+	int		 maildir_watch;	/* inotify on the Maildir, -1: none */
+	char		*watched;	/* the Maildir it watches (owned) */
 	/* The store failed to record sent mail or fired timers (a full
 	 * disk, say): wait before the next attempt. */
 	struct backoff	 store_backoff;
@@ -116,6 +123,7 @@ struct daemon {
 	struct parked	*parked;
 	size_t		 nparked;
 	int		 workers;	/* at most this many think at once */
+	int		 robots_nice;	/* the workers' nice value now */
 	const struct parked *rerun;	/* handed in again now */
 	int		 recheck;	/* a sender's held mail may go now */
 	int		 lock_fd;	/* the database's lock (store_lock) */
@@ -226,6 +234,17 @@ imap_drop(struct daemon *d)
 	d->imap_url = NULL;
 }
 
+/* Milliseconds on a clock that only goes forward (for pacing, not
+ * for the referee's time). */
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* The IMAP server's certificate was refused: the admins hear of it once a
  * day (the notice waits in the outbox like any mail). */
 static void
@@ -239,14 +258,27 @@ tell_untrusted(struct daemon *d, const char *why)
 	}
 }
 
+/* A connection failed: the next attempt after the backoff's wait, counted
+ * from now (after the attempt, which may have taken a while). */
+static void
+imap_retry_later(struct daemon *d)
+{
+	unsigned w = backoff_next(&d->imap_backoff);
+
+	d->trouble = 1;
+	imap_drop(d);
+	d->imap_retry_ms = mono_ms() + (int64_t)w * 1000;
+	log_info("imap: next attempt in %u s", w);
+}
+
 static int
-imap_ensure(struct daemon *d, int64_t now)
+imap_ensure(struct daemon *d)
 {
 	char err[512];
 
 	if (d->imap != NULL && imap_connected(d->imap))
 		return 0;
-	if (now < d->imap_retry_at)
+	if (mono_ms() < d->imap_retry_ms)
 		return -1;
 	imap_drop(d);
 	if (d->cfg.imap.cred.user != NULL && config_password(&d->cfg.imap.cred,
@@ -274,14 +306,10 @@ imap_ensure(struct daemon *d, int64_t now)
 		    imap_uidvalidity(d->imap));
 	d->uidvalidity = imap_uidvalidity(d->imap);
 	backoff_reset(&d->imap_backoff);
-	d->imap_retry_at = 0;
+	d->imap_retry_ms = 0;
 	return 0;
 fail:
-	d->trouble = 1;
-	imap_drop(d);
-	d->imap_retry_at = now + backoff_next(&d->imap_backoff);
-	log_info("imap: next attempt in %lld s",
-	    (long long)(d->imap_retry_at - now));
+	imap_retry_later(d);
 	return -1;
 }
 
@@ -298,17 +326,6 @@ log_outcome(enum intake_status st, char *outcome)
 		log_warn("%s", outcome ? outcome : "temporary failure");
 	free(outcome);
 	return st == INTAKE_QUARANTINE ? INTAKE_DONE : st;
-}
-
-/* Milliseconds on a clock that only goes forward (for pacing, not
- * for the referee's time). */
-static int64_t
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /*
@@ -448,6 +465,42 @@ parked_remove(struct daemon *d, struct parked *p)
 	*p = d->parked[--d->nparked];
 }
 
+/*
+ * Robots think at the referee's own priority while no other message waits,
+ * so a player's move against a robot is answered as fast as any mail on a
+ * busy machine; while the daemon takes other messages in, the workers step
+ * back (nice 10) so players' mail goes first.  Going back up needs the
+ * privilege to lower a nice value (root, or RLIMIT_NICE): without it a
+ * worker that stepped back stays there until it is done.
+ */
+#define ROBOT_NICE_BUSY	10
+
+static void
+robots_nice(struct daemon *d, int nice)
+{
+	size_t i;
+	int thinking = 0;
+
+	for (i = 0; i < d->nparked; i++)
+		thinking |= d->parked[i].pid > 0;
+	/* With none at work the next worker starts at the referee's
+	 * priority: the message that parks its job is no other message. */
+	if (!thinking)
+		d->robots_nice = 0;
+	if (d->robots_nice == nice || !thinking)
+		return;
+	d->robots_nice = nice;
+	for (i = 0; i < d->nparked; i++)
+		if (d->parked[i].pid > 0) {
+			(void)setpriority(PRIO_PROCESS,
+			    (id_t)d->parked[i].pid, nice);
+			log_debug("robot: game #%lld: worker %ld at nice %d "
+			    "(%s)", (long long)referee_robot_game(
+			    d->parked[i].job), (long)d->parked[i].pid, nice,
+			    nice ? "a message waits" : "no message waits");
+		}
+}
+
 /* Start workers for the jobs that wait, as many as may run. */
 static void
 robots_start(struct daemon *d)
@@ -482,7 +535,9 @@ robots_start(struct daemon *d)
 			signal(SIGINT, SIG_DFL);
 			signal(SIGHUP, SIG_DFL);
 			close(fds[0]);
-			(void)setpriority(PRIO_PROCESS, 0, 10);
+			if (d->robots_nice != 0)
+				(void)setpriority(PRIO_PROCESS, 0,
+				    d->robots_nice);
 			referee_robot_think(p->job);
 			ans = referee_robot_answers(p->job, &len);
 			for (off = 0; off < len; off += (size_t)w)
@@ -734,7 +789,7 @@ cycle_imap(struct daemon *d)
 	int64_t now;
 
 	memset(&z, 0, sizeof(z));
-	if (imap_ensure(d, clock_now()) == -1)
+	if (imap_ensure(d) == -1)
 		return -1;
 	if (imap_search(d->imap, &uids, &n, err, sizeof(err)) == -1)
 		goto fail;
@@ -752,6 +807,7 @@ cycle_imap(struct daemon *d)
 			/* Gone since the search (another client moved it). */
 			if (msgs[k].data == NULL)
 				continue;
+			robots_nice(d, ROBOT_NICE_BUSY);
 			now = clock_now();
 			st = intake_message(&d->ref, msgs[k].data, msgs[k].len,
 			    now, &outcome);
@@ -777,12 +833,10 @@ cycle_imap(struct daemon *d)
 	free(uids);
 	return 0;
 fail:
-	d->trouble = 1;
 	imap_msgs_free(msgs, batch);
 	free(uids);
 	log_err("imap: %s", err);
-	imap_drop(d);
-	d->imap_retry_at = clock_now() + backoff_next(&d->imap_backoff);
+	imap_retry_later(d);
 	return -1;
 }
 
@@ -808,6 +862,7 @@ cycle_maildir(struct daemon *d)
 			log_err("maildir: %s", err);
 			continue;
 		}
+		robots_nice(d, ROBOT_NICE_BUSY);
 		now = clock_now();
 		st = intake_message(&d->ref, data, len, now, &outcome);
 		st = log_outcome(st, outcome);
@@ -878,19 +933,18 @@ flush(struct daemon *d)
 		    st.retry, st.failed);
 }
 
-/* Seconds until the loop must run again: the poll interval, the next
- * outgoing mail due, the next timer, the next IMAP attempt. */
+/* Milliseconds until the loop must run again: the poll interval, the next
+ * outgoing mail due, the next timer (whole seconds of the referee's
+ * clock), the next IMAP attempt (the monotonic clock: an attempt due
+ * already, one that took longer than its wait, is made at once). */
 static int64_t
-next_wake(struct daemon *d)
+next_wake_ms(struct daemon *d)
 {
-	int64_t now = clock_now(), wake, t;
+	int64_t now = clock_now(), wake, t, ms;
 
 	wake = now + (d->cfg.imap.poll_interval_ms + 999) / 1000;
 	if (d->smtp_until > now && d->smtp_until < wake)
 		wake = d->smtp_until;
-	if (d->cfg.in == CONFIG_IN_IMAP && d->imap == NULL &&
-	    d->imap_retry_at > now && d->imap_retry_at < wake)
-		wake = d->imap_retry_at;
 	if (store_outbox_next(d->store, &t) == 0) {
 		if (t < d->store_retry_at)
 			t = d->store_retry_at;
@@ -903,7 +957,77 @@ next_wake(struct daemon *d)
 		if (t < wake)
 			wake = t;
 	}
-	return wake > now ? wake - now : 0;
+	ms = wake > now ? (wake - now) * 1000 : 0;
+	if (d->cfg.in == CONFIG_IN_IMAP && (d->imap == NULL ||
+	    !imap_connected(d->imap))) {
+		t = d->imap_retry_ms - mono_ms();
+		if (t < ms)
+			ms = t > 0 ? t : 0;
+	}
+	return ms;
+}
+
+/*
+ * A Maildir is watched with inotify: a message put into new/ or cur/
+ * (renamed or linked there, as Maildir delivery does) wakes the loop at
+ * once.  The poll interval stays as a fallback where inotify cannot watch
+ * (a network file system does not report other hosts' changes).
+ */
+static void
+maildir_watch(struct daemon *d)
+{
+	static const char *const sub[] = { "new", "cur" };
+	const char *dir = d->cfg.maildir.path;
+	char *path;
+	size_t i;
+
+	if (d->cfg.in != CONFIG_IN_MAILDIR || (d->watched != NULL &&
+	    strcmp(d->watched, dir) == 0))
+		return;
+	if (d->maildir_watch != -1)
+		close(d->maildir_watch);
+	free(d->watched);
+	d->watched = xstrdup(dir);
+	if ((d->maildir_watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) ==
+	    -1) {
+		log_warn("maildir: inotify: %s; reading %s every poll "
+		    "interval", strerror(errno), dir);
+		return;
+	}
+	for (i = 0; i < nitems(sub); i++) {
+		path = xasprintf("%s/%s", dir, sub[i]);
+		if (inotify_add_watch(d->maildir_watch, path, IN_CREATE |
+		    IN_MOVED_TO) == -1) {
+			log_warn("maildir: inotify %s: %s; reading it every "
+			    "poll interval", path, strerror(errno));
+			close(d->maildir_watch);
+			d->maildir_watch = -1;
+		}
+		free(path);
+		if (d->maildir_watch == -1)
+			return;
+	}
+}
+
+/* Forget what the watch saw: the listing that follows reads it all. */
+static void
+maildir_watch_drain(struct daemon *d)
+{
+	char buf[4096];
+
+	if (d->maildir_watch != -1)
+		while (read(d->maildir_watch, buf, sizeof(buf)) > 0)
+			;
+}
+
+static void
+maildir_unwatch(struct daemon *d)
+{
+	if (d->maildir_watch != -1)
+		close(d->maildir_watch);
+	d->maildir_watch = -1;
+	free(d->watched);
+	d->watched = NULL;
 }
 
 /* Going to sleep: the SMTP connection kept while mail flows (and for
@@ -924,18 +1048,22 @@ go_idle(struct daemon *d)
 static void
 sleep_until_news(struct daemon *d)
 {
-	struct pollfd pfd;
-	int64_t secs = next_wake(d);
+	struct pollfd pfd[2];
+	int64_t ms = next_wake_ms(d);
 	char err[512];
-	int rc;
+	int rc, n = 1;
 
-	if (secs <= 0 || want_quit || want_reload || want_poll || d->recheck ||
+	if (ms <= 0 || want_quit || want_reload || want_poll || d->recheck ||
 	    robots_answered(d))
 		return;
+	/* Nothing waits now but the robots. */
+	robots_nice(d, 0);
+	if (ms > INT_MAX)
+		ms = INT_MAX;
 	go_idle(d);
 	if (d->cfg.in == CONFIG_IN_IMAP && d->cfg.imap.idle &&
 	    d->imap != NULL && imap_has_idle(d->imap)) {
-		rc = imap_idle(d->imap, (int)(secs * 1000), wake_pipe[0], err,
+		rc = imap_idle(d->imap, (int)ms, wake_pipe[0], err,
 		    sizeof(err));
 		if (rc == -1) {
 			log_warn("imap: idle: %s; reconnecting", err);
@@ -944,10 +1072,17 @@ sleep_until_news(struct daemon *d)
 		drain_wake_pipe();
 		return;
 	}
-	pfd.fd = wake_pipe[0];
-	pfd.events = POLLIN;
-	if (poll(&pfd, 1, (int)(secs * 1000)) > 0)
+	pfd[0].fd = wake_pipe[0];
+	pfd[0].events = POLLIN;
+	if (d->cfg.in == CONFIG_IN_MAILDIR && d->maildir_watch != -1) {
+		pfd[1].fd = d->maildir_watch;
+		pfd[1].events = POLLIN;
+		n = 2;
+	}
+	if (poll(pfd, (nfds_t)n, (int)ms) > 0) {
 		drain_wake_pipe();
+		maildir_watch_drain(d);
+	}
 }
 
 /* Where the game definitions are: $LUDUS_GAMES_DIR, games_dir, or the
@@ -1424,6 +1559,7 @@ main(int argc, char **argv)
 
 	memset(&d, 0, sizeof(d));
 	d.lock_fd = -1;
+	d.maildir_watch = -1;
 	d.config_path = config_default_path();
 	while ((ch = getopt_long(argc, argv, "c:fnvh", longopts, NULL)) !=
 	    -1) {
@@ -1543,8 +1679,12 @@ main(int argc, char **argv)
 		d.trouble = 0;
 		if (d.cfg.in == CONFIG_IN_IMAP)
 			cycle_imap(&d);
-		else if (d.cfg.in == CONFIG_IN_MAILDIR)
+		else if (d.cfg.in == CONFIG_IN_MAILDIR) {
+			/* Watched before it is read: what comes after the
+			 * listing wakes the sleep that follows it. */
+			maildir_watch(&d);
 			cycle_maildir(&d);
+		}
 		if (want_quit)
 			break;
 		fire_timers(&d);
@@ -1568,6 +1708,7 @@ main(int argc, char **argv)
 	notify("STOPPING=1");
 	log_info("stopping");
 	robots_stop(&d);
+	maildir_unwatch(&d);
 	referee_close(&d.ref);
 	imap_drop(&d);
 	if (d.cfg.pid_file)

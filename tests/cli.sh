@@ -56,7 +56,7 @@ check init 0 ludus init && expect init "schema version 16" "$tmp/out" &&
 check games 0 ludus games && expect games "pits=3-8 (default 6)" "$tmp/out"
 check usage 64 ludus && expect usage "usage: ludus" "$tmp/err"
 check unknown-command 64 ludus frobnicate && expect unknown "no command" "$tmp/err"
-check help 0 ludus move --help && expect help "ludus [-d DATABASE] move [--quiet] ID ADDRESS MOVE" "$tmp/out"
+check help 0 ludus move --help && expect help "ludus [-c CONFIG] [-d DATABASE] move [--quiet] ID ADDRESS MOVE" "$tmp/out"
 check new-bad-game 1 ludus new chess a@x.org b@x.org &&
 	expect new-bad "no game called \`chess\`" "$tmp/err"
 check new-bad-opt 1 ludus new mancala pits=99 a@x.org b@x.org &&
@@ -284,6 +284,54 @@ EOF
 		{ echo "FAIL outbox --all:"; diff -u "$tmp/want" "$tmp/out"; fail=$((fail + 1)); }
 	check outbox-bad 64 ludus outbox --al && expect outbox-bad "usage: ludus" "$tmp/err"
 fi
+
+# ludus config as postconf: -n the settings the file gives, KEY one
+# setting or a section's.
+cat >"$tmp/pc.yaml" <<EOF
+referee:
+  address: referee@example.org
+in:
+  maildir:
+    path: $tmp/Maildir
+logging:
+  level: debug
+EOF
+printf 'referee:\n  address: referee@example.org\nin:\n  maildir:\n    path: %s/Maildir\nlogging:\n  level: debug\n' "$tmp" >"$tmp/want"
+check config-n 0 "$LUDUS_BIN" -c "$tmp/pc.yaml" config -n &&
+    cmp -s "$tmp/want" "$tmp/out" && ok ||
+    { echo "FAIL config -n:"; diff -u "$tmp/want" "$tmp/out"; fail=$((fail + 1)); }
+check config-key 0 "$LUDUS_BIN" -c "$tmp/pc.yaml" config logging.level limits.info_replies &&
+    expect config-key "logging.level: debug" "$tmp/out" &&
+    expect config-key "limits.info_replies: " "$tmp/out"
+check config-section 0 "$LUDUS_BIN" -c "$tmp/pc.yaml" config in.maildir &&
+    expect config-section "in.maildir.path: $tmp/Maildir" "$tmp/out" &&
+    expect config-section "in.maildir.processed: Processed" "$tmp/out"
+check config-nokey 1 "$LUDUS_BIN" -c "$tmp/pc.yaml" config no.such &&
+    expect config-nokey "no setting or section no.such" "$tmp/err"
+# Every usage line names -c: each command's --help, and the programs'.
+nousage=
+for cmd in $("$LUDUS_BIN" --help | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p'); do
+	"$LUDUS_BIN" "$cmd" --help 2>&1 | grep "usage:" | grep -qv -- "-c " &&
+	    nousage="$nousage $cmd"
+done
+{ "$LUDUS_BIN" --help; "${LUDUSD_BIN:-$(dirname "$LUDUS_BIN")/ludusd}" --help; } 2>&1 |
+    grep "usage:" | grep -qv -- "-c " && nousage="$nousage (the programs)"
+[ -z "$nousage" ] && ok || { echo "FAIL usage lines without -c:$nousage"; fail=$((fail + 1)); }
+# A configuration this user may not read: said so, whatever the command,
+# not passed over for a database in the working directory.
+cp "$tmp/pc.yaml" "$tmp/secret.yaml"
+chmod 600 "$tmp/secret.yaml"
+chmod 755 "$tmp"
+if [ "$(id -u)" = 0 ]; then
+	as_other() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
+else
+	as_other() { "$@"; }
+	chmod 000 "$tmp/secret.yaml"
+fi
+(cd / && LUDUS_CONFIG="$tmp/secret.yaml" as_other "$LUDUS_BIN" list) >"$tmp/out" 2>"$tmp/err"
+[ $? = 1 ] && ok || { echo "FAIL unreadable configuration: exit status"; fail=$((fail + 1)); }
+expect unreadable "$tmp/secret.yaml: Permission denied" "$tmp/err"
+grep -q "init" "$tmp/err" && { echo "FAIL unreadable: $(cat "$tmp/err")"; fail=$((fail + 1)); } || ok
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -138,8 +138,13 @@ count_mail() { # USER ID PATTERN
 # counts), then: none of game ID still says "your move" unanswered, none
 # is an error reply.
 check_answered() { # ID "USERS"
-	local u q n have
-	sleep 1	# mail of the last round still on its way
+	local u q n have end
+	# The last round's mail on its way: wait until it has arrived.
+	end=$(($(now_ms) + 120000))
+	until mailenv_settled "$db"; do
+		[ "$(now_ms)" -lt $end ] || { bad "mail still on its way after 120 s"; break; }
+		sleep 0.1
+	done
 	player_sync $2
 	for u in $2; do
 		n=$(_p_imap "$u" "" -X "STATUS INBOX (MESSAGES)" |

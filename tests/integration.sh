@@ -148,18 +148,22 @@ start_ludusd() {
 	lpid=$!
 }
 connects() { grep -c "imap: connected" "$log"; }
-# Connected and idle: the connection line is there and the first round,
-# which sends the outbox, is over.
+# Connected, and with settle the first round, which reads the INBOX and
+# sends the outbox, is over (tests/mailenv/referee.sh).
 more_connects() { [ "$(connects)" -gt "$prev" ]; }
-wait_connected() { # PREVIOUS-COUNT
+wait_connected() { # PREVIOUS-COUNT [settle]
 	prev=$1
-	wait_for 20 more_connects || return 1
-	sleep 0.5
+	wait_for 30 more_connects || return 1
+	[ -z "${2:-}" ] || wait_for 60 mailenv_settled "$db" || true
+}
+# Nothing on its way: what a late duplicate would be is in the mailboxes.
+settle() { # WHAT
+	wait_for 120 mailenv_settled "$db" || bad "$1: mail still on its way after 120 s"
 }
 alive() { kill -0 "$lpid" 2>/dev/null; }
 
 start_ludusd
-if wait_connected 0; then ok; else
+if wait_connected 0 settle; then ok; else
 	bad "ludusd did not connect: $(tail -5 "$log")"
 	echo "integration: $pass passed, $fail failed"
 	exit 1
@@ -174,7 +178,10 @@ run=$$
 # the very servers measured); the reply is then looked up by IMAP, by its
 # In-Reply-To.  Five messages:
 # each must be within 5 s; the median is printed.  (Dovecot
-# here looks for new mail to announce in IDLE once a second.)
+# here looks for new mail to announce in IDLE once a second.)  On a
+# machine busier than its CPUs the 5 s grow with the load average per
+# CPU, as every process's share of the CPU shrinks.
+bound=$(awk -v n="$(nproc)" '{ f = $1 / n; if (f < 1) f = 1; printf "%d\n", 5000 * f }' /proc/loadavg)
 lat_all=""
 : >"$tmp/lat"
 shopt -s nullglob
@@ -194,19 +201,19 @@ for i in 1 2 3 4 5; do
 		t=${EPOCHREALTIME/./}
 		t=$((t / 1000 - t0))
 		[ ${#files[@]} -gt $before ] && { lat=$t; break; }
-		[ $t -lt 15000 ] || break
+		[ $t -lt $((3 * bound)) ] || break
 		sleep 0.02
 	done
 	uid=$(reply_uid alice "$id")
 	files=("$inbox"/new/* "$inbox"/cur/*)
 	before=${#files[@]}
 	if [ -z "$lat" ] || [ -z "$uid" ]; then
-		bad "no reply to $id in 15 s"
+		bad "no reply to $id in $((3 * bound)) ms"
 		continue
 	fi
 	lat_all="$lat_all ${lat}ms"
 	echo $lat >>"$tmp/lat"
-	[ $lat -le 5000 ] && ok || bad "reply to $id took $lat ms (> 5 s)"
+	[ $lat -le $bound ] && ok || bad "reply to $id took $lat ms (> $bound ms)"
 	[ $i = 1 ] || continue
 	curl -s --max-time 20 -u "alice:$(pw alice)" \
 	    --url "imap://127.0.0.1:$MAILENV_IMAP_PORT/INBOX;UID=$uid" |
@@ -228,7 +235,7 @@ done
 # is reported, not judged: under make -j it shares the CPU with the
 # sanitized tests running beside it.
 median=$(sort -n "$tmp/lat" | sed -n 3p)
-note "IDLE reply latency:$lat_all (median ${median:-?} ms)"
+note "IDLE reply latency:$lat_all (median ${median:-?} ms, bound $bound ms at load $(cut -d' ' -f1 /proc/loadavg))"
 
 # --- 2. a burst of 500 ----------------------------------------------------
 n2=500
@@ -242,7 +249,7 @@ smtp_close
 t_sent=$(($(now_ms) - t0))
 wait_for 100 eval '[ "$(count_of bob)" -ge $n2 ]' || bad "burst: only $(count_of bob) replies of $n2 after 100 s"
 t_done=$(($(now_ms) - t0))
-sleep 1	# a duplicate sent late would show now
+settle burst
 replies_of bob "$tmp/r2" || bad "reading bob's INBOX"
 total=$(wc -l <"$tmp/r2")
 distinct_irt=$(cut -d' ' -f1 "$tmp/r2" | grep -c "^b2\.[0-9]*\.$run@")
@@ -305,7 +312,7 @@ if [ -n "$k2" ]; then
 fi
 wait "$spid" && ok || bad "crash: the sender failed"
 wait_for 180 eval '[ "$(count_of carol)" -ge $n3 ]' || bad "crash: only $(count_of carol) replies of $n3"
-sleep 2
+settle crash
 replies_of carol "$tmp/r3" || bad "reading carol's INBOX"
 total=$(wc -l <"$tmp/r3")
 irt=$(cut -d' ' -f1 "$tmp/r3" | grep "^c3\.[0-9]*\.$run@" | sort -u | wc -l)
@@ -373,7 +380,7 @@ grep -q "^1 waiting" "$tmp/outbox5" && ok || bad "outbox: $(cat "$tmp/outbox5")"
 note "outbox while Postfix is down: $(head -n 1 "$tmp/outbox5"), $(attempts) attempts"
 bash "$mailenv" start-smtp "$box" || bad "start-smtp"
 wait_for 30 eval '[ -n "$(reply_uid dave "$id")" ]' && ok || bad "reply not delivered after Postfix came back"
-sleep 2
+settle "Postfix back"
 replies_of dave "$tmp/r5" || bad "reading dave's INBOX"
 n=$(grep -c "^$id " "$tmp/r5")
 [ "$n" = 1 ] && ok || bad "reply delivered $n times after the outage"
@@ -390,9 +397,9 @@ send_one "$m" "alice@$MAILENV_DOMAIN" "marker" "list" || bad "send $m"
 wait_for 20 eval '[ -n "$(reply_uid alice "$m")" ]' && ok || bad "no reply to the marker"
 # The dedupe key is "<Message-ID> sender".
 loops_read() { [ "$(sql "SELECT count(*) FROM processed WHERE key LIKE '<$a> %' OR key LIKE '<$x> %'")" = 2 ]; }
-wait_for 10 loops_read ||
+wait_for 30 loops_read ||
     bad "loop messages not processed"
-sleep 1
+settle loops
 [ -z "$(reply_uid alice "$a")" ] && ok || bad "the auto-reply was answered"
 [ -z "$(reply_uid alice "$x")" ] && ok || bad "the X-Loop message was answered"
 sql "SELECT outcome FROM processed WHERE key LIKE '<$a> %'" | grep -q "^dropped" && ok ||
@@ -436,6 +443,7 @@ rc=$?
     bad "mail left after the trusted cycle: $(usql "SELECT message_id, last_error FROM outbox WHERE sent IS NULL")"
 
 # --- the end: everything processed, moved, and a clean stop ----------------
+settle end
 [ "$(count_of referee)" = 0 ] && ok || bad "referee INBOX still holds $(count_of referee)"
 all=$(sql "SELECT count(*) FROM processed")
 [ "$(count_of referee Processed)" = "$all" ] && ok ||

@@ -107,7 +107,7 @@ while read -r doc p; do
 	/etc/postfix/*|/usr/lib/dovecot/*|/etc/dovecot/*) ;;
 	/etc/systemd/system|/etc/systemd/system/*|/run/ludus/*|/home|/home/*|/bin/kill) ;;
 	/usr/bin/install|/usr/bin/fetchmail|/usr/bin/mbsync|/usr/bin/procmail) ;;
-	/dev/null) ;;
+	/dev/null|/usr/share/zoneinfo) ;;
 	# systemd makes state directories only under /var/lib; a site for
 	# the web server.
 	/var|/var/lib|/var/www/*) ;;

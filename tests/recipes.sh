@@ -94,6 +94,16 @@ waitfor() { # SECONDS COMMAND...: until COMMAND succeeds
 	done
 }
 
+# postfix reload, waited for: master logs it once it has read the new
+# configuration (a loaded machine takes longer than any fixed pause).
+pf_reload() {
+	local n
+	n=$(grep -c "postfix/master.*reload" "$MAILENV_MAILLOG")
+	touch -d '-1 minute' "$pf/main.cf" "$pf/master.cf"
+	postfix -c "$pf" reload >/dev/null 2>&1 || return 1
+	waitfor 30 eval '[ "$(grep -c "postfix/master.*reload" "$MAILENV_MAILLOG")" -gt $n ]'
+}
+
 # --- 1. ludusd -n -v -------------------------------------------------------
 mkdir "$tmp/v"
 mailenv_referee "$tmp/v"
@@ -163,13 +173,12 @@ grep -v '^#' "$srcdir/contrib/postfix-transport" | localise >"$pf/transport"
 grep -q "^ludus .* pipe$" "$pf/master.cf" && grep -q "argv=$LUDUS_BIN -c $conf deliver$" "$pf/master.cf" && ok ||
     bad "master.cf: $(tail -n 2 "$pf/master.cf")"
 postmap -c "$pf" "$pf/transport" && ok || bad "postmap"
-touch -d '-1 minute' "$pf/main.cf" "$pf/master.cf"
-postfix -c "$pf" reload >/dev/null 2>&1 || bad "postfix reload"
-sleep 1
+pf_reload || bad "postfix reload"
 id1=pipe1.$run@$MAILENV_DOMAIN
 send_one "$id1" "alice@$MAILENV_DOMAIN" "help" || bad "send to the pipe"
 waitfor 30 is_processed "$id1" && ok || bad "the pipe transport did not deliver: $(grep -E 'ludus|pipe' "$MAILENV_MAILLOG" | tail -n 3)"
-grep -q "relay=ludus.*status=sent" "$MAILENV_MAILLOG" && ok || bad "no status=sent via ludus in the mail log"
+# Postfix logs the delivery when deliver has exited, after the commit.
+waitfor 30 grep -q "relay=ludus.*status=sent" "$MAILENV_MAILLOG" && ok || bad "no status=sent via ludus in the mail log"
 # 75: no database now; Postfix defers and tries again.
 mv "$db" "$d/away.db"
 id2=pipe2.$run@$MAILENV_DOMAIN
@@ -186,12 +195,9 @@ note "pipe: $(grep -o 'relay=ludus.*status=deferred.*' "$MAILENV_MAILLOG" | head
 as_mu "$LUDUS_BIN" -c "$conf" flush >/dev/null 2>&1 || bad "flush after the pipe"
 waitfor 30 has_reply alice "$id1" && ok || bad "alice has no reply through the pipe"
 waitfor 30 has_reply bob "$id2" && ok || bad "bob has no reply to the deferred message"
-# Postfix back to its own delivery for the rest (its processes finish
-# what they hold first: give them a moment).
+# Postfix back to its own delivery for the rest.
 sed -i '/^transport_maps/d' "$pf/main.cf"
-touch -d '-1 minute' "$pf/main.cf"
-postfix -c "$pf" reload >/dev/null 2>&1 || bad "postfix reload"
-sleep 3
+pf_reload || bad "postfix reload"
 
 # --- 3. procmail ---------------------------------------------------------
 localise "$built/procmailrc" >"$d/procmailrc"
@@ -258,18 +264,24 @@ is_processed "$id4" && ok || bad "fetchmail's run did not deliver: $(tail -n 5 "
 waitfor 30 has_reply dave "$id4" && ok || bad "dave has no reply from ludusd --once"
 
 # --- 5. ludus-tick.service -------------------------------------------------
-id5=tick.$run@$MAILENV_DOMAIN
-mk_msg "$id5" "alice@$MAILENV_DOMAIN" "new mancala carol@$MAILENV_DOMAIN"
-printf '%s' "$MSG" | as_mu "$LUDUS_BIN" -c "$conf" deliver 2>/dev/null || bad "deliver an invitation"
-rows=$(sqlite3 "$db" "SELECT count(*) FROM outbox")
-# Eight days on, the invitation has lapsed: tick fires it, flush sends.
-export LUDUS_NOW=$(( $(date +%s) + 8 * 86400 ))
-: >"$tmp/unit.log"
-run_unit "$built/ludus-tick.service" && ok || bad "ludus-tick.service failed: $(tail -n 5 "$tmp/unit.log")"
-unset LUDUS_NOW
-[ "$(sqlite3 "$db" "SELECT count(*) FROM outbox")" -gt "$rows" ] && ok || bad "tick fired nothing"
-[ "$(sqlite3 "$db" "SELECT count(*) FROM outbox WHERE sent IS NULL")" = 0 ] && ok ||
-    bad "flush left mail unsent: $(as_mu "$LUDUS_BIN" -c "$conf" outbox 2>&1 | head -n 4)"
+# Days pass on the test clock ($LUDUS_NOW): a build without it skips this.
+if "$LUDUS_BIN" -V | grep -q '^test build'; then
+	id5=tick.$run@$MAILENV_DOMAIN
+	mk_msg "$id5" "alice@$MAILENV_DOMAIN" "new mancala carol@$MAILENV_DOMAIN"
+	printf '%s' "$MSG" | as_mu "$LUDUS_BIN" -c "$conf" deliver 2>/dev/null || bad "deliver an invitation"
+	rows=$(sqlite3 "$db" "SELECT count(*) FROM outbox")
+	# Eight days on, the invitation has lapsed: tick fires it, flush sends.
+	export LUDUS_NOW=$(( $(date +%s) + 8 * 86400 ))
+	: >"$tmp/unit.log"
+	run_unit "$built/ludus-tick.service" && ok || bad "ludus-tick.service failed: $(tail -n 5 "$tmp/unit.log")"
+	unset LUDUS_NOW
+	[ "$(sqlite3 "$db" "SELECT count(*) FROM outbox")" -gt "$rows" ] && ok || bad "tick fired nothing"
+	[ "$(sqlite3 "$db" "SELECT count(*) FROM outbox WHERE sent IS NULL")" = 0 ] && ok ||
+	    bad "flush left mail unsent: $(as_mu "$LUDUS_BIN" -c "$conf" outbox 2>&1 | head -n 4)"
+else
+	note "ludus-tick.service not tried: not a test build (configure --enable-test-clock)"
+	[ "${CI:-}" = true ] && bad "ludus-tick.service needs a test build under CI"
+fi
 
 # --- 6. Dovecot Sieve with vnd.dovecot.pipe -------------------------------
 dc=$box/dc/dovecot.conf

@@ -19,8 +19,16 @@ grep -q "^ExecStart=$sbindir/ludusd -f -c $sysconfdir/ludus/ludus.yaml$" "$unit"
     bad "ExecStart: $(grep ExecStart= "$unit")"
 grep -q "^ExecStartPre=$sbindir/ludusd -n -c $sysconfdir/ludus/ludus.yaml$" "$unit" && ok ||
     bad "ExecStartPre: $(grep ExecStartPre= "$unit")"
-grep -q "^LoadCredential=imap.password:$sysconfdir/ludus/imap.password$" "$unit" && ok ||
-    bad "no IMAP credential: $(grep LoadCredential "$unit")"
+# No credential in the unit itself: a LoadCredential= naming a file that
+# is not there fails the unit, and a configuration may use none; ludusd(8)
+# gives the drop-in for those a configuration names.
+grep -q "^LoadCredential=" "$unit" && bad "the unit names credentials: $(grep "^LoadCredential=" "$unit")" || ok
+grep -q "LoadCredential=imap.password:$sysconfdir/ludus/imap.password$" "$LUDUS_BUILDDIR/man/ludusd.8" && ok ||
+    bad "ludusd(8) gives no credentials drop-in"
+# The robots' workers are reniced (setpriority, in @resources): allowed,
+# and a refused call fails rather than killing the daemon.
+grep -q "^SystemCallFilter=setpriority$" "$unit" && grep -q "^SystemCallErrorNumber=EPERM$" "$unit" && ok ||
+    bad "setpriority not allowed: $(grep "^SystemCall" "$unit")"
 grep -q "@[a-z]*@" "$unit" && bad "unsubstituted: $(grep "@[a-z]*@" "$unit")" || ok
 # The state directory the unit makes (systemd's StateDirectory= under
 # /var/lib, else an install -d before the check) and opens for writing is

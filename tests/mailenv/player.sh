@@ -316,13 +316,14 @@ _p_curl_all() {
 # new, from all the mailboxes at once.
 declare -gA _P_HAVE=() _P_EXISTS=()
 player_poll() { # USER...
-	local u num line n q list search=$PLAYER_DIR/search
-	local -a nums
+	local u num line n q list f search=$PLAYER_DIR/search
+	local -a nums more
 	local -A new=()
 	_ARGS=()
 	for u in "$@"; do
 		mkdir -p "$PLAYER_DIR/$u/queue" "$PLAYER_DIR/$u/taken" "$PLAYER_DIR/$u/other"
-		[ -n "${_P_WATCHED[$u]:-}" ] && [ -n "${_P_EXISTS[$u]:-}" ] && continue
+		[ -n "${_P_WATCHED[$u]:-}" ] && [ -n "${_P_EXISTS[$u]:-}" ] &&
+		    [ -z "${_P_FULL:-}" ] && continue
 		rm -f "$search.$u"
 		_p_curlargs "$u" INBOX "$search.$u" \
 		    -X "SEARCH UNSEEN FROM \"$PLAYER_REFEREE\""
@@ -336,14 +337,27 @@ player_poll() { # USER...
 			for ((num = ${_P_HAVE[$u]:-0} + 1; num <= _P_EXISTS[$u]; num++)); do
 				nums+=("$num")
 			done
-		elif [ -f "$search.$u" ]; then
+		fi
+		if [ -f "$search.$u" ]; then
 			while IFS= read -r line; do
 				line=${line%$'\r'}
 				[[ $line == "* SEARCH"* ]] || continue
-				read -ra nums <<<"${line#\* SEARCH}"
+				read -ra more <<<"${line#\* SEARCH}"
+				nums+=("${more[@]}")
 				break
 			done <"$search.$u"
 		fi
+		# The 2 s look (_P_FULL): also what a watcher fetched without
+		# saying so yet; each number once, in order.
+		if [ -n "${_P_FULL:-}" ]; then
+			for f in "$PLAYER_DIR/$u/fetched"/*.eml; do
+				[ -e "$f" ] || continue
+				f=${f##*/}
+				nums+=("${f%.eml}")
+			done
+		fi
+		[ ${#nums[@]} = 0 ] ||
+		    mapfile -t nums < <(printf '%s\n' "${nums[@]}" | sort -nu)
 		list="" n=0
 		for num in "${nums[@]}"; do
 			[ -e "$q/$num.eml" ] || [ -e "$PLAYER_DIR/$u/taken/$num.eml" ] ||
@@ -613,18 +627,22 @@ player_wait_any() { # "USERS" PATTERN [SECONDS]
 						_p_told "$line"
 					done
 				else
+					# Nothing said for 2 s: look into the
+					# mailboxes themselves too.
 					for u in $users; do
 						_P_DIRTY[$u]=1
 					done
+					_P_FULL=1
 				fi
 				continue
 			fi
 			for u in $due; do
 				unset "_P_DIRTY[$u]"
 			done
-			_p_trace "poll$due"
+			_p_trace "poll$due${_P_FULL:+ (all)}"
 			# shellcheck disable=SC2086
 			player_poll $due
+			_P_FULL=""
 			_p_trace "polled"
 		else
 			# shellcheck disable=SC2086

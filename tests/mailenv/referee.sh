@@ -66,3 +66,17 @@ logging:
   level: ${2:-info}
 EOF
 }
+
+# mailenv_settled DB: nothing of the referee's mail is on its way: the
+# referee's INBOX holds no message (every one is read and moved), DB's
+# outbox has nothing unsent and Postfix's queue is empty (the answers are
+# in the players' mailboxes).  What a test waits for before it counts,
+# rather than a pause that a loaded machine outlasts.
+mailenv_settled() {
+	[ -z "$(find "$MAILENV_MAILDIRS/referee/Maildir/new" \
+	    "$MAILENV_MAILDIRS/referee/Maildir/cur" -type f 2>/dev/null)" ] &&
+	[ "$(sqlite3 -cmd '.timeout 10000' "$1" \
+	    "SELECT count(*) FROM outbox WHERE sent IS NULL")" = 0 ] &&
+	postqueue -c "$MAILENV_DIR/pf/etc" -p 2>/dev/null |
+	    grep -q "^Mail queue is empty"
+}
