@@ -320,6 +320,8 @@ static const struct {
 	{ "X-Auto-Response-Suppress", NULL, MAIL_AUTO_SUPPRESS },
 };
 
+static int mail_has_ci(const char *, const char *);
+
 static void
 mail_autoresponder_field(struct mail_msg *m, const char *name, const char *v)
 {
@@ -339,6 +341,13 @@ mail_autoresponder_field(struct mail_msg *m, const char *name, const char *v)
 		free(u);
 		return;
 	}
+	/* Challenge-response providers mark their requests with a field of
+	 * their own ("X-Mailblocks-Challenge", "X-Sender-Verification"):
+	 * no Auto-Submitted, no subject or sentence to go by. */
+	if (util_strncaseeq(name, "X-", 2) && (mail_has_ci(name, "challenge") ||
+	    mail_has_ci(name, "sender-verif") ||
+	    mail_has_ci(name, "senderverif")))
+		m->autoresponder_header |= MAIL_AUTO_CHALLENGE;
 }
 
 /* Header fields we read, each value raw from libetpan's optional-field

@@ -306,8 +306,8 @@ mailtext_is_rule(struct line t)
 static int
 mailtext_is_dotted_rule(struct line t)
 {
-	static const char *const dots[] = { ".", "\xc2\xb7", "\xe2\x80\xa6",
-		"\xe2\x80\xa2", " " };
+	static const char *const dots[] = { ".", "\xc2\xb7", "\xe2\x80\xa2",
+		"\xe2\x80\xa6", " " };
 	size_t i = 0, k, n;
 	int count = 0;
 
@@ -319,7 +319,8 @@ mailtext_is_dotted_rule(struct line t)
 		}
 		if (k == nitems(dots))
 			return 0;
-		count += k != nitems(dots) - 1;
+		/* An ellipsis is three dots. */
+		count += k == 3 ? 3 : k != nitems(dots) - 1;
 		i += strlen(dots[k]);
 	}
 	return count >= 5;
@@ -370,7 +371,7 @@ static const char *const mailtext_mobile_starts[] = {
 	"Послато са ", "Изпратено от ", "Изпратено с ",	/* Slavic */
 	"Trimis de pe ", "Trimis cu ", "Trimis din ",		/* Romanian */
 	"Küldve ", "Στάλθηκε από ", "Išsiųsta iš ", "Nosūtīts no ",
-	"Saadetud ", "Enviat des de ", "Enviat amb ",
+	"Saadetud ", "Enviat des de ", "Enviat des del ", "Enviat amb ",
 	"Dikirim dari ", "Dihantar dari ", "Gửi từ ", "ส่งจาก ",
 	"נשלח מ", "ارسال شده از ",
 	"أرسلت من ", "أُرسلت من ", "تم الإرسال من ",
@@ -481,7 +482,7 @@ mailtext_is_marker_char(char c)
 static int
 mailtext_is_original_marker(struct line t)
 {
-	struct line m = t, core;
+	struct line m = t, core, r;
 	size_t i, n;
 
 	if (mailtext_colon(t, &core))
@@ -514,19 +515,19 @@ mailtext_is_original_marker(struct line t)
 			return 1;
 	/* Run on with the header block: "-------- Ursprüngliche Nachricht
 	 * --------Von: ...". */
-	m = t;
-	while (m.len > 0 && mailtext_is_marker_char(m.s[0])) {
-		m.s++;
-		m.len--;
+	r = t;
+	while (r.len > 0 && mailtext_is_marker_char(r.s[0])) {
+		r.s++;
+		r.len--;
 	}
 	for (i = 0; i < nitems(mailtext_markers); i++) {
 		n = strlen(mailtext_markers[i]);
-		if (m.len > n + 1 && util_strncaseeq(m.s, mailtext_markers[i],
-		    n) && m.s[n] != ' ' && mailtext_is_marker_char(m.s[n]))
-			return 1;
-		if (m.len > n + 2 && util_strncaseeq(m.s, mailtext_markers[i],
-		    n) && m.s[n] == ' ' && m.s[n + 1] != ' ' &&
-		    mailtext_is_marker_char(m.s[n + 1]))
+		if (r.len < n + 2 || !util_strncaseeq(r.s, mailtext_markers[i],
+		    n))
+			continue;
+		if (r.s[n] == ' ')
+			n++;
+		if (r.s[n] != ' ' && mailtext_is_marker_char(r.s[n]))
 			return 1;
 	}
 	/* Zoho: "---- On Mon, 02 Mar 2026 10:00:00 +0100 Referee
@@ -620,7 +621,14 @@ mailtext_outlook_field(struct line t)
 {
 	char tmp[128];
 	size_t i, n = 0, k, w;
-	struct line c, rest;
+	struct line c, rest, head = t;
+
+	/* Every name is short: no colon near the start, no field. */
+	if (head.len > 48)
+		head.len = 48;
+	if (!mailtext_has(head, ':') && !mailtext_contains(head,
+	    "\xef\xbc\x9a"))
+		return FIELD_NONE;
 
 	for (i = 0; i < t.len && n < sizeof(tmp) - 1; i++)
 		if (t.s[i] != '*')
@@ -662,6 +670,11 @@ mailtext_fields_run_on(struct line t, int *fromdate)
 	*fromdate = 0;
 	if (t.len > 1000)
 		return 0;
+	for (i = 0; i < t.len && n < 3; i++)
+		n += t.s[i] == ':' || (unsigned char)t.s[i] == 0x9a;
+	if (n < 3)
+		return 0;
+	n = 0;
 	for (i = 0; i < t.len && tried < 40; i++) {
 		if (i > 0 && t.s[i - 1] != ' ')
 			continue;
@@ -895,9 +908,11 @@ mailtext_attribution_date_first(struct line t)
 		return 0;
 	rest.s = t.s + i;
 	rest.len = t.len - i;
-	return mailtext_has_time(rest) || (mailtext_ends(rest, ">") &&
-	    mailtext_has(rest, '@')) || (mailtext_ends(rest, ">:") &&
-	    mailtext_has(rest, '@'));
+	if ((mailtext_ends(rest, ">") || mailtext_ends(rest, ">:")) &&
+	    mailtext_has(rest, '@'))
+		return 1;
+	return mailtext_has_time(rest) && (mailtext_contains(rest, " GMT") ||
+	    mailtext_contains(rest, " UTC"));
 }
 
 /* Does the text so far have a '<' not yet closed (an address broken over
@@ -908,12 +923,13 @@ mailtext_open_angle(const char *s, size_t len)
 	size_t i;
 	int open = 0;
 
+	/* Nested: "<alice@example.org <mailto:alice@example.org>" is open. */
 	for (i = 0; i < len; i++)
 		if (s[i] == '<')
-			open = 1;
-		else if (s[i] == '>')
-			open = 0;
-	return open;
+			open++;
+		else if (s[i] == '>' && open > 0)
+			open--;
+	return open > 0;
 }
 
 /* May an attribution that starts with this line go on over the next? */
@@ -974,9 +990,19 @@ mailtext_attribution(const struct line *lines, int n, int i, int *strong)
 			*strong = 1;
 			return k + 1;
 		}
-		if (mailtext_attribution_text(j, 0)) {
-			*strong = mailtext_has_digit(j) || mailtext_has(j, '@');
-			for (s = 0; s < nitems(mailtext_attr_starts); s++)
+		/* Without the colon, within one line only: "Am Montag
+		 * schrieb Alice, dass …" and the line below are no
+		 * attribution. */
+		if (((k == 0 && !mailtext_ends(j, "<")) ||
+		    mailtext_ends(j, ":") || mailtext_ends(j, "\xef\xbc\x9a")) &&
+		    mailtext_attribution_text(j, 0)) {
+			/* Without its colon it may be a sentence ("Am 3. März
+			 * schrieb ich ihm"). */
+			*strong = mailtext_ends(j, ":") || mailtext_ends(j,
+			    "\xef\xbc\x9a");
+			*strong &= mailtext_has_digit(j) || mailtext_has(j, '@');
+			for (s = 0; s < nitems(mailtext_attr_starts) &&
+			    mailtext_ends(j, ":"); s++)
 				if (mailtext_starts(j, mailtext_attr_starts[s]))
 					*strong = 1;
 			return k + 1;

@@ -996,7 +996,8 @@ cmp_names(const void *a, const void *b)
 
 /* What the corpus checks: "guard: REASON" when a guard drops the message
  * (and for a bounce a "failed: ADDRESS" line for each failed recipient),
- * "error: TEXT" when it cannot be read, else the command lines. */
+ * "error: TEXT" when it cannot be read, else the command lines and a "not
+ * read: LINE" line for each line held back. */
 static char *
 corpus_result(const char *raw, size_t len)
 {
@@ -1021,9 +1022,12 @@ corpus_result(const char *raw, size_t len)
 		mail_strv_free(&f);
 	} else if (r == -1)
 		buf_printf(&b, "error: %s\n", err);
-	else
+	else {
 		for (i = 0; i < m.commands.n; i++)
 			buf_printf(&b, "%s\n", m.commands.v[i]);
+		for (i = 0; i < m.unread.n; i++)
+			buf_printf(&b, "not read: %s\n", m.unread.v[i]);
+	}
 	mail_msg_free(&m);
 	buf_adds(&b, "");
 	return buf_steal(&b);
