@@ -70,7 +70,7 @@ enum mail_line_why {
 	MAIL_LINE_SIGNATURE,	/* "-- ", a footer's rule, what they open */
 	MAIL_LINE_DEVICE,	/* "Sent from my iPhone" */
 	MAIL_LINE_SIGNOFF,	/* "Regards," with the name below it */
-	MAIL_LINE_ORIGINAL,	/* below the sure start of quoted material */
+	MAIL_LINE_ORIGINAL,	/* below the end of the reply: the original */
 	MAIL_LINE_HELD,		/* below a possible start: not read, told */
 	MAIL_LINE_LIMIT		/* over the limits on lines or commands */
 };

@@ -1450,7 +1450,7 @@ static const char *const mailtext_why_names[] = {
 	[MAIL_LINE_SIGNATURE] = "signature",
 	[MAIL_LINE_DEVICE] = "device line",
 	[MAIL_LINE_SIGNOFF] = "sign-off",
-	[MAIL_LINE_ORIGINAL] = "quoted original",
+	[MAIL_LINE_ORIGINAL] = "after the reply",
 	[MAIL_LINE_HELD] = "not read",
 	[MAIL_LINE_LIMIT] = "over the limit",
 };
