@@ -51,6 +51,8 @@ mail_strv_free(struct mail_strv *sv)
 void
 mail_msg_free(struct mail_msg *m)
 {
+	int i;
+
 	free(m->from);
 	free(m->from_name);
 	free(m->reply_to);
@@ -75,6 +77,11 @@ mail_msg_free(struct mail_msg *m)
 	free(m->report_type);
 	free(m->body);
 	mail_strv_free(&m->commands);
+	for (i = 0; i < m->nlines; i++)
+		free(m->lines[i].text);
+	free(m->lines);
+	mail_strv_free(&m->unread);
+	free(m->unread_below);
 	free(m->raw);
 	memset(m, 0, sizeof(*m));
 }
@@ -313,6 +320,8 @@ static const struct {
 	{ "X-Auto-Response-Suppress", NULL, MAIL_AUTO_SUPPRESS },
 };
 
+static int mail_has_ci(const char *, const char *);
+
 static void
 mail_autoresponder_field(struct mail_msg *m, const char *name, const char *v)
 {
@@ -332,6 +341,13 @@ mail_autoresponder_field(struct mail_msg *m, const char *name, const char *v)
 		free(u);
 		return;
 	}
+	/* Challenge-response providers mark their requests with a field of
+	 * their own ("X-Mailblocks-Challenge", "X-Sender-Verification"):
+	 * no Auto-Submitted, no subject or sentence to go by. */
+	if (util_strncaseeq(name, "X-", 2) && (mail_has_ci(name, "challenge") ||
+	    mail_has_ci(name, "sender-verif") ||
+	    mail_has_ci(name, "senderverif")))
+		m->autoresponder_header |= MAIL_AUTO_CHALLENGE;
 }
 
 /* Header fields we read, each value raw from libetpan's optional-field
@@ -912,10 +928,11 @@ mail_parse(const char *raw, size_t len, const struct mail_limits *lim0,
 		    "your commands as plain text (or HTML)"));
 		return -1;
 	}
-	mailtext_commands(m->body, strlen(m->body), lim.max_lines,
-	    lim.max_commands, &m->commands, &m->lines_truncated,
-	    &m->commands_truncated);
-	if (m->commands.n == 0 && m->subject != NULL) {
+	mailtext_read(m->body, strlen(m->body), lim.max_lines,
+	    lim.max_commands, m);
+	/* Lines held back are not nothing: the subject is no stand-in for
+	 * them, and the sender is told which were not read. */
+	if (m->commands.n == 0 && m->unread.n == 0 && m->subject != NULL) {
 		char *c = mail_subject_command(m->subject, tag);
 
 		if (*c != '\0') {
@@ -1606,6 +1623,25 @@ mail_describe(const struct mail_msg *m, const char *reason, struct buf *b)
 	if (m->commands_truncated)
 		mail_describe_field(b, "truncated:", "too many commands; the "
 		    "rest were dropped");
+	/* Every line and why it was read or not, so that "why was my move
+	 * not read" has an answer. */
+	for (i = 0; i < m->nlines; i++) {
+		const struct mail_line *l = &m->lines[i];
+		char name[24];
+
+		snprintf(name, sizeof(name), "line %d:", i + 1);
+		buf_printf(b, "%-16s %s", name, mailtext_why_name(l->why));
+		if (l->possible)
+			buf_adds(b, " (may start quoted text: nothing below "
+			    "is read)");
+		else if (l->below >= 0 && l->why != MAIL_LINE_SIGNOFF)
+			buf_printf(b, " (below line %d)", l->below + 1);
+		buf_printf(b, "%s%s\n", *l->text ? " | " : "", l->text);
+	}
+	if (m->unread.n > 0)
+		buf_printf(b, "%-16s %d line%s below \"%s\": %s\n", "not read:",
+		    m->unread.n, m->unread.n == 1 ? "" : "s", m->unread_below,
+		    m->unread_why);
 	if (reason != NULL)
 		buf_printf(b, "%-16s drop (%s)\n", "guard:", reason);
 	else

@@ -58,6 +58,33 @@ enum mail_body_source {
 #define MAIL_AUTO_CHALLENGE	0x2	/* a challenge-response system's */
 #define MAIL_AUTO_SUPPRESS	0x4	/* X-Auto-Response-Suppress, not None */
 
+/* Why a line of the body was read or set aside (mail_msg.lines), as
+ * `ludus parse` names it. */
+enum mail_line_why {
+	MAIL_LINE_READ,		/* a command line */
+	MAIL_LINE_BLANK,
+	MAIL_LINE_QUOTE,	/* '>', '|' or "AB>" quoting, a wrapped quote */
+	MAIL_LINE_ATTRIBUTION,	/* "On ..., Name wrote:" and its kin */
+	MAIL_LINE_HEADERS,	/* a header block ("From: ... Sent: ...") */
+	MAIL_LINE_SEPARATOR,	/* "-----Original Message-----", a rule */
+	MAIL_LINE_SIGNATURE,	/* "-- ", a footer's rule, what they open */
+	MAIL_LINE_DEVICE,	/* "Sent from my iPhone" */
+	MAIL_LINE_SIGNOFF,	/* "Regards," with the name below it */
+	MAIL_LINE_ORIGINAL,	/* below the end of the reply: the original */
+	MAIL_LINE_HELD,		/* below a possible start: not read, told */
+	MAIL_LINE_LIMIT		/* over the limits on lines or commands */
+};
+
+/* One line of the body as it was read. */
+struct mail_line {
+	char	*text;		/* owned, trimmed */
+	int	 why;		/* MAIL_LINE_* */
+	int	 possible;	/* a possible start of quoted material, not a
+				   sure one (attribution, headers, separator) */
+	int	 below;		/* ORIGINAL, HELD, SIGNATURE, SIGNOFF: the line
+				   (index) that began it; else -1 */
+};
+
 /* A parsed message.  Every pointer is owned by the struct and released by
  * mail_msg_free; strings are UTF-8 (invalid bytes replaced by U+FFFD) or NULL
  * when the header is absent.  Addresses are canonical: lower-cased as a
@@ -102,6 +129,17 @@ struct mail_msg {
 	int		 from_subject;	/* commands taken from the subject */
 	int		 lines_truncated;	/* body longer than max_lines */
 	int		 commands_truncated;	/* more than max_commands */
+	/* Every line of the body up to max_lines, with why it was read or
+	 * not; lines[below] of a held line is the possible start above it. */
+	struct mail_line *lines;
+	int		 nlines;
+	/* The lines not read because they sit below something that may start
+	 * quoted or forwarded material (MAIL_LINE_HELD), as written; the
+	 * sender is told.  unread_below is that start (owned), unread_why a
+	 * static N_() sentence saying what it looked like; NULL when none. */
+	struct mail_strv unread;
+	char		*unread_below;
+	const char	*unread_why;
 
 	char		*raw;		/* the message as given (a copy) */
 	size_t		 rawlen;
@@ -163,22 +201,31 @@ void	 mail_describe(const struct mail_msg *, const char *guard_reason,
 
 /* mailtext.c: body text to command lines. */
 
-/* The command lines of a decoded UTF-8 body (commands.md step 2-3 without
- * the subject fallback): `>` quotes dropped, everything from an
- * attribution line, forwarded/original-message marker, Outlook header block,
- * horizontal rule, mailing-list footer, mobile "Sent from my …" line or
- * signature separator on dropped (the phrases of each in the languages
- * clients write them, from the tables in mailtext.c), each other non-blank
- * line trimmed.  An attribution with quoted lines below it, or one that
- * opens the body, goes alone: what follows is read.  Reads at most
- * max_lines lines (every line counts, quoted and blank ones too) and keeps
- * at most max_commands (0: no limit), setting the flags when it had to
- * stop.  A closing "-Name" line, or a sign-off ("Regards,") with the
- * writer's name below it, ends the reply and is not a command; a line left
- * alone is always kept. */
+/* Read a decoded UTF-8 body (commands.md step 2-3 without the subject
+ * fallback) into m->lines (every line with why it was read or set aside),
+ * m->commands (the lines read, trimmed) and m->unread, m->unread_below and
+ * m->unread_why.  Set aside: quoted lines ('>', '|', "AB>", a quoted line
+ * the client wrapped), attribution lines, header blocks, separators and
+ * rules, "Sent from my ..." lines, signature separators and footer rules,
+ * sign-off blocks; the sure start of quoted or forwarded material, and
+ * everything below it, are not the sender's.  Below a line that only may be
+ * such a start nothing is read: those lines are m->unread.  An attribution
+ * with quoted lines below it goes alone; so does one, a header block or a
+ * "Sent from my ..." line that opens the body (below a header block
+ * nothing is read).  Reads at most max_lines lines and keeps at most
+ * max_commands (0: no limit), setting m->lines_truncated and
+ * m->commands_truncated when it had to stop.  The phrases of each kind, in
+ * the languages clients write them, are the tables of mailtext.c. */
+void	 mailtext_read(const char *text, size_t len, int max_lines,
+	    int max_commands, struct mail_msg *m);
+
+/* mailtext_read's command lines alone, appended to out. */
 void	 mailtext_commands(const char *text, size_t len, int max_lines,
 	    int max_commands, struct mail_strv *out, int *lines_truncated,
 	    int *commands_truncated);
+
+/* The name `ludus parse` gives a MAIL_LINE_* ("read", "quote", ...). */
+const char *mailtext_why_name(int why);
 
 /* HTML (UTF-8) to plain text with libxml2: block elements break lines,
  * script/style/head are skipped, <blockquote> content is prefixed "> " so it

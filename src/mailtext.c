@@ -10,6 +10,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
+#include "i18n.h"
 #include "mail.h"
 
 #ifndef LUDUS_XML_SO
@@ -73,9 +74,10 @@ mailtext_space_at(const char *s, size_t len, size_t *w)
 	 * "a écrit :"), U+FEFF byte order mark, U+1427 the mark Gmail's
 	 * tracking adds on a line of its own; U+2066-U+2069, the isolates
 	 * around the notation of our own right-to-left mails, when a player
-	 * copies a move from one. */
+	 * copies a move from one; U+202A-U+202E, the embeddings iOS puts
+	 * around an Arabic device line. */
 	if (len >= 3 && ((u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0x8b ||
-	    u[2] == 0x8e || u[2] == 0x8f || u[2] == 0xaf)) ||
+	    u[2] == 0x8e || u[2] == 0x8f || (u[2] >= 0xaa && u[2] <= 0xaf))) ||
 	    (u[0] == 0xe2 && u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9) ||
 	    (u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf) ||
 	    (u[0] == 0xe1 && u[1] == 0x90 && u[2] == 0xa7))) {
@@ -157,10 +159,25 @@ mailtext_words(struct line l)
 	return n;
 }
 
+/* A quoted line: '>' as most clients write it, '|' as some webmails do,
+ * and the writer's initials before the '>' ("C> ", "JD> "), as Supercite and
+ * some old clients write it. */
 static int
 mailtext_is_quote(struct line t)
 {
-	return t.len > 0 && t.s[0] == '>';
+	size_t i;
+
+	if (t.len == 0)
+		return 0;
+	if (t.s[0] == '>')
+		return 1;
+	if (t.s[0] == '|')
+		return t.len == 1 || t.s[1] == ' ' || t.s[1] == '|' ||
+		    t.s[1] == '>';
+	for (i = 0; i < t.len && i < 4 && isalpha((unsigned char)t.s[i]); i++)
+		;
+	return i >= 1 && i <= 3 && i < t.len && t.s[i] == '>' &&
+	    (i + 1 == t.len || t.s[i + 1] == ' ' || t.s[i + 1] == '>');
 }
 
 static int
@@ -183,18 +200,42 @@ mailtext_contains(struct line l, const char *p)
 	return 0;
 }
 
-/* A time or a date ("10:15", "18.30", "30.09"): two digit groups joined by
- * ':' or '.'. */
+/* A digit at s: ASCII, or the Arabic-Indic (U+0660-U+0669) and the
+ * Persian (U+06F0-U+06F9) ones that Arabic and Persian clients write dates
+ * in.  Its length in bytes, 0 when none. */
+static size_t
+mailtext_digit_at(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (len >= 1 && isdigit(u[0]))
+		return 1;
+	if (len >= 2 && ((u[0] == 0xd9 && u[1] >= 0xa0 && u[1] <= 0xa9) ||
+	    (u[0] == 0xdb && u[1] >= 0xb0 && u[1] <= 0xb9)))
+		return 2;
+	return 0;
+}
+
+/* Does a digit end at byte i (exclusive)? */
+static int
+mailtext_digit_before(const char *s, size_t i)
+{
+	return (i >= 1 && mailtext_digit_at(s + i - 1, 1)) ||
+	    (i >= 2 && mailtext_digit_at(s + i - 2, 2) == 2);
+}
+
+/* A time or a date ("10:15", "18.30", "30.09", "١١:٠٩"): two digit groups
+ * joined by ':' or '.'. */
 static int
 mailtext_has_time(struct line l)
 {
-	size_t i;
+	size_t i, a;
 
 	for (i = 1; i + 2 < l.len; i++)
 		if ((l.s[i] == ':' || l.s[i] == '.') &&
-		    isdigit((unsigned char)l.s[i - 1]) &&
-		    isdigit((unsigned char)l.s[i + 1]) &&
-		    isdigit((unsigned char)l.s[i + 2]))
+		    mailtext_digit_before(l.s, i) &&
+		    (a = mailtext_digit_at(l.s + i + 1, l.len - i - 1)) > 0 &&
+		    mailtext_digit_at(l.s + i + 1 + a, l.len - i - 1 - a) > 0)
 			return 1;
 	return 0;
 }
@@ -205,7 +246,7 @@ mailtext_has_digit(struct line l)
 	size_t i;
 
 	for (i = 0; i < l.len; i++)
-		if (isdigit((unsigned char)l.s[i]))
+		if (mailtext_digit_at(l.s + i, l.len - i))
 			return 1;
 	return 0;
 }
@@ -245,15 +286,58 @@ mailtext_is_sigsep(struct line t)
 	return 1;
 }
 
-/* A horizontal rule of ten or more '-': Outlook's reply separator. */
+/* A horizontal rule of ten or more '-' (Outlook's reply separator) or '='
+ * (French webmails' line above "Message du :"). */
 static int
 mailtext_is_rule(struct line t)
 {
 	size_t i;
 
-	if (t.len < 10 || t.s[0] != '-')
+	if (t.len < 10 || (t.s[0] != '-' && t.s[0] != '='))
 		return 0;
 	for (i = 0; i < t.len; i++)
+		if (t.s[i] != t.s[0])
+			return 0;
+	return 1;
+}
+
+/* A dotted rule above a footer: five or more dots, middle dots ('·'),
+ * ellipses ('…') or bullets ('•'), spaces between allowed. */
+static int
+mailtext_is_dotted_rule(struct line t)
+{
+	static const char *const dots[] = { ".", "\xc2\xb7", "\xe2\x80\xa2",
+		"\xe2\x80\xa6", " " };
+	size_t i = 0, k, n;
+	int count = 0;
+
+	while (i < t.len) {
+		for (k = 0; k < nitems(dots); k++) {
+			n = strlen(dots[k]);
+			if (i + n <= t.len && memcmp(t.s + i, dots[k], n) == 0)
+				break;
+		}
+		if (k == nitems(dots))
+			return 0;
+		/* An ellipsis is three dots. */
+		count += k == 3 ? 3 : k != nitems(dots) - 1;
+		i += strlen(dots[k]);
+	}
+	return count >= 5;
+}
+
+/* A line that may be a separator not in the tables: it opens with four or
+ * more of one of '-', '=', '_', '~', '*' ("==== Message du : ...",
+ * "-------- Оригинално писмо --------", "-----", "~~~~~~").  A sure
+ * separator, a signature separator and "--Name" are told apart before. */
+static int
+mailtext_is_separator_like(struct line t)
+{
+	size_t i;
+
+	if (t.len < 4 || strchr("-=_~*", t.s[0]) == NULL)
+		return 0;
+	for (i = 1; i < 4; i++)
 		if (t.s[i] != t.s[0])
 			return 0;
 	return 1;
@@ -276,13 +360,22 @@ static const char *const mailtext_mobile_starts[] = {
 	"Inviato da ", "Inviato dal ", "Inviato con ",
 	"Scarica Outlook per ",				/* Italian */
 	"Verstuurd vanaf ", "Verzonden vanaf ", "Verzonden met ",
-	"Verstuurd met ", "Outlook voor ",			/* Dutch */
+	"Verstuurd met ", "Outlook voor ", "Verzonden vanuit ",
+	"Verstuurd vanuit ", "Download Outlook voor ",	/* Dutch */
 	"Skickat från ", "Skickades från ", "Sendt fra ",
-	"Lähetetty ",						/* Nordic */
+	"Lähetetty ", "Skickat med ", "Sendt med ", "Sent úr ",	/* Nordic */
 	"Wysłane z ", "Wysłano z ", "Odesláno z ", "Odeslané z ",
 	"Отправлено с ", "Отправлено из ", "Отправлено со ",
-	"Отправлено через ", "Надіслано з ", "Відправлено з ",	/* Slavic */
-	"أرسلت من ", "تم الإرسال من ",			/* Arabic */
+	"Отправлено через ", "Надіслано з ", "Відправлено з ",
+	"Odoslané z ", "Poslano s ", "Poslano sa ", "Poslano iz ",
+	"Послато са ", "Изпратено от ", "Изпратено с ",	/* Slavic */
+	"Trimis de pe ", "Trimis cu ", "Trimis din ",		/* Romanian */
+	"Küldve ", "Στάλθηκε από ", "Išsiųsta iš ", "Nosūtīts no ",
+	"Saadetud ", "Enviat des de ", "Enviat des del ", "Enviat amb ",
+	"Dikirim dari ", "Dihantar dari ", "Gửi từ ", "ส่งจาก ",
+	"נשלח מ", "ارسال شده از ",
+	"أرسلت من ", "أُرسلت من ", "تم الإرسال من ",
+	"تم إرسالها من ",					/* Arabic */
 	"发自我的", "从我的", "從我的",			/* Chinese */
 };
 static const char *const mailtext_mobile_ends[] = {
@@ -290,6 +383,8 @@ static const char *const mailtext_mobile_ends[] = {
 	"gönderildi",				/* "iPhone'umdan gönderildi" */
 	"から送信",				/* "iPhoneから送信" */
 	"에서 보냄",				/* Korean */
+	"küldve",				/* "Az iPhone-omról küldve" */
+	"से भेजा गया",			/* Hindi */
 };
 
 static int
@@ -350,6 +445,18 @@ static const char *const mailtext_markers[] = {
 	"原始邮件", "原始郵件", "转发邮件", "轉寄郵件",		/* Chinese */
 	"元のメッセージ", "転送メッセージ",			/* Japanese */
 	"Eredeti üzenet", "Továbbított üzenet",			/* Hungarian */
+	"Mesaj original", "Mesaj redirecționat",		/* Romanian */
+	"Izvorna poruka", "Proslijeđena poruka", "Izvirno sporočilo",
+	"Posredovano sporočilo", "Pôvodná správa", "Preposlaná správa",
+	"Оригинално съобщение", "Препратено съобщение",
+	"Оригинална порука", "Прослеђена порука",	/* South Slavic, Slovak */
+	"Αρχικό μήνυμα", "Προωθημένο μήνυμα",			/* Greek */
+	"הודעה מקורית", "הודעה שהועברה",			/* Hebrew */
+	"Missatge original", "Missatge reenviat",		/* Catalan */
+	"Originalus laiškas", "Persiųstas laiškas", "Algne kiri",
+	"Sākotnējā ziņa", "Pārsūtīta ziņa",			/* Baltic */
+	"Thư gốc", "Pesan Asli", "Pesan yang diteruskan",
+	"원본 메시지", "전달된 메시지", "پیام اصلی",
 };
 /* Apple Mail's forward line, in its languages. */
 static const char *const mailtext_forward_lines[] = {
@@ -375,7 +482,7 @@ mailtext_is_marker_char(char c)
 static int
 mailtext_is_original_marker(struct line t)
 {
-	struct line m = t, core;
+	struct line m = t, core, r;
 	size_t i, n;
 
 	if (mailtext_colon(t, &core))
@@ -406,6 +513,23 @@ mailtext_is_original_marker(struct line t)
 		if (m.len == strlen(mailtext_markers[i]) &&
 		    util_strncaseeq(m.s, mailtext_markers[i], m.len))
 			return 1;
+	/* Run on with the header block: "-------- Ursprüngliche Nachricht
+	 * --------Von: ...". */
+	r = t;
+	while (r.len > 0 && mailtext_is_marker_char(r.s[0])) {
+		r.s++;
+		r.len--;
+	}
+	for (i = 0; i < nitems(mailtext_markers); i++) {
+		n = strlen(mailtext_markers[i]);
+		if (r.len < n + 2 || !util_strncaseeq(r.s, mailtext_markers[i],
+		    n))
+			continue;
+		if (r.s[n] == ' ')
+			n++;
+		if (r.s[n] != ' ' && mailtext_is_marker_char(r.s[n]))
+			return 1;
+	}
 	/* Zoho: "---- On Mon, 02 Mar 2026 10:00:00 +0100 Referee
 	 * <referee@…> wrote ----". */
 	return mailtext_attribution_text(m, 1);
@@ -472,6 +596,22 @@ static const struct {
 	{ "件名", FIELD_OTHER },
 	{ "보낸 사람", FIELD_FROM }, { "보낸 날짜", FIELD_DATE },
 	{ "받는 사람", FIELD_OTHER }, { "제목", FIELD_OTHER },
+	/* Polish webmails, French webmails ("Message du : ..."), Catalan,
+	 * Romanian, Greek, Hebrew, Croatian, Slovak */
+	{ "Nadawca", FIELD_FROM }, { "Adresat", FIELD_OTHER },
+	{ "Odbiorca", FIELD_OTHER }, { "DW", FIELD_OTHER },
+	{ "Message du", FIELD_DATE }, { "Envoyé le", FIELD_DATE },
+	{ "Enviat", FIELD_DATE }, { "Per a", FIELD_OTHER },
+	{ "Assumpte", FIELD_OTHER },
+	{ "De la", FIELD_FROM }, { "Trimis", FIELD_DATE },
+	{ "Către", FIELD_OTHER }, { "Subiect", FIELD_OTHER },
+	{ "Από", FIELD_FROM }, { "Στάλθηκε", FIELD_DATE },
+	{ "Προς", FIELD_OTHER }, { "Θέμα", FIELD_OTHER },
+	{ "מאת", FIELD_FROM }, { "נשלח", FIELD_DATE }, { "אל", FIELD_OTHER },
+	{ "נושא", FIELD_OTHER },
+	{ "Šalje", FIELD_FROM }, { "Poslano", FIELD_DATE },
+	{ "Prima", FIELD_OTHER }, { "Predmet", FIELD_OTHER },
+	{ "Odoslané", FIELD_DATE },
 };
 
 /* The kind of field a line is (bold stars removed): its name, optional
@@ -481,7 +621,14 @@ mailtext_outlook_field(struct line t)
 {
 	char tmp[128];
 	size_t i, n = 0, k, w;
-	struct line c, rest;
+	struct line c, rest, head = t;
+
+	/* Every name is short: no colon near the start, no field. */
+	if (head.len > 48)
+		head.len = 48;
+	if (!mailtext_has(head, ':') && !mailtext_contains(head,
+	    "\xef\xbc\x9a"))
+		return FIELD_NONE;
 
 	for (i = 0; i < t.len && n < sizeof(tmp) - 1; i++)
 		if (t.s[i] != '*')
@@ -489,6 +636,8 @@ mailtext_outlook_field(struct line t)
 	tmp[n] = '\0';
 	c.s = tmp;
 	c.len = n;
+	/* "** De : **": the stars gone, the spaces inside them too. */
+	c = mailtext_trim(c);
 	for (i = 0; i < nitems(mailtext_fields); i++) {
 		k = strlen(mailtext_fields[i].name);
 		if (!mailtext_starts_ci(c, mailtext_fields[i].name))
@@ -507,25 +656,103 @@ mailtext_outlook_field(struct line t)
 	return FIELD_NONE;
 }
 
-/* An Outlook-style header block: a From: (or Sent:, Date:) line with
- * another field among the next three non-blank lines. */
+/* How many header fields a line holds run on ("Temat: ... Nadawca: ...
+ * Adresat: ... Data: ...", as Polish webmails quote a mail), each a field
+ * name at the start or after a space, then a colon; *fromdate set when one
+ * is a From or a date.  Long lines are not looked into. */
 static int
-mailtext_is_outlook_block(const struct line *lines, int n, int i)
+mailtext_fields_run_on(struct line t, int *fromdate)
 {
-	int j, seen = 0, kind = mailtext_outlook_field(mailtext_trim(lines[i]));
+	struct line at;
+	size_t i;
+	int n = 0, kind, tried = 0;
 
-	if (kind != FIELD_FROM && kind != FIELD_DATE)
+	*fromdate = 0;
+	if (t.len > 1000)
 		return 0;
-	for (j = i + 1; j < n && seen < 3; j++) {
+	for (i = 0; i < t.len && n < 3; i++)
+		n += t.s[i] == ':' || (unsigned char)t.s[i] == 0x9a;
+	if (n < 3)
+		return 0;
+	n = 0;
+	for (i = 0; i < t.len && tried < 40; i++) {
+		if (i > 0 && t.s[i - 1] != ' ')
+			continue;
+		at.s = t.s + i;
+		/* The field name and its colon, not the text after it. */
+		at.len = t.len - i < 30 ? t.len - i : 30;
+		if (!mailtext_has(at, ':') && !mailtext_contains(at,
+		    "\xef\xbc\x9a"))
+			continue;
+		tried++;
+		if ((kind = mailtext_outlook_field(at)) == FIELD_NONE)
+			continue;
+		n++;
+		if (kind != FIELD_OTHER)
+			*fromdate = 1;
+	}
+	return n;
+}
+
+/* A header block at line i, the header of a quoted or forwarded mail:
+ * lines that are each a header field (blank lines between them allowed),
+ * at least two, one of them a From or a date, within four lines of the
+ * first (so "From: ..., Sent: ..." and "To: ..., From: ..." both); or one
+ * line holding three fields or more run on, a From or a date among them.
+ * Returns the block's last line, -1 when none.  *possible is set, and i
+ * returned, for a From field alone with an address ("From: Alice
+ * <alice@example.org>") or a date field alone with a time ("Sent: Monday
+ * 10:00"): it may open such a block. */
+static int
+mailtext_header_block(const struct line *lines, int n, int i, int *possible)
+{
+	int j, seen = 0, fromdate, kind, last = i, sure = 0;
+	struct line first = mailtext_trim(lines[i]);
+
+	*possible = 0;
+	if (mailtext_fields_run_on(first, &fromdate) >= 3 && fromdate)
+		return i;
+	if ((kind = mailtext_outlook_field(first)) == FIELD_NONE)
+		return -1;
+	/* A From or a date with another field among the next three lines
+	 * (a long name may wrap between them); a To or a Subject with a From
+	 * or a date among the fields right below it. */
+	fromdate = kind != FIELD_OTHER;
+	for (j = i + 1; j < n && seen < 3 && !sure; j++) {
 		struct line t = mailtext_trim(lines[j]);
+		int k;
 
 		if (t.len == 0)
 			continue;
 		seen++;
-		if (mailtext_outlook_field(t) != FIELD_NONE)
-			return 1;
+		if ((k = mailtext_outlook_field(t)) == FIELD_NONE) {
+			if (kind == FIELD_OTHER)
+				break;
+			continue;
+		}
+		last = j;
+		sure = fromdate || k != FIELD_OTHER;
 	}
-	return 0;
+	if (sure) {
+		/* The rest of the block, as long as it goes on. */
+		for (j = last + 1; j < n; j++) {
+			struct line t = mailtext_trim(lines[j]);
+
+			if (t.len == 0)
+				continue;
+			if (mailtext_outlook_field(t) == FIELD_NONE)
+				break;
+			last = j;
+		}
+		return last;
+	}
+	if ((kind == FIELD_FROM && (mailtext_has(first, '@') ||
+	    mailtext_has(first, '<'))) || (kind == FIELD_DATE &&
+	    mailtext_has_time(first))) {
+		*possible = 1;
+		return i;
+	}
+	return -1;
 }
 
 /* The verbs that end an attribution line, before its colon: "On …, Name
@@ -552,6 +779,13 @@ static const char *const mailtext_attr_ends[] = {
 	/* Hungarian, Greek, Hebrew, Romanian */
 	"írta", "έγραψε", "כתב", "a scris",
 	"menulis", "đã viết",			/* Indonesian, Vietnamese */
+	"va escriure", "escribiu", "idatzi zuen",	/* Catalan, Galician, Basque */
+	"je napisao", "je napisala", "je napisao/la", "je napisal",
+	"je napisal(a)", "napísal(a)", "napísal", "napísala",
+	"написа", "је написао", "је написала",	/* South Slavic, Slovak */
+	"rašė", "rakstīja", "kirjutas", "skrifaði",	/* Baltic, Icelandic */
+	"כתב/ה", "כתב(ה)", "כתבה", "نوشت",	/* Hebrew, Persian */
+	"ने लिखा", "เขียนว่า", "het geskryf", "shkroi",
 };
 
 /* Verbs that come before the writer's name, the line still ending in a
@@ -561,12 +795,16 @@ static const char *const mailtext_attr_ends[] = {
 static const char *const mailtext_attr_verbs[] = {
 	" schrieb ", " schreef ", " skrev ", "كتب ", " kirjoitti ",
 	" napsal(a) ", " napsal ", " ezt írta ",
+	"napisana przez ",	/* Apple Mail: "Wiadomość napisana przez ..." */
+	" a scris ", " escreveu ",	/* Romanian, Portuguese Gmail */
 };
 
 /* Openings of attribution lines that clients wrap onto the next line. */
 static const char *const mailtext_attr_starts[] = {
 	"On ", "Am ", "Le ", "W dniu ", "Il giorno ", "Il ", "Em ", "El ",
 	"Op ", "Den ", "Dne ", "Στις ", "في ", "在 ",
+	"Wiadomość napisana przez ", "No dia ", "Pe ", "Dana ", "ב-",
+	"در ", "Vào ", "Pada ",
 };
 
 /* Does this (joined) text read as an attribution with a verb?  bare: the
@@ -580,14 +818,31 @@ mailtext_attribution_text(struct line t, int bare)
 	if (t.len > 400)
 		return 0;
 	if (!mailtext_colon(t, &core)) {
-		/* "On Mon, 2 Mar 2026 at 10:00, Name <addr> wrote" */
-		if (!bare)
-			return mailtext_starts(t, "On ") &&
-			    mailtext_has_digit(t) && t.len > 6 &&
-			    mailtext_ends_ci(t, "wrote") &&
-			    (t.s[t.len - 6] == ' ' || t.s[t.len - 6] == '>');
-		if (!mailtext_has_digit(t))
+		/* "On Mon, 2 Mar 2026 at 10:00, Name <addr> wrote", "Am
+		 * 20.06.24 um 16:20 schrieb Name": an opening and a date
+		 * make it one without the colon. */
+		if (!bare) {
+			if (!mailtext_has_digit(t))
+				return 0;
+			for (i = 0; i < nitems(mailtext_attr_starts); i++)
+				if (mailtext_starts(t, mailtext_attr_starts[i]))
+					break;
+			if (i == nitems(mailtext_attr_starts))
+				return 0;
+		} else if (!mailtext_has_digit(t))
 			return 0;
+		for (i = 0; i < nitems(mailtext_attr_ends); i++)
+			if (mailtext_ends_ci(core, mailtext_attr_ends[i]) &&
+			    core.len > strlen(mailtext_attr_ends[i]) &&
+			    strchr(" >", core.s[core.len -
+			    strlen(mailtext_attr_ends[i]) - 1]) != NULL)
+				return 1;
+		if (bare)
+			return 0;
+		for (i = 0; i < nitems(mailtext_attr_verbs); i++)
+			if (mailtext_contains(core, mailtext_attr_verbs[i]))
+				return 1;
+		return 0;
 	}
 	for (i = 0; i < nitems(mailtext_attr_ends); i++)
 		if (mailtext_ends_ci(core, mailtext_attr_ends[i]))
@@ -623,6 +878,43 @@ mailtext_attribution_verbless(struct line t)
 	return mailtext_has_time(before);
 }
 
+/* Gmail's older form, a date first and no verb, the colon and the address
+ * often missing: "2016-03-03 17:21 GMT+01:00 Name", "2013/7/20 Name via
+ * List <list@example.org>", "03.03.2016 17:21 GMT+01:00 Name <addr>:".  It
+ * is an attribution only when quoted lines follow (else a possible one). */
+static int
+mailtext_attribution_date_first(struct line t)
+{
+	size_t i = 0, g, groups = 0;
+	struct line rest;
+
+	if (t.len > 300)
+		return 0;
+	for (;;) {
+		for (g = 0; i < t.len && isdigit((unsigned char)t.s[i]); i++)
+			g++;
+		if (g == 0 || g > 4)
+			return 0;
+		groups++;
+		if (groups == 3)
+			break;
+		if (i >= t.len || strchr("-/.", t.s[i]) == NULL)
+			return 0;
+		i++;
+	}
+	if (i < t.len && t.s[i] == '.')
+		i++;
+	if (i >= t.len || t.s[i] != ' ')
+		return 0;
+	rest.s = t.s + i;
+	rest.len = t.len - i;
+	if ((mailtext_ends(rest, ">") || mailtext_ends(rest, ">:")) &&
+	    mailtext_has(rest, '@'))
+		return 1;
+	return mailtext_has_time(rest) && (mailtext_contains(rest, " GMT") ||
+	    mailtext_contains(rest, " UTC"));
+}
+
 /* Does the text so far have a '<' not yet closed (an address broken over
  * lines: "Name <referee@ludus.example" / "> wrote:")? */
 static int
@@ -631,12 +923,13 @@ mailtext_open_angle(const char *s, size_t len)
 	size_t i;
 	int open = 0;
 
+	/* Nested: "<alice@example.org <mailto:alice@example.org>" is open. */
 	for (i = 0; i < len; i++)
 		if (s[i] == '<')
-			open = 1;
-		else if (s[i] == '>')
-			open = 0;
-	return open;
+			open++;
+		else if (s[i] == '>' && open > 0)
+			open--;
+	return open > 0;
 }
 
 /* May an attribution that starts with this line go on over the next? */
@@ -652,22 +945,24 @@ mailtext_may_wrap(struct line first)
 	    mailtext_has_time(first);
 }
 
-/* Is an attribution at line i?  Returns how many lines it spans (1 to 3:
- * clients wrap long "On …, Name <address> wrote:" lines, Gmail at the '<' or
- * before the closing ">:"), 0 when not.  *strong is set when it has a
- * writing verb ("wrote:") or the date-time-address form without one; the
- * loose form (any line ending in an address and a colon, as Yandex and
- * Mail.ru write it) counts only when quoted lines follow. */
+/* Is an attribution at line i?  Returns how many lines it spans (1 to 4:
+ * clients wrap long "On …, Name <address> wrote:" lines, Gmail at the '<',
+ * at "<mailto:" or before the closing ">:" or "wrote:"), 0 when not.
+ * *strong is set for a sure one: a writing verb with a date, an address or
+ * a known opening ("On …", "Am …"), or the date-time-address form without a
+ * verb.  The others ("Alice wrote:", any line ending in an address and a
+ * colon as Yandex and Mail.ru write it, Gmail's date-first form without a
+ * colon) are possible ones: sure only when quoted lines follow. */
 static int
 mailtext_attribution(const struct line *lines, int n, int i, int *strong)
 {
 	char joined[512];
-	size_t jl = 0;
+	size_t jl = 0, s;
 	int k;
 	struct line first = mailtext_trim(lines[i]);
 
 	*strong = 0;
-	for (k = 0; k < 3 && i + k < n; k++) {
+	for (k = 0; k < 4 && i + k < n; k++) {
 		struct line t = mailtext_trim(lines[i + k]), j;
 		int open = mailtext_open_angle(joined, jl);
 
@@ -675,15 +970,15 @@ mailtext_attribution(const struct line *lines, int n, int i, int *strong)
 		    jl + t.len + 1 >= sizeof(joined))
 			break;
 		if (k > 0) {
-			size_t s;
-
 			if (!mailtext_may_wrap(first))
 				break;
 			/* A line that opens an attribution of its own is
 			 * not the continuation of this one. */
 			for (s = 0; s < nitems(mailtext_attr_starts); s++)
 				if (mailtext_starts(t, mailtext_attr_starts[s]))
-					return 0;
+					break;
+			if (s < nitems(mailtext_attr_starts))
+				break;
 			if (!open && joined[jl - 1] != '<')
 				joined[jl++] = ' ';
 		}
@@ -691,27 +986,63 @@ mailtext_attribution(const struct line *lines, int n, int i, int *strong)
 		jl += t.len;
 		j.s = joined;
 		j.len = jl;
-		if (mailtext_attribution_text(j, 0) ||
-		    mailtext_attribution_verbless(j)) {
+		if (mailtext_attribution_verbless(j)) {
 			*strong = 1;
+			return k + 1;
+		}
+		/* Without the colon, within one line only: "Am Montag
+		 * schrieb Alice, dass …" and the line below are no
+		 * attribution. */
+		if (((k == 0 && !mailtext_ends(j, "<")) ||
+		    mailtext_ends(j, ":") || mailtext_ends(j, "\xef\xbc\x9a")) &&
+		    mailtext_attribution_text(j, 0)) {
+			/* Without its colon it may be a sentence ("Am 3. März
+			 * schrieb ich ihm"). */
+			*strong = mailtext_ends(j, ":") || mailtext_ends(j,
+			    "\xef\xbc\x9a");
+			*strong &= mailtext_has_digit(j) || mailtext_has(j, '@');
+			for (s = 0; s < nitems(mailtext_attr_starts) &&
+			    mailtext_ends(j, ":"); s++)
+				if (mailtext_starts(j, mailtext_attr_starts[s]))
+					*strong = 1;
 			return k + 1;
 		}
 		if (k == 0 && mailtext_ends(j, ":") && mailtext_has(j, '@'))
 			return 1;
 	}
-	return 0;
+	return mailtext_attribution_date_first(first);
 }
 
-/* A closing "-Name" line: a dash glued to a word, a short line. */
+static int mailtext_is_name(const char *);
+
+/* A closing name line: "-Name", "--Name", "-- Name", "—Name", "–Name" (em
+ * and en dash), "/Name"; a short line. */
 static int
 mailtext_is_dash_name(const char *s)
 {
+	static const char *const dashes[] = { "--", "\xe2\x80\x94",
+		"\xe2\x80\x93", "-", "/" };
 	struct line t;
+	size_t i, n;
 
 	t.s = s;
 	t.len = strlen(s);
-	return t.len >= 2 && s[0] == '-' && isalpha((unsigned char)s[1]) &&
-	    mailtext_words(t) <= 3;
+	if (mailtext_words(t) > 3)
+		return 0;
+	for (i = 0; i < nitems(dashes); i++) {
+		n = strlen(dashes[i]);
+		if (strncmp(s, dashes[i], n) != 0)
+			continue;
+		/* "-Name" as before; the other dashes and the slash with a
+		 * name after them, a space allowed after a long one. */
+		if (i == 3)
+			return isalpha((unsigned char)s[1]);
+		if (s[n] == ' ' && i < 3)
+			n++;
+		return (isalpha((unsigned char)s[n]) ||
+		    (unsigned char)s[n] >= 0xc0) && mailtext_is_name(s + n);
+	}
+	return 0;
 }
 
 /* Closing words of a short sign-off block at the end ("Regards,", "Viele
@@ -746,7 +1077,8 @@ static const struct {
 	{ "Vänliga hälsningar", 0 }, { "Mvh", 0 }, { "Tack", 0 },
 	{ "Hilsen", 0 }, { "Venlig hilsen", 0 }, { "Med venlig hilsen", 0 },
 	{ "Vennlig hilsen", 0 }, { "Med vennlig hilsen", 0 }, { "Tak", 0 },
-	{ "Takk", 0 },
+	{ "Takk", 0 }, { "Kh", 0 }, { "Vh", 0 }, { "Kærlig hilsen", 0 },
+	{ "Mange hilsner", 0 }, { "Hilsner", 0 }, { "Knus", 0 }, { "Kram", 0 },
 	{ "Terveisin", 0 }, { "Ystävällisin terveisin", 0 }, { "Kiitos", 0 },
 	{ "Pozdrawiam", 0 }, { "Pozdrowienia", 0 }, { "Z poważaniem", 0 },
 	{ "Dzięki", 0 }, { "Dziękuję", 0 },			/* Polish */
@@ -759,6 +1091,17 @@ static const struct {
 	{ "مع التحية", 0 }, { "مع تحياتي", 0 }, { "شكرا", 0 },
 	{ "谢谢", 0 }, { "此致", 0 }, { "祝好", 0 },
 	{ "よろしくお願いします", 0 }, { "よろしくお願いいたします", 0 },
+	{ "Herzliche Grüße", 0 }, { "Schöne Grüße", 0 }, { "Grüsse", 0 },
+	{ "Gruss", 0 }, { "Mit besten Grüßen", 0 },		/* German */
+	{ "Saludos cordiales", 0 }, { "Un cordial saludo", 0 },
+	{ "Met vriendelijke groeten", 0 }, { "Hartelijke groet", 0 },
+	{ "Üdv", 0 }, { "Üdvözlettel", 0 }, { "Köszönöm", 0 },	/* Hungarian */
+	{ "Cu stimă", 0 }, { "Cu drag", 0 }, { "Mulțumesc", 0 },	/* Romanian */
+	{ "Salutacions", 0 }, { "Atentament", 0 }, { "Gràcies", 0 },
+	{ "Pozdrav", 0 }, { "Lp", 0 }, { "Lep pozdrav", 0 },
+	{ "Hvala", 0 }, { "S pozdravom", 0 },		/* South Slavic, Slovak */
+	{ "Με εκτίμηση", 0 }, { "Ευχαριστώ", 0 },		/* Greek */
+	{ "בברכה", 0 }, { "תודה", 0 },				/* Hebrew */
 };
 
 /* A sign-off line; *punct is set when it ends in ',', '.' or '!'. */
@@ -800,9 +1143,13 @@ mailtext_is_name(const char *s)
 	t.len = strlen(s);
 	if (t.len == 0 || t.len > 40 || mailtext_words(t) > 4)
 		return 0;
-	for (i = 0; i < t.len; i++)
+	for (i = 0; i < t.len; i++) {
+		/* "Engineer @ Acme": an '@' between words is a title's. */
+		if (s[i] == '@' && i > 0 && s[i - 1] == ' ' && s[i + 1] == ' ')
+			continue;
 		if (isdigit((unsigned char)s[i]) || strchr("#@:<>/=", s[i]))
 			return 0;
+	}
 	return 1;
 }
 
@@ -835,56 +1182,298 @@ mailtext_is_signoff_name(const char *s)
 	return r;
 }
 
-/* Drop a sign-off block that ends what was read: "-Name"; "Cheers, Bob";
+/* The reading of one body: its lines, what each is, the starts found. */
+struct reading {
+	const struct line *lines;
+	int		 n;
+	struct mail_line *out;	/* n of them */
+	int		 cut;	/* the sure start of quoted material, or -1 */
+	int		 hold;	/* a possible one, or -1 */
+	int		 nread;
+};
+
+static void
+mailtext_mark(struct reading *r, int from, int to, int why, int below)
+{
+	int i;
+
+	for (i = from; i <= to && i < r->n; i++) {
+		if (r->out[i].why == MAIL_LINE_READ)
+			r->nread--;
+		r->out[i].why = mailtext_trim(r->lines[i]).len == 0 ?
+		    MAIL_LINE_BLANK : why;
+		r->out[i].below = below;
+	}
+}
+
+/* The next line read after i (READ, or -1), and whether a blank line
+ * comes before it. */
+static int
+mailtext_next_read(const struct reading *r, int i, int *blank)
+{
+	*blank = 0;
+	for (i++; i < r->n; i++) {
+		if (r->out[i].why == MAIL_LINE_READ)
+			return i;
+		if (r->out[i].why == MAIL_LINE_BLANK)
+			*blank = 1;
+		else
+			return -1;
+	}
+	return -1;
+}
+
+/* A sign-off in the middle: "Thanks,", one to three name lines, a blank
+ * line, then more text (a title block, a disclaimer, a footer the client
+ * added): from the sign-off on, it is the signature. */
+static void
+mailtext_mid_signoff(struct reading *r)
+{
+	int i, k, names, blank, command, punct, last;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->out[i].why != MAIL_LINE_READ ||
+		    !mailtext_is_signoff(r->out[i].text, &command, &punct) ||
+		    (!punct && command))
+			continue;
+		names = 0;
+		last = i;
+		for (k = mailtext_next_read(r, i, &blank); k >= 0 && !blank &&
+		    names < 3 && mailtext_is_name(r->out[k].text);
+		    k = mailtext_next_read(r, k, &blank)) {
+			names++;
+			last = k;
+		}
+		if (names == 0 || k < 0 || !blank)
+			continue;
+		mailtext_mark(r, i, last, MAIL_LINE_SIGNOFF, -1);
+		for (k = last + 1; k < r->n; k++)
+			if (r->out[k].why == MAIL_LINE_READ ||
+			    r->out[k].why == MAIL_LINE_HELD)
+				mailtext_mark(r, k, k, MAIL_LINE_SIGNATURE, i);
+		return;
+	}
+}
+
+/* A sign-off block that ends what was read: "-Name"; "Cheers, Bob";
  * "Regards," (or "Viele Grüße", "С уважением", …) with up to three lines of
  * name, title and company below it, and after them the signature's address,
  * web address and telephone lines.  Whatever stands alone is kept: it may
  * be the one command. */
 static void
-mailtext_drop_signoff(struct mail_strv *out, int first)
+mailtext_end_signoff(struct reading *r)
 {
-	int s, k, command, punct, names, cut = -1;
+	int *rd, nr = 0, i, s, k, command, punct, names, cut = -1;
 
-	if (out->n > first && mailtext_is_dash_name(out->v[out->n - 1])) {
-		free(out->v[--out->n]);
-		out->v[out->n] = NULL;
-	}
-	for (s = out->n - 1; s >= first + 1 && s >= out->n - 7; s--) {
-		if (s == out->n - 1 && mailtext_is_signoff_name(out->v[s])) {
+	rd = xreallocarray(NULL, (size_t)r->n + 1, sizeof(*rd));
+	for (i = 0; i < r->n; i++)
+		if (r->out[i].why == MAIL_LINE_READ)
+			rd[nr++] = i;
+	if (nr > 0 && mailtext_is_dash_name(r->out[rd[nr - 1]].text))
+		mailtext_mark(r, rd[nr - 1], rd[nr - 1], MAIL_LINE_SIGNOFF,
+		    -1), nr--;
+	for (s = nr - 1; s >= 1 && s >= nr - 7; s--) {
+		if (s == nr - 1 && mailtext_is_signoff_name(r->out[rd[s]].text)) {
 			cut = s;
 			break;
 		}
-		if (!mailtext_is_signoff(out->v[s], &command, &punct))
+		if (!mailtext_is_signoff(r->out[rd[s]].text, &command, &punct))
 			continue;
 		names = 0;
-		for (k = s + 1; k < out->n && names < 3 &&
-		    mailtext_is_name(out->v[k]); k++)
+		for (k = s + 1; k < nr && names < 3 &&
+		    mailtext_is_name(r->out[rd[k]].text); k++)
 			names++;
-		while (k < out->n && names > 0 &&
-		    mailtext_is_sig_detail(out->v[k]))
+		while (k < nr && names > 0 &&
+		    mailtext_is_sig_detail(r->out[rd[k]].text))
 			k++;
-		if (k < out->n || (names == 0 && (command || !punct)))
-			return;
+		if (k < nr || (names == 0 && (command || !punct)))
+			break;
 		cut = s;
 		break;
 	}
-	while (cut >= 0 && out->n > cut) {
-		free(out->v[--out->n]);
-		out->v[out->n] = NULL;
+	for (k = cut; cut >= 0 && k < nr; k++)
+		mailtext_mark(r, rd[k], rd[k], MAIL_LINE_SIGNOFF, rd[cut]);
+	free(rd);
+}
+
+/* Lines below a sure start (why: what it was) are not the sender's. */
+static void
+mailtext_cut(struct reading *r, int i, int why)
+{
+	r->out[i].why = why;
+	if (r->cut < 0)
+		r->cut = i;
+}
+
+/* A line that may begin quoted material: it is set aside, and nothing
+ * below it is read. */
+static void
+mailtext_possible(struct reading *r, int from, int to, int why)
+{
+	int i;
+
+	for (i = from; i <= to; i++) {
+		r->out[i].why = mailtext_trim(r->lines[i]).len == 0 ?
+		    MAIL_LINE_BLANK : r->hold < 0 ? why : MAIL_LINE_HELD;
+		r->out[i].possible = r->hold < 0;
+		r->out[i].below = r->hold;
+	}
+	if (r->hold < 0)
+		r->hold = from;
+}
+
+/* A line the client wrapped out of a quote: right below a long quoted line
+ * and right above another quoted line, with no blank line between. */
+static int
+mailtext_wrapped_quote(const struct line *lines, int n, int i)
+{
+	struct line p, q;
+
+	if (i == 0 || i + 1 >= n)
+		return 0;
+	p = mailtext_trim(lines[i - 1]);
+	q = mailtext_trim(lines[i + 1]);
+	return mailtext_is_quote(p) && p.len >= 60 && mailtext_is_quote(q);
+}
+
+static void
+mailtext_classify(struct reading *r, int max_commands,
+    int *commands_truncated)
+{
+	int li, k, strong, end, possible;
+
+	for (li = 0; li < r->n; li++) {
+		struct line t = mailtext_trim(r->lines[li]);
+		struct mail_line *o = &r->out[li];
+
+		o->below = r->cut >= 0 ? r->cut : -1;
+		if (r->cut >= 0) {
+			o->why = t.len == 0 ? MAIL_LINE_BLANK :
+			    MAIL_LINE_ORIGINAL;
+			continue;
+		}
+		if (t.len == 0) {
+			o->why = MAIL_LINE_BLANK;
+			continue;
+		}
+		if (mailtext_is_quote(t) ||
+		    mailtext_wrapped_quote(r->lines, r->n, li)) {
+			o->why = MAIL_LINE_QUOTE;
+			continue;
+		}
+		if (mailtext_is_sigsep(t) || mailtext_is_dotted_rule(t)) {
+			mailtext_cut(r, li, MAIL_LINE_SIGNATURE);
+			continue;
+		}
+		if (mailtext_is_rule(t) || mailtext_is_original_marker(t)) {
+			mailtext_cut(r, li, MAIL_LINE_SEPARATOR);
+			continue;
+		}
+		if (mailtext_is_mobile_sig(t)) {
+			/* Above the reply, as some phones put it, it is
+			 * only itself. */
+			if (r->nread > 0 || r->hold >= 0)
+				mailtext_cut(r, li, MAIL_LINE_DEVICE);
+			else
+				o->why = MAIL_LINE_DEVICE;
+			continue;
+		}
+		if ((end = mailtext_header_block(r->lines, r->n, li,
+		    &possible)) >= 0) {
+			if (possible || (r->nread == 0 && r->hold < 0))
+				/* At the top, what is below may be a reply;
+				 * it may as well be the mail forwarded. */
+				mailtext_possible(r, li, end,
+				    MAIL_LINE_HEADERS);
+			else {
+				mailtext_mark(r, li, end, MAIL_LINE_HEADERS,
+				    -1);
+				mailtext_cut(r, li, MAIL_LINE_HEADERS);
+			}
+			li = end;
+			continue;
+		}
+		if (mailtext_is_separator_like(t)) {
+			mailtext_possible(r, li, li, MAIL_LINE_SEPARATOR);
+			continue;
+		}
+		if ((k = mailtext_attribution(r->lines, r->n, li,
+		    &strong)) > 0) {
+			int j = li + k;
+
+			while (j < r->n && mailtext_trim(r->lines[j]).len == 0)
+				j++;
+			/* Bottom-posting and inline replies: only the
+			 * attribution goes; the quote rule drops the rest and
+			 * what follows is the sender's.  Mobile clients put
+			 * the attribution first and the reply below it. */
+			if ((j < r->n && mailtext_is_quote(mailtext_trim(
+			    r->lines[j]))) || (strong && r->nread == 0 &&
+			    r->hold < 0)) {
+				mailtext_mark(r, li, li + k - 1,
+				    MAIL_LINE_ATTRIBUTION, -1);
+			} else if (strong) {
+				mailtext_mark(r, li, li + k - 1,
+				    MAIL_LINE_ATTRIBUTION, -1);
+				mailtext_cut(r, li, MAIL_LINE_ATTRIBUTION);
+			} else
+				mailtext_possible(r, li, li + k - 1,
+				    MAIL_LINE_ATTRIBUTION);
+			li += k - 1;
+			continue;
+		}
+		if (r->hold >= 0) {
+			o->why = MAIL_LINE_HELD;
+			o->below = r->hold;
+			continue;
+		}
+		if (max_commands > 0 && r->nread >= max_commands) {
+			*commands_truncated = 1;
+			for (; li < r->n; li++) {
+				r->out[li].why = MAIL_LINE_LIMIT;
+				r->out[li].below = -1;
+			}
+			break;
+		}
+		o->why = MAIL_LINE_READ;
+		r->nread++;
 	}
 }
 
-void
-mailtext_commands(const char *text, size_t len, int max_lines,
-    int max_commands, struct mail_strv *out, int *lines_truncated,
-    int *commands_truncated)
+static const char *const mailtext_why_names[] = {
+	[MAIL_LINE_READ] = "read",
+	[MAIL_LINE_BLANK] = "blank",
+	[MAIL_LINE_QUOTE] = "quote",
+	[MAIL_LINE_ATTRIBUTION] = "attribution",
+	[MAIL_LINE_HEADERS] = "header block",
+	[MAIL_LINE_SEPARATOR] = "separator",
+	[MAIL_LINE_SIGNATURE] = "signature",
+	[MAIL_LINE_DEVICE] = "device line",
+	[MAIL_LINE_SIGNOFF] = "sign-off",
+	[MAIL_LINE_ORIGINAL] = "after the reply",
+	[MAIL_LINE_HELD] = "not read",
+	[MAIL_LINE_LIMIT] = "over the limit",
+};
+
+const char *
+mailtext_why_name(int why)
 {
+	if (why < 0 || (size_t)why >= nitems(mailtext_why_names))
+		return "?";
+	return mailtext_why_names[why];
+}
+
+void
+mailtext_read(const char *text, size_t len, int max_lines, int max_commands,
+    struct mail_msg *m)
+{
+	struct reading r;
 	struct line *lines = NULL;
 	size_t i, start;
-	int n = 0, cap = 0, k, strong, li, first = out->n;
+	int n = 0, cap = 0, li;
 
-	*lines_truncated = 0;
-	*commands_truncated = 0;
+	m->lines_truncated = 0;
+	m->commands_truncated = 0;
 	/* Split on LF, CRLF or a lone CR. */
 	for (i = 0, start = 0; i <= len; i++) {
 		if (i < len && text[i] != '\n' && text[i] != '\r')
@@ -892,7 +1481,7 @@ mailtext_commands(const char *text, size_t len, int max_lines,
 		if (i == len && i == start)
 			break;	/* nothing after the last line end */
 		if (max_lines > 0 && n >= max_lines) {
-			*lines_truncated = 1;
+			m->lines_truncated = 1;
 			break;
 		}
 		if (n == cap) {
@@ -907,46 +1496,56 @@ mailtext_commands(const char *text, size_t len, int max_lines,
 			i++;
 		start = i + 1;
 	}
+	memset(&r, 0, sizeof(r));
+	r.lines = lines;
+	r.n = n;
+	r.cut = r.hold = -1;
+	r.out = xcalloc((size_t)n + 1, sizeof(*r.out));
 	for (li = 0; li < n; li++) {
 		struct line t = mailtext_trim(lines[li]);
 
-		if (t.len == 0 || mailtext_is_quote(t))
-			continue;
-		if (mailtext_is_sigsep(t) || mailtext_is_rule(t) ||
-		    mailtext_is_mobile_sig(t) ||
-		    mailtext_is_original_marker(t) ||
-		    mailtext_is_outlook_block(lines, n, li))
-			break;
-		if ((k = mailtext_attribution(lines, n, li, &strong)) > 0) {
-			int j = li + k;
-
-			while (j < n && mailtext_trim(lines[j]).len == 0)
-				j++;
-			/* Bottom-posting and inline replies: only the
-			 * attribution goes; the quote rule drops the rest and
-			 * what follows is the sender's.  Mobile clients put
-			 * the attribution first and the reply below it. */
-			if ((j < n && mailtext_is_quote(mailtext_trim(
-			    lines[j]))) || (strong && out->n == first)) {
-				li += k - 1;
-				continue;
-			}
-			if (strong)
-				break;
-		}
-		if (max_commands > 0 && out->n - first >= max_commands) {
-			*commands_truncated = 1;
-			break;
-		}
-		{
-			char *c = xstrndup(t.s, t.len);
-
-			mail_strv_add(out, c);
-			free(c);
-		}
+		r.out[li].text = xstrndup(t.s, t.len);
+		r.out[li].below = -1;
 	}
-	mailtext_drop_signoff(out, first);
+	mailtext_classify(&r, max_commands, &m->commands_truncated);
+	mailtext_mid_signoff(&r);
+	mailtext_end_signoff(&r);
+	for (li = 0; li < n; li++) {
+		if (r.out[li].why == MAIL_LINE_READ)
+			mail_strv_add(&m->commands, r.out[li].text);
+		else if (r.out[li].why == MAIL_LINE_HELD)
+			mail_strv_add(&m->unread, r.out[li].text);
+	}
+	if (m->unread.n > 0) {
+		int why = r.out[r.hold].why;
+
+		m->unread_below = xstrdup(r.out[r.hold].text);
+		m->unread_why = why == MAIL_LINE_ATTRIBUTION ?
+		    N_("it may be the line a mail client writes above a "
+		    "quotation") : why == MAIL_LINE_HEADERS ?
+		    N_("it may be the header of a quoted or forwarded mail") :
+		    N_("it may be a separator above quoted or forwarded text");
+	}
+	m->lines = r.out;
+	m->nlines = n;
 	free(lines);
+}
+
+void
+mailtext_commands(const char *text, size_t len, int max_lines,
+    int max_commands, struct mail_strv *out, int *lines_truncated,
+    int *commands_truncated)
+{
+	struct mail_msg m;
+	int i;
+
+	memset(&m, 0, sizeof(m));
+	mailtext_read(text, len, max_lines, max_commands, &m);
+	for (i = 0; i < m.commands.n; i++)
+		mail_strv_add(out, m.commands.v[i]);
+	*lines_truncated = m.lines_truncated;
+	*commands_truncated = m.commands_truncated;
+	mail_msg_free(&m);
 }
 
 /* HTML to text. */

@@ -212,6 +212,27 @@ aside_list(struct tmpl_data *d, const struct mail_strv *lines,
 		tmpl_set(d, "aside_more", "");
 }
 
+/* unread[] (the lines not read because they stand below what may start
+ * quoted text, the first few), unread_more, unread_below (that start) and
+ * unread_why (what it looked like), all "" when there are none. */
+static void
+unread_list(struct tmpl_data *d, const struct mail_msg *m)
+{
+	struct tmpl_list *l = tmpl_list(d, "unread");
+	int i;
+
+	for (i = 0; m != NULL && i < m->unread.n && i < ASIDE_SHOWN; i++)
+		tmpl_list_add_str(l, m->unread.v[i]);
+	if (m != NULL && m->unread.n > ASIDE_SHOWN)
+		tmpl_set_int(d, "unread_more", m->unread.n - ASIDE_SHOWN);
+	else
+		tmpl_set(d, "unread_more", "");
+	tmpl_set(d, "unread_below", m != NULL && m->unread.n > 0 ?
+	    m->unread_below : "");
+	tmpl_set(d, "unread_why", m != NULL && m->unread.n > 0 ?
+	    _(m->unread_why) : "");
+}
+
 /* The answer part that says what failed (and what was done before). */
 static int
 error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
@@ -237,6 +258,7 @@ error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
 		if (!aside[i])
 			tmpl_list_add_str(l, lines->v[i]);
 	aside_list(d, lines, aside);
+	unread_list(d, x->m);
 	if (parse_error) {
 		tmpl_set(d, "error.line", _("(your message)"));
 		tmpl_set(d, "error.why", parse_error);
@@ -313,6 +335,7 @@ done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes,
 		tmpl_set(it, "note", notes[i]);
 	}
 	aside_list(d, lines, aside);
+	unread_list(d, x->m);
 	if (x->m != NULL && x->m->commands_truncated)
 		tmpl_set_int(d, "truncated", x->r->cfg->limits.commands);
 	tmpl_set(d, "info_quiet_until", "");
@@ -352,6 +375,7 @@ aside_reply(struct ref_msg *x, const struct mail_strv *lines,
 	*sent = 1;
 	d = tmpl_data_new();
 	aside_list(d, lines, aside);
+	unread_list(d, x->m);
 	tmpl_set(d, "turn.you", "0");
 	tmpl_set(d, "example_move", "");
 	tmpl_list(d, "legal");
@@ -388,6 +412,7 @@ info_notice(struct ref_msg *x, int64_t until)
 	tmpl_list(d, "done");
 	tmpl_list(d, "aside");
 	tmpl_set(d, "aside_more", "");
+	unread_list(d, NULL);
 	ref_utc(until, when, sizeof(when));
 	tmpl_set(d, "info_quiet_until", when);
 	rc = ref_send(x, &x->me, "done", d, 0, -1, NULL);
@@ -618,8 +643,9 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	rc = -1;
 	if (parse_error != NULL || lines->n == 0) {
 		if (error_reply(&x, NULL, 0, NULL, NULL, parse_error ?
-		    _(parse_error) : _("the message holds no command"),
-		    &sent) == -1 || answer_queue(&x) == -1)
+		    _(parse_error) : m->unread.n > 0 ? _("no line of the "
+		    "message was read: see below") : _("the message holds no "
+		    "command"), &sent) == -1 || answer_queue(&x) == -1)
 			goto out;
 		*outcome = xasprintf("unreadable; %s", sent ? "error reply "
 		    "queued" : "error reply rate-limited");
@@ -700,7 +726,8 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	} else {
 		if (applied == 0)
 			rc = aside_reply(&x, lines, aside, aside_game, &sent);
-		else if (unanswered || naside || m->commands_truncated)
+		else if (unanswered || naside || m->commands_truncated ||
+		    m->unread.n > 0)
 			rc = done_reply(&x, lines, notes, aside, done_game);
 		else
 			rc = 0;

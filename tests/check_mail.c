@@ -283,6 +283,73 @@ START_TEST(mail_reply_forms)
 }
 END_TEST
 
+/* Below a line that only may begin quoted text nothing is read: the
+ * lines are held back (mail_msg.unread), with that line and what it
+ * looked like, so the sender can be told. */
+START_TEST(mail_possible_start_holds_lines)
+{
+	static const struct {
+		const char *body, *want, *unread, *below;
+	} cases[] = {
+		/* A verb, neither date nor address, nothing quoted. */
+		{ "board\nAlice wrote:\n3\n", "board", "3", "Alice wrote:" },
+		/* The same with quoted lines below: only it goes. */
+		{ "Alice wrote:\n> shall we?\n3\n", "3", "", NULL },
+		/* Any line ending in an address and a colon. */
+		{ "3\nReferee <r@ludus.example>:\nmove 2\nboard\n", "3",
+		    "move 2|board", "Referee <r@ludus.example>:" },
+		/* A From: line alone, with an address. */
+		{ "3\nFrom: Ann <ann@example.org>\nresign\n", "3", "resign",
+		    "From: Ann <ann@example.org>" },
+		/* A separator not in the tables. */
+		{ "3\n==== Message du : 02/03 ====\nresign\n", "3", "resign",
+		    "==== Message du : 02/03 ====" },
+		/* A header block above everything. */
+		{ "From: Ann <ann@example.org>\nSent: Monday 10:00\nTo: Ref\n\n3"
+		    "\n", "", "3", "From: Ann <ann@example.org>" },
+		/* Gmail's date-first form, nothing quoted. */
+		{ "3\n2026-03-02 10:00 GMT+01:00 Referee\nresign\n", "3",
+		    "resign", "2026-03-02 10:00 GMT+01:00 Referee" },
+		/* A sure start below still ends what is held. */
+		{ "3\nAlice wrote:\nboard\n-- \nAlice\n", "3", "board",
+		    "Alice wrote:" },
+	};
+	size_t i;
+
+	for (i = 0; i < nitems(cases); i++) {
+		struct buf raw = { 0 }, u = { 0 };
+		struct mail_msg m;
+		char *got;
+		int k;
+
+		buf_printf(&raw, "From: Alice <alice@example.org>\n"
+		    "To: referee@ludus.example\nSubject: Re: [ludus #7 "
+		    "ABCDEFGH] Your move\nContent-Type: text/plain; "
+		    "charset=utf-8\n\n%s", cases[i].body);
+		parse_ok(buf_str(&raw), &m);
+		got = joined(&m);
+		for (k = 0; k < m.unread.n; k++)
+			buf_printf(&u, "%s%s", k ? "|" : "", m.unread.v[k]);
+		buf_adds(&u, "");
+		ck_assert_msg(strcmp(got, cases[i].want) == 0 &&
+		    strcmp(buf_str(&u), cases[i].unread) == 0, "body:\n%s\n"
+		    "got %s / %s\nwant %s / %s", cases[i].body, got,
+		    buf_str(&u), cases[i].want, cases[i].unread);
+		if (cases[i].below != NULL) {
+			ck_assert_str_eq(m.unread_below, cases[i].below);
+			ck_assert_ptr_nonnull(m.unread_why);
+			/* Held lines are no stand-in for the subject. */
+			ck_assert_int_eq(m.from_subject, 0);
+		} else
+			ck_assert_ptr_null(m.unread_below);
+		free(got);
+		buf_free(&u);
+		buf_free(&raw);
+		mail_msg_free(&m);
+	}
+}
+END_TEST
+
 /* Hostile bodies stay linear: long lines, many attribution-like and
  * header-like lines, a header line followed by a sea of blank lines. */
 START_TEST(mail_hostile_bodies_fast)
@@ -901,6 +968,51 @@ START_TEST(mail_describe_format)
 }
 END_TEST
 
+/* `ludus parse`: every line and why it was read or not. */
+START_TEST(mail_describe_lines)
+{
+	struct mail_guard_cfg g = guard_cfg();
+	struct mail_msg m;
+	struct buf b = { 0 };
+	const char *s;
+
+	parse_ok("From: Alice <alice@example.org>\nSubject: s\n\n"
+	    "Sent from my iPhone\n3\nOn Mon, 2 Mar 2026 at 10:00, Referee "
+	    "<r@ludus.example> wrote:\n> 4\nboard\nBob wrote:\nresign\n"
+	    "\nCheers,\nAlice\n", &m);
+	mail_describe(&m, mail_guard(&m, &g), &b);
+	s = buf_str(&b);
+	assert_line(s, "line 1:", "device line | Sent from my iPhone");
+	assert_line(s, "line 2:", "read | 3");
+	assert_line(s, "line 3:", "attribution | On Mon, 2 Mar 2026 at 10:00, "
+	    "Referee <r@ludus.example> wrote:");
+	assert_line(s, "line 4:", "quote | > 4");
+	assert_line(s, "line 5:", "read | board");
+	assert_line(s, "line 6:", "attribution (may start quoted text: "
+	    "nothing below is read) | Bob wrote:");
+	assert_line(s, "line 7:", "not read (below line 6) | resign");
+	assert_line(s, "line 8:", "blank");
+	assert_line(s, "line 9:", "not read (below line 6) | Cheers,");
+	assert_line(s, "not read:", "3 lines below \"Bob wrote:\": it may be "
+	    "the line a mail client writes above a quotation");
+	ck_assert_msg(strstr(s, "== commands ==\n3\nboard\n") != NULL, "%s", s);
+	buf_free(&b);
+	mail_msg_free(&m);
+	/* The sign-off, the signature and what is below a sure start. */
+	parse_ok("From: Alice <alice@example.org>\nSubject: s\n\n3\n\n"
+	    "Regards,\nAlice\n-- \nAlice Liddell\n", &m);
+	mail_describe(&m, mail_guard(&m, &g), &b);
+	s = buf_str(&b);
+	assert_line(s, "line 3:", "sign-off | Regards,");
+	assert_line(s, "line 4:", "sign-off | Alice");
+	assert_line(s, "line 5:", "signature | --");
+	assert_line(s, "line 6:", "after the reply (below line 5) | "
+	    "Alice Liddell");
+	buf_free(&b);
+	mail_msg_free(&m);
+}
+END_TEST
+
 START_TEST(mail_describe_failed_recipients)
 {
 	struct mail_guard_cfg g = guard_cfg();
@@ -996,7 +1108,8 @@ cmp_names(const void *a, const void *b)
 
 /* What the corpus checks: "guard: REASON" when a guard drops the message
  * (and for a bounce a "failed: ADDRESS" line for each failed recipient),
- * "error: TEXT" when it cannot be read, else the command lines. */
+ * "error: TEXT" when it cannot be read, else the command lines and a "not
+ * read: LINE" line for each line held back. */
 static char *
 corpus_result(const char *raw, size_t len)
 {
@@ -1021,9 +1134,12 @@ corpus_result(const char *raw, size_t len)
 		mail_strv_free(&f);
 	} else if (r == -1)
 		buf_printf(&b, "error: %s\n", err);
-	else
+	else {
 		for (i = 0; i < m.commands.n; i++)
 			buf_printf(&b, "%s\n", m.commands.v[i]);
+		for (i = 0; i < m.unread.n; i++)
+			buf_printf(&b, "not read: %s\n", m.unread.v[i]);
+	}
 	mail_msg_free(&m);
 	buf_adds(&b, "");
 	return buf_steal(&b);
@@ -1136,6 +1252,8 @@ mail_suite(void)
 	tcase_add_test(tc, mail_forwarded_marker);
 	tcase_add_test(tc, mail_lookalikes_kept);
 	tcase_add_test(tc, mail_reply_forms);
+	tcase_add_test(tc, mail_possible_start_holds_lines);
+	tcase_add_test(tc, mail_describe_lines);
 	tcase_add_test(tc, mail_hostile_bodies_fast);
 	tcase_add_test(tc, mail_lines_trimmed_blank_skipped);
 	tcase_add_test(tc, mail_subject_fallback_strips_prefixes_and_tag);

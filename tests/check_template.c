@@ -645,6 +645,13 @@ sample(int full)
 		tmpl_list_add_str(l, "Good game so far.");
 	}
 	tmpl_set(d, "aside_more", full ? "3" : "");
+	l = tmpl_list(d, "unread");
+	if (full)
+		tmpl_list_add_str(l, "3");
+	tmpl_set(d, "unread_more", full ? "2" : "");
+	tmpl_set(d, "unread_below", full ? "Bob wrote:" : "");
+	tmpl_set(d, "unread_why", full ? "it may be the line a mail client "
+	    "writes above a quotation" : "");
 	tmpl_set(d, "error.quiet_until", full ? "2026-12-02 19:05 UTC" : "");
 	tmpl_set(d, "game.name", "mancala");
 	tmpl_set(d, "answer.game", "41");
