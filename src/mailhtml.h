@@ -34,11 +34,16 @@
 #define MAILHTML_PHONE_COLUMNS		48
 #define MAILHTML_PHONE_COLUMNS_MAX	57
 
+struct game_pic;
+
 struct mailhtml_opts {
 	const char *lang;	/* "en", "ru": <html lang> */
 	const char *title;	/* the subject */
 	const char *reply_to;	/* where a reply goes (mailto:), or NULL */
 	const char *reply_subject; /* the subject a reply keeps, or NULL */
+	const struct game_pic *pic; /* the drawing of every board of the
+				 * text (the public pages), or NULL: each
+				 * board's kept one (mailhtml_pic_keep) */
 };
 
 /* The HTML document (owned) for text (NUL-terminated) and its style layer
@@ -50,6 +55,16 @@ char	*mailhtml_render(const char *text, const char *style,
 struct buf;
 void	 mailhtml_body(struct buf *out, const char *text, const char *style,
 	    const struct mailhtml_opts *);
+/*
+ * Keep the drawing (ops->draw) of a board text for the HTML part of the
+ * mails made in the next while: the id (1..127) its text's line ends
+ * carry in the style layer (MAILHTML_BOARD | id), so that a board copied
+ * into any mail is drawn.  A drawing is used only for the very text it
+ * was kept with, so an id used again later draws no wrong board; a
+ * board without one (or whose drawing is gone) shows as text.
+ */
+struct game_pic;
+int	 mailhtml_pic_keep(const char *board, const struct game_pic *);
 /* Append s percent-encoded for a mailto: URI (RFC 6068: UTF-8, every
  * byte but the unreserved ones). */
 void	 mailhtml_uri_escape(struct buf *, const char *s);

@@ -272,10 +272,23 @@ refview_set_board(struct tmpl_data *d, const struct play_game *g,
 	size_t i, len = strlen(board);
 	char *style = xcalloc(1, len + 1);
 
+	struct game_pic *pic;
+	int id = 0;
+
 	if (g->def->ops->render_style != NULL)
 		g->def->ops->render_style(g->st, v, board, len, style);
+	/* The HTML part draws the board from the state (ops->draw): the
+	 * drawing is kept under an id its line ends carry. */
+	if (g->def->ops->draw != NULL) {
+		pic = xcalloc(1, sizeof(*pic));
+		g->def->ops->draw(g->st, v, pic);
+		if (!pic->full && pic->ngrids > 0)
+			id = mailhtml_pic_keep(board, pic);
+		free(pic);
+	}
 	for (i = 0; i < len; i++)
-		style[i] = (char)(MAILHTML_BOARD | (style[i] & 0x7f));
+		style[i] = (char)(MAILHTML_BOARD | (board[i] == '\n' ? id :
+		    style[i] & 0x7f));
 	tmpl_set_styled(d, "board", board, style);
 	free(style);
 }

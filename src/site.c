@@ -346,6 +346,7 @@ board_html(struct site *s, const struct play_game *g, const void *st,
 	const struct game_ops *ops = g->def->ops;
 	struct mailhtml_opts mo;
 	struct game_view v;
+	struct game_pic *pic = NULL;
 	struct buf t = { 0 };
 	char *style;
 	size_t i;
@@ -366,7 +367,15 @@ board_html(struct site *s, const struct play_game *g, const void *st,
 		style[i] = (char)(MAILHTML_BOARD | (style[i] & 0x7f));
 	memset(&mo, 0, sizeof(mo));
 	mo.lang = s->lang;
+	/* The mails' drawing of the board, when the game has one. */
+	if (ops->draw != NULL) {
+		pic = xcalloc(1, sizeof(*pic));
+		ops->draw(st, &v, pic);
+		if (!pic->full && pic->ngrids > 0)
+			mo.pic = pic;
+	}
 	mailhtml_body(out, buf_str(&t), style, &mo);
+	free(pic);
 	free(style);
 	buf_free(&t);
 }

@@ -4,7 +4,8 @@
 # in $fail.
 
 # browser NAME ARGS...: headless Chromium with a fresh profile of its own,
-# offline, its console in $tmp/browser.NAME.log.
+# offline, its console in $tmp/browser.NAME.log; $browser_extra adds
+# flags (--force-dark-mode: the pages see prefers-color-scheme dark).
 browser() {
 	_bn=$1
 	shift
@@ -12,7 +13,8 @@ browser() {
 	    --no-first-run --disable-background-networking \
 	    --disable-component-update --disable-sync --hide-scrollbars \
 	    --enable-logging=stderr --v=0 \
-	    --user-data-dir="$tmp/profile.$_bn" "$@" 2>>"$tmp/browser.$_bn.log"
+	    --user-data-dir="$tmp/profile.$_bn" ${browser_extra:-} "$@" \
+	    2>>"$tmp/browser.$_bn.log"
 }
 
 # measure BUDGET: $tmp/measure.html in the browser (BUDGET ms of virtual

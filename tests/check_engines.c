@@ -425,6 +425,8 @@ replay(const char *opts, uint64_t g, int nlog, const void *st)
 
 /* One random game of the variant from seed g: -1 when the engine
  * refuses the options, else 1 when it ended within PLY_CAP plies, 0. */
+static char *view_of(const void *, int);
+
 static int
 random_game(const char *opts, uint64_t g, struct rng *rng)
 {
@@ -438,7 +440,11 @@ random_game(const char *opts, uint64_t g, struct rng *rng)
 	copy = xmalloc(ops->state_size);
 	for (;;) {
 		check_position(st, nseats, all, n);
-		if ((mask = ops->to_move(st)) == 0 || nlog == PLY_CAP)
+		mask = ops->to_move(st);
+		if (ops->draw != NULL && (nlog % 13 == 0 || mask == 0))
+			for (seat = 0; seat < nseats; seat++)
+				free(view_of(st, seat));
+		if (mask == 0 || nlog == PLY_CAP)
 			break;
 		seat = random_seat(mask, nseats, rng);
 		if (rng_below(rng, 16) == 0)
@@ -490,8 +496,74 @@ START_TEST(engine_random_games)
 }
 END_TEST
 
+/*
+ * A drawing of what the viewer sees (ops->draw), checked against the text
+ * render() made for the same view: the drawing fits its arrays, allocates
+ * nothing, and every diagram of the text (a run of lines that are not
+ * running text) has grids for it, no grid stands for a diagram the text
+ * lacks, and a grid that follows a line follows one the text has.
+ * Appended to b as text, so that the views compared in
+ * engine_hidden_cards compare the drawings too.
+ */
+static void
+check_drawing(const void *st, const struct game_view *v, struct buf *b)
+{
+	const struct game_ops *ops = eng.ops;
+	struct game_pic *pic = xcalloc(1, sizeof(*pic));
+	struct buf t = { 0 };
+	char *style;
+	size_t at, end;
+	int diagrams = 0, in = 0, i, k, found;
+	unsigned long before;
+	const struct game_grid *g;
+
+	ops->render(st, v, &t);
+	style = xcalloc(1, t.len + 1);
+	if (ops->render_style != NULL)
+		ops->render_style(st, v, buf_str(&t), t.len, style);
+	for (at = 0; at < t.len; at = end + 1) {
+		end = at + strcspn(buf_str(&t) + at, "\n");
+		if (end == at || style[at] & GAME_STYLE_TEXT)
+			in = 0;
+		else if (!in++)
+			diagrams++;
+	}
+	before = allocs;
+	ops->draw(st, v, pic);
+	need(allocs == before, "%s: draw() allocated", ops->name);
+	need(!pic->full && (pic->ngrids > 0 || diagrams == 0),
+	    "%s: no drawing (%d grids)", ops->name, pic->ngrids);
+	for (k = 0; k < diagrams; k++) {
+		for (i = 0, found = 0; i < pic->ngrids; i++)
+			found |= pic->grid[i].after[0] == '\0' &&
+			    pic->grid[i].block == k;
+		need(found, "%s: diagram %d of the text is not drawn:\n%s",
+		    ops->name, k, buf_str(&t));
+	}
+	for (i = 0; i < pic->ngrids; i++) {
+		g = &pic->grid[i];
+		if (g->after[0] == '\0')
+			need(g->block < diagrams, "%s: grid %d draws diagram "
+			    "%d of %d", ops->name, i, g->block, diagrams);
+		else
+			need(strstr(buf_str(&t), g->after) != NULL, "%s: grid "
+			    "%d follows \"%s\", not in the text", ops->name, i,
+			    g->after);
+		buf_printf(b, "grid %d %dx%d %s|", g->block, g->rows, g->cols,
+		    g->caption);
+		for (k = 0; k < g->rows * g->cols; k++)
+			buf_printf(b, "%d:%d:%s ", pic->cell[g->first + k].kind,
+			    pic->cell[g->first + k].look,
+			    pic->cell[g->first + k].text);
+		buf_addc(b, '\n');
+	}
+	free(style);
+	buf_free(&t);
+	free(pic);
+}
+
 /* What a seat sees: its rendering, its legal moves in notation and the
- * public rendering. */
+ * public rendering, each with its drawing. */
 static char *
 view_of(const void *st, int seat)
 {
@@ -499,11 +571,15 @@ view_of(const void *st, int seat)
 	struct buf b = { 0 };
 
 	eng.ops->render(st, &v, &b);
+	if (eng.ops->draw != NULL)
+		check_drawing(st, &v, &b);
 	buf_adds(&b, "\n--- legal ---\n");
 	game_legal_text(eng.ops, st, seat, &b);
 	buf_adds(&b, "\n--- public ---\n");
 	v.viewer = GAME_PUBLIC;
 	eng.ops->render(st, &v, &b);
+	if (eng.ops->draw != NULL)
+		check_drawing(st, &v, &b);
 	return buf_steal(&b);
 }
 
@@ -622,6 +698,8 @@ START_TEST(engine_table)
 	    ops->format_move && ops->apply && ops->result && ops->render &&
 	    ops->serialise && ops->parse_state && ops->export_json);
 	ck_assert_int_ge(eng.nv, 1);
+	/* Every game's board is drawn in the HTML part. */
+	ck_assert(ops->draw != NULL);
 }
 END_TEST
 

@@ -95,6 +95,75 @@ for game in kalah alquerque almakleh aluette spite; do
 	done
 done
 
+# And in Russian.
+for game in kalah alquerque almakleh aluette spite; do
+	case=game-$game-ru
+	for kind in start move end; do
+		case $kind in
+		start) re='Ваш ход: .*начал' ;;
+		move) re='Ваш ход: .*, ' ;;
+		end) re='\] .*(окончен|завершен|конец)' ;;
+		esac
+		pick "$cases/$case/expected" "$re" >"$tmp/$game-ru-$kind.html"
+		[ -s "$tmp/$game-ru-$kind.html" ] && pages="$pages $game-ru-$kind"
+	done
+done
+
+# Right to left, compared with English: the same games replayed with the
+# referee's language set to Arabic, each pair of mails laid out below
+# ("Order").
+. "$LUDUS_SRCDIR/tests/goldenlib.sh"
+export LUDUS_GAMES_DIR
+orders=
+if golden_test_build; then
+	for case in game-spite game-aluette robot-answers; do
+		for lang in en ar; do
+			mkdir -p "$tmp/$case.$lang/ref" "$tmp/$case.$lang/case"
+			for f in "$cases/$case"/*; do
+				ln -s "$f" "$tmp/$case.$lang/case/"
+			done
+			rm -f "$tmp/$case.$lang/case/referee.yaml"
+			{
+				[ -f "$cases/$case/referee.yaml" ] &&
+				    cat "$cases/$case/referee.yaml"
+				echo "language: $lang"
+			} >"$tmp/$case.$lang/case/referee.yaml"
+			golden_replay "$tmp/$case.$lang/ref" "$tmp/$case.$lang/case" &&
+			    golden_dump "$tmp/$case.$lang/ref" "$tmp/$case.$lang/out" || {
+				echo "FAIL $case in $lang: the replay failed"
+				fail=$((fail + 1))
+			}
+			# Each mail's text and HTML parts: N.txt, N.html.
+			awk -v d="$tmp/$case.$lang" '
+				/^=== mail [0-9]+ ===$/ { n = $3; part = "txt"; body = 0; next }
+				/^--- text\/html ---$/ { part = "html"; next }
+				/^$/ && part == "txt" && !body { body = 1; next }
+				part == "txt" && body { print > (d "/" n ".txt") }
+				part == "html" { print > (d "/" n ".html") }
+			' "$tmp/$case.$lang/out"
+		done
+		for h in "$tmp/$case.ar"/*.html; do
+			[ -f "$h" ] || continue
+			n=${h##*/}
+			n=${n%.html}
+			[ -f "$tmp/$case.en/$n.html" ] || continue
+			cp "$h" "$tmp/order-$case-$n-ar.html"
+			cp "$tmp/$case.en/$n.html" "$tmp/order-$case-$n-en.html"
+			# The runs the Arabic text part isolates (U+2066 ...
+			# U+2069) of two words or more, or with a bracket, that
+			# the English text part has too: names, hands, tricks.
+			grep -o '⁦[^⁩]*⁩' "$tmp/$case.ar/$n.txt" | sed 's/^⁦//; s/⁩$//' |
+			    awk 'index($0, " ") || index($0, "(")' | sort -u |
+			    while IFS= read -r run; do
+				if grep -qF -- "$run" "$tmp/$case.en/$n.txt"; then
+					printf '%s\n' "$run"
+				fi
+			done >"$tmp/order-$case-$n.runs"
+			orders="$orders order-$case-$n"
+		done
+	done
+fi
+
 # Every HTML part of every golden case, not only the pages above, must
 # parse strictly too.
 mkdir "$tmp/all"
@@ -115,7 +184,7 @@ if [ "$nall" -gt 0 ] &&
 	sed 's/^/  /' "$tmp/xml.log" | head -n 10
 	fail=$((fail + 1))
 fi
-if [ "$nall" -gt 0 ] && grep -Eil '<(script|link|img|iframe|object|embed|style|form|base)[ >/]|[ "]src=|url\(|@import|href="[^m#]|href="m[^a]|javascript:' \
+if [ "$nall" -gt 0 ] && grep -Eil '<(script|link|img|iframe|object|embed|form|base)[ >/]|[ "]src=|url\(|@import|href="[^m#]|href="m[^a]|javascript:' \
     "$tmp"/all/*.html >"$tmp/refs"; then
 	echo "FAIL golden HTML parts that reference something outside the mail:"
 	sed "s|^$tmp/all/|  |" "$tmp/refs" | head -n 10
@@ -129,10 +198,10 @@ for p in $pages; do
 		sed 's/^/  /' "$tmp/xml.log" | head -n 5
 		fail=$((fail + 1))
 	fi
-	if grep -Eiq '<(script|link|img|iframe|object|embed|style|form|base)[ >/]|[ "]src=|url\(|@import|href="[^m#]|href="m[^a]|javascript:' \
+	if grep -Eiq '<(script|link|img|iframe|object|embed|form|base)[ >/]|[ "]src=|url\(|@import|href="[^m#]|href="m[^a]|javascript:' \
 	    "$tmp/$p.html"; then
 		echo "FAIL $p: references something outside the mail:"
-		grep -Eio '<(script|link|img|iframe|object|embed|style|form|base)[ >/]|[ "]src=[^ ]*|url\([^)]*|@import|href="[^m#][^"]*|javascript:' \
+		grep -Eio '<(script|link|img|iframe|object|embed|form|base)[ >/]|[ "]src=[^ ]*|url\([^)]*|@import|href="[^m#][^"]*|javascript:' \
 		    "$tmp/$p.html" | head -n 3 | sed 's/^/  /'
 		fail=$((fail + 1))
 	fi
@@ -174,11 +243,29 @@ window.addEventListener("load", function () {
 			if (r.right > w.innerWidth + 1)
 				bad.push("board " + (i + 1) + " ends outside the window (" + Math.round(r.right) + " px)");
 		});
+		/* A game's board is drawn (tables of class lx-board) and, on
+		 * a phone, at least 80% of the window wide, inside it. */
+		var widest = 0;
+		d.querySelectorAll("table.lx-board").forEach(function (t) {
+			var r = t.getBoundingClientRect();
+			widest = Math.max(widest, r.width);
+			if (r.right > w.innerWidth + 1 || r.left < -1)
+				bad.push("a drawn board leaves the window (" + Math.round(r.left) + " to " + Math.round(r.right) + " px)");
+		});
+		if (/-(start|move|end)$/.test(f.dataset.page) && f.width == 375 &&
+		    widest < 0.8 * 375)
+			bad.push("no drawn board 80% of the phone's width (widest " + Math.round(widest) + " px)");
+		/* Dark: a reader who prefers it gets a dark page. */
+		if (w.matchMedia("(prefers-color-scheme: dark)").matches) {
+			var bg = w.getComputedStyle(d.body).backgroundColor.match(/\d+/g);
+			if (!bg || (+bg[0] + +bg[1] + +bg[2]) / 3 > 80)
+				bad.push("dark scheme but a light page (" + w.getComputedStyle(d.body).backgroundColor + ")");
+		}
 		if (d.documentElement.scrollWidth > w.innerWidth + 1)
 			bad.push("the page is wider than the window (" + d.documentElement.scrollWidth + " px)");
 		if (w.performance.getEntriesByType("resource").length > 0)
 			bad.push("it loaded " + w.performance.getEntriesByType("resource")[0].name);
-		if (d.querySelectorAll("script,link,img,iframe,object,embed,style,form,[src]").length > 0)
+		if (d.querySelectorAll("script,link,img,iframe,object,embed,form,[src],body style").length > 0)
 			bad.push("it has an element that loads something");
 		d.querySelectorAll("a[href]").forEach(function (a) {
 			if (a.getAttribute("href").indexOf("mailto:") !== 0)
@@ -196,16 +283,142 @@ window.addEventListener("load", function () {
 EOF
 } >"$tmp/measure.html"
 measure 10000
+cp "$tmp/results" "$tmp/results.light"
+browser_extra=--force-dark-mode
+measure 10000
+browser_extra=
+sed 's/^\(ok\|FAIL\) \([^ ]*\)/\1 \2 (dark)/' "$tmp/results" >>"$tmp/results.light"
+mv "$tmp/results.light" "$tmp/results"
 
-# Screenshots: each page at 375 px and 760 px side by side.
+# Order: each Arabic mail and its English twin at 760 px.  The text as it
+# is laid out is read back line by line, left to right, from the place of
+# every character; every run of notation, cards and names the two text
+# parts share reads the same in both, and the cards of each drawn grid
+# (hands, tricks, piles) come in the same order.
+if [ -n "$orders" ]; then
+	cp "$tmp/results" "$tmp/results.pages"
+	{
+		echo '<!DOCTYPE html><html><head><meta charset="utf-8" /></head><body>'
+		echo '<pre id="out">pending</pre>'
+		for o in $orders; do
+			for l in en ar; do
+				echo "<iframe src=\"$o-$l.html\" data-page=\"$o\" data-lang=\"$l\" width=\"760\" height=\"6000\" style=\"border:0\"></iframe>"
+			done
+			printf '<script type="text/plain" class="runs" data-page="%s">' "$o"
+			sed 's/&/\&amp;/g; s/</\&lt;/g' "$tmp/$o.runs"
+			echo '</script>'
+		done
+		cat <<'EOF'
+<script>
+/* The lines of a page as laid out: characters by their boxes, a line the
+ * characters whose boxes share a middle, read left to right; a gap wider
+ * than a third of the font size is a space. */
+function visual(d) {
+	var chars = [], walker = d.createTreeWalker(d.body, NodeFilter.SHOW_TEXT);
+	var node, i, r, range = d.createRange();
+	while ((node = walker.nextNode())) {
+		for (i = 0; i < node.data.length; i++) {
+			if (/\s/.test(node.data[i]))
+				continue;
+			range.setStart(node, i);
+			range.setEnd(node, i + 1);
+			r = range.getBoundingClientRect();
+			if (r.width > 0)
+				chars.push({ c: node.data[i], x: r.left, r: r.right, y: (r.top + r.bottom) / 2, h: r.height });
+		}
+	}
+	chars.sort(function (a, b) { return a.y - b.y; });
+	var lines = [], line = [];
+	chars.forEach(function (ch) {
+		if (line.length && Math.abs(ch.y - line[0].y) > line[0].h / 2) {
+			lines.push(line);
+			line = [];
+		}
+		line.push(ch);
+	});
+	if (line.length)
+		lines.push(line);
+	return lines.map(function (l) {
+		l.sort(function (a, b) { return a.x - b.x; });
+		var s = "";
+		l.forEach(function (ch, k) {
+			if (k && ch.x - l[k - 1].r > l[k - 1].h / 3)
+				s += " ";
+			s += ch.c;
+		});
+		return s;
+	});
+}
+function squash(s) { return s.replace(/[\s,]+/g, " ").trim(); }
+/* Each drawn grid's cells, row by row, left to right as laid out. */
+function grids(d) {
+	var out = [];
+	d.querySelectorAll("table.lx-board").forEach(function (t) {
+		var cells = [];
+		t.querySelectorAll("td").forEach(function (td) {
+			if (td.querySelector("td") || !td.textContent.trim())
+				return;
+			var r = td.getBoundingClientRect();
+			cells.push({ t: td.textContent.trim(), x: r.left, y: Math.round(r.top) });
+		});
+		cells.sort(function (a, b) { return a.y - b.y || a.x - b.x; });
+		out.push(cells.map(function (c) { return c.t; }).join(" "));
+	});
+	return out;
+}
+window.addEventListener("load", function () {
+	var out = [], pages = {};
+	document.querySelectorAll("iframe").forEach(function (f) {
+		var p = pages[f.dataset.page] = pages[f.dataset.page] || {};
+		p[f.dataset.lang] = f;
+	});
+	document.querySelectorAll("script.runs").forEach(function (s) {
+		var name = s.dataset.page, p = pages[name], bad = [], n = 0;
+		var en = p.en.contentDocument, ar = p.ar.contentDocument;
+		var ven = visual(en).map(squash).join("\n");
+		var van = visual(ar).map(squash).join("\n");
+		s.textContent.split("\n").forEach(function (run) {
+			run = squash(run);
+			if (!run || ven.indexOf(run) < 0)
+				return;	/* drawn, not written, in this mail */
+			n++;
+			if (van.indexOf(run) < 0)
+				bad.push("\"" + run + "\" reads otherwise in Arabic");
+		});
+		var ge = grids(en), ga = grids(ar);
+		if (ge.join("|") !== ga.join("|"))
+			bad.push("the drawn cards differ: " + ge.join(" / ") + " against " + ga.join(" / "));
+		out.push((bad.length ? "FAIL " : "ok ") + name + " order: " + n +
+		    " runs, " + ga.length + " grids" + (bad.length ? ": " + bad.join("; ") : ""));
+	});
+	document.getElementById("out").textContent = "\n" + out.join("\n") + "\nend\n";
+});
+</script></body></html>
+EOF
+	} >"$tmp/measure.html"
+	measure 20000
+	mv "$tmp/results" "$tmp/results.order"
+	mv "$tmp/results.pages" "$tmp/results"
+fi
+
+# Screenshots: each page at 375 px and 760 px side by side, light, and
+# dark for the start and end mails.
 for p in $pages; do
 	h=$(awk -v p="$p" '$2 == p && $4 == "height" { if ($5 > m) m = $5 }
 	    END { print m ? m + 24 : 1200 }' "$tmp/results")
 	shot_bg "$p" "$p.html" 760 "$h"
+	case $p in
+	*-start | *-end)
+		browser_extra=--force-dark-mode
+		shot_bg "$p-dark" "$p.html" 760 "$h"
+		browser_extra= ;;
+	esac
 done
 shots_done
 
 n=$(echo $pages | wc -w)
+echo "html: $(echo $orders | wc -w) Arabic mails read in their English" \
+    "twins' order; $(grep -c '^ok ' "$tmp/results.order" 2>/dev/null) alike"
 echo "html: $nall HTML parts parsed; $n pages at 2 widths, $(grep -c '^ok ' "$tmp/results") fit;" \
     "screenshots in $shots; $fail failed"
 [ "$fail" -eq 0 ]

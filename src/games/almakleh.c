@@ -1682,6 +1682,90 @@ almakleh_render(const void *st, const struct game_view *v, struct buf *b)
 		buf_printf(b, _("%s to move.\n"), name[a->turn]);
 }
 
+/*
+ * The drawing: the board from the reader's side as almakleh_render()
+ * turns it, pieces in their faction's colour (the letters of the text:
+ * M and P for South, m and p for North), the portals framed, the last
+ * move's squares marked; then each hand's cards as move diagrams,
+ * the hand of the seat to move first, turned as the board is.
+ */
+static void
+almakleh_draw(const void *st, const struct game_view *v, struct game_pic *pic)
+{
+	const struct almakleh *a = st;
+	int me = v->viewer == NORTH ? NORTH : SOUTH, row, col, rank, file, sq;
+	int i, k, seat, x, y, dx, dy, look, who;
+	struct game_grid *g;
+	char t[GAME_CELL_TEXT], cap[64];
+	uint8_t p;
+
+	g = game_pic_grid(pic, GAME_GRID_BOARD, 6, 6, 0, NULL);
+	if (g == NULL)
+		return;
+	for (row = 0; row < 5; row++) {
+		rank = me == SOUTH ? 4 - row : row;
+		snprintf(t, sizeof(t), "%d", rank + 1);
+		game_pic_set(pic, g, row, 0, GAME_CELL_LABEL, GAME_STYLE_DIM, t);
+		for (col = 0; col < 5; col++) {
+			file = me == SOUTH ? col : 4 - col;
+			if (row == 0) {
+				snprintf(t, sizeof(t), "%c", 'a' + file);
+				game_pic_set(pic, g, 5, col + 1,
+				    GAME_CELL_LABEL, GAME_STYLE_DIM, t);
+			}
+			sq = rank * 5 + file;
+			p = piece_at(a, sq);
+			who = owner(p);
+			look = who >= 0 ? GAME_STYLE_SEAT(a->colour[who]) : 0;
+			if (a->last_kind == MV_MOVE && (sq == a->last_from ||
+			    sq == a->last_to))
+				look |= GAME_STYLE_LAST;
+			/* A portal is framed (bold), its owner's letter
+			 * small in it when it is empty. */
+			if (sq == portal(SOUTH) || sq == portal(NORTH))
+				look |= GAME_STYLE_BOLD;
+			t[0] = piece_chars[p];
+			t[1] = '\0';
+			if (p != EMPTY)
+				game_pic_set(pic, g, row, col + 1,
+				    GAME_CELL_PIECE, look, t);
+			else
+				game_pic_set(pic, g, row, col + 1,
+				    GAME_CELL_POINT, look, "");
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		seat = i == 0 ? a->turn : !a->turn;
+		for (k = 0; k < a->nhand[seat]; k++) {
+			snprintf(cap, sizeof(cap), "%s%s",
+			    card_name(a, a->hand[seat][k]),
+			    seat == a->turn && a->hand[seat][k] == a->fresh &&
+			    !a->over ? _(" (not now)") : "");
+			g = game_pic_grid(pic, GAME_GRID_MOVES, 5, 5, 1 + i,
+			    cap);
+			for (y = 2; y >= -2; y--)
+				for (x = -2; x <= 2; x++) {
+					dx = seat == me ? x : -x;
+					dy = seat == me ? y : -y;
+					if (x == 0 && y == 0)
+						game_pic_set(pic, g, 2 - y,
+						    x + 2, GAME_CELL_DOT,
+						    GAME_STYLE_BOLD, "o");
+					else if (side_has(face_of(a,
+					    a->hand[seat][k]), dx, dy))
+						game_pic_set(pic, g, 2 - y,
+						    x + 2, GAME_CELL_DOT,
+						    GAME_STYLE_SEAT(
+						    a->colour[seat]), "x");
+					else
+						game_pic_set(pic, g, 2 - y,
+						    x + 2, GAME_CELL_DOT,
+						    GAME_STYLE_DIM, "");
+				}
+		}
+	}
+}
+
 static void
 write_side(struct buf *b, const struct alm_side *s)
 {
@@ -2120,6 +2204,7 @@ const struct game_ops almakleh_ops = {
 	.result = almakleh_result,
 	.render = almakleh_render,
 	.render_style = almakleh_render_style,
+	.draw = almakleh_draw,
 	.serialise = almakleh_serialise,
 	.parse_state = almakleh_parse_state,
 	.export_json = almakleh_export_json,

@@ -1176,6 +1176,76 @@ alquerque_render_style(const void *st, const struct game_view *v,
 }
 
 /*
+ * The drawing: the 25 points and the lines between them, seen from the
+ * reader's side (Black's reader has e5 at the bottom left, as a player
+ * sits), the stone that moved and the points it left marked, the stones
+ * it took crossed; the point names along the left and the bottom.
+ */
+static void
+alquerque_draw(const void *st, const struct game_view *v,
+    struct game_pic *pic)
+{
+	const struct alquerque *a = st;
+	int flip = v->viewer == BLACK, row, col, r, f, p, i, look;
+	uint32_t trace = 0, taken = 0;
+	struct game_grid *g;
+	char t[4], glyph;
+
+	for (i = 0; i < a->last_n; i++) {
+		trace |= BIT(a->last_path[i]);
+		if (i > 0 && a->last_jump)
+			taken |= BIT((a->last_path[i - 1] +
+			    a->last_path[i]) / 2);
+	}
+	g = game_pic_grid(pic, GAME_GRID_BOARD, 10, 10, 0, NULL);
+	if (g == NULL)
+		return;
+	for (i = 0; i < 5; i++) {
+		r = flip ? i : 4 - i;		/* the rank on grid row 2i */
+		f = flip ? 4 - i : i;		/* the file on grid column 2i */
+		snprintf(t, sizeof(t), "%d", r + 1);
+		game_pic_set(pic, g, 2 * i, 0, GAME_CELL_LABEL, GAME_STYLE_DIM,
+		    t);
+		snprintf(t, sizeof(t), "%c", 'a' + f);
+		game_pic_set(pic, g, 9, 2 * i + 1, GAME_CELL_LABEL,
+		    GAME_STYLE_DIM, t);
+	}
+	for (row = 0; row < 9; row++)
+		for (col = 0; col < 9; col++) {
+			r = flip ? row / 2 : 4 - row / 2;
+			f = flip ? 4 - col / 2 : col / 2;
+			if (row % 2 == 1 && col % 2 == 1) {
+				/* A square's diagonal: its lower left corner
+				 * (as White sees it) strong, it rises. */
+				p = (flip ? r : r - 1) * 5 + (flip ? f - 1 : f);
+				game_pic_set(pic, g, row, col + 1,
+				    GAME_CELL_LINE, GAME_STYLE_DIM,
+				    point_strong(p) ? "/" : "\\");
+				continue;
+			}
+			if (row % 2 == 1 || col % 2 == 1) {
+				game_pic_set(pic, g, row, col + 1,
+				    GAME_CELL_LINE, GAME_STYLE_DIM,
+				    row % 2 ? "|" : "-");
+				continue;
+			}
+			p = r * 5 + f;
+			glyph = point_glyph(a, p, trace, taken);
+			look = glyph == 'W' || glyph == 'w' ? GAME_STYLE_LIGHT :
+			    glyph == 'B' || glyph == 'b' ? GAME_STYLE_DARK :
+			    glyph == 'x' ? GAME_STYLE_TAKEN : GAME_STYLE_DIM;
+			if (glyph == 'w' || glyph == 'b' || glyph == '*')
+				look |= GAME_STYLE_LAST;
+			t[0] = (char)(glyph == 'w' ? 'W' : glyph == 'b' ? 'B' :
+			    glyph);
+			t[1] = '\0';
+			game_pic_set(pic, g, row, col + 1,
+			    strchr("WwBb", glyph) != NULL ? GAME_CELL_PIECE :
+			    GAME_CELL_POINT, look, glyph == '.' ? "" : t);
+		}
+}
+
+/*
  * White at the bottom for every reader, as the point names run: a1 is the
  * bottom left.  The lines between the ranks show where diagonals run.
  */
@@ -1719,6 +1789,7 @@ const struct game_ops alquerque_ops = {
 	.result = alquerque_result,
 	.render = alquerque_render,
 	.render_style = alquerque_render_style,
+	.draw = alquerque_draw,
 	.serialise = alquerque_serialise,
 	.parse_state = alquerque_parse_state,
 	.export_json = alquerque_export_json,

@@ -1235,6 +1235,54 @@ aluette_render(const void *st, const struct game_view *v, struct buf *b)
 	buf_free(&tmp);
 }
 
+/* A card's look: its suit's colour (as aluette_render_style gives it). */
+static int
+card_look(int c)
+{
+	static const int looks[] = { GAME_STYLE_COINS, GAME_STYLE_CUPS,
+	    GAME_STYLE_SWORDS, GAME_STYLE_CLUBS };
+
+	return looks[c / 12 % 4] | GAME_STYLE_BOLD;
+}
+
+/*
+ * The drawing: the cards on the table (each over its player's name) after
+ * the line that lists them, the reader's hand after the line that lists
+ * it, as card faces in the order of the text.
+ */
+static void
+aluette_draw(const void *st, const struct game_view *v, struct game_pic *pic)
+{
+	const struct aluette *a = st;
+	uint8_t cards[NCARDS];
+	struct game_grid *g;
+	char t[4];
+	int i, n;
+
+	if (a->phase == PH_PLAY && a->ntrick > 0 &&
+	    (g = game_pic_grid(pic, GAME_GRID_CARDS, 2, a->ntrick, 0,
+	    NULL)) != NULL) {
+		util_strlcpy(g->after, _("On the table:"), sizeof(g->after));
+		for (i = 0; i < a->ntrick; i++) {
+			card_text(a->trick[i], t);
+			game_pic_set(pic, g, 0, i, GAME_CELL_CARD,
+			    card_look(a->trick[i]) | GAME_STYLE_LAST, t);
+			game_pic_set(pic, g, 1, i, GAME_CELL_LABEL,
+			    GAME_STYLE_DIM, view_name(a, v, trick_seat(a, i)));
+		}
+	}
+	if (v->viewer >= 0 && v->viewer < NSEATS && a->phase != PH_OVER &&
+	    (n = hand_cards(a, v->viewer, cards)) > 0 &&
+	    (g = game_pic_grid(pic, GAME_GRID_CARDS, 1, n, 0, NULL)) != NULL) {
+		util_strlcpy(g->after, _("Your hand:"), sizeof(g->after));
+		for (i = 0; i < n; i++) {
+			card_text(cards[i], t);
+			game_pic_set(pic, g, 0, i, GAME_CELL_CARD,
+			    card_look(cards[i]), t);
+		}
+	}
+}
+
 static void
 render_board(const struct aluette *a, const struct game_view *v,
     struct buf *b)
@@ -2242,6 +2290,7 @@ const struct game_ops aluette_ops = {
 	.result = aluette_result,
 	.render = aluette_render,
 	.render_style = aluette_render_style,
+	.draw = aluette_draw,
 	.serialise = aluette_serialise,
 	.parse_state = aluette_parse_state,
 	.export_json = aluette_export_json,

@@ -425,3 +425,64 @@ game_bot_words(char *s, char **w, int max)
 		w[n++] = t;
 	return n;
 }
+
+struct game_grid *
+game_pic_grid(struct game_pic *pic, int kind, int rows, int cols, int block,
+    const char *caption)
+{
+	struct game_grid *g;
+	int n = rows * cols;
+
+	if (pic->ngrids >= GAME_PIC_GRIDS || rows < 1 || cols < 1 ||
+	    rows > 255 || cols > 255 || n > GAME_PIC_CELLS - pic->ncells) {
+		pic->full = 1;
+		return NULL;
+	}
+	g = &pic->grid[pic->ngrids++];
+	memset(g, 0, sizeof(*g));
+	g->kind = (uint8_t)kind;
+	g->rows = (uint8_t)rows;
+	g->cols = (uint8_t)cols;
+	g->block = (uint8_t)block;
+	g->first = (uint16_t)pic->ncells;
+	memset(&pic->cell[pic->ncells], 0, (size_t)n * sizeof(pic->cell[0]));
+	pic->ncells += n;
+	if (caption != NULL)
+		util_strlcpy(g->caption, caption, sizeof(g->caption));
+	return g;
+}
+
+struct game_cell *
+game_pic_set(struct game_pic *pic, struct game_grid *g, int row, int col,
+    int kind, int look, const char *text)
+{
+	struct game_cell *c;
+	size_t n;
+
+	if (g == NULL || row < 0 || col < 0 || row >= g->rows ||
+	    col >= g->cols)
+		return NULL;
+	c = &pic->cell[g->first + row * g->cols + col];
+	c->kind = (uint8_t)kind;
+	c->look = (uint8_t)look;
+	n = text ? strlen(text) : 0;
+	if (n >= sizeof(c->text)) {
+		/* Cut at a character's end, never inside UTF-8. */
+		n = sizeof(c->text) - 1;
+		while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
+			n--;
+	}
+	if (n > 0)
+		memcpy(c->text, text, n);
+	c->text[n] = '\0';
+	return c;
+}
+
+const struct game_cell *
+game_pic_cell(const struct game_pic *pic, const struct game_grid *g, int row,
+    int col)
+{
+	if (row < 0 || col < 0 || row >= g->rows || col >= g->cols)
+		return NULL;
+	return &pic->cell[g->first + row * g->cols + col];
+}

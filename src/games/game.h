@@ -88,6 +88,8 @@ struct game_view {
 	int	no_turn;
 };
 
+struct game_pic;
+
 struct game_ops {
 	const char *name;	/* "mancala": the key in games/NAME.yaml */
 	const char *title;	/* "Mancala (Kalah)" */
@@ -269,7 +271,96 @@ struct game_ops {
 	 * with game_hash_bytes.  Must not allocate.
 	 */
 	uint64_t (*hash)(const void *st);
+	/*
+	 * Optional (NULL: the HTML part shows render()'s diagrams as
+	 * text): the board as a drawing for the same state and view, for
+	 * the HTML part of mails and the public pages.  Fills pic (zeroed
+	 * by the caller) with grids of cells (struct game_pic below) from
+	 * the state itself; captions are in the language in effect.  The
+	 * text render() made stays the plain part; the drawing replaces
+	 * its diagrams in the HTML part only.  Must not allocate.
+	 */
+	void	(*draw)(const void *st, const struct game_view *,
+		    struct game_pic *pic);
 };
+
+/*
+ * A board drawing (ops->draw): grids of cells, each a small table that
+ * a reader's client lays out as it is (the HTML part draws each cell as a
+ * table cell with inline colours).  A grid either stands for the next
+ * diagram of render()'s text (a run of lines that are not running text,
+ * GAME_STYLE_TEXT), in order, several grids of one diagram side by side
+ * (`block`), or comes after the board's line of running text that starts
+ * with `after` (a game whose board is all running text: a trick, a
+ * hand).  Cells are left to right in every language: a board, a hand,
+ * a row of pits read the same way in Arabic as in English.
+ */
+#define GAME_PIC_GRIDS	16
+#define GAME_PIC_CELLS	640
+#define GAME_CELL_TEXT	16	/* bytes of a cell's text, with NUL */
+
+enum game_cell_kind {
+	GAME_CELL_BLANK,	/* nothing: a gap */
+	GAME_CELL_LABEL,	/* a coordinate or a short word, dim */
+	GAME_CELL_LINE,		/* a board line: "-", "|", "/", "\", "x",
+				 * "+" (both diagonals cross) */
+	GAME_CELL_POINT,	/* an empty point or square */
+	GAME_CELL_PIECE,	/* a stone or piece on a point or square:
+				 * text is its letter, look its side */
+	GAME_CELL_PIT,		/* a pit: text is its count */
+	GAME_CELL_STORE,	/* a store: text is its count */
+	GAME_CELL_CARD,		/* a card face: text is its rank, a suit
+				 * symbol after it when it has one */
+	GAME_CELL_BACK,		/* a face-down card or an empty pile: text
+				 * says how many, or "-" */
+	GAME_CELL_DOT,		/* a square of a card's move diagram:
+				 * text "o" the piece, "x" a move, "" none */
+};
+
+struct game_cell {
+	uint8_t	kind;		/* enum game_cell_kind */
+	uint8_t	look;		/* GAME_STYLE_ colour and flags */
+	uint8_t	rowspan;	/* 0 or 1: one row */
+	uint8_t	colspan;	/* 0 or 1: one column; a cell a span
+				 * covers is left out of the grid */
+	char	text[GAME_CELL_TEXT];
+};
+
+#define GAME_GRID_BOARD	0	/* square cells as wide as the page lets */
+#define GAME_GRID_CARDS	1	/* cards in rows: a hand, piles, a trick */
+#define GAME_GRID_MOVES	2	/* a card's move diagram, small */
+
+struct game_grid {
+	uint8_t	kind;		/* GAME_GRID_ */
+	uint8_t	rows, cols;
+	uint8_t	block;		/* the diagram of render()'s text it stands
+				 * for, counted from 0 */
+	uint16_t first;		/* its first cell in pic->cell, rows * cols
+				 * of them, row by row */
+	char	caption[64];	/* above the grid, or "" */
+	char	after[48];	/* "" or the start of the line it follows */
+};
+
+struct game_pic {
+	int	ngrids, ncells;
+	int	full;		/* a grid or cell did not fit: the drawing
+				 * is incomplete and is not used */
+	struct game_grid grid[GAME_PIC_GRIDS];
+	struct game_cell cell[GAME_PIC_CELLS];
+};
+
+/* Start a grid of rows x cols blank cells in block (cells filled with
+ * game_pic_set); the grid, or NULL (and pic->full) when there is no
+ * room. */
+struct game_grid *game_pic_grid(struct game_pic *, int kind, int rows,
+	    int cols, int block, const char *caption);
+/* Set a cell of the grid (row and column from 0); text is copied, cut
+ * to GAME_CELL_TEXT - 1 bytes at a character's end. */
+struct game_cell *game_pic_set(struct game_pic *, struct game_grid *,
+	    int row, int col, int kind, int look, const char *text);
+/* A grid's cell, or NULL outside it. */
+const struct game_cell *game_pic_cell(const struct game_pic *,
+	    const struct game_grid *, int row, int col);
 
 /* count_after()'s answer "count them move by move". */
 #define GAME_PERFT_UNKNOWN	UINT64_MAX

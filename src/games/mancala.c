@@ -599,6 +599,51 @@ mancala_render(const void *st, const struct game_view *v, struct buf *b)
 	}
 }
 
+/*
+ * The drawing: the far row above (numbered as its owner counts, so right
+ * to left), the viewer's row below, each side's store at its end as
+ * mancala_render() places them, the pit last sown marked.
+ */
+static void
+mancala_draw(const void *st, const struct game_view *v, struct game_pic *pic)
+{
+	const struct mancala *m = st;
+	int me = v->viewer == NORTH ? NORTH : SOUTH, them = !me, i, col, seat;
+	int pit, look;
+	struct game_grid *g;
+	struct game_cell *c;
+	char t[8];
+
+	g = game_pic_grid(pic, GAME_GRID_BOARD, 4, m->pits + 2, 0, NULL);
+	if (g == NULL)
+		return;
+	for (i = 0; i < m->pits; i++) {
+		col = i + 1;
+		for (seat = 0; seat < 2; seat++) {
+			pit = seat == them ? m->pits - i : i + 1;
+			snprintf(t, sizeof(t), "%d", pit);
+			game_pic_set(pic, g, seat == them ? 0 : 3, col,
+			    GAME_CELL_LABEL, GAME_STYLE_DIM, t);
+			snprintf(t, sizeof(t), "%d",
+			    m->ring[pit_at(m, seat, pit)]);
+			look = GAME_STYLE_SEAT(seat);
+			if (m->ply > 0 && m->last_seat == seat &&
+			    m->last_pit == pit)
+				look |= GAME_STYLE_LAST;
+			game_pic_set(pic, g, seat == them ? 1 : 2, col,
+			    GAME_CELL_PIT, look, t);
+		}
+	}
+	for (seat = 0; seat < 2; seat++) {
+		col = seat == them ? 0 : m->pits + 1;
+		snprintf(t, sizeof(t), "%d", m->ring[store_at(m, seat)]);
+		c = game_pic_set(pic, g, 1, col, GAME_CELL_STORE,
+		    GAME_STYLE_SEAT(seat) | GAME_STYLE_BOLD, t);
+		if (c != NULL)
+			c->rowspan = 2;
+	}
+}
+
 static void
 mancala_serialise(const void *st, struct buf *b)
 {
@@ -777,6 +822,7 @@ const struct game_ops mancala_ops = {
 	.result = mancala_result,
 	.render = mancala_render,
 	.render_style = mancala_render_style,
+	.draw = mancala_draw,
 	.serialise = mancala_serialise,
 	.parse_state = mancala_parse_state,
 	.export_json = mancala_export_json,

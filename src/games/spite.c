@@ -859,6 +859,102 @@ spite_render(const void *st, const struct game_view *v, struct buf *b)
 	}
 }
 
+/* A Spite & Malice card as the drawing shows it: the rank, a King (wild)
+ * in its own colour. */
+static void
+spite_pic_card(struct game_pic *pic, struct game_grid *g, int row, int col,
+    int rank)
+{
+	game_pic_set(pic, g, row, col, GAME_CELL_CARD, rank == SPITE_KING ?
+	    GAME_STYLE_WILD | GAME_STYLE_BOLD : GAME_STYLE_CARD,
+	    spite_rank(rank));
+}
+
+/* A seat's piles: the payoff stack's top and count, then s1-s4 with every
+ * card, bottom first, as the text lists them. */
+static void
+spite_pic_seat(const struct spite *s, int seat, int block,
+    struct game_pic *pic)
+{
+	const struct spite_seat *p = &s->p[seat];
+	struct game_grid *g;
+	int k, i, cols = 2;
+	char t[8];
+
+	for (k = 0; k < SPITE_SIDES; k++)
+		if (p->nside[k] > cols)
+			cols = p->nside[k];
+	if ((g = game_pic_grid(pic, GAME_GRID_CARDS, 1 + SPITE_SIDES,
+	    1 + cols, block, NULL)) == NULL)
+		return;
+	game_pic_set(pic, g, 0, 0, GAME_CELL_LABEL, GAME_STYLE_DIM, "p");
+	if (p->npay > 0)
+		spite_pic_card(pic, g, 0, 1, p->pay[p->npay - 1]);
+	else
+		game_pic_set(pic, g, 0, 1, GAME_CELL_BACK, GAME_STYLE_DIM, "-");
+	snprintf(t, sizeof(t), "%d", p->npay);
+	game_pic_set(pic, g, 0, 2, GAME_CELL_BACK, GAME_STYLE_DIM, t);
+	for (k = 0; k < SPITE_SIDES; k++) {
+		snprintf(t, sizeof(t), "s%d", k + 1);
+		game_pic_set(pic, g, 1 + k, 0, GAME_CELL_LABEL, GAME_STYLE_DIM,
+		    t);
+		if (p->nside[k] == 0)
+			game_pic_set(pic, g, 1 + k, 1, GAME_CELL_BACK,
+			    GAME_STYLE_DIM, "-");
+		for (i = 0; i < p->nside[k]; i++)
+			spite_pic_card(pic, g, 1 + k, 1 + i,
+			    spite_side(s, seat, k)[i]);
+	}
+}
+
+/*
+ * The drawing, one grid for each diagram of spite_render(): the
+ * opponent's piles, the centre stacks (each one's top and the rank it
+ * needs next) with the stock, the reader's piles and hand.
+ */
+static void
+spite_picture(const void *st, const struct game_view *v, struct game_pic *pic)
+{
+	const struct spite *s = st;
+	int me = v->viewer == 1 ? 1 : 0, c, i, top;
+	struct game_grid *g;
+	char t[16];
+
+	spite_pic_seat(s, !me, 0, pic);
+	g = game_pic_grid(pic, GAME_GRID_CARDS, s->opt_centre, 3, 1,
+	    _("Centre:"));
+	for (c = 0; g != NULL && c < s->opt_centre; c++) {
+		snprintf(t, sizeof(t), "c%d", c + 1);
+		game_pic_set(pic, g, c, 0, GAME_CELL_LABEL, GAME_STYLE_DIM, t);
+		top = s->ncentre[c];
+		if (top == 0)
+			game_pic_set(pic, g, c, 1, GAME_CELL_BACK,
+			    GAME_STYLE_DIM, "-");
+		else if (s->kings[c] >> (top - 1) & 1) {
+			snprintf(t, sizeof(t), "K=%s", spite_rank(top));
+			game_pic_set(pic, g, c, 1, GAME_CELL_CARD,
+			    GAME_STYLE_WILD | GAME_STYLE_BOLD, t);
+		} else
+			spite_pic_card(pic, g, c, 1, top);
+		/* The rank it needs next, after an arrow. */
+		snprintf(t, sizeof(t), "\u2192 %s", spite_rank(top + 1));
+		game_pic_set(pic, g, c, 2, GAME_CELL_LABEL, GAME_STYLE_DIM, t);
+	}
+	snprintf(t, sizeof(t), "%d", s->nstock);
+	g = game_pic_grid(pic, GAME_GRID_CARDS, 1, 1, 1, NULL);
+	if (g != NULL) {
+		snprintf(g->caption, sizeof(g->caption), P_("Stock: %d card",
+		    "Stock: %d cards", s->nstock), s->nstock);
+		game_pic_set(pic, g, 0, 0, GAME_CELL_BACK, GAME_STYLE_DIM, t);
+	}
+	spite_pic_seat(s, me, 2, pic);
+	if (v->viewer == me && s->p[me].nhand > 0 &&
+	    (g = game_pic_grid(pic, GAME_GRID_CARDS, 1, s->p[me].nhand, 2,
+	    _("Your hand:"))) != NULL)
+		for (i = 0; i < s->p[me].nhand; i++)
+			spite_pic_card(pic, g, 0, i, s->p[me].hand[i]);
+}
+
 static void
 spite_ser_pile(struct buf *b, const char *who, const char *name,
     const uint8_t *c, int n)
@@ -1296,6 +1392,7 @@ const struct game_ops spite_ops = {
 	.result = spite_result,
 	.render = spite_render,
 	.render_style = spite_render_style,
+	.draw = spite_picture,
 	.serialise = spite_serialise,
 	.parse_state = spite_parse_state,
 	.export_json = spite_export_json,
