@@ -197,6 +197,7 @@ cmd_err(char *err, size_t errlen, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(err, errlen, fmt, ap);
 		va_end(ap);
+		util_utf8_mend(err);
 	}
 	return -1;
 }
@@ -393,12 +394,13 @@ game_ref(const char **pp, int64_t *id, char *err, size_t errlen)
 	return 1;
 }
 
-/* "7." or "7..." followed by more: the move-number guard. */
+/* "7." or "7..." followed by more: the move-number guard; "7.2" or
+ * "7.2." the second ply of turn 7. */
 static int
-move_guard(const char **pp, int *guard, char *err, size_t errlen)
+move_guard(const char **pp, struct command *c, char *err, size_t errlen)
 {
-	const char *p = skip_space(*pp), *d = p, *after;
-	long long v = 0;
+	const char *p = skip_space(*pp), *d = p, *after, *k;
+	long long v = 0, ply = 0;
 
 	while (isdigit((unsigned char)*d) && d - p < 7)
 		v = v * 10 + (*d++ - '0');
@@ -408,6 +410,15 @@ move_guard(const char **pp, int *guard, char *err, size_t errlen)
 		d += 3;
 	else
 		d++;
+	for (k = d; isdigit((unsigned char)*k) && k - d < 4; k++)
+		ply = ply * 10 + (*k - '0');
+	if (k > d && (space_len(k) > 0 || *k == '.')) {
+		if (ply == 0)
+			return cmd_err(err, errlen, _("move numbers start "
+			    "at 1, not 0"));
+		d = k + (*k == '.');
+	} else
+		ply = 0;
 	if (space_len(d) == 0 || at_end(d))
 		return 0;
 	if (v == 0)
@@ -416,7 +427,8 @@ move_guard(const char **pp, int *guard, char *err, size_t errlen)
 	if (*after == '#')
 		return cmd_err(err, errlen, _("put the game before the move "
 		    "number: move #12 %lld. MOVE"), v);
-	*guard = (int)v;
+	c->guard = (int)v;
+	c->guard_ply = (int)ply;
 	*pp = d;
 	return 1;
 }
@@ -470,7 +482,7 @@ int
 command_args_moves(const char *p, struct command *c, char *err, size_t errlen)
 {
 	if (opt_game(&p, c, err, errlen) == -1 ||
-	    move_guard(&p, &c->guard, err, errlen) == -1)
+	    move_guard(&p, c, err, errlen) == -1)
 		return -1;
 	c->text = rest_text(p);
 	if (c->text == NULL)
@@ -1418,7 +1430,7 @@ parse_implicit(const char *p, struct command *c, char *err, size_t errlen)
 	c->implicit = 1;
 	if ((r = game_ref(&p, &c->game, err, errlen)) == -1)
 		return -1;
-	if (move_guard(&p, &c->guard, err, errlen) == -1)
+	if (move_guard(&p, c, err, errlen) == -1)
 		return -1;
 	c->text = rest_text(p);
 	if (c->text == NULL)

@@ -113,6 +113,7 @@ struct command {
 	int	 implicit;	/* a move written without the keyword */
 	int64_t	 game;		/* #ID, 0 when not written (take the tag) */
 	int	 guard;		/* move/preview `N.`; 0 when not written */
+	int	 guard_ply;	/* its ply in the turn, `N.K.`; 0: not written */
 
 	/* The move line (move, preview: untouched but for the trimmed ends,
 	 * for game_apply_line), the TEXT of say, report, thanks, set name,
@@ -221,19 +222,24 @@ struct command_entry {
 #define COMMAND_SEAT	0x08	/* for the sender's seat in it; From will
 				 * do */
 #define COMMAND_ADMIN	0x10	/* for the admins only */
-#define COMMAND_CONFIRM	0x20	/* run when `confirm COOKIE` comes back
-				 * from the From address (the cookie is
-				 * mailed there), unless DMARC proves it;
-				 * seeks ask in their run step, after
-				 * their own checks */
+#define COMMAND_CONFIRM	0x20	/* admins: run when `confirm COOKIE` comes
+				 * back from the From address (the cookie
+				 * is mailed there), unless DMARC proves
+				 * it */
+#define COMMAND_PROOF	0x40	/* acts in the sender's name: run when the
+				 * mail proves its sender (the reply token
+				 * of its tag's game, or a trusted DMARC
+				 * pass), else when `confirm COOKIE` comes
+				 * back as for COMMAND_CONFIRM */
 
 /* Ends with an entry of kind CMD_NONE (name and usage ""). */
 extern const struct command_entry command_table[];
 /* The entry of a kind; the last (CMD_NONE) for none.  Don't free. */
 const struct command_entry *command_entry(enum command_kind);
 
-/* The summary in ludus-commands(7): every command's form, the players'
- * then the admins', as an mdoc literal display (src/docgen.c). */
+/* The summary in ludus-commands(7): every command's form and who may run
+ * it, the players' then the admins', as an mdoc literal display
+ * (src/docgen.c). */
 void	command_table_man(struct buf *);
 
 /* Parse steps (the arguments after the keyword). */

@@ -922,6 +922,14 @@ mail_parse(const char *raw, size_t len, const struct mail_limits *lim0,
 			free(html);
 		}
 		mailmime_free(mime);
+		/* Never read as empty (the subject would be taken for
+		 * the command): refused. */
+		if (m->body_source == MAIL_BODY_HTML && m->body == NULL) {
+			util_err(err, errlen, N_("the message's HTML nests too "
+			    "deeply to be read: write your commands as plain "
+			    "text"));
+			return -1;
+		}
 	}
 	if (m->body_source == MAIL_BODY_NONE) {
 		util_err(err, errlen, N_("the message has no text part: write "

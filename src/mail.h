@@ -229,7 +229,8 @@ const char *mailtext_why_name(int why);
 
 /* HTML (UTF-8) to plain text with libxml2: block elements break lines,
  * script/style/head are skipped, <blockquote> content is prefixed "> " so it
- * is read as a quote.  Owned. */
+ * is read as a quote.  Owned; NULL when the elements nest too deeply to be
+ * read whole (some 250 levels). */
 char	*mailtext_html(const char *html, size_t len);
 
 /* Copy of s with every invalid UTF-8 sequence replaced by U+FFFD and NUL

@@ -1556,7 +1556,12 @@ struct htmlout {
 	int		space;		/* a space is pending */
 	int		quote;		/* blockquote depth */
 	int		pre;		/* inside <pre> */
+	int		deep;		/* the deepest element reached */
 };
+
+/* libxml2 stops building the tree at 256 levels (HTML_PARSE_HUGE only
+ * moves the wall): a tree this deep may have lost its text. */
+#define HTML_DEPTH_CUT	250
 
 static void
 mailtext_html_newline(struct htmlout *h)
@@ -1622,6 +1627,8 @@ mailtext_html_walk(struct htmlout *h, const xmlNode *n, int depth)
 
 	/* libxml2 itself caps nesting at 256; this guards our recursion
 	 * against a tree built some other way. */
+	if (depth > h->deep)
+		h->deep = depth;
 	if (depth > 300)
 		return;
 	for (; n != NULL; n = n->next) {
@@ -1664,7 +1671,7 @@ mailtext_html_walk(struct htmlout *h, const xmlNode *n, int depth)
 char *
 mailtext_html(const char *html, size_t len)
 {
-	struct htmlout h = { { 0 }, 1, 0, 0, 0 };
+	struct htmlout h = { { 0 }, 1, 0, 0, 0, 0 };
 	htmlDocPtr doc;
 
 	/* Without libxml2 the HTML reads as no text at all. */
@@ -1676,6 +1683,10 @@ mailtext_html(const char *html, size_t len)
 			mailtext_html_walk(&h, lx.root(doc), 0);
 			lx.free_doc(doc);
 		}
+	}
+	if (h.deep >= HTML_DEPTH_CUT) {
+		buf_free(&h.b);
+		return NULL;
 	}
 	buf_adds(&h.b, "");
 	return buf_steal(&h.b);
@@ -1751,6 +1762,67 @@ mailtext_utf8(const char *s, size_t len)
 	return buf_steal(&b);
 }
 
+/* UTF-16 (big-endian unless le, or as its byte order mark says) to
+ * UTF-8, a lone surrogate read as U+FFFD: iconv stops at one, and a
+ * converter that steps over a byte loses the alignment of every unit
+ * after it.  Owned. */
+static char *
+mailtext_utf16(const unsigned char *s, size_t len, int le)
+{
+	struct buf b = { 0 };
+	unsigned int u, v, cp;
+	size_t i = 0;
+	char *out;
+
+	if (len >= 2 && ((s[0] == 0xfe && s[1] == 0xff) ||
+	    (s[0] == 0xff && s[1] == 0xfe))) {
+		le = s[0] == 0xff;
+		i = 2;
+	}
+	for (; i + 1 < len; i += 2) {
+		u = le ? s[i] | s[i + 1] << 8 : s[i] << 8 | s[i + 1];
+		cp = u;
+		if (u >= 0xd800 && u <= 0xdbff && i + 3 < len) {
+			v = le ? s[i + 2] | s[i + 3] << 8 :
+			    s[i + 2] << 8 | s[i + 3];
+			if (v >= 0xdc00 && v <= 0xdfff) {
+				cp = 0x10000 + ((u - 0xd800) << 10) +
+				    (v - 0xdc00);
+				i += 2;
+			}
+		}
+		if (cp >= 0xd800 && cp <= 0xdfff)
+			cp = 0xfffd;
+		util_utf8_put(&b, cp);
+	}
+	if (i < len)		/* an odd byte at the end */
+		util_utf8_put(&b, 0xfffd);
+	out = mailtext_utf8(buf_str(&b), b.len);
+	buf_free(&b);
+	return out;
+}
+
+/* The name iconv knows a charset by, for those mail programs label with
+ * a name of their own (Outlook's and old Mac mailers' x-mac-*). */
+static const char *
+mailtext_charset_alias(const char *charset)
+{
+	static const struct {
+		const char *label, *name;
+	} alias[] = {
+		{ "x-mac-cyrillic", "MAC-CYRILLIC" },
+		{ "x-mac-ukrainian", "MACUKRAINIAN" },
+		{ "x-mac-roman", "MACINTOSH" },
+		{ "x-mac-ce", "MAC-CENTRALEUROPE" },
+	};
+	size_t i;
+
+	for (i = 0; i < nitems(alias); i++)
+		if (util_strcaseeq(charset, alias[i].label))
+			return alias[i].name;
+	return charset;
+}
+
 char *
 mailtext_to_utf8(const char *s, size_t len, const char *charset)
 {
@@ -1764,6 +1836,12 @@ mailtext_to_utf8(const char *s, size_t len, const char *charset)
 	if ((util_strcaseeq(charset, "us-ascii") ||
 	    util_strcaseeq(charset, "ascii")) && mailtext_utf8_valid(s, len))
 		return mailtext_utf8(s, len);
+	if (util_strcaseeq(charset, "utf-16") ||
+	    util_strcaseeq(charset, "utf-16be") ||
+	    util_strcaseeq(charset, "utf-16le"))
+		return mailtext_utf16((const unsigned char *)s, len,
+		    util_strcaseeq(charset, "utf-16le"));
+	charset = mailtext_charset_alias(charset);
 	/* charconv_buffer(tocode, fromcode, …): target first. */
 	r = charconv_buffer("UTF-8", charset, s, len, &res, &rlen);
 	if (r == MAIL_CHARCONV_NO_ERROR && res != NULL) {

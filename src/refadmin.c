@@ -7,7 +7,10 @@
  * trusted DMARC pass proves the From address or the admin confirmed it:
  * the referee mails a one-time cookie to the admin address and runs the
  * command when `confirm COOKIE` comes back from that address.  Whoever
- * forges an admin's From never sees the cookie.
+ * forges an admin's From never sees the cookie.  The commands that act in
+ * a player's name (COMMAND_PROOF) take the same round trip when the mail
+ * proves nothing; at most REF_CONFIRM_WAITING cookies wait for one
+ * address at a time.
  */
 #include "config.h"
 
@@ -44,8 +47,16 @@ refadmin_ask(struct ref_msg *x, const char *line, int admin,
 	struct tmpl_data *d;
 	char cookie[2 * 10 + 1], when[40];
 	int64_t expires = x->now + x->r->cfg->clock.confirmation_ms / 1000;
-	int rc;
+	int rc, n;
 
+	/* The cookie goes to the From address, which may be a stranger's:
+	 * a few waiting at a time, so forged mail cannot flood it. */
+	if (store_confirm_waiting(x->r->store, x->me.id, x->now, &n) == -1)
+		return -1;
+	if (n >= REF_CONFIRM_WAITING)
+		return ref_fail(res, _("%d commands wait for your confirmation "
+		    "already; confirm one or let them lapse before sending "
+		    "more (a reply to a game's mail needs none)"), n);
 	make_cookie(x, cookie);
 	if (fx_confirm_add(x, cookie, x->me.id, line, x->now,
 	    expires) == -1)

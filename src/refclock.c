@@ -278,11 +278,13 @@ send_reminder(struct ref_msg *x, const struct store_player *p,
 		struct play_game *g = &games[i];
 		int64_t left = g->row.deadline - x->now;
 		struct buf opp = { 0 };
-		int number;
+		char at[32];
+		int number, ply;
 
 		if (g->row.deadline <= x->now)
 			continue;	/* the timeout takes it */
-		if ((number = refview_move_number(x, g)) == -1 ||
+		if ((number = refview_move_at(x, g, &ply, at,
+		    sizeof(at))) == -1 ||
 		    refview_seats(x, g, &rs) == -1) {
 			rc = -1;
 			break;
@@ -297,7 +299,7 @@ send_reminder(struct ref_msg *x, const struct store_player *p,
 				    ref_name(&rs.p[k]));
 		tmpl_set(it, "opponents", buf_str(&opp));
 		buf_free(&opp);
-		tmpl_set_int(it, "move_number", number);
+		tmpl_set(it, "move_number", at);
 		if (refview_last_move(x, g, s, &opp) == -1) {
 			refview_seats_free(&rs);
 			rc = -1;

@@ -4,7 +4,8 @@
  *
  * Each mail command is one entry below (struct command_entry, command.h):
  * its keyword (also the key of its aliases in games/commands.yaml), its
- * form, who may run it (the flags), its parse step (command.c), its run
+ * form, who may run it (the flags: anyone, the seat's token, the seat,
+ * proof of the sender, the admins), its parse step (command.c), its run
  * step (the ref*.c file of its kind) and its line in the help mail.  The
  * dispatcher knows nothing of any command: it reads the line, fills in
  * the game from the subject tag, checks the flags, loads the game and the
@@ -95,14 +96,16 @@ const struct command_entry command_table[] = {
 	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
 	    command_args_thanks, refgame_cmd_thanks, NULL, refgame_remark,
 	    N_("thanks"), N_("thank your opponents after a game") },
-	{ CMD_REPORT, "report", "report [#ID] TEXT", COMMAND_GAME,
+	{ CMD_REPORT, "report", "report [#ID] TEXT",
+	    COMMAND_GAME | COMMAND_PROOF,
 	    command_args_report, refadmin_cmd_report, NULL, NULL,
 	    N_("report TEXT"), N_("complain to the admins about a game") },
-	{ CMD_OBSERVE, "observe", "observe [#ID]", COMMAND_GAME | COMMAND_LOAD,
+	{ CMD_OBSERVE, "observe", "observe [#ID]",
+	    COMMAND_GAME | COMMAND_LOAD | COMMAND_PROOF,
 	    command_args_game, refgame_cmd_observe, NULL, NULL,
 	    N_("observe #ID / unobserve #ID"), N_("follow a game, or stop") },
 	{ CMD_UNOBSERVE, "unobserve", "unobserve [#ID]",
-	    COMMAND_GAME | COMMAND_LOAD,
+	    COMMAND_GAME | COMMAND_LOAD | COMMAND_PROOF,
 	    command_args_game, refgame_cmd_unobserve, NULL, NULL, NULL, NULL },
 	{ CMD_LIST, "list", "list", 0,
 	    command_args_none, refself_cmd_list, NULL, NULL,
@@ -110,40 +113,46 @@ const struct command_entry command_table[] = {
 	    N_("your games / send again every waiting board") },
 	{ CMD_BUMP, "bump", "bump", 0,
 	    command_args_none, refself_cmd_bump, NULL, NULL, NULL, NULL },
-	{ CMD_SET_LANGUAGE, "set language", "set language CODE", 0,
+	{ CMD_SET_LANGUAGE, "set language", "set language CODE",
+	    COMMAND_PROOF,
 	    command_args_language, refself_cmd_set, NULL, NULL,
 	    N_("set language en|ru|ar"), N_("the language of the mails") },
-	{ CMD_SET_NOTIFY, "set notify", "set notify turn|all|off", 0,
+	{ CMD_SET_NOTIFY, "set notify", "set notify turn|all|off",
+	    COMMAND_PROOF,
 	    command_args_notify, refself_cmd_set, NULL, NULL,
 	    N_("set notify turn|all|off"),
 	    N_("which moves are mailed to you") },
-	{ CMD_SET_NAME, "set name", "set name TEXT", 0,
+	{ CMD_SET_NAME, "set name", "set name TEXT", COMMAND_PROOF,
 	    command_args_name, refself_cmd_set, NULL, NULL,
 	    N_("set name TEXT"), N_("the name others see") },
-	{ CMD_SET_TIMEZONE, "set timezone", "set timezone ZONE", 0,
+	{ CMD_SET_TIMEZONE, "set timezone", "set timezone ZONE",
+	    COMMAND_PROOF,
 	    command_args_timezone, refself_cmd_set, NULL, NULL, NULL, NULL },
 	{ CMD_SET_PUBLIC_ADDRESS, "set public-address",
-	    "set public-address yes|no", 0,
+	    "set public-address yes|no", COMMAND_PROOF,
 	    command_args_public_address, refself_cmd_set, NULL, NULL,
 	    NULL, NULL },
-	{ CMD_VACATION, "vacation", "vacation DAYS|off", 0,
+	{ CMD_VACATION, "vacation", "vacation DAYS|off", COMMAND_PROOF,
 	    command_args_vacation, refself_cmd_vacation, NULL, NULL,
 	    N_("vacation DAYS / vacation off"), N_("pause your clocks") },
 	{ CMD_LADDER, "ladder", "ladder NAME", 0,
 	    command_args_ladder, refladder_cmd_ladder, NULL, NULL,
 	    N_("ladder NAME"), N_("a ladder's standings") },
-	{ CMD_LADDER_JOIN, "ladder join", "ladder join NAME [with ADDRESS]", 0,
+	{ CMD_LADDER_JOIN, "ladder join", "ladder join NAME [with ADDRESS]",
+	    COMMAND_PROOF,
 	    command_args_ladder, refladder_cmd_join, NULL, NULL,
 	    N_("ladder join NAME [with ADDRESS] / ladder leave NAME"),
 	    N_("join or leave it") },
-	{ CMD_LADDER_LEAVE, "ladder leave", "ladder leave NAME", 0,
+	{ CMD_LADDER_LEAVE, "ladder leave", "ladder leave NAME", COMMAND_PROOF,
 	    command_args_ladder, refladder_cmd_leave, NULL, NULL, NULL, NULL },
-	{ CMD_CHALLENGE, "challenge", "challenge ADDRESS [LADDER]", 0,
+	{ CMD_CHALLENGE, "challenge", "challenge ADDRESS [LADDER]",
+	    COMMAND_PROOF,
 	    command_args_ladder, refladder_cmd_challenge, NULL, NULL,
 	    N_("challenge ADDRESS [LADDER]"),
 	    N_("challenge a rung above yours") },
 	{ CMD_SEEK, "seek",
-	    "seek GAME [OPT=VAL...] [ladder=NAME] [rating=LOW-HIGH]", 0,
+	    "seek GAME [OPT=VAL...] [ladder=NAME] [rating=LOW-HIGH]",
+	    COMMAND_PROOF,
 	    command_args_seek, refseek_cmd_seek, NULL, NULL,
 	    N_("seek GAME [OPT=VAL]"),
 	    /* TRANSLATORS: the second line is indented under the first. */
@@ -209,6 +218,21 @@ const struct command_entry command_table[] = {
 	{ CMD_NONE, "", "", 0, NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
+/* Who may run an entry, as the summary of ludus-commands(7) says it. */
+static const char *
+who_may(const struct command_entry *e)
+{
+	if (e->flags & COMMAND_ADMIN)
+		return "admin";
+	if (e->flags & COMMAND_TOKEN)
+		return "token";
+	if (e->flags & COMMAND_SEAT)
+		return "seat";
+	if (e->flags & COMMAND_PROOF)
+		return "proof";
+	return "anyone";
+}
+
 void
 command_table_man(struct buf *b)
 {
@@ -224,7 +248,8 @@ command_table_man(struct buf *b)
 		for (k = CMD_NONE + 1; k < CMD_NKINDS; k++) {
 			e = command_entry((enum command_kind)k);
 			if (!(e->flags & COMMAND_ADMIN) == !admin)
-				buf_printf(b, "%s\n", e->usage);
+				buf_printf(b, "%-7s%s\n", who_may(e),
+				    e->usage);
 		}
 	}
 	buf_adds(b, ".Ed\n");
@@ -329,7 +354,11 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 		    "this referee"));
 		goto out;
 	}
-	if ((e->flags & COMMAND_CONFIRM) && !x->dmarc && !x->confirmed) {
+	/* Who may: an admin's command needs DMARC or the round trip; one
+	 * that acts in the sender's name needs any proof of the sender (a
+	 * token of the tag's game too) or the round trip. */
+	if (!x->confirmed && (((e->flags & COMMAND_CONFIRM) && !x->dmarc) ||
+	    ((e->flags & COMMAND_PROOF) && !x->proven))) {
 		rc = refadmin_ask(x, line, (e->flags & COMMAND_ADMIN) != 0,
 		    res);
 		goto out;

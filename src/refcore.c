@@ -85,6 +85,8 @@ ref_fail(struct ref_result *res, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(res->why, sizeof(res->why), fmt, ap);
 	va_end(ap);
+	/* A line echoed at a byte count is no cut character in a mail. */
+	util_utf8_mend(res->why);
 	return REF_FAIL;
 }
 
@@ -103,6 +105,7 @@ ref_broken(struct ref_msg *x, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(x->cause, sizeof(x->cause), fmt, ap);
 	va_end(ap);
+	util_utf8_mend(x->cause);
 	log_err("%s", x->cause);
 	return REF_TEMP;
 }

@@ -433,14 +433,16 @@ answer_add(struct buf *b, struct buf *st, const char *text,
 		buf_addc(st, style != NULL ? style[i] : 0);
 }
 
-/* Before a part for a seat of another game than the answer's tag: a
- * reply to the answer plays in the tag's game, not in that one. */
+/* Before a part for a seat of another game than the mail's tag: a reply
+ * to the mail plays in the tag's game, not in that one.  In the reader's
+ * language lang. */
 static int
 elsewhere_note(struct ref_msg *x, const struct ref_out *o,
-    const struct ref_out *head, struct buf *b, struct buf *st)
+    const struct ref_out *head, const char *lang, struct buf *b,
+    struct buf *st)
 {
 	struct tmpl_data *d;
-	char *subject, *body, *style;
+	char *subject, *body, *style, was[16];
 	int rc;
 
 	if (o->game == 0 || o->seat < 0 || head->game == 0 || head->seat < 0 ||
@@ -449,8 +451,10 @@ elsewhere_note(struct ref_msg *x, const struct ref_out *o,
 	d = tmpl_data_new();
 	tmpl_setf(d, "game.id", "%lld", (long long)o->game);
 	tmpl_setf(d, "answer.game", "%lld", (long long)head->game);
-	rc = ref_render(x, x->me.language ? x->me.language : "en", "elsewhere",
-	    d, &subject, &body, &style);
+	util_strlcpy(was, i18n_lang(), sizeof(was));
+	i18n_set(lang);
+	rc = ref_render(x, lang, "elsewhere", d, &subject, &body, &style);
+	i18n_set(was);
 	tmpl_data_free(d);
 	if (rc == -1)
 		return -1;
@@ -462,8 +466,8 @@ elsewhere_note(struct ref_msg *x, const struct ref_out *o,
 	return 0;
 }
 
-/* Which part of an answer gives it its subject and tag: an error, else
- * a mail that carries a seat's tag, else the first. */
+/* Which part of a mail gives it its subject and tag: an error, else a
+ * mail that carries a seat's tag, else the first. */
 static int
 part_rank(const struct ref_out *o)
 {
@@ -473,7 +477,7 @@ part_rank(const struct ref_out *o)
 }
 
 /* Is board a a board after a move that b, a later one of the same game
- * for the same seat, replaces in an answer? */
+ * for the same seat, replaces in a mail? */
 static int
 superseded(const struct ref_out *a, const struct ref_out *b)
 {
@@ -482,10 +486,12 @@ superseded(const struct ref_out *a, const struct ref_out *b)
 }
 
 /* A part's body without its greeting, which has no place in the middle
- * of an answer: a first paragraph of one short line that names the
- * reader ("Hello ann@example.org,", in any language). */
+ * of a mail: a first paragraph of one short line that names the reader
+ * ("Hello ann@example.org,", in any language), or, where the reader's
+ * name is not at hand (name NULL), that is the first line of the mail's
+ * head. */
 static const char *
-without_greeting(const char *body, const char *name)
+without_greeting(const char *body, const char *name, const char *head)
 {
 	size_t len = strcspn(body, "\n");
 	char *line;
@@ -494,7 +500,8 @@ without_greeting(const char *body, const char *name)
 	if (strncmp(body + len, "\n\n", 2) != 0 || len > 100)
 		return body;
 	line = xstrndup(body, len);
-	greeting = strstr(line, name) != NULL;
+	greeting = name != NULL ? strstr(line, name) != NULL :
+	    strncmp(head, body, len + 2) == 0;
 	free(line);
 	if (!greeting)
 		return body;
@@ -504,47 +511,47 @@ without_greeting(const char *body, const char *name)
 	return body;
 }
 
+/* Is the held mail o one for the reader of mail r (both the sender's
+ * answer, or both to the same other address)? */
+static int
+same_reader(const struct ref_out *o, const struct ref_out *r)
+{
+	if (o->to_sender || r->to_sender)
+		return o->to_sender && r->to_sender;
+	return strcmp(o->to, r->to) == 0;
+}
+
 /*
- * Queue the held mails in order.  Those to the sender go as one answer,
- * at the place and with the number of the first: its most important part
+ * Queue the held mails for the reader of x->outs[first] as one mail, at
+ * the place and with the number of the first: its most important part
  * (part_rank), that part's body, then the body of every other part that
  * is not the same as one before.  Moves on several lines, or a robot's
  * move made at once in reply, make a board after each move: when the most
- * important part is one, the answer is the last board of that game and
- * seat alone, which tells where the mail left the game (its subject no
+ * important part is one, the mail is the last board of that game and
+ * seat alone, which tells where the message left the game (its subject no
  * longer "Your move" once the turn has ended, its moves those of the
- * position now).  help, games, list and the answer to remarks are left
- * out past limits.info_replies.
+ * position now).  The sender's answers to help, games, list and remarks
+ * are left out unless info_ok.
  */
 static int
-answer_queue(struct ref_msg *x)
+merge_queue(struct ref_msg *x, int first, int info_ok)
 {
 	struct buf body = { 0 }, style = { 0 };
+	const struct ref_out *reader = &x->outs[first], *o, *head = NULL;
 	const char *part;
-	struct ref_out *o, *head = NULL;
-	int i, j, first = -1, info = 0, info_ok = 1, dup, rc = 0;
+	int i, j, dup, rc = 0, lead = -1;
 	char *in;
-	int64_t until = 0;
 
-	for (i = 0; i < x->nouts; i++)
-		info |= x->outs[i].to_sender &&
-		    x->outs[i].part == REF_PART_INFO;
-	/* Answers to help, games, list and remarks only are never errors,
-	 * and a forged From must not make them a flood: a cap of their own. */
-	if (info && reply_allowed(x, "info:",
-	    (int)x->r->cfg->limits.info_replies, &info_ok, &until) == -1)
-		return -1;
-	if (until != 0 && info_notice(x, until) == -1)
-		return -1;
-	/* in[i]: the i-th held mail is a part of the answer. */
+	/* in[i]: the i-th held mail is a part of this one. */
 	in = xcalloc((size_t)x->nouts + 1, 1);
-	for (i = 0; i < x->nouts; i++) {
+	for (i = first; i < x->nouts; i++) {
 		o = &x->outs[i];
-		if (!o->to_sender || (o->part == REF_PART_INFO && !info_ok))
+		if (!same_reader(o, reader) ||
+		    (o->to_sender && o->part == REF_PART_INFO && !info_ok))
 			continue;
 		in[i] = 1;
-		if (first < 0)
-			first = i;
+		if (lead < 0)
+			lead = i;
 		if (head == NULL || part_rank(o) > part_rank(head))
 			head = o;
 	}
@@ -568,28 +575,55 @@ answer_queue(struct ref_msg *x)
 		if (body.len > 0 && buf_str(&body)[body.len - 1] != '\n')
 			answer_add(&body, &style, "\n", NULL);
 		answer_add(&body, &style, "\n* * *\n\n", NULL);
-		if (elsewhere_note(x, o, head, &body, &style) == -1) {
+		if (elsewhere_note(x, o, head, head->lang, &body,
+		    &style) == -1) {
 			rc = -1;
 			break;
 		}
-		part = without_greeting(o->body, ref_name(&x->me));
+		part = without_greeting(o->body, o->to_sender ?
+		    ref_name(&x->me) : NULL, head->body);
 		answer_add(&body, &style, part, o->style + (part - o->body));
 	}
-	for (i = 0; i < x->nouts && rc == 0; i++) {
-		o = &x->outs[i];
-		if (!o->to_sender)
-			rc = ref_queue_now(x, o->to, 0, o->subject, o->body,
-			    o->style, o->lang, o->game, o->seat,
-			    o->notification, o->auto_submitted, o->n);
-		else if (i == first)
-			rc = ref_queue_now(x, head->to, 1, head->subject,
-			    buf_str(&body), style.s, head->lang, head->game,
-			    head->seat, head->notification,
-			    head->auto_submitted, o->n);
-	}
+	if (rc == 0 && head != NULL)
+		rc = ref_queue_now(x, head->to, head->to_sender, head->subject,
+		    buf_str(&body), style.s, head->lang, head->game,
+		    head->seat, head->notification, head->auto_submitted,
+		    x->outs[lead].n);
 	free(in);
 	buf_free(&body);
 	buf_free(&style);
+	return rc;
+}
+
+/*
+ * Queue the held mails in order, one mail per reader: those to the
+ * sender go as one answer, and so do those to each other reader (an
+ * opponent gets the board and every `say` of the message in one mail).
+ * help, games, list and the answer to remarks are left out past
+ * limits.info_replies.
+ */
+static int
+answer_queue(struct ref_msg *x)
+{
+	int i, j, info = 0, info_ok = 1, seen, rc = 0;
+	int64_t until = 0;
+
+	for (i = 0; i < x->nouts; i++)
+		info |= x->outs[i].to_sender &&
+		    x->outs[i].part == REF_PART_INFO;
+	/* Answers to help, games, list and remarks only are never errors,
+	 * and a forged From must not make them a flood: a cap of their own. */
+	if (info && reply_allowed(x, "info:",
+	    (int)x->r->cfg->limits.info_replies, &info_ok, &until) == -1)
+		return -1;
+	if (until != 0 && info_notice(x, until) == -1)
+		return -1;
+	for (i = 0; i < x->nouts && rc == 0; i++) {
+		for (j = 0, seen = 0; j < i && !seen; j++)
+			seen = same_reader(&x->outs[j], &x->outs[i]);
+		if (!seen)
+			rc = merge_queue(x, i, info_ok);
+	}
 	return rc;
 }
 
@@ -723,6 +757,8 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		*outcome = xasprintf("%d applied%s; `%.80s` failed: %.200s; "
 		    "%s", applied, setaside, lines->v[failed], res.why, sent ?
 		    "error reply queued" : "error reply rate-limited");
+		/* The record and the log hold whole characters only. */
+		util_utf8_mend(*outcome);
 	} else {
 		if (applied == 0)
 			rc = aside_reply(&x, lines, aside, aside_game, &sent);

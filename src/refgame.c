@@ -47,6 +47,70 @@ invite_extra(struct tmpl_data *d, void *arg, int viewer)
 	    in->g->row.accepted[viewer] ? "1" : "");
 }
 
+/*
+ * Which invitations of a new game to hold back: a proposer the mail does
+ * not prove may be anyone's forged From, so each invitee gets at most
+ * REF_INVITED_PER_DAY such invitations a day; the first held one brings
+ * a notice instead (one a day), the rest nothing.  Held ones stay open,
+ * listed by `list` and mailed by `bump`.  Sets *held (a bit per seat);
+ * -1 when the store fails.
+ */
+static int
+invitations_held(struct ref_msg *x, const struct play_game *g,
+    unsigned *held)
+{
+	struct tmpl_data *d;
+	int i, n, rc = 0;
+
+	*held = 0;
+	if (x->proven)
+		return 0;
+	for (i = 0; i < g->row.nseats && rc == 0; i++) {
+		if (g->row.player[i] == x->me.id ||
+		    refrobot_level(g->address[i]))
+			continue;
+		if (store_action_count(x->r->store, g->row.player[i],
+		    "invited", x->now - 86400, &n) == -1 ||
+		    fx_action_add(x, g->row.player[i], "invited",
+		    x->now) == -1)
+			return -1;
+		if (n < REF_INVITED_PER_DAY)
+			continue;
+		*held |= 1u << i;
+		if (n > REF_INVITED_PER_DAY)
+			continue;
+		d = tmpl_data_new();
+		tmpl_set_int(d, "held.limit", REF_INVITED_PER_DAY);
+		rc = ref_send_addr(x, g->address[i], "invitations-held", d, 0);
+		tmpl_data_free(d);
+	}
+	return rc;
+}
+
+int
+refgame_invite_again(struct ref_msg *x, const struct play_game *g,
+    int seat)
+{
+	struct invite_info in;
+	struct store_player p;
+	unsigned skip = ~(1u << seat);
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	if (g->row.inviter != 0 && ref_must(x, store_player_load(x->r->store,
+	    g->row.inviter, &p), "player", g->row.inviter) != 0)
+		return -1;
+	in.inviter = g->row.inviter != 0 ? ref_name(&p) : NULL;
+	in.seat = g->row.inviter != 0 ? play_seat(g, p.address) : -1;
+	in.g = g;
+	ref_utc(g->row.expires, in.expires, sizeof(in.expires));
+	rc = refview_fanout_but(x, g, "invitation", REFVIEW_SEATS, skip,
+	    invite_extra, &in);
+	if (g->row.inviter != 0)
+		store_player_free(&p);
+	return rc;
+}
+
 int
 refgame_new(struct ref_msg *x, const struct command *c, int admin,
     struct ref_result *res)
@@ -64,6 +128,7 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	char *robotaddr[STORE_MAX_SEATS + 1] = { 0 };
 	unsigned char seed[RNG_SEED_LEN];
 	int i, n = 0, nw = 0, count, rc = REF_FAIL, active;
+	unsigned held = 0;
 	int64_t pid;
 
 	if ((def = gamedef_find(x->r->defs, x->r->ndefs, c->gamename)) ==
@@ -205,8 +270,9 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		in.seat = play_seat(&g, x->me.address);
 		in.g = &g;
 		ref_utc(g.row.expires, in.expires, sizeof(in.expires));
-		if (refview_fanout(x, &g, "invitation", REFVIEW_SEATS,
-		    invite_extra, &in) == -1)
+		if ((!admin && invitations_held(x, &g, &held) == -1) ||
+		    refview_fanout_but(x, &g, "invitation", REFVIEW_SEATS,
+		    held, invite_extra, &in) == -1)
 			goto free;
 	}
 	for (i = 0; i < g.row.nseats; i++)
@@ -432,15 +498,24 @@ static int
 check_guard(struct ref_msg *x, const struct play_game *g,
     const struct command *c, struct ref_result *res)
 {
-	int number;
+	char at[32], wrote[32];
+	int number, ply;
 
 	if (c->guard == 0)
 		return REF_OK;
-	if ((number = refview_move_number(x, g)) == -1)
+	if ((number = refview_move_at(x, g, &ply, at, sizeof(at))) == -1)
 		return -1;
-	if (c->guard != number)
-		return ref_fail(res, _("move number %d is stale: game #%lld is "
-		    "at move %d"), c->guard, (long long)g->row.id, number);
+	/* Turn and ply: the same line sent twice inside a turn of several
+	 * plies (a resent mail) finds the second ply due, not the first. */
+	if (c->guard != number || (c->guard_ply ? c->guard_ply : 1) != ply) {
+		if (c->guard_ply)
+			snprintf(wrote, sizeof(wrote), "%d.%d", c->guard,
+			    c->guard_ply);
+		else
+			snprintf(wrote, sizeof(wrote), "%d", c->guard);
+		return ref_fail(res, _("move number %s is stale: game #%lld is "
+		    "at move %s"), wrote, (long long)g->row.id, at);
+	}
 	return REF_OK;
 }
 

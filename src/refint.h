@@ -63,6 +63,11 @@
 #define REF_SAY_PER_HOUR	20
 #define REF_REPORT_PER_HOUR	5
 #define REF_NEW_PER_DAY		30
+/* Confirmations waiting for one address at a time. */
+#define REF_CONFIRM_WAITING	3
+/* Invitations mailed to one address a day from proposers the mail does
+ * not prove; more are held (`bump` fetches them). */
+#define REF_INVITED_PER_DAY	3
 /* A report still open after this long is mailed to the admins again. */
 #define REF_REPORT_RESEND	(4 * 3600)
 
@@ -272,6 +277,13 @@ int	refview_is_ply(const struct play_game *, int seat, const char *notation);
  * the turn that goes on (Aluette signals are no plies; a Spite & Malice
  * turn is several); -1 when the store fails. */
 int	refview_move_number(struct ref_msg *, const struct play_game *);
+/* The next move as a player writes it in the `N.` guard: the turn, and
+ * within a turn that goes on the place of the next ply in it ("7.2", the
+ * second action of turn 7; "7" at a turn's first).  Sets *ply to that
+ * place (1 at a turn's first); returns the turn, -1 when the store
+ * fails. */
+int	refview_move_at(struct ref_msg *, const struct play_game *, int *ply,
+	    char *label, size_t len);
 /* The same over a log: num[i] (when not NULL) gets the turn of log[i], 0
  * for an entry that is no ply. */
 int	refview_turns(const struct play_game *, const struct store_move *,
@@ -300,6 +312,10 @@ typedef void (*refview_extra_fn)(struct tmpl_data *, void *arg,
 #define REFVIEW_NOTIFY		0x4	/* honour each seat's notify */
 int	refview_fanout(struct ref_msg *, const struct play_game *,
 	    const char *tmplname, int flags, refview_extra_fn, void *arg);
+/* The same, leaving out the seats whose bit is set in skip. */
+int	refview_fanout_but(struct ref_msg *, const struct play_game *,
+	    const char *tmplname, int flags, unsigned skip,
+	    refview_extra_fn, void *arg);
 /* Game over: the end mail to every seat and observer, by the engine's
  * result, or by res with `by` the name of who resigned or decided. */
 int	refview_end(struct ref_msg *, const struct play_game *);
@@ -343,6 +359,10 @@ int	refgame_finish(struct ref_msg *, struct play_game *, int draw,
  * never to the sender, whose own answer says it. */
 int	refgame_unplayed_mail(struct ref_msg *, const struct play_game *,
 	    const char *decliner);
+/* The invitation of an invited game mailed again to one seat (`bump`:
+ * one held back from an unproven proposer). */
+int	refgame_invite_again(struct ref_msg *, const struct play_game *,
+	    int seat);
 /* Create a game from `new`/`admin new`; proposer 0 for admin new. */
 int	refgame_new(struct ref_msg *, const struct command *, int admin,
 	    struct ref_result *);

@@ -14,9 +14,10 @@
  *
  * Seeks are numbered in the games' series and the game keeps the seek's
  * number, so `accept #ID` names one thing.  A seek and a seat in one are
- * commitments in a player's name: without a trusted DMARC pass the
+ * commitments in a player's name: without proof of the sender the
  * referee first asks the sender to confirm (refadmin_ask), as it does for
- * admin commands, so a forged From neither posts nor takes seeks.
+ * admin commands, so a forged From neither posts nor takes seeks; the
+ * command table asks for `seek`, the seek's own step for a seat.
  * `decline #ID` withdraws one's own seek, or gives back one's seat.
  */
 #include "config.h"
@@ -334,7 +335,7 @@ open_seeks_of(struct ref_msg *x, int64_t player, int *n)
 }
 
 static int
-cmd_seek(struct ref_msg *x, const struct command *c, const char *line,
+cmd_seek(struct ref_msg *x, const struct command *c,
     struct ref_result *res)
 {
 	const struct config *cfg = x->r->cfg;
@@ -410,11 +411,6 @@ cmd_seek(struct ref_msg *x, const struct command *c, const char *line,
 		    "`decline #ID` withdraws one"), n);
 		goto out;
 	}
-	if (!x->dmarc && !x->confirmed) {
-		rc = refadmin_ask(x, line, 0, res);
-		goto out;
-	}
-
 	for (i = 0; i < c->nopts; i++)
 		buf_printf(&words, "%s%s", words.len ? " " : "", c->opts[i]);
 	if (c->first == CMD_FIRST_RANDOM || c->first == CMD_FIRST_ME)
@@ -483,7 +479,7 @@ int
 refseek_cmd_seek(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
-	return cmd_seek(x, k->c, k->line, res);
+	return cmd_seek(x, k->c, res);
 }
 
 int
@@ -618,7 +614,7 @@ seek_decline(struct ref_msg *x, struct store_seek *k, int seat,
 	if (seat < 0)
 		return ref_fail(res, _("you have no seat in seek #%lld"),
 		    (long long)k->id);
-	if (!x->dmarc && !x->confirmed)
+	if (!x->proven && !x->confirmed)
 		return refadmin_ask(x, line, 0, res);
 	if (seat == 0) {
 		free(k->status);
@@ -737,7 +733,7 @@ refseek_answer(struct ref_msg *x, const struct command *c, const char *line,
 			goto out;
 		}
 	}
-	if (!x->dmarc && !x->confirmed) {
+	if (!x->proven && !x->confirmed) {
 		rc = refadmin_ask(x, line, 0, res);
 		goto out;
 	}

@@ -229,7 +229,8 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	struct buf rb = { 0 };
 	int64_t *ids = NULL;
 	char when[120], err[300];
-	int n, i, k, seat, nfin = 0, nbumped = 0, authority, rc = REF_OK;
+	int n, i, k, seat, nfin = 0, nbumped = 0, ninvited = 0, authority;
+	int rc = REF_OK;
 
 	if (store_game_ids(x->r->store, x->me.id, &ids, &n) == -1 ||
 	    store_player_authority(x->r->store, x->me.id, &authority) == -1) {
@@ -304,6 +305,12 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 		} else if (strcmp(g.row.status, "invited") == 0) {
 			struct store_player inviter;
 
+			/* An invitation held back from an unproven
+			 * proposer, or one lost: mailed again. */
+			if (bump && seat >= 0 && !g.row.accepted[seat]) {
+				rc = refgame_invite_again(x, &g, seat);
+				ninvited++;
+			}
 			it = tmpl_list_add(inv);
 			tmpl_set_int(it, "id", g.row.id);
 			tmpl_set(it, "title", _(g.def->title));
@@ -335,10 +342,19 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	buf_free(&rb);
 	if (rc == REF_OK && !bump)
 		rc = ref_send(x, &x->me, "list", d, 0, -1, NULL);
-	if (rc == REF_OK && bump)
-		res->note = nbumped ? xasprintf(P_("%d board sent again",
-		    "%d boards sent again", nbumped), nbumped) :
-		    xstrdup(_("no game waits on you"));
+	if (rc == REF_OK && bump) {
+		char *boards = nbumped ? xasprintf(P_("%d board sent again",
+		    "%d boards sent again", nbumped), nbumped) : ninvited ?
+		    NULL : xstrdup(_("no game waits on you"));
+		char *invs = ninvited ? xasprintf(P_("%d invitation sent "
+		    "again", "%d invitations sent again", ninvited),
+		    ninvited) : NULL;
+
+		res->note = boards && invs ? xasprintf("%s; %s", boards,
+		    invs) : boards ? xstrdup(boards) : xstrdup(invs);
+		free(boards);
+		free(invs);
+	}
 	tmpl_data_free(d);
 	return rc;
 }
@@ -394,9 +410,23 @@ cmd_set(struct ref_msg *x, const struct command *c, struct ref_result *res)
 
 	switch (c->kind) {
 	case CMD_SET_LANGUAGE:
-		if (!language_known(x->r, c->lang))
-			return ref_fail(res, _("the referee does not write in "
-			    "`%s`; it knows en, ru and ar"), c->lang);
+		if (!language_known(x->r, c->lang)) {
+			/* The languages it can write in here: a shipped one
+			 * whose catalogue or templates are missing is none. */
+			static const char *const shipped[] = { "en", "ru",
+			    "ar" };
+			struct buf known = { 0 };
+			size_t i;
+
+			for (i = 0; i < nitems(shipped); i++)
+				if (language_known(x->r, shipped[i]))
+					buf_printf(&known, "%s%s", known.len ?
+					    ", " : "", shipped[i]);
+			ref_fail(res, _("the referee does not write in `%s`; "
+			    "it writes in %s"), c->lang, buf_str(&known));
+			buf_free(&known);
+			return REF_FAIL;
+		}
 		free(p->language);
 		p->language = xstrdup(c->lang);
 		ref_lang(p);

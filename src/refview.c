@@ -121,6 +121,42 @@ move_number(const struct play_game *g, const struct store_move *log, int n)
 	return refview_turns(g, log, n, NULL);
 }
 
+/* The turn of the next ply and its place in that turn (1 at a turn's
+ * first), with its label ("7", "7.2") in label. */
+static int
+move_at(const struct play_game *g, const struct store_move *log, int n,
+    int *ply, char *label, size_t len)
+{
+	int *num = xcalloc((size_t)n + 1, sizeof(*num));
+	int i, turn = refview_turns(g, log, n, num);
+
+	*ply = 1;
+	for (i = 0; i < n; i++)
+		*ply += num[i] == turn;
+	free(num);
+	if (*ply > 1)
+		snprintf(label, len, "%d.%d", turn, *ply);
+	else
+		snprintf(label, len, "%d", turn);
+	return turn;
+}
+
+int
+refview_move_at(struct ref_msg *x, const struct play_game *g, int *ply,
+    char *label, size_t len)
+{
+	struct store_move *log;
+	int n, turn;
+
+	if (refeff_apply(x) != REF_OK)
+		return -1;
+	if (store_moves(x->r->store, g->row.id, &log, &n) == -1)
+		return -1;
+	turn = move_at(g, log, n, ply, label, len);
+	store_moves_free(log, n);
+	return turn;
+}
+
 int
 refview_turn_open(struct ref_msg *x, const struct play_game *g, int seat)
 {
@@ -405,7 +441,11 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	    store_moves(x->r->store, g->row.id, &log, &n) == -1)
 		ref_store_failed(x);
 	else {
-		tmpl_set_int(d, "game.move_number", move_number(g, log, n));
+		char at[32];
+		int ply;
+
+		move_at(g, log, n, &ply, at, sizeof(at));
+		tmpl_set(d, "game.move_number", at);
 		last_run(g, log, n, viewer, &last, &b);
 		if (last >= 0 && last < rs->n) {
 			tmpl_set(d, "last_move.seat", _(ops->seat_name(g->st,
@@ -524,6 +564,14 @@ int
 refview_fanout(struct ref_msg *x, const struct play_game *g,
     const char *tmplname, int flags, refview_extra_fn extra, void *arg)
 {
+	return refview_fanout_but(x, g, tmplname, flags, 0, extra, arg);
+}
+
+int
+refview_fanout_but(struct ref_msg *x, const struct play_game *g,
+    const char *tmplname, int flags, unsigned skip, refview_extra_fn extra,
+    void *arg)
+{
 	struct ref_seats rs;
 	struct tmpl_data *d;
 	struct store_player p;
@@ -533,7 +581,8 @@ refview_fanout(struct ref_msg *x, const struct play_game *g,
 	if (refview_seats(x, g, &rs) == -1)
 		return -1;
 	for (i = 0; (flags & REFVIEW_SEATS) && i < rs.n && rc == 0; i++) {
-		if ((flags & REFVIEW_NOTIFY) && !seat_wants(g, &rs.p[i], i))
+		if (((flags & REFVIEW_NOTIFY) && !seat_wants(g, &rs.p[i], i)) ||
+		    (skip & (1u << i)))
 			continue;
 		/* The reader's language before anything is written. */
 		ref_lang(&rs.p[i]);

@@ -487,6 +487,10 @@ static const char *const migrations[] = {
 	"DROP TRIGGER site_challenge;"
 	"DROP TRIGGER site_seek_new;"
 	"DROP TRIGGER site_seek;",
+	/* 17: the confirmations still waiting for a player, counted before
+	 * another is mailed, without a scan. */
+	"CREATE INDEX confirmations_player ON confirmations(player_id, "
+	"  expires) WHERE used IS NULL;",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -2536,6 +2540,14 @@ store_confirm_add(struct store *s, const char *cookie, int64_t player,
 	return run(s, "INSERT INTO confirmations (cookie, player_id, command, "
 	    "created, expires) VALUES (?, ?, ?, ?, ?)", "titii", cookie,
 	    player, command, now, expires);
+}
+
+int
+store_confirm_waiting(struct store *s, int64_t player, int64_t now, int *n)
+{
+	return count(s, query(s, "SELECT count(*) FROM confirmations WHERE "
+	    "player_id = ? AND used IS NULL AND expires > ?", "ii", player,
+	    now), "confirmations", n);
 }
 
 int

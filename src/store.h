@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	16
+#define STORE_SCHEMA_VERSION	17
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -226,6 +226,10 @@ void	 store_reports_free(struct store_report *, int);
  * is an error. */
 int	 store_confirm_add(struct store *, const char *cookie, int64_t player,
 	    const char *command, int64_t now, int64_t expires);
+/* How many of the player's confirmations wait, neither taken nor
+ * lapsed, into *n. */
+int	 store_confirm_waiting(struct store *, int64_t player, int64_t now,
+	    int *n);
 int	 store_confirm_take(struct store *, const char *cookie, int64_t player,
 	    int64_t now, char **command);
 

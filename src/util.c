@@ -417,3 +417,51 @@ util_same_file(const char *a, const char *b)
 	free(rb);
 	return same;
 }
+
+void
+util_utf8_put(struct buf *b, unsigned int cp)
+{
+	if (cp < 0x80)
+		buf_addc(b, (char)cp);
+	else if (cp < 0x800) {
+		buf_addc(b, (char)(0xc0 | cp >> 6));
+		buf_addc(b, (char)(0x80 | (cp & 0x3f)));
+	} else if (cp < 0x10000) {
+		buf_addc(b, (char)(0xe0 | cp >> 12));
+		buf_addc(b, (char)(0x80 | (cp >> 6 & 0x3f)));
+		buf_addc(b, (char)(0x80 | (cp & 0x3f)));
+	} else {
+		buf_addc(b, (char)(0xf0 | cp >> 18));
+		buf_addc(b, (char)(0x80 | (cp >> 12 & 0x3f)));
+		buf_addc(b, (char)(0x80 | (cp >> 6 & 0x3f)));
+		buf_addc(b, (char)(0x80 | (cp & 0x3f)));
+	}
+}
+
+void
+util_utf8_mend(char *s)
+{
+	unsigned char *r = (unsigned char *)s, *w = r;
+	size_t need, k;
+
+	while (*r != '\0') {
+		if (*r < 0x80 || (*r & 0xc0) == 0x80) {
+			/* ASCII; a stray continuation byte is left as it is
+			 * (only cut sequences are mended). */
+			*w++ = *r++;
+			continue;
+		}
+		need = (*r & 0xe0) == 0xc0 ? 1 : (*r & 0xf0) == 0xe0 ? 2 :
+		    (*r & 0xf8) == 0xf0 ? 3 : 0;
+		for (k = 0; k < need && (r[1 + k] & 0xc0) == 0x80; k++)
+			;
+		if (need == 0 || k < need) {
+			r += 1 + k;	/* the piece of a cut character */
+			continue;
+		}
+		memmove(w, r, need + 1);
+		w += need + 1;
+		r += need + 1;
+	}
+	*w = '\0';
+}

@@ -61,6 +61,11 @@ void	 util_json_str(struct buf *, const char *);
 /* Hex of n bytes into out (2n+1 bytes). */
 void	 util_hex(const unsigned char *, size_t, char *);
 int	 util_unhex(const char *, unsigned char *, size_t);
+/* Append the code point cp to b in UTF-8. */
+void	 util_utf8_put(struct buf *, unsigned int cp);
+/* Drop, in place, every UTF-8 sequence left incomplete (a text cut at a
+ * byte count, `%.80s`, in the middle of a character). */
+void	 util_utf8_mend(char *);
 
 /* Read a whole stream (or file) into an owned, NUL-terminated buffer.
  * At most max bytes are kept; the rest is read and dropped (so a pipe's

@@ -47,6 +47,21 @@ START_TEST(util_parse_int_rejects_junk_and_range)
 }
 END_TEST
 
+START_TEST(util_utf8_mend_drops_cut_characters)
+{
+	char buf[200];
+
+	/* "ход" cut after 3 bytes by %.3s, then more text. */
+	snprintf(buf, sizeof(buf), "`%.3s` failed: %.5s", "ход", "ёлка");
+	util_utf8_mend(buf);
+	ck_assert_str_eq(buf, "`х` failed: ёл");
+	/* Whole characters are kept, four-byte ones too. */
+	snprintf(buf, sizeof(buf), "%s", "a\xf0\x9f\x98\x80" "b\xd0");
+	util_utf8_mend(buf);
+	ck_assert_str_eq(buf, "a\xf0\x9f\x98\x80" "b");
+}
+END_TEST
+
 START_TEST(rng_same_seed_same_stream)
 {
 	unsigned char seed[RNG_SEED_LEN];
@@ -890,6 +905,7 @@ core_suite(void)
 
 	tcase_add_test(tc, util_buf_grows_and_terminates);
 	tcase_add_test(tc, util_parse_int_rejects_junk_and_range);
+	tcase_add_test(tc, util_utf8_mend_drops_cut_characters);
 	tcase_add_test(tc, addr_canon_trims_lowers_and_refuses_the_implausible);
 	tcase_add_test(tc, addr_lower_is_the_canonical_form);
 	tcase_add_test(tc, addr_check_takes_real_addresses_only);

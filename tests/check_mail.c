@@ -464,6 +464,77 @@ START_TEST(mail_koi8r_converted)
 }
 END_TEST
 
+START_TEST(mail_x_mac_cyrillic_converted)
+{
+	struct mail_msg m;
+	char *got;
+
+	/* "ход 3" in Mac Cyrillic, labelled as Outlook and old Mac mailers
+	 * do. */
+	parse_ok("From: a@example.ru\nSubject: x\nContent-Type: text/plain; "
+	    "charset=x-mac-cyrillic\nContent-Transfer-Encoding: 8bit\n\n"
+	    "\xf5\xee\xe4 3\n", &m);
+	got = joined(&m);
+	ck_assert_str_eq(got, "ход 3");
+	free(got);
+	mail_msg_free(&m);
+}
+END_TEST
+
+START_TEST(mail_utf16_lone_surrogate_keeps_alignment)
+{
+	/* "move 3\nsay \xd800 hi\n" in UTF-16BE with a lone high
+	 * surrogate, and the same in UTF-16LE behind its byte order mark:
+	 * the units after it stay in step. */
+	static const char be[] = "\0m\0o\0v\0e\0 \0003\0\n"
+	    "\0s\0a\0y\0 \xd8\0\0 \0h\0i\0\n";
+	static const char le[] = "\xff\xfem\0o\0v\0e\0 \0003\0\n\0"
+	    "s\0a\0y\0 \0\0\xd8 \0h\0i\0\n\0";
+	struct mail_msg m;
+	char *got;
+
+	got = mailtext_to_utf8(be, sizeof(be) - 1, "utf-16be");
+	ck_assert_str_eq(got, "move 3\nsay \xef\xbf\xbd hi\n");
+	free(got);
+	got = mailtext_to_utf8(le, sizeof(le) - 1, "UTF-16");
+	ck_assert_str_eq(got, "move 3\nsay \xef\xbf\xbd hi\n");
+	free(got);
+	/* A pair is one character: U+1F600. */
+	got = mailtext_to_utf8("\xd8\x3d\xde\x00", 4, "utf-16");
+	ck_assert_str_eq(got, "\xf0\x9f\x98\x80");
+	free(got);
+	(void)m;
+}
+END_TEST
+
+START_TEST(mail_html_too_deep_refused)
+{
+	struct mail_limits l = limits();
+	struct mail_msg m;
+	struct buf b = { 0 };
+	char err[256] = "";
+	int i;
+
+	/* The command deep inside 300 nested elements: libxml2 stops at
+	 * 256, and the body must not read as empty (the subject would be
+	 * taken for the command). */
+	buf_adds(&b, "From: a@example.org\nSubject: resign\nContent-Type: "
+	    "text/html; charset=utf-8\n\n<html><body>");
+	for (i = 0; i < 300; i++)
+		buf_adds(&b, "<div>");
+	buf_adds(&b, "move 3");
+	for (i = 0; i < 300; i++)
+		buf_adds(&b, "</div>");
+	buf_adds(&b, "</body></html>\n");
+	ck_assert_int_eq(mail_parse(buf_str(&b), b.len, &l, &m, err,
+	    sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "nests too deeply") != NULL, "%s", err);
+	ck_assert_int_eq(m.commands.n, 0);
+	mail_msg_free(&m);
+	buf_free(&b);
+}
+END_TEST
+
 START_TEST(mail_latin1_qp_and_base64)
 {
 	struct mail_msg m;
@@ -1258,6 +1329,9 @@ mail_suite(void)
 	tcase_add_test(tc, mail_lines_trimmed_blank_skipped);
 	tcase_add_test(tc, mail_subject_fallback_strips_prefixes_and_tag);
 	tcase_add_test(tc, mail_windows1251_converted);
+	tcase_add_test(tc, mail_x_mac_cyrillic_converted);
+	tcase_add_test(tc, mail_utf16_lone_surrogate_keeps_alignment);
+	tcase_add_test(tc, mail_html_too_deep_refused);
 	tcase_add_test(tc, mail_koi8r_converted);
 	tcase_add_test(tc, mail_latin1_qp_and_base64);
 	tcase_add_test(tc, mail_invalid_utf8_replaced);
