@@ -441,7 +441,7 @@ random_game(const char *opts, uint64_t g, struct rng *rng)
 	for (;;) {
 		check_position(st, nseats, all, n);
 		mask = ops->to_move(st);
-		if (ops->draw != NULL && (nlog % 13 == 0 || mask == 0))
+		if (ops->draw != NULL && (nlog % 61 == 0 || mask == 0))
 			for (seat = 0; seat < nseats; seat++)
 				free(view_of(st, seat));
 		if (mask == 0 || nlog == PLY_CAP)
