@@ -117,7 +117,7 @@ reads="store_errmsg store_schema_version store_player_load store_player_find
     store_timer_count store_deck_get store_deck_deal store_seek_load
     store_seeks_open store_seek_free store_conditions store_takeback_get
     store_test_calls store_test_dump store_id_next store_thanks_get
-    store_confirm_get"
+    store_confirm_get store_confirm_waiting"
 # The game's own writes, by way of play.c (the referee plays in memory:
 # play_build, play_line_moves, play_takeback_to).
 plays="play_create play_create_with play_line play_takeback"

@@ -1233,7 +1233,9 @@ START_TEST(command_man_summary_is_generated)
 	ck_assert_msg(gen.len == (size_t)(end - begin) &&
 	    strncmp(begin, gen.s, gen.len) == 0, "%s is not what the command "
 	    "table says: run `make commands-doc`", path);
-	ck_assert_ptr_nonnull(strstr(gen.s, "\nadmin ladder adjust NAME "));
+	ck_assert_ptr_nonnull(strstr(gen.s,
+	    "\nadmin  admin ladder adjust NAME "));
+	ck_assert_ptr_nonnull(strstr(gen.s, "\nproof  observe [#ID]\n"));
 	free(man);
 	free(path);
 	buf_free(&gen);

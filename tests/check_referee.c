@@ -927,6 +927,7 @@ start_game(struct hidden *h, const char *newline, int nseats)
 	struct play_game g;
 	struct outs o;
 	char *body, *outcome;
+	const char *cookie;
 	int i;
 
 	free(w_send(w, players[0], "new game", newline));
@@ -960,6 +961,15 @@ start_game(struct hidden *h, const char *newline, int nseats)
 	play_free(&g);
 	body = xasprintf("observe #%lld", (long long)h->id);
 	free(w_send(w, OBSERVER, "observe", body));
+	free(body);
+	/* From alone proves nothing: the confirmation round trip first. */
+	w_take(w, &o);
+	ck_assert_int_eq(o.n, 1);
+	cookie = strstr(o.v[0].body, "\n  confirm ");
+	ck_assert_ptr_nonnull(cookie);
+	body = xasprintf("confirm %.20s", cookie + 11);
+	outs_free(&o);
+	free(w_send(w, OBSERVER, "confirm", body));
 	free(body);
 	w_take(w, &o);
 	ck_assert_int_eq(o.n, 1);
@@ -1670,7 +1680,8 @@ START_TEST(thousand_helps_one_answer)
 	free(w_send(&w, players[0], "several", buf_str(&body)));
 	w_take(&w, &o);
 	ck_assert_int_eq(o.n, 1);
-	ck_assert_msg(strstr(o.v[0].body, "others now see you as Ann") !=
+	/* set name acts in the sender's name: confirmed first. */
+	ck_assert_msg(strstr(o.v[0].body, "so it asks first") !=
 	    NULL, "%s", o.v[0].body);
 	outs_free(&o);
 
