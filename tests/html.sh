@@ -152,7 +152,9 @@ if golden_test_build; then
 			# The runs the Arabic text part isolates (U+2066 ...
 			# U+2069) of two words or more, or with a bracket, that
 			# the English text part has too: names, hands, tricks.
-			grep -o '⁦[^⁩]*⁩' "$tmp/$case.ar/$n.txt" | sed 's/^⁦//; s/⁩$//' |
+			# A full stop the text part's wrapping took into a
+			# continued run ends the Arabic sentence, not the run.
+			grep -o '⁦[^⁩]*⁩' "$tmp/$case.ar/$n.txt" | sed 's/^⁦//; s/⁩$//; s/[.;:]$//' |
 			    awk 'index($0, " ") || index($0, "(")' | sort -u |
 			    while IFS= read -r run; do
 				if grep -qF -- "$run" "$tmp/$case.en/$n.txt"; then
