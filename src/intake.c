@@ -53,14 +53,14 @@ static int
 record_bounce(struct referee *r, const struct mail_msg *m, const char *why,
     int64_t now)
 {
-	struct mail_strv rcpts = { 0 };
+	struct strv rcpts = { 0 };
 	int i, rc = 0;
 
 	mail_bounce_recipients(m, &rcpts);
 	for (i = 0; i < rcpts.n && rc == 0; i++)
 		if (store_bounce_add(r->store, rcpts.v[i], now, why) == -1)
 			rc = -1;
-	mail_strv_free(&rcpts);
+	strv_free(&rcpts);
 	return rc;
 }
 

@@ -1438,7 +1438,7 @@ print_lf(const char *s)
 }
 
 static void
-print_addrs(const char *name, const struct mail_strv *v)
+print_addrs(const char *name, const struct strv *v)
 {
 	int i;
 

@@ -17,16 +17,8 @@
 
 #define MAIL_MIME_DEPTH	32	/* nested parts we walk into */
 
-void
-mail_strv_add(struct mail_strv *sv, const char *s)
-{
-	sv->v = xreallocarray(sv->v, (size_t)sv->n + 2, sizeof(*sv->v));
-	sv->v[sv->n++] = xstrdup(s);
-	sv->v[sv->n] = NULL;
-}
-
 static int
-mail_strv_has(const struct mail_strv *sv, const char *s)
+strv_has(const struct strv *sv, const char *s)
 {
 	int i;
 
@@ -37,18 +29,6 @@ mail_strv_has(const struct mail_strv *sv, const char *s)
 }
 
 void
-mail_strv_free(struct mail_strv *sv)
-{
-	int i;
-
-	for (i = 0; i < sv->n; i++)
-		free(sv->v[i]);
-	free(sv->v);
-	sv->v = NULL;
-	sv->n = 0;
-}
-
-void
 mail_msg_free(struct mail_msg *m)
 {
 	int i;
@@ -56,18 +36,18 @@ mail_msg_free(struct mail_msg *m)
 	free(m->from);
 	free(m->from_name);
 	free(m->reply_to);
-	mail_strv_free(&m->to);
-	mail_strv_free(&m->cc);
-	mail_strv_free(&m->delivered_to);
+	strv_free(&m->to);
+	strv_free(&m->cc);
+	strv_free(&m->delivered_to);
 	free(m->subject);
 	free(m->message_id);
 	free(m->in_reply_to);
-	mail_strv_free(&m->references);
+	strv_free(&m->references);
 	free(m->auto_submitted);
 	free(m->precedence);
 	free(m->return_path);
 	free(m->list_id);
-	mail_strv_free(&m->x_loop);
+	strv_free(&m->x_loop);
 	free(m->x_failed_recipients);
 	free(m->auth_results);
 	free(m->auth_serv_id);
@@ -76,14 +56,31 @@ mail_msg_free(struct mail_msg *m)
 	free(m->content_type);
 	free(m->report_type);
 	free(m->body);
-	mail_strv_free(&m->commands);
+	strv_free(&m->commands);
 	for (i = 0; i < m->nlines; i++)
 		free(m->lines[i].text);
 	free(m->lines);
-	mail_strv_free(&m->unread);
+	strv_free(&m->unread);
 	free(m->unread_below);
 	free(m->raw);
 	memset(m, 0, sizeof(*m));
+}
+
+void
+mail_body_commands(const char *text, size_t len, int max_lines,
+    int max_commands, struct strv *out, int *lines_truncated,
+    int *commands_truncated)
+{
+	struct mail_msg m;
+	int i;
+
+	memset(&m, 0, sizeof(m));
+	mailtext_read(text, len, max_lines, max_commands, &m);
+	for (i = 0; i < m.commands.n; i++)
+		strv_add(out, m.commands.v[i]);
+	*lines_truncated = m.lines_truncated;
+	*commands_truncated = m.commands_truncated;
+	mail_msg_free(&m);
 }
 
 /* A header value unfolded (line ends and the folding white space after them
@@ -149,7 +146,7 @@ mail_addr_fallback(const char *v)
 }
 
 static void
-mail_add_mailbox(struct mail_strv *sv, const struct mailimf_mailbox *mb,
+mail_add_mailbox(struct strv *sv, const struct mailimf_mailbox *mb,
     char **name)
 {
 	char *a;
@@ -158,8 +155,8 @@ mail_add_mailbox(struct mail_strv *sv, const struct mailimf_mailbox *mb,
 		return;
 	a = mailtext_utf8(mb->mb_addr_spec, strlen(mb->mb_addr_spec));
 	addr_lower(a);
-	if (!mail_strv_has(sv, a))
-		mail_strv_add(sv, a);
+	if (!strv_has(sv, a))
+		strv_add(sv, a);
 	free(a);
 	if (name != NULL && *name == NULL && mb->mb_display_name != NULL)
 		*name = mail_decode_phrase(mb->mb_display_name);
@@ -168,7 +165,7 @@ mail_add_mailbox(struct mail_strv *sv, const struct mailimf_mailbox *mb,
 /* Every address of an address-list header value, appended to sv; the first
  * display name to *name when name is not NULL. */
 static void
-mail_addresses(const char *v, struct mail_strv *sv, char **name)
+mail_addresses(const char *v, struct strv *sv, char **name)
 {
 	struct mailimf_address_list *al = NULL;
 	clistiter *c, *d;
@@ -196,8 +193,8 @@ mail_addresses(const char *v, struct mail_strv *sv, char **name)
 	if ((a = mail_addr_fallback(v)) != NULL) {
 		char *u = mailtext_utf8(a, strlen(a));
 
-		if (!mail_strv_has(sv, u))
-			mail_strv_add(sv, u);
+		if (!strv_has(sv, u))
+			strv_add(sv, u);
 		free(u);
 		free(a);
 	}
@@ -205,7 +202,7 @@ mail_addresses(const char *v, struct mail_strv *sv, char **name)
 
 /* Message ids of a header value, without angle brackets. */
 static void
-mail_msgids(const char *v, struct mail_strv *sv)
+mail_msgids(const char *v, struct strv *sv)
 {
 	const char *p = v, *lt, *gt;
 	char *id;
@@ -213,7 +210,7 @@ mail_msgids(const char *v, struct mail_strv *sv)
 	while ((lt = strchr(p, '<')) != NULL && (gt = strchr(lt, '>')) != NULL) {
 		if (gt > lt + 1) {
 			id = xstrndup(lt + 1, (size_t)(gt - lt - 1));
-			mail_strv_add(sv, id);
+			strv_add(sv, id);
 			free(id);
 		}
 		p = gt + 1;
@@ -222,7 +219,7 @@ mail_msgids(const char *v, struct mail_strv *sv)
 	if (p == v) {
 		id = xstrdup(v);
 		if (*util_trim(id) != '\0' && strchr(id, ' ') == NULL)
-			mail_strv_add(sv, util_trim(id));
+			strv_add(sv, util_trim(id));
 		free(id);
 	}
 }
@@ -230,13 +227,13 @@ mail_msgids(const char *v, struct mail_strv *sv)
 static char *
 mail_first_msgid(const char *v)
 {
-	struct mail_strv sv = { 0 };
+	struct strv sv = { 0 };
 	char *r = NULL;
 
 	mail_msgids(v, &sv);
 	if (sv.n > 0)
 		r = xstrdup(sv.v[0]);
-	mail_strv_free(&sv);
+	strv_free(&sv);
 	return r;
 }
 
@@ -356,7 +353,7 @@ static void
 mail_headers(struct mail_msg *m, struct mailimf_fields *f)
 {
 	clistiter *c;
-	struct mail_strv from = { 0 }, rt = { 0 };
+	struct strv from = { 0 }, rt = { 0 };
 	char *v;
 
 	for (c = clist_begin(f->fld_list); c; c = clist_next(c)) {
@@ -407,7 +404,7 @@ mail_headers(struct mail_msg *m, struct mailimf_fields *f)
 		else if (util_strcaseeq(name, "X-Loop")) {
 			char *u = mail_unfold(v);
 
-			mail_strv_add(&m->x_loop, u);
+			strv_add(&m->x_loop, u);
 			free(u);
 		} else
 			mail_autoresponder_field(m, name, v);
@@ -416,8 +413,8 @@ mail_headers(struct mail_msg *m, struct mailimf_fields *f)
 		m->from = xstrdup(from.v[0]);
 	if (rt.n > 0)
 		m->reply_to = xstrdup(rt.v[0]);
-	mail_strv_free(&from);
-	mail_strv_free(&rt);
+	strv_free(&from);
+	strv_free(&rt);
 	if (m->return_path != NULL) {
 		const char *p = m->return_path;
 		size_t n;
@@ -674,7 +671,7 @@ static void
 mail_find_tag(struct mail_msg *m, const struct mail_limits *lim,
     const char *tag)
 {
-	const struct mail_strv *lists[] = { &m->to, &m->cc, &m->delivered_to };
+	const struct strv *lists[] = { &m->to, &m->cc, &m->delivered_to };
 	char stok[MAIL_TOKEN_MAX + 1], ptok[MAIL_TOKEN_MAX + 1];
 	int64_t sgame = 0, pgame = 0;
 	size_t l;
@@ -944,7 +941,7 @@ mail_parse(const char *raw, size_t len, const struct mail_limits *lim0,
 		char *c = mail_subject_command(m->subject, tag);
 
 		if (*c != '\0') {
-			mail_strv_add(&m->commands, c);
+			strv_add(&m->commands, c);
 			m->from_subject = 1;
 		}
 		free(c);
@@ -1178,7 +1175,7 @@ mail_challenge(const struct mail_msg *m)
 static int
 mail_to_referee(const struct mail_msg *m, const char *referee)
 {
-	const struct mail_strv *lists[] = { &m->to, &m->cc };
+	const struct strv *lists[] = { &m->to, &m->cc };
 	const char *at = strrchr(referee, '@'), *a, *aat;
 	size_t l, local = at ? (size_t)(at - referee) : strlen(referee);
 	int i;
@@ -1298,22 +1295,22 @@ mail_dsn_addr(const char *v, size_t n, char *out, size_t outlen)
 }
 
 static void
-mail_bounce_add(struct mail_strv *out, const char *a)
+mail_bounce_add(struct strv *out, const char *a)
 {
 	char *u;
 
 	if (*a == '\0')
 		return;
 	u = mailtext_utf8(a, strlen(a));
-	if (!mail_strv_has(out, u))
-		mail_strv_add(out, u);
+	if (!strv_has(out, u))
+		strv_add(out, u);
 	free(u);
 }
 
 /* Per-recipient blocks of a delivery-status part, found in the raw text:
  * each Final-Recipient starts a block that runs to the next blank line. */
 static int
-mail_dsn_scan(const char *raw, size_t len, struct mail_strv *out)
+mail_dsn_scan(const char *raw, size_t len, struct strv *out)
 {
 	const char *p = raw, *end = raw + len;
 	int found = 0;
@@ -1375,7 +1372,7 @@ mail_dsn_scan(const char *raw, size_t len, struct mail_strv *out)
  * "\"user@example.org\":" (GMX) and "user@example.org: 550 …" (OpenSMTPD;
  * a status code or nothing must follow the bare form). */
 static void
-mail_prose_scan(const char *body, struct mail_strv *out)
+mail_prose_scan(const char *body, struct strv *out)
 {
 	const char *p = body;
 
@@ -1451,7 +1448,7 @@ mail_line_address(const char *p, size_t n, char *a, size_t alen)
 }
 
 static void
-mail_intro_scan(const char *body, struct mail_strv *out)
+mail_intro_scan(const char *body, struct strv *out)
 {
 	const char *p = body;
 
@@ -1492,7 +1489,7 @@ mail_intro_scan(const char *body, struct mail_strv *out)
 /* The To of the returned message (a message/rfc822 or text/rfc822-headers
  * part), for bounces that name the recipient nowhere else. */
 static void
-mail_returned_to(const char *raw, size_t len, struct mail_strv *out)
+mail_returned_to(const char *raw, size_t len, struct strv *out)
 {
 	const char *p = raw, *end = raw + len;
 	int inpart = 0;
@@ -1512,14 +1509,14 @@ mail_returned_to(const char *raw, size_t len, struct mail_strv *out)
 			    "text/rfc822-headers", 19)))
 				inpart = 1;
 		} else if (inpart && n > 3 && util_strncaseeq(p, "To:", 3)) {
-			struct mail_strv sv = { 0 };
+			struct strv sv = { 0 };
 			char *v = xstrndup(p + 3, n - 3);
 			int i;
 
 			mail_addresses(v, &sv, NULL);
 			for (i = 0; i < sv.n; i++)
 				mail_bounce_add(out, sv.v[i]);
-			mail_strv_free(&sv);
+			strv_free(&sv);
 			free(v);
 			return;
 		}
@@ -1530,20 +1527,20 @@ mail_returned_to(const char *raw, size_t len, struct mail_strv *out)
 }
 
 int
-mail_bounce_recipients(const struct mail_msg *m, struct mail_strv *out)
+mail_bounce_recipients(const struct mail_msg *m, struct strv *out)
 {
 	int before = out->n;
 
 	if (m->raw != NULL && mail_dsn_scan(m->raw, m->rawlen, out))
 		return out->n - before;
 	if (m->x_failed_recipients != NULL) {
-		struct mail_strv sv = { 0 };
+		struct strv sv = { 0 };
 		int i;
 
 		mail_addresses(m->x_failed_recipients, &sv, NULL);
 		for (i = 0; i < sv.n; i++)
 			mail_bounce_add(out, sv.v[i]);
-		mail_strv_free(&sv);
+		strv_free(&sv);
 		if (out->n > before)
 			return out->n - before;
 	}
@@ -1655,14 +1652,14 @@ mail_describe(const struct mail_msg *m, const char *reason, struct buf *b)
 	else
 		mail_describe_field(b, "guard:", "answer");
 	if (reason != NULL && strncmp(reason, "bounce:", 7) == 0) {
-		struct mail_strv r = { 0 };
+		struct strv r = { 0 };
 
 		/* The addresses the bounce counts against. */
 		if (mail_bounce_recipients(m, &r) == 0)
 			mail_describe_field(b, "failed:", "(none found)");
 		for (i = 0; i < r.n; i++)
 			mail_describe_field(b, "failed:", r.v[i]);
-		mail_strv_free(&r);
+		strv_free(&r);
 	}
 	buf_adds(b, "== commands ==\n");
 	for (i = 0; i < m->commands.n; i++)

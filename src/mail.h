@@ -33,15 +33,6 @@ struct mail_limits {
 	const char	*referee;
 };
 
-/* A list of owned strings. */
-struct mail_strv {
-	char	**v;
-	int	  n;
-};
-
-void	 mail_strv_add(struct mail_strv *, const char *);	/* copies */
-void	 mail_strv_free(struct mail_strv *);
-
 /* Where the game tag came from (bits). */
 #define MAIL_TAG_SUBJECT	0x1
 #define MAIL_TAG_PLUS		0x2
@@ -94,17 +85,17 @@ struct mail_msg {
 	char		*from;		/* canonical address of the first From */
 	char		*from_name;	/* display name, RFC 2047 decoded */
 	char		*reply_to;	/* canonical address */
-	struct mail_strv to, cc, delivered_to;	/* canonical addresses */
+	struct strv to, cc, delivered_to;	/* canonical addresses */
 	char		*subject;	/* RFC 2047 decoded, unfolded */
 	char		*message_id;	/* without angle brackets */
 	char		*in_reply_to;	/* first id, without angle brackets */
-	struct mail_strv references;	/* ids, without angle brackets */
+	struct strv references;	/* ids, without angle brackets */
 	char		*auto_submitted;
 	char		*precedence;
 	char		*return_path;	/* as written, unfolded */
 	int		 return_path_null; /* Return-Path: <> (or empty) */
 	char		*list_id;
-	struct mail_strv x_loop;	/* every X-Loop value, in order */
+	struct strv x_loop;	/* every X-Loop value, in order */
 	char		*x_failed_recipients;
 	int		 autoresponder_header;	/* MAIL_AUTO_* bits */
 	char		*auth_results;	/* the topmost Authentication-Results */
@@ -125,7 +116,7 @@ struct mail_msg {
 
 	enum mail_body_source body_source;
 	char		*body;		/* decoded UTF-8 text of the part read */
-	struct mail_strv commands;	/* the command lines, in order */
+	struct strv commands;	/* the command lines, in order */
 	int		 from_subject;	/* commands taken from the subject */
 	int		 lines_truncated;	/* body longer than max_lines */
 	int		 commands_truncated;	/* more than max_commands */
@@ -137,7 +128,7 @@ struct mail_msg {
 	 * quoted or forwarded material (MAIL_LINE_HELD), as written; the
 	 * sender is told.  unread_below is that start (owned), unread_why a
 	 * static N_() sentence saying what it looked like; NULL when none. */
-	struct mail_strv unread;
+	struct strv unread;
 	char		*unread_below;
 	const char	*unread_why;
 
@@ -189,7 +180,7 @@ const char *mail_guard(const struct mail_msg *, const struct mail_guard_cfg *);
  * write in prose bounces, the addresses listed below Exchange's, Domino's
  * and Notes' sentences, else the To of the returned message.  Canonical,
  * each once, appended to out. */
-int	 mail_bounce_recipients(const struct mail_msg *, struct mail_strv *out);
+int	 mail_bounce_recipients(const struct mail_msg *, struct strv *out);
 
 /* What `ludus parse` prints: sender, reply-to, authentication facts, the game
  * tag and its source, the guard verdict (guard_reason from mail_guard, or
@@ -219,9 +210,9 @@ void	 mail_describe(const struct mail_msg *, const char *guard_reason,
 void	 mailtext_read(const char *text, size_t len, int max_lines,
 	    int max_commands, struct mail_msg *m);
 
-/* mailtext_read's command lines alone, appended to out. */
-void	 mailtext_commands(const char *text, size_t len, int max_lines,
-	    int max_commands, struct mail_strv *out, int *lines_truncated,
+/* mailtext_read's command lines alone, appended to out (mail.c). */
+void	 mail_body_commands(const char *text, size_t len, int max_lines,
+	    int max_commands, struct strv *out, int *lines_truncated,
 	    int *commands_truncated);
 
 /* The name `ludus parse` gives a MAIL_LINE_* ("read", "quote", ...). */

@@ -1512,9 +1512,9 @@ mailtext_read(const char *text, size_t len, int max_lines, int max_commands,
 	mailtext_end_signoff(&r);
 	for (li = 0; li < n; li++) {
 		if (r.out[li].why == MAIL_LINE_READ)
-			mail_strv_add(&m->commands, r.out[li].text);
+			strv_add(&m->commands, r.out[li].text);
 		else if (r.out[li].why == MAIL_LINE_HELD)
-			mail_strv_add(&m->unread, r.out[li].text);
+			strv_add(&m->unread, r.out[li].text);
 	}
 	if (m->unread.n > 0) {
 		int why = r.out[r.hold].why;
@@ -1529,23 +1529,6 @@ mailtext_read(const char *text, size_t len, int max_lines, int max_commands,
 	m->lines = r.out;
 	m->nlines = n;
 	free(lines);
-}
-
-void
-mailtext_commands(const char *text, size_t len, int max_lines,
-    int max_commands, struct mail_strv *out, int *lines_truncated,
-    int *commands_truncated)
-{
-	struct mail_msg m;
-	int i;
-
-	memset(&m, 0, sizeof(m));
-	mailtext_read(text, len, max_lines, max_commands, &m);
-	for (i = 0; i < m.commands.n; i++)
-		mail_strv_add(out, m.commands.v[i]);
-	*lines_truncated = m.lines_truncated;
-	*commands_truncated = m.commands_truncated;
-	mail_msg_free(&m);
 }
 
 /* HTML to text. */

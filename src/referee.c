@@ -197,7 +197,7 @@ reply_allowed(struct ref_msg *x, const char *kind, int limit, int *allowed,
 /* aside[] (the lines set aside, as written, the first few) and
  * aside_more (how many more, "" for none). */
 static void
-aside_list(struct tmpl_data *d, const struct mail_strv *lines,
+aside_list(struct tmpl_data *d, const struct strv *lines,
     const char *aside)
 {
 	struct tmpl_list *l = tmpl_list(d, "aside");
@@ -235,7 +235,7 @@ unread_list(struct tmpl_data *d, const struct mail_msg *m)
 
 /* The answer part that says what failed (and what was done before). */
 static int
-error_reply(struct ref_msg *x, const struct mail_strv *lines, int failed,
+error_reply(struct ref_msg *x, const struct strv *lines, int failed,
     const char *aside, const struct ref_result *res, const char *parse_error,
     int *sent)
 {
@@ -320,7 +320,7 @@ sender_seat(struct ref_msg *x, int64_t game)
 /* The answer part for commands that had no answer of their own, lines
  * set aside, and commands dropped over the limit. */
 static int
-done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes,
+done_reply(struct ref_msg *x, const struct strv *lines, char **notes,
     const char *aside, int64_t game)
 {
 	struct tmpl_data *d = tmpl_data_new(), *it;
@@ -356,7 +356,7 @@ done_reply(struct ref_msg *x, const struct mail_strv *lines, char **notes,
  * again: they are counted per sender and game, whatever the token or the
  * DMARC result, and no more are answered an hour than errors are. */
 static int
-aside_reply(struct ref_msg *x, const struct mail_strv *lines,
+aside_reply(struct ref_msg *x, const struct strv *lines,
     const char *aside, int64_t game, int *sent)
 {
 	struct tmpl_data *d;
@@ -633,7 +633,7 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 {
 	struct ref_msg x;
 	struct ref_result res;
-	const struct mail_strv *lines = &m->commands;
+	const struct strv *lines = &m->commands;
 	char **notes = NULL, *aside = NULL, setaside[40] = "";
 	int64_t pid;
 	int i, rc = -1, nout, nouts, failed = -1, sent = 0, unanswered = 0;

@@ -196,6 +196,26 @@ buf_steal(struct buf *b)
 	return s;
 }
 
+void
+strv_add(struct strv *sv, const char *s)
+{
+	sv->v = xreallocarray(sv->v, (size_t)sv->n + 2, sizeof(*sv->v));
+	sv->v[sv->n++] = xstrdup(s);
+	sv->v[sv->n] = NULL;
+}
+
+void
+strv_free(struct strv *sv)
+{
+	int i;
+
+	for (i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->n = 0;
+}
+
 const char *
 buf_str(const struct buf *b)
 {

@@ -41,6 +41,15 @@ void	 buf_vprintf(struct buf *, const char *, va_list);
 void	 buf_reset(struct buf *);
 void	 buf_free(struct buf *);
 char	*buf_steal(struct buf *);
+
+/* A list of owned strings, NULL-terminated in v once one is added.
+ * Zero-initialise to start; strv_free releases it. */
+struct strv {
+	char	**v;
+	int	  n;
+};
+void	 strv_add(struct strv *, const char *);	/* copies */
+void	 strv_free(struct strv *);
 const char *buf_str(const struct buf *); /* never NULL; don't free */
 
 /* Copies like strlcpy: always terminates, returns strlen(src). */

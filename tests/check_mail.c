@@ -354,7 +354,7 @@ END_TEST
  * header-like lines, a header line followed by a sea of blank lines. */
 START_TEST(mail_hostile_bodies_fast)
 {
-	struct mail_strv sv = { 0 };
+	struct strv sv = { 0 };
 	struct buf b = { 0 };
 	int i, lt, ct;
 
@@ -370,13 +370,13 @@ START_TEST(mail_hostile_bodies_fast)
 	for (i = 0; i < 100000; i++)
 		buf_addc(&b, i % 2 ? '<' : '@');
 	buf_adds(&b, ":\nRegards,\n");
-	mailtext_commands(b.s, b.len, 0, 50, &sv, &lt, &ct);
+	mail_body_commands(b.s, b.len, 0, 50, &sv, &lt, &ct);
 	ck_assert_int_eq(sv.n, 3);	/* "Regards," is a sign-off */
 	ck_assert_str_eq(sv.v[0], "move 1");
 	ck_assert_str_eq(sv.v[1], "From: x");
 	ck_assert_msg(time(NULL) - t0 < 5, "took %lld s",
 	    (long long)(time(NULL) - t0));
-	mail_strv_free(&sv);
+	strv_free(&sv);
 	buf_free(&b);
 }
 END_TEST
@@ -946,7 +946,7 @@ END_TEST
 START_TEST(mail_bounce_recipients_dsn)
 {
 	struct mail_msg m;
-	struct mail_strv r = { 0 };
+	struct strv r = { 0 };
 
 	parse_ok("From: MAILER-DAEMON@mx.example.org\nReturn-Path: <>\n"
 	    "Subject: Undelivered Mail\nContent-Type: multipart/report; "
@@ -961,7 +961,7 @@ START_TEST(mail_bounce_recipients_dsn)
 	ck_assert_int_eq(mail_bounce_recipients(&m, &r), 2);
 	ck_assert_str_eq(r.v[0], "bob@example.org");
 	ck_assert_str_eq(r.v[1], "carol-fwd@example.net");
-	mail_strv_free(&r);
+	strv_free(&r);
 	mail_msg_free(&m);
 }
 END_TEST
@@ -969,7 +969,7 @@ END_TEST
 START_TEST(mail_bounce_recipients_prose)
 {
 	struct mail_msg m;
-	struct mail_strv r = { 0 };
+	struct strv r = { 0 };
 
 	parse_ok("From: MAILER-DAEMON@mx.example.org\nSubject: failure notice\n"
 	    "\nHi. This is the qmail-send program at mx.example.org.\n"
@@ -978,7 +978,7 @@ START_TEST(mail_bounce_recipients_prose)
 	    "here by that name.\n", &m);
 	ck_assert_int_eq(mail_bounce_recipients(&m, &r), 1);
 	ck_assert_str_eq(r.v[0], "dave@example.org");
-	mail_strv_free(&r);
+	strv_free(&r);
 	mail_msg_free(&m);
 	parse_ok("From: MAILER-DAEMON@mx.example.org\nSubject: error\n\n"
 	    "Hi!\n\n    gina@example.org: 550 5.1.1 no such user\n"
@@ -988,13 +988,13 @@ START_TEST(mail_bounce_recipients_prose)
 	ck_assert_int_eq(mail_bounce_recipients(&m, &r), 2);
 	ck_assert_str_eq(r.v[0], "henry@example.org");
 	ck_assert_str_eq(r.v[1], "ivy@example.org");
-	mail_strv_free(&r);
+	strv_free(&r);
 	mail_msg_free(&m);
 	parse_ok("From: Mailer-Daemon@mx.example.org\nX-Failed-Recipients: "
 	    "erin@example.org, Frank@example.org\nSubject: failed\n\nx\n", &m);
 	ck_assert_int_eq(mail_bounce_recipients(&m, &r), 2);
 	ck_assert_str_eq(r.v[1], "frank@example.org");
-	mail_strv_free(&r);
+	strv_free(&r);
 	mail_msg_free(&m);
 }
 END_TEST
@@ -1195,14 +1195,14 @@ corpus_result(const char *raw, size_t len)
 	r = mail_parse(raw, len, &l, &m, err, sizeof(err));
 	why = mail_guard(&m, &g);
 	if (why != NULL) {
-		struct mail_strv f = { 0 };
+		struct strv f = { 0 };
 
 		buf_printf(&b, "guard: %s\n", why);
 		if (strncmp(why, "bounce:", 7) == 0)
 			mail_bounce_recipients(&m, &f);
 		for (i = 0; i < f.n; i++)
 			buf_printf(&b, "failed: %s\n", f.v[i]);
-		mail_strv_free(&f);
+		strv_free(&f);
 	} else if (r == -1)
 		buf_printf(&b, "error: %s\n", err);
 	else {

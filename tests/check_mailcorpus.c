@@ -303,15 +303,15 @@ now_s(void)
 static char *
 body_commands(const char *body, size_t len)
 {
-	struct mail_strv sv = { 0 };
+	struct strv sv = { 0 };
 	struct buf b = { 0 };
 	int lt, ct, i;
 
-	mailtext_commands(body, len, 0, 0, &sv, &lt, &ct);
+	mail_body_commands(body, len, 0, 0, &sv, &lt, &ct);
 	for (i = 0; i < sv.n; i++)
 		buf_printf(&b, "%s%s", i ? "\n" : "", sv.v[i]);
 	buf_adds(&b, "");
-	mail_strv_free(&sv);
+	strv_free(&sv);
 	return buf_steal(&b);
 }
 
@@ -397,7 +397,7 @@ static const struct {
 };
 
 static int
-has_line(const struct mail_strv *sv, const char *line)
+has_line(const struct strv *sv, const char *line)
 {
 	int i;
 
@@ -408,7 +408,7 @@ has_line(const struct mail_strv *sv, const char *line)
 }
 
 static int
-has_text(const struct mail_strv *sv, const char *text)
+has_text(const struct strv *sv, const char *text)
 {
 	int i;
 
@@ -423,7 +423,7 @@ START_TEST(mail_reply_parser_structure)
 	size_t i, k;
 
 	for (i = 0; i < nitems(reply_facts); i++) {
-		struct mail_strv sv = { 0 };
+		struct strv sv = { 0 };
 		char path[1200], *body;
 		size_t len;
 		int lt, ct;
@@ -432,7 +432,7 @@ START_TEST(mail_reply_parser_structure)
 		    "emails/%s", corpus, reply_facts[i].file);
 		body = util_read_file(path, SIZE_MAX, &len);
 		ck_assert_msg(body != NULL, "cannot read %s", path);
-		mailtext_commands(body, len, 0, 0, &sv, &lt, &ct);
+		mail_body_commands(body, len, 0, 0, &sv, &lt, &ct);
 		for (k = 0; k < 3 && reply_facts[i].want[k]; k++)
 			ck_assert_msg(has_line(&sv, reply_facts[i].want[k]),
 			    "%s: no line '%s'", reply_facts[i].file,
@@ -441,7 +441,7 @@ START_TEST(mail_reply_parser_structure)
 			ck_assert_msg(!has_text(&sv, reply_facts[i].not[k]),
 			    "%s: '%s' was read", reply_facts[i].file,
 			    reply_facts[i].not[k]);
-		mail_strv_free(&sv);
+		strv_free(&sv);
 		free(body);
 	}
 }
@@ -634,7 +634,7 @@ static const struct {
 
 /* The "failed:" lines of a description, in order. */
 static void
-described_failed(const char *desc, struct mail_strv *out)
+described_failed(const char *desc, struct strv *out)
 {
 	const char *p = desc, *end = strstr(desc, "== commands ==\n");
 
@@ -645,7 +645,7 @@ described_failed(const char *desc, struct mail_strv *out)
 		if (n > 7 && strncmp(p, "failed:", 7) == 0) {
 			char *v = xstrndup(p + 7, n - 7);
 
-			mail_strv_add(out, util_trim(v));
+			strv_add(out, util_trim(v));
 			free(v);
 		}
 		p = eol ? eol + 1 : NULL;
@@ -668,7 +668,7 @@ START_TEST(mail_sisimai_bounce_recipients)
 		const struct tj *records = tj_get(&files->kids[i], "records");
 		const char *key = files->kids[i].key, *why;
 		char path[1200], err[256], *raw;
-		struct mail_strv got = { 0 };
+		struct strv got = { 0 };
 		struct buf b = { 0 };
 		struct mail_msg m;
 		size_t len;
@@ -711,7 +711,7 @@ START_TEST(mail_sisimai_bounce_recipients)
 			bad++;
 		}
 		checked++;
-		mail_strv_free(&got);
+		strv_free(&got);
 		buf_free(&b);
 		mail_msg_free(&m);
 		free(raw);
@@ -736,7 +736,7 @@ START_TEST(mail_cpython_parses_without_crash)
 	snprintf(dir, sizeof(dir), "%s/cpython-test_email/data", corpus);
 	ck_assert_ptr_nonnull(d = opendir(dir));
 	while ((de = readdir(d)) != NULL) {
-		struct mail_strv r = { 0 };
+		struct strv r = { 0 };
 		struct mail_msg m;
 		struct buf b = { 0 };
 		char err[256], *raw;
@@ -752,7 +752,7 @@ START_TEST(mail_cpython_parses_without_crash)
 		mail_describe(&m, mail_guard(&m, &g), &b);
 		ck_assert_ptr_nonnull(strstr(buf_str(&b), "== commands ==\n"));
 		mail_bounce_recipients(&m, &r);
-		mail_strv_free(&r);
+		strv_free(&r);
 		buf_free(&b);
 		mail_msg_free(&m);
 		free(raw);
@@ -770,7 +770,7 @@ START_TEST(mail_cpython_known_facts)
 {
 	struct mail_limits l = { 0 };
 	struct mail_guard_cfg g = guard_cfg();
-	struct mail_strv r = { 0 };
+	struct strv r = { 0 };
 	struct mail_msg m;
 	char path[1200], err[256], *raw;
 	size_t len;
@@ -783,7 +783,7 @@ START_TEST(mail_cpython_known_facts)
 	ck_assert_str_eq(m.content_type, "multipart/report");
 	ck_assert_ptr_nonnull(mail_guard(&m, &g));
 	ck_assert_int_ge(mail_bounce_recipients(&m, &r), 1);
-	mail_strv_free(&r);
+	strv_free(&r);
 	mail_msg_free(&m);
 	free(raw);
 }

@@ -20,7 +20,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const banned[] = { "x@example.org", "@bad.example" };
 	struct mail_limits l = { 0 };
 	struct mail_guard_cfg g = { 0 };
-	struct mail_strv sv = { 0 };
+	struct strv sv = { 0 };
 	struct mail_msg m;
 	struct buf b = { 0 };
 	char err[256], *t;
@@ -39,12 +39,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mail_parse((const char *)data, size, &l, &m, err, sizeof(err));
 	mail_describe(&m, mail_guard(&m, &g), &b);
 	mail_bounce_recipients(&m, &sv);
-	mail_strv_free(&sv);
+	strv_free(&sv);
 	buf_free(&b);
 	mail_msg_free(&m);
 
-	mailtext_commands((const char *)data, size, 0, 0, &sv, &lt, &ct);
-	mail_strv_free(&sv);
+	mail_body_commands((const char *)data, size, 0, 0, &sv, &lt, &ct);
+	strv_free(&sv);
 	free(mailtext_html((const char *)data, size));
 	t = xstrndup((const char *)data, size);
 	free(mail_subject_command(t, "ludus"));
