@@ -512,13 +512,24 @@ without_greeting(const char *body, const char *name, const char *head)
 }
 
 /* Is the held mail o one for the reader of mail r (both the sender's
- * answer, or both to the same other address)? */
+ * answer, or both to the same other address)?  A club list's postings
+ * are not merged: each is news of its own to the list's readers. */
 static int
-same_reader(const struct ref_out *o, const struct ref_out *r)
+same_reader(const struct config *cfg, const struct ref_out *o,
+    const struct ref_out *r)
 {
+	int i;
+
+	if (o == r)
+		return 1;
 	if (o->to_sender || r->to_sender)
 		return o->to_sender && r->to_sender;
-	return strcmp(o->to, r->to) == 0;
+	if (strcmp(o->to, r->to) != 0)
+		return 0;
+	for (i = 0; i < cfg->club.lists.n; i++)
+		if (util_strcaseeq(cfg->club.lists.v[i], o->to))
+			return 0;
+	return 1;
 }
 
 /*
@@ -546,7 +557,7 @@ merge_queue(struct ref_msg *x, int first, int info_ok)
 	in = xcalloc((size_t)x->nouts + 1, 1);
 	for (i = first; i < x->nouts; i++) {
 		o = &x->outs[i];
-		if (!same_reader(o, reader) ||
+		if (!same_reader(x->r->cfg, o, reader) ||
 		    (o->to_sender && o->part == REF_PART_INFO && !info_ok))
 			continue;
 		in[i] = 1;
@@ -620,7 +631,8 @@ answer_queue(struct ref_msg *x)
 		return -1;
 	for (i = 0; i < x->nouts && rc == 0; i++) {
 		for (j = 0, seen = 0; j < i && !seen; j++)
-			seen = same_reader(&x->outs[j], &x->outs[i]);
+			seen = same_reader(x->r->cfg, &x->outs[j],
+			    &x->outs[i]);
 		if (!seen)
 			rc = merge_queue(x, i, info_ok);
 	}
