@@ -187,17 +187,23 @@ for spec in site-ladder:dan@example.org:1 observe:cat@example.org:1 \
 		/^=== mail [0-9]+ ===$/ { want = 0; html = 0; next }
 		$0 == to { want = 1; n++; next }
 		want && /^--- text\/html ---$/ { html = 1; next }
-		want && html && /<pre/ { cur = ""; inpre = 1 }
-		want && html && inpre { cur = cur $0 "\n" }
-		want && html && inpre && /<\/pre>/ { inpre = 0; last = cur }
+		want && html && /<pre|<table[^>]*lx-board/ && !inb { cur = ""; inb = 1; d = 0 }
+		want && html && inb {
+			cur = cur $0 "\n"
+			d += gsub(/<table/, "&") - gsub(/<\/table>/, "&")
+			if (d <= 0 && /<\/pre>|<\/table>/) { inb = 0; last = cur }
+		}
 		END { printf "%s", last }
-	' "$w/outbox" >"$tmp/mailboard"
+	' "$w/outbox" | sed 's/<[^>]*>//g; s/[[:space:]]//g' | grep . >"$tmp/mailboard"
 	awk '
 		/<section class="pos cur"/ { s = 1 }
-		s && /<pre/ { inpre = 1 }
-		s && inpre { printf "%s\n", $0 }
-		s && inpre && /<\/pre>/ { exit }
-	' "$tmp/www/$c/game/$g.html" >"$tmp/siteboard"
+		s && /<pre|<table[^>]*lx-board/ && !inb { inb = 1; d = 0 }
+		s && inb {
+			printf "%s\n", $0
+			d += gsub(/<table/, "&") - gsub(/<\/table>/, "&")
+			if (d <= 0 && /<\/pre>|<\/table>/) exit
+		}
+	' "$tmp/www/$c/game/$g.html" | sed 's/<[^>]*>//g; s/[[:space:]]//g' | grep . >"$tmp/siteboard"
 	if [ ! -s "$tmp/mailboard" ]; then
 		bad "$c: no board in the mails to $who"
 	elif ! cmp -s "$tmp/mailboard" "$tmp/siteboard"; then
