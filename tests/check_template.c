@@ -25,7 +25,7 @@ static const char *const names[] = {
 	"timeout", "timeout-admin", "vacation-notice", "ladder",
 	"ladder-result", "ladder-standings", "aside", "elsewhere",
 	"seeks", "seek-closed",
-	"conditions", "takeback",
+	"conditions", "takeback", "invitations-held",
 };
 static const char *const langs[] = { "en", "ru", "ar" };
 
@@ -730,6 +730,7 @@ sample(int full)
 		tmpl_list_add_str(l, "if b4-c3 then d2-e3");
 		tmpl_list_add_str(l, "if b4-b3 then d2-d3 if c3xe1 then a1-b2");
 	}
+	tmpl_set(d, "held.limit", "3");
 	tmpl_set(d, "takeback.name", "Bob");
 	tmpl_set(d, "takeback.you", on);
 	tmpl_set(d, "takeback.moves", "b4-c3, d2-e3");
@@ -1301,7 +1302,7 @@ START_TEST(mailhtml_derives_html_from_text_and_style)
 	ck_assert_ptr_nonnull(strstr(p, "\"> <span style=\"color:#c62828;"
 	    "font-weight:bold;\">P </span>. <span style=\"color:#1557b0;"
 	    "font-weight:bold;background-color:#ffd84d;"));
-	ck_assert_ptr_nonnull(strstr(p, "</pre></div>\n<p style=\"margin:0 0 "
+	ck_assert_ptr_nonnull(strstr(p, "</pre></div>\n<p class=\"lx-t\" style=\"margin:0 0 "
 	    "12px;color:#1c1b19\">Last: it</p>"));
 	ck_assert_ptr_nonnull(strstr(html, ">e2</code>, e4<br />"));
 	ck_assert_ptr_nonnull(strstr(html, "<a href=\"mailto:referee+1.x@"
