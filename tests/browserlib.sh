@@ -54,11 +54,41 @@ SHOT
 	    echo "FAIL $1: no screenshot" >"$tmp/shot-$1.fail"
 }
 
+# shot_set NAME WIDE PAGE:HEIGHT...: each page ($tmp/PAGE.html) at 375 px
+# and at WIDE px side by side, HEIGHT px tall, a row under its name, into
+# $shots/NAME.png: one browser for a set of pages (a browser's start is
+# most of a screenshot's time); a failure leaves $tmp/shot-NAME.fail.
+shot_set() {
+	_sn=$1 _sw=$2 _sh=12
+	shift 2
+	{
+		echo '<!DOCTYPE html><html><head><meta charset="utf-8" /></head>'
+		echo '<body style="margin:0;padding-bottom:12px;background:#777;color:#fff;font:14px/18px sans-serif">'
+		for _sp in "$@"; do
+			echo "<div style=\"height:18px;padding:6px 12px 0\">${_sp%:*}</div>"
+			echo '<div style="display:flex;gap:12px;padding:6px 12px;align-items:flex-start">'
+			for _w in 375 "$_sw"; do
+				echo "<iframe src=\"${_sp%:*}.html\" width=\"$_w\" height=\"${_sp##*:}\" style=\"border:0;background:#fff\"></iframe>"
+			done
+			echo '</div>'
+			_sh=$((_sh + 36 + ${_sp##*:}))
+		done
+		echo '</body></html>'
+	} >"$tmp/shot-$_sn.html"
+	rm -f "$shots/$_sn.png"
+	browser "$_sn" --allow-file-access-from-files \
+	    --window-size=$((375 + _sw + 36)),$_sh \
+	    --screenshot="$shots/$_sn.png" "file://$tmp/shot-$_sn.html" \
+	    >/dev/null && [ -s "$shots/$_sn.png" ] ||
+	    echo "FAIL $_sn: no screenshot" >"$tmp/shot-$_sn.fail"
+}
+
 # shot_bg NAME URL WIDE HEIGHT: shot in the background, two browsers at a
-# time; shots_done waits for the last and counts the failed ones.
+# time ($shot_fn=shot_set: shot_set NAME WIDE PAGE:HEIGHT... instead);
+# shots_done waits for the last and counts the failed ones.
 _shots=0
 shot_bg() {
-	shot "$@" &
+	${shot_fn:-shot} "$@" &
 	_shots=$((_shots + 1))
 	if [ "$_shots" -ge 2 ]; then
 		wait

@@ -5,9 +5,10 @@
 # referee writes) must be well-formed XML, reference nothing outside the
 # mail, and, laid out by headless Chromium at a phone's 375 px and at a
 # desktop's 1024 px, have no board line that wraps or overflows its box
-# and no page wider than the window.  One screenshot per game and mail
-# kind (both widths side by side) goes to $LUDUS_SHOTS_DIR (default
-# ./screenshots): `make screenshots` writes them too.
+# and no page wider than the window.  One screenshot per game and
+# language (each mail kind a row, both widths side by side; and dark) goes
+# to $LUDUS_SHOTS_DIR (default ./screenshots): `make screenshots` writes
+# them too.
 #
 # Needs chromium and xmllint (Debian's chromium and libxml2-utils); skips
 # without them, except under CI.
@@ -409,18 +410,33 @@ EOF
 	mv "$tmp/results.pages" "$tmp/results"
 fi
 
-# Screenshots: each page at 375 px and 760 px side by side, light, and
-# dark for the start and end mails.
-for p in $pages; do
-	h=$(awk -v p="$p" '$2 == p && $4 == "height" { if ($5 > m) m = $5 }
-	    END { print m ? m + 24 : 1200 }' "$tmp/results")
-	shot_bg "$p" "$p.html" 760 "$h"
-	case $p in
-	*-start | *-end)
+# Screenshots: one a game and language, each mail kind a row at 375 px
+# and 760 px side by side; light, and dark for the start and end mails.
+height() {
+	awk -v p="$1" '$2 == p && $4 == "height" { if ($5 > m) m = $5 }
+	    END { print m ? m + 24 : 1200 }' "$tmp/results"
+}
+shot_fn=shot_set
+for game in kalah alquerque almakleh aluette spite; do
+	for set in "$game" "$game-ar" "$game-ru"; do
+		light= dark=
+		for p in $pages; do
+			case $p in
+			"$set"-start | "$set"-end) dark="$dark $p:$(height "$p")" ;;
+			esac
+			case $p in
+			"$set"-start | "$set"-move | "$set"-end | "$set"-error)
+				light="$light $p:$(height "$p")" ;;
+			esac
+		done
+		[ -n "$light" ] || continue
+		# shellcheck disable=SC2086
+		shot_bg "$set" 760 $light
 		browser_extra=--force-dark-mode
-		shot_bg "$p-dark" "$p.html" 760 "$h"
-		browser_extra= ;;
-	esac
+		# shellcheck disable=SC2086
+		[ -z "$dark" ] || shot_bg "$set-dark" 760 $dark
+		browser_extra=
+	done
 done
 shots_done
 
