@@ -16,6 +16,11 @@
 # times and deals are not fixed and there is nothing to compare.
 set -u
 : "${LUDUS_BIN:?}" "${LUDUS_GAMES_DIR:?}" "${LUDUS_SRCDIR:?}"
+# Every case, by the build without sanitizers when there is one
+# (contrib/bootstrap test makes it): tests/golden-san.sh replays a sample
+# by the build under test, which has them there.
+LUDUS_BIN=${LUDUS_PLAIN_BIN:-$LUDUS_BIN}
+name=${GOLDEN_NAME:-golden}
 export LUDUS_GAMES_DIR
 . "$LUDUS_SRCDIR/tests/goldenlib.sh"
 cases=$LUDUS_SRCDIR/tests/mail/referee
@@ -23,10 +28,10 @@ update=${GOLDEN_UPDATE:-0}
 pass=0 fail=0
 
 if ! golden_test_build; then
-	echo "golden: $LUDUS_BIN is not a test build (configure" \
+	echo "$name: $LUDUS_BIN is not a test build (configure" \
 	    "--enable-test-clock): \$LUDUS_NOW and \$LUDUS_SEED would be ignored"
 	if [ "${CI:-}" = true ]; then
-		echo "golden: 0 passed, 1 failed"
+		echo "$name: 0 passed, 1 failed"
 		exit 1
 	fi
 	exit 77
@@ -52,7 +57,7 @@ if [ $# -eq 0 ]; then
 	# shellcheck disable=SC2046
 	set -- $(cd "$cases" && for d in */; do [ -d "$d" ] && echo "${d%/}"; done)
 fi
-[ $# -gt 0 ] || { echo "golden: no cases in $cases"; fail=1; }
+[ $# -gt 0 ] || { echo "$name: no cases in $cases"; fail=1; }
 
 # run_case NAME: replay one case and compare; prints `ok NAME` or `FAIL
 # NAME` and what differs, and fails in the second case.
@@ -142,5 +147,5 @@ if [ -n "$missing" ]; then
 	fail=$((fail + 1))
 fi
 
-echo "golden: $pass passed, $fail failed"
+echo "$name: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
