@@ -2,6 +2,7 @@
  * ludus: the admin and offline tool, one subcommand per job.
  */
 #include "config.h"
+#include "gitversion.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -1973,7 +1974,7 @@ usage(FILE *f)
 static void
 version(void)
 {
-	printf("ludus %s\n", PACKAGE_VERSION);
+	printf("ludus %s\n", LUDUS_VERSION);
 #ifdef LUDUS_TEST_CLOCK
 	/* The golden tests need this build and look for the line. */
 	printf("test build: $LUDUS_NOW and $LUDUS_SEED are honoured\n");

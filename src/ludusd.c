@@ -9,6 +9,7 @@
  * handlers only set flags and write a byte to a pipe that wakes the loop.
  */
 #include "config.h"
+#include "gitversion.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1651,7 +1652,8 @@ main(int argc, char **argv)
 	    (unsigned)(d.cfg.imap.retry_max_ms / 1000 ?
 	    d.cfg.imap.retry_max_ms / 1000 : 1));
 	backoff_init(&d.store_backoff, STORE_RETRY_MIN, STORE_RETRY_MAX);
-	log_info("started: database %s, %s in, %s out", d.cfg.database,
+	log_info("started: ludusd %s, database %s, %s in, %s out",
+	    LUDUS_VERSION, d.cfg.database,
 	    d.cfg.in == CONFIG_IN_IMAP ? "imap" : d.cfg.in ==
 	    CONFIG_IN_MAILDIR ? "maildir" : "stdin only",
 	    d.cfg.out == CONFIG_OUT_SMTP ? "smtp" : "sendmail");

@@ -243,6 +243,26 @@ chmod 644 "$tmp/ludus.secret"
 check token-open-secret 1 ludus token 1 0 && expect token-open-secret "chmod 600" "$tmp/err"
 
 check version 0 "$LUDUS_BIN" --version && expect version "ludus " "$tmp/out"
+# The version is X.Y.Z, and a build from a git checkout adds the commit
+# as git describe names it (whether the tree was clean may change while
+# the suite runs, so "-dirty" is left out of the comparison).
+v=$(head -n 1 "$tmp/out")
+if ! printf '%s\n' "$v" | grep -Eqx 'ludus [0-9]+\.[0-9]+\.[0-9]+( \(git [0-9A-Za-z._-]+\))?'; then
+	echo "FAIL version-format: $v"; fail=$((fail + 1))
+elif [ -e "${LUDUS_SRCDIR:-/nonexistent}/.git" ] &&
+    d=$(cd "$LUDUS_SRCDIR" && git describe --always 2>/dev/null); then
+	case $v in
+	"ludus "*" (git $d)"|"ludus "*" (git $d-dirty)") pass=$((pass + 1)) ;;
+	*) echo "FAIL version-git: '$v' does not end in (git $d)"
+	   fail=$((fail + 1)) ;;
+	esac
+else
+	case $v in
+	*"(git "*) echo "FAIL version-git: '$v' outside a checkout"
+	   fail=$((fail + 1)) ;;
+	*) pass=$((pass + 1)) ;;
+	esac
+fi
 
 # Every outbox row, decoded: an encoded subject, a folded header, a base64
 # UTF-8 text part with CR LF line ends beside an HTML one (both shown, with

@@ -244,7 +244,7 @@ grep -q "retention: 1 old record deleted" "$tmp/d.log" && ok || bad "retention n
 # stream, and readiness told to $NOTIFY_SOCKET (a build with libsystemd).
 : >"$tmp/j.log"
 JOURNAL_STREAM=$(stat -c '%d:%i' "$tmp/j.log") "$LUDUSD_BIN" -c "$tmp/ludus.yaml" --once 2>>"$tmp/j.log"
-grep -q "^<6>info: started: database" "$tmp/j.log" && ok || bad "no journal priorities: $(head -3 "$tmp/j.log")"
+grep -q "^<6>info: started: ludusd .*, database" "$tmp/j.log" && ok || bad "no journal priorities: $(head -3 "$tmp/j.log")"
 grep -q "^20[0-9-]*T" "$tmp/j.log" && bad "time stamps for the journal" || ok
 if grep -q '^#define HAVE_SYSTEMD 1' "${LUDUS_BUILDDIR:-.}/config.h" 2>/dev/null; then
 	socat -u "UNIX-RECV:$tmp/notify" - >"$tmp/notified" 2>/dev/null &
