@@ -289,7 +289,7 @@ before=$(waiting)
 msg t1@x.org frank@example.org "hello" "games" >"$tmp/t1"
 LUDUS_TEMPLATES_DIR=$tmp/notemplates ludus deliver <"$tmp/t1" 2>"$tmp/err"
 [ $? -eq 75 ] && ok || bad "unreadable templates should exit 75"
-grep -q "t1@x.org> frank@example.org: not applied, will retry (the error above)" "$tmp/err" &&
+grep -q "t1@x.org> from frank@example.org: not applied, will retry (the error above)" "$tmp/err" &&
     grep -q "notemplates/en/games.tmpl" "$tmp/err" && ok ||
     bad "unreadable templates: $(cat "$tmp/err")"
 [ "$(waiting)" = "$before" ] && ok || bad "unreadable templates answered: $(ludus outbox)"
