@@ -118,6 +118,7 @@ struct smtp_xfer {
 	enum smtp_phase	 fail_phase;
 	char		 fail[SMTP_REPLYLEN];
 	int		 hidden;	/* AUTH's lines, until its answer */
+	int		 tls;		/* a command went out over TLS */
 };
 
 static size_t
@@ -169,8 +170,17 @@ static int
 smtp_debug_cb(CURL *c, curl_infotype type, char *data, size_t len, void *arg)
 {
 	struct smtp_xfer *x = arg;
+	struct curl_tlssessioninfo *ti = NULL;
 
-	(void)c;
+	/* While a command goes out the connection is the transfer's: its
+	 * TLS session, if any, is there to see (libcurl drops it from the
+	 * handle once the transfer ends).  After STARTTLS every command
+	 * goes through TLS; smtps has no command before it. */
+	if (type == CURLINFO_HEADER_OUT && !x->tls &&
+	    curl_easy_getinfo(c, CURLINFO_TLS_SSL_PTR, &ti) == CURLE_OK &&
+	    ti != NULL && ti->backend != CURLSSLBACKEND_NONE &&
+	    ti->internals != NULL)
+		x->tls = 1;
 	if (type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT)
 		smtp_trace(x, type == CURLINFO_HEADER_OUT, data, len);
 	if (type == CURLINFO_HEADER_IN) {
@@ -641,7 +651,6 @@ smtp_probe(const struct smtp_settings *set, int *untrusted, int *tls,
 {
 	CURL *c;
 	struct smtp_xfer x;
-	struct curl_tlssessioninfo *ti = NULL;
 	char errbuf[CURL_ERROR_SIZE];
 	int implicit = 0, rc = 0;
 	CURLcode cc;
@@ -667,11 +676,8 @@ smtp_probe(const struct smtp_settings *set, int *untrusted, int *tls,
 		util_err(err, errlen, "%s%s%s", errbuf[0] ? errbuf :
 		    curl_easy_strerror(cc), x.fail[0] ? ": " : "", x.fail);
 		rc = -1;
-	} else if (curl_easy_getinfo(c, CURLINFO_TLS_SSL_PTR, &ti) ==
-	    CURLE_OK && ti != NULL && ti->backend != CURLSSLBACKEND_NONE &&
-	    ti->internals != NULL)
-		/* The connection is still open (QUIT comes at the cleanup):
-		 * its TLS session says what was used, whatever the URL. */
+	} else if (x.tls)
+		/* What the connection used, whatever the URL said. */
 		*tls = set->no_verify ? SMTP_TLS_UNVERIFIED :
 		    SMTP_TLS_VERIFIED;
 	curl_easy_cleanup(c);
