@@ -497,7 +497,7 @@ static const char *const migrations[] = {
 	 * the same figures and a restart keeps them. */
 	"CREATE TABLE counters ("
 	"  name TEXT PRIMARY KEY,"
-	"  value INTEGER NOT NULL) WITHOUT ROWID;",
+	"  value INTEGER NOT NULL);",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
