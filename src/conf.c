@@ -66,6 +66,8 @@ const struct section conf_sections[] = {
 	{ "limits", 0, "Caps on what one incoming message may make the "
 	    "referee do." },
 	{ "logging", 0, "Where the log goes." },
+	{ "metrics", 0, "The figures of `ludus stats` for a monitoring "
+	    "system, served by ludusd as OpenMetrics text." },
 	{ "auth", 0, "Extra ways to trust a sender." },
 	{ "clock", 0, "Default time controls; a game may choose its own at "
 	    "`new` with clock=." },
@@ -282,10 +284,25 @@ const struct setting conf_settings[] = {
 	    "Where log lines go; under systemd, stderr reaches the journal." },
 	{ "logging.level", T_ENUM, O(logging.level), 0, 0, v_level, "info",
 	    NULL, NULL, 0, NULL,
-	    "The least important messages logged." },
+	    "The least important messages logged.  `debug` adds the IMAP "
+	    "and SMTP conversations, a line each way (never the LOGIN or "
+	    "AUTH arguments, a password, or the mails themselves, which "
+	    "carry seat tokens), and the referee's decision on each line of "
+	    "a message." },
 	{ "logging.facility", T_ENUM, O(logging.facility), 0, 0, v_facility,
 	    "mail", NULL, NULL, 0, NULL,
 	    "The syslog facility." },
+
+	{ "metrics.socket", T_PATH, O(metrics.socket), 0, 0, NULL, NULL, "none",
+	    "/run/ludus/metrics.sock", F_EMPTY, NULL,
+	    "A Unix socket where ludusd answers each connection with the "
+	    "figures of `ludus stats` in the OpenMetrics text format, then "
+	    "closes it (off when unset).  A client that sends an HTTP GET "
+	    "(`curl --unix-socket PATH http://localhost/metrics`) gets an "
+	    "HTTP/1.0 answer; one that sends nothing (`socat - "
+	    "UNIX-CONNECT:PATH`) gets the text alone.  It is made mode 0660: "
+	    "a monitoring agent reads it as a member of ludusd's group.  "
+	    "Read when ludusd starts." },
 
 	{ "auth.trust_authserv_id", T_STRING, O(auth.trust_authserv_id), 0, 0,
 	    NULL, NULL, "off", "mx.example.org", F_EMPTY, conf_check_token,
@@ -385,6 +402,13 @@ struct load {
 	char		*basedir;	/* owned; for relative paths */
 	int		 set_line[NSETTINGS];	/* 0: not given */
 	int		 sec_line[NSECTIONS];
+	int		 nfail;		/* problems found so far */
+	char		*err;		/* foreign: the first problem */
+	size_t		 errlen;
+	struct buf	*all;		/* foreign, may be NULL: every problem,
+					 * a line each */
+	char		 one[MSGLEN + 256];	/* the walker's err */
+	char		 last[MSGLEN + 256];	/* the problem noted last */
 };
 
 /* Where a setting lives in the struct (read or written through the
@@ -809,6 +833,23 @@ config_free(struct config *c)
 
 /* Loading. */
 
+/* A problem in "FILE:LINE: what" form: err keeps the first, l->all gets
+ * each, as the walk goes on after a problem so that one run names them
+ * all. */
+static void
+note(struct load *l, const char *one)
+{
+	/* Two checks may find the same (a user required by the table and
+	 * by the credentials' check): named once. */
+	if (l->nfail > 0 && strcmp(one, l->last) == 0)
+		return;
+	snprintf(l->last, sizeof(l->last), "%s", one);
+	if (l->nfail++ == 0)
+		util_err(l->err, l->errlen, "%s", one);
+	if (l->all != NULL)
+		buf_printf(l->all, "%s\n", one);
+}
+
 static int fail(struct load *, int line, const char *, ...) PRINTFLIKE(3, 4);
 
 static int
@@ -820,7 +861,9 @@ fail(struct load *l, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return yw_fail_line(l->yw, line, "%s", msg);
+	yw_fail_line(l->yw, line, "%s", msg);
+	note(l, l->yw->err);
+	return -1;
 }
 
 /* A null value (`key:` with nothing after it) as YAML writes it. */
@@ -923,14 +966,15 @@ load_section(struct load *l, const char *sec, yaml_node_t *n)
 		buf_free(&names);
 		return rc;
 	}
-	for (p = n->data.mapping.pairs.start; rc == 0 &&
-	    p < n->data.mapping.pairs.top; p++) {
+	/* Past a problem the walk goes on, so that every one is named. */
+	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	    p++) {
 		k = yaml_document_get_node(l->doc, p->key);
 		v = yaml_document_get_node(l->doc, p->value);
 		if (k == NULL || v == NULL || (key = yw_scalar(k)) == NULL) {
 			rc = fail(l, yw_line(k ? k : n), "a setting name "
 			    "must be a plain word");
-			break;
+			continue;
 		}
 		buf_reset(&full);
 		buf_printf(&full, "%s%s%s", sec, *sec ? "." : "", key);
@@ -942,12 +986,15 @@ load_section(struct load *l, const char *sec, yaml_node_t *n)
 				    l->sec_line[i]);
 			else {
 				l->sec_line[i] = yw_line(k);
-				rc = load_section(l, full.s, v);
+				if (load_section(l, full.s, v) == -1)
+					rc = -1;
 			}
 		} else if (*key != '\0' && strchr(key, '.') == NULL &&
-		    (i = setting_index(full.s)) >= 0)
-			rc = load_setting(l, i, k, v);
-		else {
+		    (i = setting_index(full.s)) >= 0) {
+			if (load_setting(l, i, k, v) == -1)
+				rc = -1;
+		} else {
+			buf_reset(&names);
 			children(sec, &names);
 			rc = fail(l, yw_line(k), "unknown setting `%s` (%s "
 			    "has: %s)", full.s, *sec ? sec : "the top level",
@@ -1028,12 +1075,12 @@ static int
 finish(struct load *l)
 {
 	struct config *c = l->cfg;
-	int i, in_imap, in_maildir, out_smtp, out_sendmail;
+	int i, in_imap, in_maildir, out_smtp, out_sendmail, rc = 0;
 
 	in_imap = sec_given(l, "in.imap");
 	in_maildir = sec_given(l, "in.maildir");
 	if (in_imap && in_maildir)
-		return fail(l, in_imap > in_maildir ? in_imap : in_maildir,
+		rc = fail(l, in_imap > in_maildir ? in_imap : in_maildir,
 		    "in: give imap or maildir, not both (the other is at line "
 		    "%d)", in_imap > in_maildir ? in_maildir : in_imap);
 	c->in = in_imap ? CONFIG_IN_IMAP : in_maildir ? CONFIG_IN_MAILDIR :
@@ -1041,7 +1088,7 @@ finish(struct load *l)
 	out_smtp = sec_given(l, "out.smtp");
 	out_sendmail = sec_given(l, "out.sendmail");
 	if (out_smtp && out_sendmail)
-		return fail(l, out_smtp > out_sendmail ? out_smtp :
+		rc = fail(l, out_smtp > out_sendmail ? out_smtp :
 		    out_sendmail, "out: give smtp or sendmail, not both (the "
 		    "other is at line %d)", out_smtp > out_sendmail ?
 		    out_sendmail : out_smtp);
@@ -1059,49 +1106,50 @@ finish(struct load *l)
 		    strrchr(conf_settings[i].path, '.') &&
 		    l->sec_line[sec] == 0)
 			continue;
-		return fail(l, l->sec_line[sec], "%s is required",
+		rc = fail(l, l->sec_line[sec], "%s is required",
 		    conf_settings[i].path);
 	}
 
 	if (c->referee.plus_addressing && c->referee.address != NULL &&
 	    strchr(c->referee.address, '+') != NULL &&
 	    strchr(c->referee.address, '+') < strrchr(c->referee.address, '@'))
-		return fail(l, given(l, "referee.address"), "referee.address "
+		rc = fail(l, given(l, "referee.address"), "referee.address "
 		    "may not contain + when plus_addressing is on");
 
 	if (c->in == CONFIG_IN_IMAP) {
 		if (check_cred(l, &c->imap.cred, 1) == -1)
-			return -1;
+			rc = -1;
 		if (!c->imap.url.tls && c->imap.starttls == CONFIG_STARTTLS_OFF &&
-		    !loopback(c->imap.url.host))
-			return fail(l, given(l, "in.imap.starttls"),
+		    c->imap.url.host != NULL && !loopback(c->imap.url.host))
+			rc = fail(l, given(l, "in.imap.starttls"),
 			    "in.imap.starttls: off is only allowed for a "
 			    "server on the loopback interface, not %s",
 			    c->imap.url.host);
 		if (c->imap.retry_min_ms > c->imap.retry_max_ms)
-			return fail(l, given(l, "in.imap.retry.min"),
+			rc = fail(l, given(l, "in.imap.retry.min"),
 			    "in.imap.retry.min is above retry.max");
 		if (readable(l, "in.imap.ca_file", c->imap.ca_file) == -1)
-			return -1;
+			rc = -1;
 	}
 	if (c->out == CONFIG_OUT_SMTP) {
 		if (check_cred(l, &c->smtp.cred, 0) == -1)
-			return -1;
+			rc = -1;
 		if (!c->smtp.url.tls && c->smtp.starttls == CONFIG_STARTTLS_OFF &&
-		    c->smtp.cred.user != NULL && !loopback(c->smtp.url.host))
-			return fail(l, given(l, "out.smtp.starttls"),
+		    c->smtp.cred.user != NULL && c->smtp.url.host != NULL &&
+		    !loopback(c->smtp.url.host))
+			rc = fail(l, given(l, "out.smtp.starttls"),
 			    "out.smtp.starttls: off with a user is only "
 			    "allowed for a server on the loopback interface, "
 			    "not %s", c->smtp.url.host);
 		if (c->smtp.retry_min_ms > c->smtp.retry_max_ms)
-			return fail(l, given(l, "out.smtp.retry.min"),
+			rc = fail(l, given(l, "out.smtp.retry.min"),
 			    "out.smtp.retry.min is above retry.max");
 		if (readable(l, "out.smtp.ca_file", c->smtp.ca_file) == -1)
-			return -1;
+			rc = -1;
 	}
 	derive_defaults(c, given(l, "database") != 0,
 	    given(l, "referee.secret_file") != 0);
-	return 0;
+	return rc;
 }
 
 /* The directory relative paths are taken from: absolute when it exists,
@@ -1122,9 +1170,11 @@ base_dir(const char *name)
 	return dir;
 }
 
-int
-config_load_text(const char *name, const char *text, size_t len,
-    struct config *c, char *err, size_t errlen)
+/* config_load_text, with every problem appended to all (when not NULL),
+ * a line each. */
+static int
+load_text(const char *name, const char *text, size_t len, struct config *c,
+    char *err, size_t errlen, struct buf *all)
 {
 	struct yw w;
 	struct load l;
@@ -1134,17 +1184,28 @@ config_load_text(const char *name, const char *text, size_t len,
 	memset(&l, 0, sizeof(l));
 	l.cfg = c;
 	l.yw = &w;
+	l.err = err;
+	l.errlen = errlen;
+	l.all = all;
 	l.basedir = base_dir(name);
 	/* No depth cap: the walk goes only into the table's sections, and
-	 * refuses anything deeper at the first key out of place. */
-	if ((rc = yw_load(&w, name, text, len, NULL, YW_COLUMN, 0, err,
-	    errlen)) == 0) {
+	 * refuses anything deeper at the first key out of place.  The
+	 * walker writes each problem into l.one, note() passes it on. */
+	if ((rc = yw_load(&w, name, text, len, NULL, YW_COLUMN, 0, l.one,
+	    sizeof(l.one))) == -1)
+		note(&l, l.one);
+	else {
 		l.doc = w.doc;
 		rc = load_section(&l, "", yaml_document_get_root_node(w.doc));
-		if (rc == 0 && yaml_document_get_root_node(w.doc) != NULL)
-			rc = yw_only_one(&w);
-		if (rc == 0)
-			rc = finish(&l);
+		if (yaml_document_get_root_node(w.doc) != NULL &&
+		    yw_only_one(&w) == -1) {
+			note(&l, l.one);
+			rc = -1;
+		}
+		/* The checks across settings run after a setting's problem
+		 * as well: each finds its own. */
+		if (finish(&l) == -1)
+			rc = -1;
 	}
 	yw_free(&w);
 	free(l.basedir);
@@ -1161,7 +1222,15 @@ config_load_text(const char *name, const char *text, size_t len,
 }
 
 int
-config_load(const char *path, struct config *c, char *err, size_t errlen)
+config_load_text(const char *name, const char *text, size_t len,
+    struct config *c, char *err, size_t errlen)
+{
+	return load_text(name, text, len, c, err, errlen, NULL);
+}
+
+int
+config_load_all(const char *path, struct config *c, char *err,
+    size_t errlen, struct buf *all)
 {
 	struct stat st;
 	char *text;
@@ -1170,6 +1239,8 @@ config_load(const char *path, struct config *c, char *err, size_t errlen)
 	int fd, rc;
 
 	config_defaults(c);
+	if (all != NULL)
+		buf_reset(all);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
 		util_err(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -1200,9 +1271,15 @@ config_load(const char *path, struct config *c, char *err, size_t errlen)
 	}
 	close(fd);
 	config_free(c);
-	rc = config_load_text(path, text, got, c, err, errlen);
+	rc = load_text(path, text, got, c, err, errlen, all);
 	free(text);
 	return rc;
+}
+
+int
+config_load(const char *path, struct config *c, char *err, size_t errlen)
+{
+	return config_load_all(path, c, err, errlen, NULL);
 }
 
 /* Passwords. */

@@ -163,6 +163,9 @@ struct config {
 		int	facility;	/* enum config_facility */
 	} logging;
 	struct {
+		char	*socket;	/* NULL: no metrics endpoint */
+	} metrics;
+	struct {
 		char	*trust_authserv_id;	/* NULL: off */
 	} auth;
 	struct {
@@ -215,6 +218,11 @@ void	config_defaults(struct config *);
  * file are taken from the file's directory.
  */
 int	config_load(const char *path, struct config *, char *err, size_t errlen);
+/* The same, and when all is not NULL every problem of the file's text is
+ * appended to it, "file:line: setting: why" a line each (err still holds
+ * the first; all stays empty when the file cannot be read at all). */
+int	config_load_all(const char *path, struct config *, char *err,
+	    size_t errlen, struct buf *all);
 /* The same from text in memory; name stands for the file in messages and
  * for relative paths. */
 int	config_load_text(const char *name, const char *text, size_t len,

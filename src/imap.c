@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "imap.h"
+#include "log.h"
 #include "util.h"
 
 /* Servers may drop a client idle for 30 minutes (RFC 3501 9; RFC 2177 asks
@@ -28,7 +29,17 @@ struct imap {
 	int		 have_processed;	/* folder known to exist */
 	int		 broken;		/* the stream failed: no LOGOUT */
 	int		 untrusted;		/* the certificate was refused */
+	int		 tls;			/* IMAP_TLS_* of the session */
 	uint32_t	 uidvalidity;
+	struct imap_trace {			/* logging.level: debug */
+		struct buf	 line[2];	/* a line so far, received
+						 * and sent */
+		size_t		 skip;		/* literal bytes still to
+						 * come, not shown */
+		size_t		 literal;	/* its size */
+		int		 hidden;	/* sent lines hidden until
+						 * the server's answer */
+	} trace;
 };
 
 static const char *
@@ -260,6 +271,101 @@ imap_verify_stream(struct imap *im, char *err, size_t errlen)
 	return rc;
 }
 
+/*
+ * The conversation, a line at a time, at debug level.  Never in it: the
+ * arguments of LOGIN and AUTHENTICATE and whatever the client sends until
+ * the server answers them (a password given as a literal comes on lines
+ * of its own), what libetpan marks private, and the messages fetched (a
+ * literal's bytes are counted, not shown: mail carries seat tokens).
+ */
+#define IMAP_TRACE_MAX	300	/* bytes of a line shown */
+
+static void
+imap_trace_line(struct imap *im, int sent)
+{
+	struct imap_trace *t = &im->trace;
+	struct buf *b = &t->line[sent];
+	char *s = (char *)buf_str(b), *p, *end;
+	size_t n = b->len;
+	unsigned long long lit;
+
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	if (sent && t->hidden)
+		log_debug("imap C: (hidden)");
+	else if (sent) {
+		/* "TAG LOGIN ..." or "TAG AUTHENTICATE ...": the tag and
+		 * the command only. */
+		p = strchr(s, ' ');
+		if (p != NULL && (util_strncaseeq(p + 1, "LOGIN ", 6) ||
+		    util_strncaseeq(p + 1, "AUTHENTICATE ", 13))) {
+			*strchr(p + 1, ' ') = '\0';
+			log_debug("imap C: %s (arguments hidden)", s);
+			t->hidden = 1;
+		} else
+			log_debug("imap C: %.*s%s", IMAP_TRACE_MAX, s,
+			    n > IMAP_TRACE_MAX ? "..." : "");
+	} else {
+		log_debug("imap S: %.*s%s", IMAP_TRACE_MAX, s,
+		    n > IMAP_TRACE_MAX ? "..." : "");
+		/* A continuation ("+ ...") asks for more of what was
+		 * hidden; anything else answers it. */
+		if (s[0] != '+')
+			t->hidden = 0;
+		/* A literal follows "{N}": its bytes are skipped. */
+		if (n > 2 && s[n - 1] == '}' && (p = strrchr(s, '{')) != NULL) {
+			lit = strtoull(p + 1, &end, 10);
+			if (end != p + 1 && (*end == '}' || *end == '+')) {
+				t->skip = t->literal = (size_t)lit;
+			}
+		}
+	}
+	buf_reset(b);
+}
+
+static void
+imap_trace_cb(mailimap *s, int type, const char *str, size_t size,
+    void *arg)
+{
+	struct imap *im = arg;
+	struct imap_trace *t = &im->trace;
+	int sent;
+	size_t i, take;
+
+	(void)s;
+	if (type == MAILSTREAM_LOG_TYPE_DATA_SENT_PRIVATE) {
+		log_debug("imap C: (private data hidden)");
+		return;
+	}
+	if (type != MAILSTREAM_LOG_TYPE_DATA_RECEIVED &&
+	    type != MAILSTREAM_LOG_TYPE_DATA_SENT)
+		return;
+	sent = type == MAILSTREAM_LOG_TYPE_DATA_SENT;
+	for (i = 0; i < size; i++) {
+		if (!sent && t->skip > 0) {
+			take = size - i < t->skip ? size - i : t->skip;
+			t->skip -= take;
+			i += take - 1;
+			if (t->skip == 0)
+				log_debug("imap S: (%zu bytes of a message, "
+				    "not shown)", t->literal);
+			continue;
+		}
+		if (t->line[sent].len < IMAP_TRACE_MAX + 8)
+			buf_add(&t->line[sent], str + i, 1);
+		if (str[i] == '\n')
+			imap_trace_line(im, sent);
+	}
+}
+
+static void
+imap_trace_reset(struct imap *im)
+{
+	buf_free(&im->trace.line[0]);
+	buf_free(&im->trace.line[1]);
+	memset(&im->trace, 0, sizeof(im->trace));
+}
+
 struct imap *
 imap_new(const struct imap_settings *set)
 {
@@ -275,6 +381,7 @@ imap_free(struct imap *im)
 	if (im == NULL)
 		return;
 	imap_close(im);
+	imap_trace_reset(im);
 	free(im->host);
 	free(im);
 }
@@ -283,6 +390,12 @@ int
 imap_untrusted(const struct imap *im)
 {
 	return im->untrusted;
+}
+
+int
+imap_tls(const struct imap *im)
+{
+	return im->tls;
 }
 
 int
@@ -349,6 +462,7 @@ int
 imap_connect(struct imap *im, char *err, size_t errlen)
 {
 	struct mailimap_capability_data *cap = NULL;
+	carray *chain;
 	int r;
 
 	imap_close(im);
@@ -362,6 +476,10 @@ imap_connect(struct imap *im, char *err, size_t errlen)
 	if (im->s == NULL)
 		fatal("mailimap_new: out of memory");
 	im->broken = 0;
+	im->tls = IMAP_TLS_NONE;
+	imap_trace_reset(im);
+	if (log_enabled(LOG_LEVEL_DEBUG))
+		mailimap_set_logger(im->s, imap_trace_cb, im);
 	mailimap_set_timeout(im->s, im->set->timeout > 0 ?
 	    im->set->timeout : 60);
 	if (im->implicit_tls)
@@ -384,6 +502,15 @@ imap_connect(struct imap *im, char *err, size_t errlen)
 	    imap_verify_stream(im, err, errlen) == -1) {
 		im->untrusted = 1;
 		goto fail;
+	}
+	/* What the session is, as it runs (for ludusd -n -v): TLS when
+	 * the stream has a peer's certificate chain (a plain socket has
+	 * none), verified when that chain was checked above. */
+	if ((chain = mailstream_get_certificate_chain(im->s->imap_stream)) !=
+	    NULL) {
+		mailstream_certificate_chain_free(chain);
+		im->tls = im->set->no_verify ? IMAP_TLS_UNVERIFIED :
+		    IMAP_TLS_VERIFIED;
 	}
 	r = mailimap_login(im->s, im->set->user != NULL ? im->set->user : "",
 	    im->set->password != NULL ? im->set->password : "");

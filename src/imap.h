@@ -52,6 +52,11 @@ int	 imap_connected(const struct imap *);
 /* Did the last imap_connect fail because the server's certificate was
  * not trusted (as opposed to the network or the login)? */
 int	 imap_untrusted(const struct imap *);
+/* The connected session's transport, as it is (not as configured). */
+#define IMAP_TLS_NONE		0
+#define IMAP_TLS_UNVERIFIED	1	/* tls_verify: false */
+#define IMAP_TLS_VERIFIED	2
+int	 imap_tls(const struct imap *);
 
 /* UIDVALIDITY of the selected mailbox (0 before SELECT).  UIDs are only
  * comparable while it stays the same. */

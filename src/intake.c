@@ -27,6 +27,18 @@ intake_key(const char *message_id, const char *from, const char *raw,
 	return xasprintf("sha256:%s", hex);
 }
 
+/* The head of the message's log line: its Message-ID and sender once
+ * (the dedupe key holds both), or the key when there is no Message-ID. */
+static char *
+who(const char *key, const struct mail_msg *m)
+{
+	if (m->message_id != NULL && *m->message_id != '\0' &&
+	    strncmp(key, "sha256:", 7) != 0)
+		return xasprintf("<%s> from %s", m->message_id, m->from ?
+		    m->from : "?");
+	return xasprintf("%s from %s", key, m->from ? m->from : "?");
+}
+
 static void
 guard_cfg(const struct config *cfg, struct mail_guard_cfg *g)
 {
@@ -72,8 +84,10 @@ intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
 	struct mail_limits lim;
 	struct mail_guard_cfg gc;
 	struct mail_msg m;
-	const char *guard;
-	char perr[256], *key, *cmds, *what = NULL, **banned = NULL;
+	struct referee_outcome said = { NULL, NULL, 0 };
+	const char *guard, *kind;
+	char perr[256], *key, *head, *cmds, *what = NULL, *game,
+	    **banned = NULL, counter[32];
 	int parsed, seen, nbanned = 0, rc, quarantine = 0;
 
 	*outcome = NULL;
@@ -86,11 +100,13 @@ intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
 	memset(&m, 0, sizeof(m));
 	parsed = mail_parse(raw, len, &lim, &m, perr, sizeof(perr)) == 0;
 	key = intake_key(m.message_id, m.from, raw, len);
+	head = who(key, &m);
 	referee_robot_free(referee_robot_take(r));
 	if (r->hold != NULL && m.from != NULL && r->hold(r->hold_arg,
 	    m.from)) {
-		*outcome = xasprintf("%s from %s: waits behind the sender's "
-		    "message that waits for a robot", key, m.from);
+		*outcome = xasprintf("%s: waits behind the sender's "
+		    "message that waits for a robot", head);
+		free(head);
 		free(key);
 		mail_msg_free(&m);
 		return INTAKE_WAIT;
@@ -109,10 +125,15 @@ intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
 	if ((seen = store_message_seen(r->store, key, now, "received")) == -1)
 		goto rollback;
 	if (seen) {
-		store_rollback(r->store);
-		*outcome = xasprintf("%s: seen before, not applied again", key);
+		/* Counted, and nothing else written. */
+		if (store_counter_add(r->store, "messages.duplicate", 1) ==
+		    -1 || store_commit(r->store) == -1)
+			store_rollback(r->store);
+		*outcome = xasprintf("%s: seen before, not applied again",
+		    head);
 		goto done;
 	}
+	kind = "dropped";
 	if (guard != NULL) {
 		what = xasprintf("dropped (%s)", guard);
 		if (strncmp(guard, "bounce", 6) == 0 &&
@@ -121,44 +142,57 @@ intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
 	} else if (m.from == NULL)
 		what = xstrdup("dropped (no sender address)");
 	else if ((rc = referee_handle(r, &m, key, parsed ? NULL : perr, now,
-	    &what)) == REFEREE_BROKEN) {
+	    &said)) == REFEREE_BROKEN) {
 		/* Undo all the message did; keep only the record that it
 		 * came, what it asked and why it was set aside. */
 		store_rollback(r->store);
 		referee_robot_free(referee_robot_take(r));
-		cmds = xasprintf("quarantined: %s", what ? what : "?");
-		free(what);
-		what = cmds;
+		what = xasprintf("quarantined: %s", said.text ? said.text :
+		    "?");
+		kind = "quarantined";
 		quarantine = 1;
 		if (store_begin(r->store) == -1 ||
 		    store_message_seen(r->store, key, now, "received") == -1)
 			goto rollback;
 	} else if (rc == -1)
 		goto rollback;
+	else {
+		what = said.text;
+		said.text = NULL;
+		kind = said.kind;
+	}
 	cmds = commands_text(&m);
-	if (store_message_note(r->store, key, m.from, cmds, what) == -1) {
+	snprintf(counter, sizeof(counter), "messages.%s", kind);
+	if (store_message_note(r->store, key, m.from, cmds, what) == -1 ||
+	    store_counter_add(r->store, counter, 1) == -1) {
 		free(cmds);
 		goto rollback;
 	}
 	free(cmds);
 	if (store_commit(r->store) == -1)
 		goto rollback;
-	*outcome = xasprintf("%s from %s: %s", key, m.from ? m.from : "?",
-	    what ? what : "done");
+	/* One line a message: who sent it, the game, what came of it. */
+	game = said.game != 0 ? xasprintf("game #%lld", (long long)said.game) :
+	    xstrdup("no game");
+	*outcome = xasprintf("%s, %s: %s", head, game, what ? what : "done");
+	free(game);
 done:
 	store_strings_free(banned, nbanned);
+	free(said.text);
 	free(what);
+	free(head);
 	free(key);
 	mail_msg_free(&m);
 	return quarantine ? INTAKE_QUARANTINE : INTAKE_DONE;
 rollback:
 	store_rollback(r->store);
 	if (r->robot_want != NULL) {
-		*outcome = xasprintf("%s from %s: waits for the robot of game "
-		    "#%lld", key, m.from ? m.from : "?",
-		    (long long)referee_robot_game(r->robot_want));
+		*outcome = xasprintf("%s, game #%lld: waits for its robot",
+		    head, (long long)referee_robot_game(r->robot_want));
 		store_strings_free(banned, nbanned);
+		free(said.text);
 		free(what);
+		free(head);
 		free(key);
 		mail_msg_free(&m);
 		return INTAKE_ROBOT;
@@ -167,11 +201,13 @@ tempfail:
 	/* A failure that is not the store's (a template that cannot be
 	 * read) was logged where it happened. */
 	*outcome = *store_errmsg(r->store) != '\0' ?
-	    xasprintf("%s: store failed, will retry: %s", key,
+	    xasprintf("%s: store failed, will retry: %s", head,
 	    store_errmsg(r->store)) :
-	    xasprintf("%s: not applied, will retry (the error above)", key);
+	    xasprintf("%s: not applied, will retry (the error above)", head);
 	store_strings_free(banned, nbanned);
+	free(said.text);
 	free(what);
+	free(head);
 	free(key);
 	mail_msg_free(&m);
 	return INTAKE_TEMPFAIL;

@@ -91,3 +91,9 @@ LOG_FN(log_err, LOG_LEVEL_ERROR)
 LOG_FN(log_warn, LOG_LEVEL_WARNING)
 LOG_FN(log_info, LOG_LEVEL_INFO)
 LOG_FN(log_debug, LOG_LEVEL_DEBUG)
+
+int
+log_enabled(enum log_level level)
+{
+	return level <= log_max;
+}

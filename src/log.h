@@ -14,5 +14,8 @@ void	log_err(const char *, ...) PRINTFLIKE(1, 2);
 void	log_warn(const char *, ...) PRINTFLIKE(1, 2);
 void	log_info(const char *, ...) PRINTFLIKE(1, 2);
 void	log_debug(const char *, ...) PRINTFLIKE(1, 2);
+/* Would a message at this level be written?  (For traces that cost
+ * something to prepare: the mail conversations at debug.) */
+int	log_enabled(enum log_level);
 
 #endif

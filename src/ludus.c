@@ -2,6 +2,7 @@
  * ludus: the admin and offline tool, one subcommand per job.
  */
 #include "config.h"
+#include "gitversion.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -30,6 +31,7 @@
 #include "play.h"
 #include "robot.h"
 #include "site.h"
+#include "stats.h"
 #include "store.h"
 #include "token.h"
 
@@ -214,6 +216,27 @@ cmd_config(struct ctx *c, int argc, char **argv)
 }
 
 /* prune: what the daemon does once a day, for setups without one. */
+static int
+cmd_stats(struct ctx *c, int argc, char **argv)
+{
+	struct store_stats st;
+	struct buf b = { 0 };
+	int om;
+
+	om = argc == 1 && strcmp(argv[0], "--openmetrics") == 0;
+	if (argc != om)
+		return usage_of("stats");
+	if (store_stats(c->store, &st) == -1)
+		return err_out("%s", store_errmsg(c->store));
+	if (om)
+		stats_openmetrics(&st, now(), &b);
+	else
+		stats_text(&st, now(), &b);
+	fputs(buf_str(&b), stdout);
+	buf_free(&b);
+	return 0;
+}
+
 static int
 cmd_prune(struct ctx *c, int argc, char **argv)
 {
@@ -1922,6 +1945,11 @@ static const struct cmd cmds[] = {
 	    "sent; hold: never due until released",
 	    cmd_outbox, 1 },
 	{ "flush", "", "send what is due now", cmd_flush, 1 },
+	{ "stats", "[--openmetrics]", "messages taken by outcome, the queue "
+	    "and its oldest mail's age, send\n           failures, robot "
+	    "backlog, games being played, the last IMAP contact\n           "
+	    "(--openmetrics: as ludusd's metrics socket serves them)",
+	    cmd_stats, 1 },
 	{ "config", "[-n | KEY ...]", "the settings in effect, as YAML that "
 	    "ludusd reads back (passwords\n           only by where they come "
 	    "from); -n: those the file gives; KEY: a setting\n           or a "
@@ -1973,7 +2001,7 @@ usage(FILE *f)
 static void
 version(void)
 {
-	printf("ludus %s\n", PACKAGE_VERSION);
+	printf("ludus %s\n", LUDUS_VERSION);
 #ifdef LUDUS_TEST_CLOCK
 	/* The golden tests need this build and look for the line. */
 	printf("test build: $LUDUS_NOW and $LUDUS_SEED are honoured\n");

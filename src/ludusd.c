@@ -9,6 +9,7 @@
  * handlers only set flags and write a byte to a pipe that wakes the loop.
  */
 #include "config.h"
+#include "gitversion.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +42,7 @@
 #include "intake.h"
 #include "log.h"
 #include "maildir.h"
+#include "metrics.h"
 #include "outbox.h"
 #include "site.h"
 #include "smtp.h"
@@ -127,6 +129,7 @@ struct daemon {
 	const struct parked *rerun;	/* handed in again now */
 	int		 recheck;	/* a sender's held mail may go now */
 	int		 lock_fd;	/* the database's lock (store_lock) */
+	struct metrics	*metrics;	/* metrics.socket's, NULL: none */
 };
 
 static void
@@ -793,6 +796,9 @@ cycle_imap(struct daemon *d)
 		return -1;
 	if (imap_search(d->imap, &uids, &n, err, sizeof(err)) == -1)
 		goto fail;
+	/* The server answered: the last contact, for `ludus stats`. */
+	if (store_counter_set(d->store, "imap.contact", clock_now()) == -1)
+		log_warn("store: %s", store_errmsg(d->store));
 	/* Those waiting for a robot are not read again. */
 	for (i = k = 0; i < n; i++)
 		if (!is_parked(d, uids[i], NULL))
@@ -1220,6 +1226,20 @@ check_words(const struct config *cfg, struct buf *problems)
 	return bad;
 }
 
+/* Each line of text on stderr, "ludusd: " before it. */
+static void
+print_lines(const char *text)
+{
+	const char *line, *nl;
+
+	for (line = text; line != NULL && *line; line = nl) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "ludusd: %.*s\n", nl ? (int)(nl - line) :
+		    (int)strlen(line), line);
+		nl = nl ? nl + 1 : NULL;
+	}
+}
+
 static int
 preflight(struct daemon *d)
 {
@@ -1227,7 +1247,7 @@ preflight(struct daemon *d)
 	const char *tdir = getenv("LUDUS_TEMPLATES_DIR");
 	struct token_secret sec;
 	struct buf problems = { 0 };
-	char err[512], *path, *line, *nl;
+	char err[512], *path;
 	int bad = 0, version;
 
 	if (tdir == NULL || *tdir == '\0')
@@ -1237,12 +1257,7 @@ preflight(struct daemon *d)
 		bad++;
 	}
 	bad += check_words(&d->cfg, &problems);
-	for (line = problems.s; line != NULL && *line; line = nl) {
-		nl = strchr(line, '\n');
-		fprintf(stderr, "ludusd: %.*s\n", nl ? (int)(nl - line) :
-		    (int)strlen(line), line);
-		nl = nl ? nl + 1 : NULL;
-	}
+	print_lines(buf_str(&problems));
 	buf_free(&problems);
 	path = xasprintf("%s/commands.yaml", games);
 	bad += preflight_path("command aliases", path, R_OK, 0);
@@ -1288,6 +1303,8 @@ preflight(struct daemon *d)
 		    d->cfg.referee.secret_file);
 	if (d->cfg.pid_file != NULL)
 		bad += preflight_new("pid file", d->cfg.pid_file);
+	if (d->cfg.metrics.socket != NULL)
+		bad += preflight_new("metrics socket", d->cfg.metrics.socket);
 	if (d->cfg.in == CONFIG_IN_MAILDIR) {
 		static const char *const sub[] = { "new", "cur", "tmp" };
 		size_t i;
@@ -1309,12 +1326,18 @@ preflight(struct daemon *d)
  * and its verification, the login, the mailbox), then log out; nothing
  * is fetched, marked or sent.  Returns how many failed.
  */
+/* What a connection used, as it ran: IMAP_TLS_* and SMTP_TLS_* agree. */
+static const char *
+tls_words(int tls)
+{
+	return tls == IMAP_TLS_VERIFIED ? "TLS verified" :
+	    tls == IMAP_TLS_UNVERIFIED ? "TLS not verified (tls_verify: "
+	    "false)" : "no TLS";
+}
+
 static int
 check_imap(struct daemon *d)
 {
-	const char *how = d->is.plain ? "no TLS (starttls: off)" :
-	    d->is.no_verify ? "TLS not verified (tls_verify: false)" :
-	    "TLS verified";
 	char err[512];
 	int bad = 0;
 
@@ -1332,7 +1355,8 @@ check_imap(struct daemon *d)
 		bad = 1;
 	} else
 		printf("imap %s: %s, logged in as %s, mailbox %s selected, "
-		    "logged out\n", d->is.url, how, d->is.user ? d->is.user :
+		    "logged out\n", d->is.url, tls_words(imap_tls(d->imap)),
+		    d->is.user ? d->is.user :
 		    "(none)", d->is.mailbox ? d->is.mailbox : "INBOX");
 	imap_drop(d);
 	return bad;
@@ -1344,7 +1368,7 @@ check_smtp(struct daemon *d)
 	const struct config_smtp *cs = &d->cfg.smtp;
 	struct smtp_settings ss;
 	char err[512], *password = NULL;
-	int untrusted, rc;
+	int untrusted, tls, rc;
 
 	memset(&ss, 0, sizeof(ss));
 	ss.url = cs->url.text;
@@ -1360,15 +1384,13 @@ check_smtp(struct daemon *d)
 		return 1;
 	}
 	ss.password = password;
-	rc = smtp_probe(&ss, &untrusted, err, sizeof(err));
+	rc = smtp_probe(&ss, &untrusted, &tls, err, sizeof(err));
 	if (rc == -1)
 		fprintf(stderr, "ludusd: smtp %s: %s%s\n", ss.url, untrusted ?
 		    "certificate not trusted: " : "", err);
 	else
 		printf("smtp %s: %s, %s, logged out without sending\n", ss.url,
-		    ss.plain ? "no TLS (starttls: off)" : ss.no_verify ?
-		    "TLS not verified (tls_verify: false)" : "TLS verified",
-		    ss.user ? "logged in" : "no AUTH (no user)");
+		    tls_words(tls), ss.user ? "logged in" : "no AUTH (no user)");
 	if (password)
 		config_password_free(password);
 	return rc == -1;
@@ -1511,6 +1533,10 @@ reload(struct daemon *d)
 		    fresh.database);
 	free(fresh.database);
 	fresh.database = xstrdup(d->cfg.database);
+	if ((fresh.metrics.socket == NULL) != (d->cfg.metrics.socket == NULL) ||
+	    (fresh.metrics.socket != NULL &&
+	    strcmp(fresh.metrics.socket, d->cfg.metrics.socket) != 0))
+		log_warn("reload: metrics.socket changed; restart to use it");
 	imap_drop(d);
 	config_free(&d->cfg);
 	d->cfg = fresh;
@@ -1553,6 +1579,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct daemon d;
+	struct buf problems = { 0 };
 	char err[512];
 	int ch, foreground = 0, check = 0, once = 0, servers = 0;
 	long holder;
@@ -1592,11 +1619,14 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 64;
 	}
-	if (config_load(d.config_path, &d.cfg, err, sizeof(err)) == -1) {
-		fprintf(stderr, "ludusd: %s\n", err);
+	if (config_load_all(d.config_path, &d.cfg, err, sizeof(err),
+	    &problems) == -1) {
+		print_lines(problems.len ? buf_str(&problems) : err);
+		buf_free(&problems);
 		config_free(&d.cfg);
 		return 1;
 	}
+	buf_free(&problems);
 	if (d.cfg.referee.address == NULL) {
 		fprintf(stderr, "ludusd: %s: referee.address is not set\n",
 		    d.config_path);
@@ -1644,6 +1674,17 @@ main(int argc, char **argv)
 		config_free(&d.cfg);
 		return 1;
 	}
+	if (d.cfg.metrics.socket != NULL && (d.metrics = metrics_start(
+	    d.cfg.metrics.socket, d.cfg.database, err, sizeof(err))) == NULL) {
+		log_err("%s", err);
+		fprintf(stderr, "ludusd: %s\n", err);
+		referee_close(&d.ref);
+		store_close(d.store);
+		store_unlock(d.lock_fd);
+		gamedef_free_all(d.defs, d.ndefs);
+		config_free(&d.cfg);
+		return 1;
+	}
 	write_pid_file(d.cfg.pid_file);
 	backoff_init(&d.imap_backoff,
 	    (unsigned)(d.cfg.imap.retry_min_ms / 1000 ?
@@ -1651,7 +1692,8 @@ main(int argc, char **argv)
 	    (unsigned)(d.cfg.imap.retry_max_ms / 1000 ?
 	    d.cfg.imap.retry_max_ms / 1000 : 1));
 	backoff_init(&d.store_backoff, STORE_RETRY_MIN, STORE_RETRY_MAX);
-	log_info("started: database %s, %s in, %s out", d.cfg.database,
+	log_info("started: ludusd %s, database %s, %s in, %s out",
+	    LUDUS_VERSION, d.cfg.database,
 	    d.cfg.in == CONFIG_IN_IMAP ? "imap" : d.cfg.in ==
 	    CONFIG_IN_MAILDIR ? "maildir" : "stdin only",
 	    d.cfg.out == CONFIG_OUT_SMTP ? "smtp" : "sendmail");
@@ -1711,6 +1753,7 @@ main(int argc, char **argv)
 	maildir_unwatch(&d);
 	referee_close(&d.ref);
 	imap_drop(&d);
+	metrics_stop(d.metrics);
 	if (d.cfg.pid_file)
 		unlink(d.cfg.pid_file);
 	store_close(d.store);

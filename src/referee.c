@@ -641,8 +641,9 @@ answer_queue(struct ref_msg *x)
 
 int
 referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
-    const char *parse_error, int64_t now, char **outcome)
+    const char *parse_error, int64_t now, struct referee_outcome *said)
 {
+	char **outcome = &said->text;
 	struct ref_msg x;
 	struct ref_result res;
 	const struct strv *lines = &m->commands;
@@ -653,6 +654,8 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 	int64_t done_game = 0, aside_game = 0;
 
 	*outcome = NULL;
+	said->kind = "unreadable";
+	said->game = m->tag_game;
 	if (m->from == NULL) {
 		*outcome = xstrdup("ignored: no sender address");
 		return 0;
@@ -683,6 +686,13 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		rc = -1;
 		goto out;
 	}
+	/* The referee's decisions, at debug: who the sender is taken for
+	 * (never the token itself), then each line. */
+	log_debug("referee: %s: %d line%s, game tag #%lld, %s", m->from,
+	    lines->n, lines->n == 1 ? "" : "s", (long long)m->tag_game,
+	    x.dmarc ? "DMARC pass" : x.proven ?
+	    "seat token valid" : m->tag_token[0] ? "seat token not valid" :
+	    "no seat token");
 	if (rc == -1 || (rc = refladder_configured(&x)) == -1 ||
 	    (rc = refeff_apply(&x)) == -1)
 		goto out;
@@ -724,6 +734,10 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 			    lines->v[i]);
 			goto out;
 		}
+		log_debug("referee: `%.80s`: %s%s", lines->v[i],
+		    rc == REF_FAIL ? "refused: " : rc == REF_ASIDE ?
+		    "not a command, set aside" : "applied", rc == REF_FAIL ?
+		    res.why : "");
 		if (rc == REF_FAIL) {
 			free(res.note);
 			res.note = NULL;
@@ -748,6 +762,8 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 			continue;
 		}
 		applied++;
+		if (res.game != 0)
+			said->game = res.game;
 		/* A command that mailed the sender has answered for itself. */
 		if (x.answered) {
 			free(res.note);
@@ -766,6 +782,9 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 		snprintf(setaside, sizeof(setaside), ", %d set aside", naside);
 	if (failed >= 0) {
 		rc = error_reply(&x, lines, failed, aside, &res, NULL, &sent);
+		said->kind = "failed";
+		if (res.game != 0)
+			said->game = res.game;
 		*outcome = xasprintf("%d applied%s; `%.80s` failed: %.200s; "
 		    "%s", applied, setaside, lines->v[failed], res.why, sent ?
 		    "error reply queued" : "error reply rate-limited");
@@ -779,6 +798,9 @@ referee_handle(struct referee *r, const struct mail_msg *m, const char *key,
 			rc = done_reply(&x, lines, notes, aside, done_game);
 		else
 			rc = 0;
+		said->kind = applied == 0 ? "remarks" : "applied";
+		if (applied == 0 && aside_game != 0)
+			said->game = aside_game;
 		*outcome = xasprintf("%d applied%s%s", applied, setaside,
 		    applied == 0 && !sent ? "; answer rate-limited" : "");
 	}

@@ -65,17 +65,27 @@ int	referee_timers(struct referee *, int64_t now);
  * Answer one message.  key is its dedupe key (outgoing Message-IDs derive
  * from it, so a message seen again after a crash yields the same ids);
  * parse_error is set when the message could not be read (the sender gets
- * that sentence, within the error-reply rate limit).  *outcome (owned)
+ * that sentence, within the error-reply rate limit).  The outcome's text
  * says in a few words what was done.  -1 on a store error (a temporary
  * failure): the caller rolls back and the message is tried again later.
  * REFEREE_BROKEN when an invariant is broken (a stored game that cannot
- * be read): nothing is answered, *outcome says what is broken, and the
+ * be read): nothing is answered, the text says what is broken, and the
  * caller rolls back and quarantines the message.
  */
 #define REFEREE_BROKEN	(-2)
+/* What a message came to, for the log line and the counters of `ludus
+ * stats`: the name of its kind (a literal) and the game it was about. */
+struct referee_outcome {
+	char		*text;		/* owned, NULL when nothing */
+	const char	*kind;		/* "applied": every command that ran
+					 * was applied; "failed": one was
+					 * refused; "remarks": nothing read
+					 * as a command; "unreadable" */
+	int64_t		 game;		/* 0 when none */
+};
 int	referee_handle(struct referee *, const struct mail_msg *,
 	    const char *key, const char *parse_error, int64_t now,
-	    char **outcome);
+	    struct referee_outcome *);
 
 /*
  * The admin tool's write path: one command line run for the player at

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "smtp.h"
 #include "util.h"
 
@@ -116,6 +117,8 @@ struct smtp_xfer {
 	 * to QUIT, whose "221 Bye" must not hide the reason. */
 	enum smtp_phase	 fail_phase;
 	char		 fail[SMTP_REPLYLEN];
+	int		 hidden;	/* AUTH's lines, until its answer */
+	int		 tls;		/* a command went out over TLS */
 };
 
 static size_t
@@ -131,12 +134,55 @@ smtp_read_cb(char *out, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
+/*
+ * The conversation at debug level, a command or a reply a line.  AUTH
+ * shows its mechanism only, and what the client sends after it (the
+ * answers to the server's 334 challenges) is hidden until the server's
+ * verdict; the message itself (DATA's bytes) is never shown.
+ */
+static void
+smtp_trace(struct smtp_xfer *x, int sent, const char *data, size_t len)
+{
+	const char *sp;
+
+	if (!log_enabled(LOG_LEVEL_DEBUG))
+		return;
+	while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == '\r'))
+		len--;
+	if (len > 300)
+		len = 300;
+	if (!sent) {
+		if (len < 3 || strncmp(data, "334", 3) != 0)
+			x->hidden = 0;
+		log_debug("smtp S: %.*s", (int)len, data);
+	} else if (x->hidden)
+		log_debug("smtp C: (hidden)");
+	else if (len >= 5 && util_strncaseeq(data, "AUTH ", 5)) {
+		sp = memchr(data + 5, ' ', len - 5);
+		log_debug("smtp C: %.*s (arguments hidden)",
+		    (int)(sp ? sp - data : (ptrdiff_t)len), data);
+		x->hidden = 1;
+	} else
+		log_debug("smtp C: %.*s", (int)len, data);
+}
+
 static int
 smtp_debug_cb(CURL *c, curl_infotype type, char *data, size_t len, void *arg)
 {
 	struct smtp_xfer *x = arg;
+	struct curl_tlssessioninfo *ti = NULL;
 
-	(void)c;
+	/* While a command goes out the connection is the transfer's: its
+	 * TLS session, if any, is there to see (libcurl drops it from the
+	 * handle once the transfer ends).  After STARTTLS every command
+	 * goes through TLS; smtps has no command before it. */
+	if (type == CURLINFO_HEADER_OUT && !x->tls &&
+	    curl_easy_getinfo(c, CURLINFO_TLS_SSL_PTR, &ti) == CURLE_OK &&
+	    ti != NULL && ti->backend != CURLSSLBACKEND_NONE &&
+	    ti->internals != NULL)
+		x->tls = 1;
+	if (type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT)
+		smtp_trace(x, type == CURLINFO_HEADER_OUT, data, len);
 	if (type == CURLINFO_HEADER_IN) {
 		while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == '\r'))
 			len--;
@@ -600,8 +646,8 @@ smtp_discard_cb(char *p, size_t size, size_t nmemb, void *arg)
  * upload.
  */
 int
-smtp_probe(const struct smtp_settings *set, int *untrusted, char *err,
-    size_t errlen)
+smtp_probe(const struct smtp_settings *set, int *untrusted, int *tls,
+    char *err, size_t errlen)
 {
 	CURL *c;
 	struct smtp_xfer x;
@@ -610,6 +656,7 @@ smtp_probe(const struct smtp_settings *set, int *untrusted, char *err,
 	CURLcode cc;
 
 	*untrusted = 0;
+	*tls = SMTP_TLS_NONE;
 	if (smtp_check_url(set, &implicit, err, errlen) == -1)
 		return -1;
 	if ((c = curl_easy_init()) == NULL) {
@@ -629,7 +676,10 @@ smtp_probe(const struct smtp_settings *set, int *untrusted, char *err,
 		util_err(err, errlen, "%s%s%s", errbuf[0] ? errbuf :
 		    curl_easy_strerror(cc), x.fail[0] ? ": " : "", x.fail);
 		rc = -1;
-	}
+	} else if (x.tls)
+		/* What the connection used, whatever the URL said. */
+		*tls = set->no_verify ? SMTP_TLS_UNVERIFIED :
+		    SMTP_TLS_VERIFIED;
 	curl_easy_cleanup(c);
 	return rc;
 }

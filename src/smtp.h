@@ -63,10 +63,14 @@ int	smtp_send_batch(const struct smtp_settings *, struct smtp_msg *msgs,
 	    size_t n, char *err, size_t errlen);
 
 /* Check the server without sending: connect, TLS and its verification,
- * AUTH when a user is set, NOOP, QUIT.  Returns 0, or -1 with the reason
- * in err and *untrusted set when the certificate was refused. */
-int	smtp_probe(const struct smtp_settings *, int *untrusted, char *err,
-	    size_t errlen);
+ * AUTH when a user is set, NOOP, QUIT.  Returns 0 with *tls saying what
+ * the connection used, or -1 with the reason in err and *untrusted set
+ * when the certificate was refused. */
+#define SMTP_TLS_NONE		0
+#define SMTP_TLS_UNVERIFIED	1	/* tls_verify: false */
+#define SMTP_TLS_VERIFIED	2
+int	smtp_probe(const struct smtp_settings *, int *untrusted, int *tls,
+	    char *err, size_t errlen);
 
 /* Pipe one message, CRLF turned into LF, into `path -i -f FROM -- RCPT...`,
  * or `path -t -i -f FROM` when it has no recipients (sendmail then reads

@@ -491,6 +491,13 @@ static const char *const migrations[] = {
 	 * another is mailed, without a scan. */
 	"CREATE INDEX confirmations_player ON confirmations(player_id, "
 	"  expires) WHERE used IS NULL;",
+	/* 18: the counters `ludus stats` and ludusd's metrics show (the
+	 * messages by outcome, the failed sending attempts, the last IMAP
+	 * contact), kept here so that ludus deliver and ludusd count into
+	 * the same figures and a restart keeps them. */
+	"CREATE TABLE counters ("
+	"  name TEXT PRIMARY KEY,"
+	"  value INTEGER NOT NULL);",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -1850,15 +1857,92 @@ int
 store_outbox_retry(struct store *s, int64_t id, int64_t next_try,
     const char *why)
 {
-	return run(s, "UPDATE outbox SET attempts = attempts + 1, next_try = "
-	    "?, last_error = ? WHERE id = ?", "iti", next_try, why, id);
+	if (run(s, "UPDATE outbox SET attempts = attempts + 1, next_try = "
+	    "?, last_error = ? WHERE id = ?", "iti", next_try, why, id) == -1)
+		return -1;
+	return store_counter_add(s, "send.failures", 1);
 }
 
 int
 store_outbox_failed(struct store *s, int64_t id, const char *why)
 {
-	return run(s, "UPDATE outbox SET attempts = attempts + 1, failed = ? "
-	    "WHERE id = ?", "ti", why, id);
+	if (run(s, "UPDATE outbox SET attempts = attempts + 1, failed = ? "
+	    "WHERE id = ?", "ti", why, id) == -1)
+		return -1;
+	return store_counter_add(s, "send.failures", 1);
+}
+
+int
+store_counter_add(struct store *s, const char *name, int64_t n)
+{
+	return run(s, "INSERT INTO counters (name, value) VALUES (?, ?) "
+	    "ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
+	    "ti", name, n);
+}
+
+int
+store_counter_set(struct store *s, const char *name, int64_t v)
+{
+	return run(s, "INSERT INTO counters (name, value) VALUES (?, ?) "
+	    "ON CONFLICT (name) DO UPDATE SET value = excluded.value", "ti",
+	    name, v);
+}
+
+const char *const store_outcomes[STORE_NOUTCOMES] = { "applied", "failed",
+	"remarks", "unreadable", "dropped", "duplicate", "quarantined" };
+
+int
+store_stats(struct store *s, struct store_stats *out)
+{
+	sqlite3_stmt *st;
+	const char *name;
+	int rc, i;
+
+	memset(out, 0, sizeof(*out));
+	if ((st = query(s, "SELECT name, value FROM counters", "")) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		name = (const char *)sqlite3_column_text(st, 0);
+		if (name == NULL)
+			continue;
+		for (i = 0; i < STORE_NOUTCOMES; i++)
+			if (strncmp(name, "messages.", 9) == 0 &&
+			    strcmp(name + 9, store_outcomes[i]) == 0)
+				out->messages[i] = sqlite3_column_int64(st, 1);
+		if (strcmp(name, "send.failures") == 0)
+			out->send_failures = sqlite3_column_int64(st, 1);
+		else if (strcmp(name, "imap.contact") == 0)
+			out->imap_contact = sqlite3_column_int64(st, 1);
+	}
+	done(s, st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "counters");
+	/* The queue as the outbox holds it (its partial index, not the
+	 * sent rows); robots and games as they are now. */
+	if ((st = query(s, "SELECT count(*), coalesce(min(created), 0) FROM "
+	    "outbox WHERE sent IS NULL AND failed IS NULL", "")) == NULL)
+		return -1;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		out->queue = sqlite3_column_int64(st, 0);
+		out->queue_oldest = sqlite3_column_int64(st, 1);
+	}
+	done(s, st);
+	if (rc != SQLITE_ROW)
+		return store_fail(s, "outbox");
+	if ((st = query(s, "SELECT (SELECT count(*) FROM robot_waits), "
+	    "(SELECT count(*) FROM games WHERE status = 'active'), "
+	    "(SELECT count(*) FROM outbox WHERE failed IS NOT NULL AND "
+	    "sent IS NULL)", "")) == NULL)
+		return -1;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		out->robot_backlog = sqlite3_column_int64(st, 0);
+		out->games_active = sqlite3_column_int64(st, 1);
+		out->given_up = sqlite3_column_int64(st, 2);
+	}
+	done(s, st);
+	if (rc != SQLITE_ROW)
+		return store_fail(s, "stats");
+	return 0;
 }
 
 int

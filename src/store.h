@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	17
+#define STORE_SCHEMA_VERSION	18
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -299,6 +299,29 @@ int	 store_outbox_sent(struct store *, int64_t id, int64_t now);
 int	 store_outbox_retry(struct store *, int64_t id, int64_t next_try,
 	    const char *why);
 int	 store_outbox_failed(struct store *, int64_t id, const char *why);
+
+/*
+ * Counters that outlive a process (`ludus stats`, ludusd's metrics): each
+ * added to in the caller's transaction, so a message rolled back is not
+ * counted.  Names: "messages.OUTCOME" (store_outcomes), "send.failures"
+ * (every failed sending attempt; the two calls above count it),
+ * "imap.contact" (set: the time of the last IMAP answer).
+ */
+int	 store_counter_add(struct store *, const char *name, int64_t n);
+int	 store_counter_set(struct store *, const char *name, int64_t v);
+#define STORE_NOUTCOMES	7
+extern const char *const store_outcomes[STORE_NOUTCOMES];
+struct store_stats {
+	int64_t	 messages[STORE_NOUTCOMES];	/* by store_outcomes */
+	int64_t	 queue;		/* mails waiting to be sent */
+	int64_t	 queue_oldest;	/* when the oldest was queued, 0: none */
+	int64_t	 given_up;	/* mails given up, still in the outbox */
+	int64_t	 send_failures;
+	int64_t	 robot_backlog;	/* robot moves waited for */
+	int64_t	 games_active;
+	int64_t	 imap_contact;	/* 0: never */
+};
+int	 store_stats(struct store *, struct store_stats *);
 /* Up to max rows not sent (waiting, then given up), oldest first, for the
  * operator's view. */
 int	 store_outbox_unsent(struct store *, int max, struct store_mail **,

@@ -98,7 +98,7 @@ writes="store_player_id store_player_update store_player_ban
     store_conditions_clear store_takeback_set store_open store_open_at
     store_close store_backup store_test_restore store_test_fault
     store_test_readonly store_outbox_hold store_restore store_lock
-    store_unlock"
+    store_unlock store_counter_add store_counter_set"
 transaction="store_begin store_commit store_rollback store_savepoint
     store_release store_undo store_sync"
 reads="store_errmsg store_schema_version store_player_load store_player_find
@@ -111,6 +111,7 @@ reads="store_errmsg store_schema_version store_player_load store_player_find
     store_player_bounces store_reply_count store_reply_oldest
     store_outbox_due store_outbox_unsent store_outbox_next
     store_robot_waits store_outbox_counts store_mails_free store_timer_next
+    store_stats
     store_timer_due store_timers_free store_outbox_all store_rating_get
     store_rating_changes store_ladder_find store_ladder_load
     store_ladder_ids store_ladder_free store_rungs store_challenge_by_game

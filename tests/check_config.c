@@ -18,7 +18,8 @@
 
 #define ADDR	"referee:\n  address: referee@example.org\n"
 #define TOP_LEVEL "state_dir, database, games_dir, templates_dir, " \
-	"pid_file, referee, admin, in, out, retention, limits, logging, auth, clock, " \
+	"pid_file, referee, admin, in, out, retention, limits, logging, metrics, " \
+	"auth, clock, " \
 	"almakleh, robots, club, ladder, site)"
 
 static char path[512];
@@ -63,6 +64,61 @@ load_fails(const char *text, const char *tail)
 	ck_assert_ptr_null(c.referee.address);
 	config_free(&c);
 }
+
+/* Every problem of a file is named, each at its line, in the order of
+ * the file; err holds the first. */
+START_TEST(config_every_problem_is_named)
+{
+	struct config c;
+	struct buf all = { 0 };
+	const char *p;
+	char *want;
+	int n;
+
+	put("bad.yaml", "referee:\n"
+	    "  address: referee@example.org\n"
+	    "  colour: blue\n"
+	    "limits:\n"
+	    "  lines: many\n"
+	    "logging:\n"
+	    "  level: loud\n"
+	    "in:\n"
+	    "  imap:\n"
+	    "    url: imap://localhost/INBOX\n"
+	    "  maildir:\n"
+	    "    path: /tmp/m\n");
+	ck_assert_int_eq(config_load_all(path, &c, err, sizeof(err), &all),
+	    -1);
+	want = xasprintf("%s:3: unknown setting `referee.colour`", path);
+	ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "%s", err);
+	ck_assert_msg(strncmp(buf_str(&all), err, strlen(err)) == 0, "%s",
+	    buf_str(&all));
+	free(want);
+	want = xasprintf("%s:5: limits.lines: ", path);
+	ck_assert_msg(strstr(buf_str(&all), want) != NULL, "%s",
+	    buf_str(&all));
+	free(want);
+	want = xasprintf("%s:7: logging.level: ", path);
+	ck_assert_msg(strstr(buf_str(&all), want) != NULL, "%s",
+	    buf_str(&all));
+	free(want);
+	want = xasprintf("%s:11: in: give imap or maildir, not both", path);
+	ck_assert_msg(strstr(buf_str(&all), want) != NULL, "%s",
+	    buf_str(&all));
+	free(want);
+	/* in.imap's user is required too: five problems, a line each. */
+	want = xasprintf("%s:9: in.imap.user is required", path);
+	ck_assert_msg(strstr(buf_str(&all), want) != NULL, "%s",
+	    buf_str(&all));
+	free(want);
+	for (p = buf_str(&all), n = 0; (p = strchr(p, '\n')) != NULL; p++)
+		n++;
+	ck_assert_int_eq(n, 5);
+	ck_assert_ptr_null(c.referee.address);
+	config_free(&c);
+	buf_free(&all);
+}
+END_TEST
 
 static char *
 slurp(const char *file)
@@ -1035,6 +1091,7 @@ config_suite(void)
 	tcase_add_test(tc, config_deep_nesting_and_alias_bombs_are_refused);
 	tcase_add_test(tc, config_password_file_must_be_private);
 	tcase_add_test(tc, config_password_from_the_environment);
+	tcase_add_test(tc, config_every_problem_is_named);
 	tcase_add_test(tc, config_password_from_a_systemd_credential);
 	tcase_add_test(tc, config_dump_never_shows_a_password);
 	tcase_add_test(tc, config_dump_reads_back_to_the_same_settings);

@@ -1978,7 +1978,7 @@ START_TEST(robot_apart_thinks_again)
 
 	/* The robot is to move after ann's 1: nothing is committed... */
 	ck_assert_int_eq(w_intake(&w, raw, &out), INTAKE_ROBOT);
-	ck_assert_msg(strstr(out, "waits for the robot") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "waits for its robot") != NULL, "%s", out);
 	free(out);
 	j = referee_robot_take(&w.r);
 	ck_assert_ptr_nonnull(j);

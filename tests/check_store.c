@@ -282,6 +282,87 @@ START_TEST(store_outbox_due_retry_sent_failed)
 }
 END_TEST
 
+static const struct gamedef *mancala(void);
+
+/* Each figure of `ludus stats` as the rows and counters say. */
+START_TEST(store_stats_count_each_figure)
+{
+	char *path = dbpath("stats.db"), err[GAME_ERRLEN];
+	struct store *s = open_ok(path);
+	struct store_stats st;
+	struct store_mail m = { 0 }, *due;
+	struct play_game g;
+	unsigned char seed[RNG_SEED_LEN];
+	char *addrs[] = { "alice@example.org", "bob@example.org" };
+	int64_t id;
+	int i, n;
+
+	ck_assert_int_eq(store_stats(s, &st), 0);
+	for (i = 0; i < STORE_NOUTCOMES; i++)
+		ck_assert_int_eq(st.messages[i], 0);
+	ck_assert_int_eq(st.queue + st.queue_oldest + st.given_up +
+	    st.send_failures + st.robot_backlog + st.games_active +
+	    st.imap_contact, 0);
+
+	/* Messages by outcome; one rolled back is not counted. */
+	ck_assert_int_eq(store_counter_add(s, "messages.failed", 1), 0);
+	ck_assert_int_eq(store_counter_add(s, "messages.failed", 1), 0);
+	ck_assert_int_eq(store_counter_add(s, "messages.applied", 1), 0);
+	ck_assert_int_eq(store_begin(s), 0);
+	ck_assert_int_eq(store_counter_add(s, "messages.applied", 1), 0);
+	store_rollback(s);
+	ck_assert_int_eq(store_counter_set(s, "imap.contact", 500), 0);
+	ck_assert_int_eq(store_counter_set(s, "imap.contact", 600), 0);
+
+	/* The queue, its oldest, the failed attempts, the given up. */
+	m.envelope_from = "referee@example.org";
+	m.recipients = "a@example.org";
+	m.data = "Subject: x\r\n\r\nhello\r\n";
+	m.message_id = "<1@ludus>";
+	ck_assert_int_eq(store_outbox_add(s, &m, 100), 0);
+	m.message_id = "<2@ludus>";
+	ck_assert_int_eq(store_outbox_add(s, &m, 130), 0);
+	m.message_id = "<3@ludus>";
+	ck_assert_int_eq(store_outbox_add(s, &m, 140), 0);
+	ck_assert_int_eq(store_outbox_due(s, 200, 10, &due, &n), 0);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(store_outbox_retry(s, due[1].id, 300, "421"), 0);
+	ck_assert_int_eq(store_outbox_retry(s, due[1].id, 400, "421"), 0);
+	ck_assert_int_eq(store_outbox_failed(s, due[0].id, "550"), 0);
+	ck_assert_int_eq(store_outbox_sent(s, due[2].id, 200), 0);
+	store_mails_free(due, n);
+
+	/* Robots waited for, games being played (not those invited). */
+	ck_assert_int_eq(store_robot_wait_add(s, 1, 10, 100, 1, &id), 0);
+	ck_assert_int_eq(store_robot_wait_add(s, 2, 10, 100, 0, &id), 0);
+	rng_seed_from_u64(seed, 5);
+	ck_assert_int_eq(store_begin(s), 0);
+	ck_assert_msg(play_create(s, mancala(), NULL, 0, addrs, 2, seed,
+	    "active", 10, &g, err, sizeof(err)) == 0, "%s", err);
+	play_free(&g);
+	ck_assert_msg(play_create(s, mancala(), NULL, 0, addrs, 2, seed,
+	    "invited", 10, &g, err, sizeof(err)) == 0, "%s", err);
+	play_free(&g);
+	ck_assert_int_eq(store_commit(s), 0);
+
+	ck_assert_int_eq(store_stats(s, &st), 0);
+	ck_assert_str_eq(store_outcomes[0], "applied");
+	ck_assert_int_eq(st.messages[0], 1);
+	ck_assert_str_eq(store_outcomes[1], "failed");
+	ck_assert_int_eq(st.messages[1], 2);
+	ck_assert_int_eq(st.messages[2], 0);
+	ck_assert_int_eq(st.imap_contact, 600);
+	ck_assert_int_eq(st.queue, 1);
+	ck_assert_int_eq(st.queue_oldest, 130);
+	ck_assert_int_eq(st.send_failures, 3);
+	ck_assert_int_eq(st.given_up, 1);
+	ck_assert_int_eq(st.robot_backlog, 2);
+	ck_assert_int_eq(st.games_active, 1);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
 START_TEST(store_timers_in_due_order)
 {
 	char *path = dbpath("timers.db");
@@ -1448,6 +1529,7 @@ store_suite(void)
 	tcase_add_test(tc, store_refuses_newer_database);
 	tcase_add_test(tc, store_dedupe_key_unique);
 	tcase_add_test(tc, store_outbox_due_retry_sent_failed);
+	tcase_add_test(tc, store_stats_count_each_figure);
 	tcase_add_test(tc, store_timers_in_due_order);
 	tcase_add_test(tc, store_message_note_bounces_and_replies);
 	tcase_add_test(tc, store_game_referee_fields_round_trip);

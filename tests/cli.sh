@@ -50,7 +50,7 @@ printf 'referee:\n  address: r@example.org\ndatabase: %s/c.db\n' "$tmp" >"$tmp/c
 check no-db-config 75 "$LUDUS_BIN" -c "$tmp/c.yaml" deliver </dev/null &&
     expect no-db-config "no database at $tmp/c.db (from $tmp/c.yaml)" "$tmp/err"
 
-check init 0 ludus init && expect init "schema version 17" "$tmp/out" &&
+check init 0 ludus init && expect init "schema version 18" "$tmp/out" &&
 	expect init-secret "created (mode 0600)" "$tmp/out"
 [ "$(stat -c %a "$db")" = 600 ] && ok || { echo "FAIL db mode"; fail=$((fail + 1)); }
 check games 0 ludus games && expect games "pits=3-8 (default 6)" "$tmp/out"
@@ -243,6 +243,26 @@ chmod 644 "$tmp/ludus.secret"
 check token-open-secret 1 ludus token 1 0 && expect token-open-secret "chmod 600" "$tmp/err"
 
 check version 0 "$LUDUS_BIN" --version && expect version "ludus " "$tmp/out"
+# The version is X.Y.Z, and a build from a git checkout adds the commit
+# as git describe names it (whether the tree was clean may change while
+# the suite runs, so "-dirty" is left out of the comparison).
+v=$(head -n 1 "$tmp/out")
+if ! printf '%s\n' "$v" | grep -Eqx 'ludus [0-9]+\.[0-9]+\.[0-9]+( \(git [0-9A-Za-z._-]+\))?'; then
+	echo "FAIL version-format: $v"; fail=$((fail + 1))
+elif [ -e "${LUDUS_SRCDIR:-/nonexistent}/.git" ] &&
+    d=$(cd "$LUDUS_SRCDIR" && git describe --always 2>/dev/null); then
+	case $v in
+	"ludus "*" (git $d)"|"ludus "*" (git $d-dirty)") pass=$((pass + 1)) ;;
+	*) echo "FAIL version-git: '$v' does not end in (git $d)"
+	   fail=$((fail + 1)) ;;
+	esac
+else
+	case $v in
+	*"(git "*) echo "FAIL version-git: '$v' outside a checkout"
+	   fail=$((fail + 1)) ;;
+	*) pass=$((pass + 1)) ;;
+	esac
+fi
 
 # Every outbox row, decoded: an encoded subject, a folded header, a base64
 # UTF-8 text part with CR LF line ends beside an HTML one (both shown, with
@@ -332,6 +352,17 @@ fi
 [ $? = 1 ] && ok || { echo "FAIL unreadable configuration: exit status"; fail=$((fail + 1)); }
 expect unreadable "$tmp/secret.yaml: Permission denied" "$tmp/err"
 grep -q "init" "$tmp/err" && { echo "FAIL unreadable: $(cat "$tmp/err")"; fail=$((fail + 1)); } || ok
+
+# ludusd -n names every problem of the file, each at its line.
+if [ -n "${LUDUSD_BIN:-}" ]; then
+	printf 'referee:\n  address: referee@example.org\n  colour: blue\nlimits:\n  lines: many\nlogging:\n  level: loud\n' >"$tmp/three.yaml"
+	check ludusd-n-all 1 "$LUDUSD_BIN" -n -c "$tmp/three.yaml" &&
+	    expect ludusd-n-all "ludusd: $tmp/three.yaml:3: unknown setting \`referee.colour\`" "$tmp/err" &&
+	    expect ludusd-n-all "ludusd: $tmp/three.yaml:5: limits.lines: " "$tmp/err" &&
+	    expect ludusd-n-all "ludusd: $tmp/three.yaml:7: logging.level: " "$tmp/err" &&
+	    [ "$(wc -l <"$tmp/err")" = 3 ] && ok ||
+	    { echo "FAIL ludusd-n-all: $(cat "$tmp/err")"; fail=$((fail + 1)); }
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -244,7 +244,7 @@ grep -q "retention: 1 old record deleted" "$tmp/d.log" && ok || bad "retention n
 # stream, and readiness told to $NOTIFY_SOCKET (a build with libsystemd).
 : >"$tmp/j.log"
 JOURNAL_STREAM=$(stat -c '%d:%i' "$tmp/j.log") "$LUDUSD_BIN" -c "$tmp/ludus.yaml" --once 2>>"$tmp/j.log"
-grep -q "^<6>info: started: database" "$tmp/j.log" && ok || bad "no journal priorities: $(head -3 "$tmp/j.log")"
+grep -q "^<6>info: started: ludusd .*, database" "$tmp/j.log" && ok || bad "no journal priorities: $(head -3 "$tmp/j.log")"
 grep -q "^20[0-9-]*T" "$tmp/j.log" && bad "time stamps for the journal" || ok
 if grep -q '^#define HAVE_SYSTEMD 1' "${LUDUS_BUILDDIR:-.}/config.h" 2>/dev/null; then
 	socat -u "UNIX-RECV:$tmp/notify" - >"$tmp/notified" 2>/dev/null &
@@ -289,7 +289,7 @@ before=$(waiting)
 msg t1@x.org frank@example.org "hello" "games" >"$tmp/t1"
 LUDUS_TEMPLATES_DIR=$tmp/notemplates ludus deliver <"$tmp/t1" 2>"$tmp/err"
 [ $? -eq 75 ] && ok || bad "unreadable templates should exit 75"
-grep -q "t1@x.org> frank@example.org: not applied, will retry (the error above)" "$tmp/err" &&
+grep -q "t1@x.org> from frank@example.org: not applied, will retry (the error above)" "$tmp/err" &&
     grep -q "notemplates/en/games.tmpl" "$tmp/err" && ok ||
     bad "unreadable templates: $(cat "$tmp/err")"
 [ "$(waiting)" = "$before" ] && ok || bad "unreadable templates answered: $(ludus outbox)"
