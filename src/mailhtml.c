@@ -210,6 +210,27 @@ reply_link(struct html *h, const char *move, size_t len)
 	free(m);
 }
 
+/* The club's page of the game, an http(s) address the referee wrote
+ * (site.url): a link to it. */
+static void
+web_link(struct html *h, const char *url, size_t len)
+{
+	buf_adds(&h->out, "<a href=\"");
+	esc(&h->out, url, len);
+	buf_adds(&h->out, "\"");
+	buf_adds(&h->out, h->rtl ? " dir=\"ltr\"" : "");
+	buf_adds(&h->out, " style=\"color:#0b57d0;text-decoration:underline\">");
+	esc(&h->out, url, len);
+	buf_adds(&h->out, "</a>");
+}
+
+static int
+is_web(const char *t, size_t len)
+{
+	return (len > 7 && strncmp(t, "http://", 7) == 0) ||
+	    (len > 8 && strncmp(t, "https://", 8) == 0);
+}
+
 static int
 all_marked(const unsigned char *y, size_t from, size_t to, unsigned char mark)
 {
@@ -307,6 +328,10 @@ inline_line(struct html *h, const char *t, const unsigned char *y,
 				esc(&h->out, t + i, j - i);
 		} else if (k == MAILHTML_REPLY && h->o->reply_to)
 			reply_link(h, t + i, j - i);
+		else if (k == MAILHTML_URL && is_web(t + i, j - i))
+			web_link(h, t + i, j - i);
+		else if (k == MAILHTML_URL || k == MAILHTML_REPLY)
+			esc(&h->out, t + i, j - i);
 		else {
 			buf_adds(&h->out, h->rtl ? "<code dir=\"ltr\" "
 			    "class=\"lx-chip\" style=\"" CHIP "\">" : "<code "

@@ -902,6 +902,12 @@ sample(int full)
 		tmpl_set(r, "mine", "");
 		tmpl_set(r, "seated", on);
 	}
+	tmpl_set(d, "answer.accept", "accept");
+	tmpl_set(d, "answer.decline", "decline");
+	tmpl_set(d, "answer.draw", "draw");
+	tmpl_set(d, "answer.takeback", "takeback");
+	tmpl_set(d, "answer.thanks", "thanks #42");
+	tmpl_set(d, "answer.rematch", "rematch #42");
 	tmpl_set(d, "seek.id", "45");
 	tmpl_set(d, "seek.title", "Aluette");
 	tmpl_set(d, "seek.withdrawn", on);
