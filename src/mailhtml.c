@@ -811,8 +811,29 @@ static void
 board_block(struct html *h, const struct line *l, size_t n,
     const struct game_pic *pic)
 {
+	struct line *turned = NULL, t;
 	size_t i = 0, j, after = 0;
 	int diagram = 0, pending = 0;
+
+	/* A diagram drawn turned round for the reader: its legends (the
+	 * lines of running text right above and below it) trade places, so
+	 * each still names the side next to it. */
+	if (pic != NULL && pic->turned) {
+		for (i = 0; i < n && (l[i].len == 0 || l[i].text); i++)
+			;
+		for (j = i; j < n && l[j].len > 0 && !l[j].text; j++)
+			;
+		if (i > 0 && j < n && l[i - 1].len > 0 && l[i - 1].text &&
+		    l[j].text) {
+			turned = xreallocarray(NULL, n, sizeof(*turned));
+			memcpy(turned, l, n * sizeof(*turned));
+			t = turned[i - 1];
+			turned[i - 1] = turned[j];
+			turned[j] = t;
+			l = turned;
+		}
+		i = 0;
+	}
 
 	while (i < n) {
 		if (l[i].len == 0) {
@@ -890,6 +911,7 @@ board_block(struct html *h, const struct line *l, size_t n,
 		}
 		buf_adds(&h->out, "</pre></div>\n");
 	}
+	free(turned);
 }
 
 /* The drawing of a board's lines: the one the page was given, else the
