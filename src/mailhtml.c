@@ -330,7 +330,7 @@ inline_line(struct html *h, const char *t, const unsigned char *y,
 			reply_link(h, t + i, j - i);
 		else if (k == MAILHTML_URL && is_web(t + i, j - i))
 			web_link(h, t + i, j - i);
-		else if (k == MAILHTML_URL || k == MAILHTML_REPLY)
+		else if (k == MAILHTML_URL)
 			esc(&h->out, t + i, j - i);
 		else {
 			buf_adds(&h->out, h->rtl ? "<code dir=\"ltr\" "

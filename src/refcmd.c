@@ -100,7 +100,7 @@ const struct command_entry command_table[] = {
 	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
 	    command_args_game, refgame_cmd_rematch, NULL, NULL,
 	    N_("rematch"),
-	    N_("after a game, propose it again with the seats turned") },
+	    N_("after a game, propose it again with seats swapped") },
 	{ CMD_REPORT, "report", "report [#ID] TEXT",
 	    COMMAND_GAME | COMMAND_PROOF,
 	    command_args_report, refadmin_cmd_report, NULL, NULL,
