@@ -80,11 +80,14 @@ enum command_kind {
 	CMD_CONDITIONS,
 	CMD_CONDITIONS_CLEAR,
 	CMD_TAKEBACK,
+	CMD_REMATCH,
 	CMD_NKINDS
 };
 
+/* CMD_FIRST_SEATED: the seats are every player in their seats' order, the
+ * proposer among them (a rematch the referee builds; never parsed). */
 enum command_first { CMD_FIRST_DEFAULT = 0, CMD_FIRST_RANDOM, CMD_FIRST_ME,
-	CMD_FIRST_ADDRESS };
+	CMD_FIRST_ADDRESS, CMD_FIRST_SEATED };
 enum command_notify { CMD_NOTIFY_TURN = 1, CMD_NOTIFY_ALL, CMD_NOTIFY_OFF };
 /* admin adjudicate RESULT: `draw`, `1-0`/`0-1` (seat 1 or 2 wins), an
  * address, or a seat's name in that game (South, White, ...). */

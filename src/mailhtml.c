@@ -210,6 +210,27 @@ reply_link(struct html *h, const char *move, size_t len)
 	free(m);
 }
 
+/* The club's page of the game, an http(s) address the referee wrote
+ * (site.url): a link to it. */
+static void
+web_link(struct html *h, const char *url, size_t len)
+{
+	buf_adds(&h->out, "<a href=\"");
+	esc(&h->out, url, len);
+	buf_adds(&h->out, "\"");
+	buf_adds(&h->out, h->rtl ? " dir=\"ltr\"" : "");
+	buf_adds(&h->out, " style=\"color:#0b57d0;text-decoration:underline\">");
+	esc(&h->out, url, len);
+	buf_adds(&h->out, "</a>");
+}
+
+static int
+is_web(const char *t, size_t len)
+{
+	return (len > 7 && strncmp(t, "http://", 7) == 0) ||
+	    (len > 8 && strncmp(t, "https://", 8) == 0);
+}
+
 static int
 all_marked(const unsigned char *y, size_t from, size_t to, unsigned char mark)
 {
@@ -307,6 +328,10 @@ inline_line(struct html *h, const char *t, const unsigned char *y,
 				esc(&h->out, t + i, j - i);
 		} else if (k == MAILHTML_REPLY && h->o->reply_to)
 			reply_link(h, t + i, j - i);
+		else if (k == MAILHTML_URL && is_web(t + i, j - i))
+			web_link(h, t + i, j - i);
+		else if (k == MAILHTML_URL)
+			esc(&h->out, t + i, j - i);
 		else {
 			buf_adds(&h->out, h->rtl ? "<code dir=\"ltr\" "
 			    "class=\"lx-chip\" style=\"" CHIP "\">" : "<code "
@@ -786,8 +811,29 @@ static void
 board_block(struct html *h, const struct line *l, size_t n,
     const struct game_pic *pic)
 {
+	struct line *turned = NULL, t;
 	size_t i = 0, j, after = 0;
 	int diagram = 0, pending = 0;
+
+	/* A diagram drawn turned round for the reader: its legends (the
+	 * lines of running text right above and below it) trade places, so
+	 * each still names the side next to it. */
+	if (pic != NULL && pic->turned) {
+		for (i = 0; i < n && (l[i].len == 0 || l[i].text); i++)
+			;
+		for (j = i; j < n && l[j].len > 0 && !l[j].text; j++)
+			;
+		if (i > 0 && j < n && l[i - 1].len > 0 && l[i - 1].text &&
+		    l[j].text) {
+			turned = xreallocarray(NULL, n, sizeof(*turned));
+			memcpy(turned, l, n * sizeof(*turned));
+			t = turned[i - 1];
+			turned[i - 1] = turned[j];
+			turned[j] = t;
+			l = turned;
+		}
+		i = 0;
+	}
 
 	while (i < n) {
 		if (l[i].len == 0) {
@@ -865,6 +911,7 @@ board_block(struct html *h, const struct line *l, size_t n,
 		}
 		buf_adds(&h->out, "</pre></div>\n");
 	}
+	free(turned);
 }
 
 /* The drawing of a board's lines: the one the page was given, else the

@@ -25,8 +25,11 @@
  * seven bits; other values are one of the marks below. */
 #define MAILHTML_BOARD	0x80
 #define MAILHTML_MOVE	0x01	/* a move in the game's notation */
-#define MAILHTML_REPLY	0x02	/* the move a reply hint suggests: a link
-				 * that starts the reply */
+#define MAILHTML_REPLY	0x02	/* an answer the mail offers (a move, a
+				 * command): a link that starts the reply,
+				 * subject and body filled */
+#define MAILHTML_URL	0x03	/* the game's public page: a link, when
+				 * it is an http(s) address */
 
 /* Columns of a board's diagram that fit a 375 px phone at the boards' 12
  * px; a wider diagram is set smaller, down to 10 px, which fits

@@ -364,7 +364,7 @@ has_style(const char *style, size_t len)
  * an HTML alternative made from it. */
 int
 ref_queue_now(struct ref_msg *x, const char *to, int to_sender,
-    const char *subject, const char *body, const char *style,
+    const char *subject, const char *body, const char *style, int html_too,
     const char *lang, int64_t game, int seat, int notification,
     const char *auto_submitted, int n)
 {
@@ -429,7 +429,7 @@ ref_queue_now(struct ref_msg *x, const char *to, int to_sender,
 		}
 	}
 	id = referee_message_id(cfg, x->key, n);
-	if (has_style(style, strlen(body))) {
+	if (html_too || has_style(style, strlen(body))) {
 		memset(&ho, 0, sizeof(ho));
 		reply_subject = xasprintf("Re: %s", buf_str(&subj));
 		ho.lang = lang;
@@ -473,7 +473,7 @@ ref_queue_now(struct ref_msg *x, const char *to, int to_sender,
  * taken now either way, so Message-IDs do not depend on holding. */
 static int
 queue_mail(struct ref_msg *x, const char *to, int to_sender, int part,
-    const char *subject, const char *body, const char *style,
+    const char *subject, const char *body, const char *style, int html,
     const char *lang, int64_t game, int seat, int notification,
     const char *auto_submitted)
 {
@@ -484,7 +484,8 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender, int part,
 		x->answered = 1;
 	if (!x->holding)
 		return ref_queue_now(x, to, to_sender, subject, body, style,
-		    lang, game, seat, notification, auto_submitted, ++x->nout);
+		    html, lang, game, seat, notification, auto_submitted,
+		    ++x->nout);
 	x->outs = xreallocarray(x->outs, (size_t)x->nouts + 1,
 	    sizeof(*x->outs));
 	o = &x->outs[x->nouts++];
@@ -496,6 +497,7 @@ queue_mail(struct ref_msg *x, const char *to, int to_sender, int part,
 	o->style = xcalloc(len + 1, 1);
 	if (style != NULL)
 		memcpy(o->style, style, len);
+	o->html = html;
 	o->lang = xstrdup(lang);
 	o->game = game;
 	o->seat = seat;
@@ -521,6 +523,43 @@ tmpl_part(const char *tmplname)
 	return REF_PART_PLAIN;
 }
 
+/* Does a template's mail get an HTML part even when nothing in it is
+ * styled?  The lists a player acts on: their games, their turns. */
+static int
+tmpl_html(const char *tmplname)
+{
+	return strcmp(tmplname, "list") == 0 ||
+	    strcmp(tmplname, "reminder") == 0;
+}
+
+/*
+ * The answers a mail may offer, for its template to write where it offers
+ * them (`{{answer.draw}}`): each the command as a player would type it,
+ * marked so that the HTML part makes it a link that starts the reply,
+ * subject and body filled (MAILHTML_REPLY).
+ */
+static void
+set_answers(struct tmpl_data *d)
+{
+	static const char *const words[] = { "accept", "decline", "draw",
+	    "takeback", "thanks", "rematch" };
+	const char *id = tmpl_get(d, "game.id");
+	char name[32], value[64], mark[64];
+	size_t i;
+
+	for (i = 0; i < nitems(words); i++) {
+		/* After the end the game is named, as `thanks` is taught. */
+		if (id != NULL && *id != '\0' && (strcmp(words[i], "thanks") ==
+		    0 || strcmp(words[i], "rematch") == 0))
+			snprintf(value, sizeof(value), "%s #%s", words[i], id);
+		else
+			util_strlcpy(value, words[i], sizeof(value));
+		snprintf(name, sizeof(name), "answer.%s", words[i]);
+		memset(mark, MAILHTML_REPLY, sizeof(mark));
+		tmpl_set_styled(d, name, value, mark);
+	}
+}
+
 /* Render LANG/NAME: subject, body and the body's style layer (owned). */
 int
 ref_render(struct ref_msg *x, const char *lang, const char *tmplname,
@@ -530,6 +569,7 @@ ref_render(struct ref_msg *x, const char *lang, const char *tmplname,
 	char err[512];
 
 	tmpl_set(d, "referee.address", x->r->cfg->referee.address);
+	set_answers(d);
 	if ((t = tmpl_cache_get(x->r->tmpl, lang, tmplname, err,
 	    sizeof(err))) == NULL) {
 		/* A broken installation: keep the message for a retry once
@@ -556,7 +596,7 @@ render_send(struct ref_msg *x, const char *to, const char *lang,
 	if (ref_render(x, lang, tmplname, d, &subject, &body, &style) == -1)
 		return -1;
 	rc = queue_mail(x, to, to_sender, tmpl_part(tmplname), subject, body,
-	    style, lang, game, seat, strcmp(tmplname, "move") == 0,
+	    style, tmpl_html(tmplname), lang, game, seat, strcmp(tmplname, "move") == 0,
 	    auto_submitted);
 	free(subject);
 	free(body);

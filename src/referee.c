@@ -550,7 +550,7 @@ merge_queue(struct ref_msg *x, int first, int info_ok)
 	struct buf body = { 0 }, style = { 0 };
 	const struct ref_out *reader = &x->outs[first], *o, *head = NULL;
 	const char *part;
-	int i, j, dup, rc = 0, lead = -1;
+	int i, j, dup, rc = 0, lead = -1, html = 0;
 	char *in;
 
 	/* in[i]: the i-th held mail is a part of this one. */
@@ -572,8 +572,10 @@ merge_queue(struct ref_msg *x, int first, int info_ok)
 		if (in[i] && o > head && superseded(head, o))
 			head = o;
 	}
-	if (head != NULL)
+	if (head != NULL) {
 		answer_add(&body, &style, head->body, head->style);
+		html = head->html;
+	}
 	for (i = 0; head != NULL && i < x->nouts; i++) {
 		o = &x->outs[i];
 		if (!in[i] || o == head || (o < head && superseded(o, head)))
@@ -594,10 +596,11 @@ merge_queue(struct ref_msg *x, int first, int info_ok)
 		part = without_greeting(o->body, o->to_sender ?
 		    ref_name(&x->me) : NULL, head->body);
 		answer_add(&body, &style, part, o->style + (part - o->body));
+		html |= o->html;
 	}
 	if (rc == 0 && head != NULL)
 		rc = ref_queue_now(x, head->to, head->to_sender, head->subject,
-		    buf_str(&body), style.s, head->lang, head->game,
+		    buf_str(&body), style.s, html, head->lang, head->game,
 		    head->seat, head->notification, head->auto_submitted,
 		    x->outs[lead].n);
 	free(in);

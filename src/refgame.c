@@ -142,7 +142,8 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		if (count >= REF_NEW_PER_DAY)
 			return ref_fail(res, _("you have proposed %d games in "
 			    "the last day; wait before proposing more"), count);
-		addrs[n++] = x->me.address;
+		if (c->first != CMD_FIRST_SEATED)
+			addrs[n++] = x->me.address;
 	} else if (c->first == CMD_FIRST_ME)
 		return ref_fail(res, _("first=me: you do not play in a game "
 		    "you start with `admin new`"));
@@ -198,7 +199,8 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 		words[nw++] = c->opts[i];
 	if (c->first == CMD_FIRST_RANDOM)
 		words[nw++] = "first=random";
-	else if (c->first == CMD_FIRST_ME || (c->first == CMD_FIRST_ADDRESS &&
+	else if (c->first == CMD_FIRST_ME || c->first == CMD_FIRST_SEATED ||
+	    (c->first == CMD_FIRST_ADDRESS &&
 	    !admin && strcmp(c->first_addr, x->me.address) == 0))
 		words[nw++] = "first=given";
 	else if (c->first == CMD_FIRST_ADDRESS)
@@ -1074,6 +1076,78 @@ cmd_thanks(struct ref_msg *x, struct play_game *g, int seat,
 	return rc;
 }
 
+/*
+ * rematch: the game again, proposed by the sender to the same players
+ * through `new` (its daily limit, its invitations, which confirm a From
+ * no DMARC pass proves): the same variant, clock and rating, each player
+ * one seat on, so two players swap sides and Aluette's partners stay
+ * partners; a faction colour stays with its player.  A deal from the
+ * server's deck is dealt anew.
+ */
+static int
+cmd_rematch(struct ref_msg *x, struct play_game *g, int seat,
+    struct ref_result *res)
+{
+	struct command nc;
+	struct buf colours = { 0 };
+	const char *old = NULL, *p;
+	char *variant, *tok, *save = NULL, part[STORE_MAX_SEATS][16];
+	int i, k, n = g->row.nseats, level, rc;
+	size_t len;
+
+	if (strcmp(g->row.status, "finished") != 0)
+		return ref_fail(res, _("a rematch comes after the end of a "
+		    "game; game #%lld is %s"), (long long)g->row.id,
+		    refview_status(g->row.status));
+	if (play_seat(g, x->me.address) != seat)
+		return ref_fail(res, _("only a player of game #%lld may "
+		    "propose its rematch"), (long long)g->row.id);
+	memset(&nc, 0, sizeof(nc));
+	nc.kind = CMD_NEW;
+	nc.gamename = g->def->name;
+	nc.clock = g->row.clock;
+	nc.rated = g->row.rated != 0;
+	nc.first = CMD_FIRST_SEATED;
+	nc.seats = xcalloc((size_t)n, sizeof(*nc.seats));
+	for (k = 0; k < n; k++) {
+		i = (k + 1) % n;
+		if ((level = refrobot_level(g->address[i])) != 0)
+			nc.seats[k].robot = level;
+		else
+			nc.seats[k].addr = g->address[i];
+	}
+	nc.nseats = n;
+	variant = refview_variant(g, refdeck_dealt(x, g->def, g->row.id) ==
+	    1);
+	nc.opts = xcalloc(strlen(variant) / 2 + 2, sizeof(*nc.opts));
+	for (tok = strtok_r(variant, " ", &save); tok != NULL;
+	    tok = strtok_r(NULL, " ", &save))
+		nc.opts[nc.nopts++] = tok;
+	/* The colours (left out of the variant) follow their players. */
+	for (i = 0; i < g->opts.n; i++)
+		if (strcmp(g->opts.v[i].name, "colours") == 0)
+			old = g->opts.v[i].sval;
+	if (old != NULL && *old != '\0') {
+		memset(part, 0, sizeof(part));
+		for (i = 0, p = old; i < n && *p != '\0'; i++) {
+			len = strcspn(p, ",");
+			snprintf(part[i], sizeof(part[i]), "%.*s", (int)len, p);
+			p += len + (p[len] == ',');
+		}
+		buf_adds(&colours, "colours=");
+		for (k = 0; k < n; k++)
+			buf_printf(&colours, "%s%s", k ? "," : "",
+			    part[(k + 1) % n]);
+		nc.opts[nc.nopts++] = (char *)buf_str(&colours);
+	}
+	rc = refgame_new(x, &nc, 0, res);
+	free(nc.seats);
+	free(nc.opts);
+	free(variant);
+	buf_free(&colours);
+	return rc;
+}
+
 /* ---- run steps (the command table in refcmd.c) ---- */
 
 /* A line without a keyword that looks like no move of this game is a
@@ -1188,4 +1262,11 @@ refgame_cmd_thanks(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
 	return cmd_thanks(x, k->g, k->seat, res);
+}
+
+int
+refgame_cmd_rematch(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
+{
+	return cmd_rematch(x, k->g, k->seat, res);
 }

@@ -79,6 +79,7 @@ struct ref_out {
 	char	*subject;	/* owned, without the tag */
 	char	*body;		/* owned */
 	char	*style;		/* owned: a style byte per body byte */
+	int	 html;		/* an HTML part even without styles */
 	char	*lang;		/* owned: the reader's language */
 	int64_t	 game;
 	int	 seat;
@@ -176,11 +177,12 @@ int	ref_must(struct ref_msg *, int rc, const char *what, int64_t id);
 /* refcore.c: what every part uses; it calls no command file. */
 
 /* Queue a rendered mail now as the message's n-th (its tag, threading,
- * HTML part); to_sender: an answer to the sender's own mail. */
+ * HTML part); to_sender: an answer to the sender's own mail; html: an
+ * HTML part even when the style layer marks nothing. */
 int	ref_queue_now(struct ref_msg *, const char *to, int to_sender,
 	    const char *subject, const char *body, const char *style,
-	    const char *lang, int64_t game, int seat, int notification,
-	    const char *auto_submitted, int n);
+	    int html, const char *lang, int64_t game, int seat,
+	    int notification, const char *auto_submitted, int n);
 /* Render LANG/NAME: subject, body and the body's style layer (owned). */
 int	ref_render(struct ref_msg *, const char *lang, const char *tmplname,
 	    struct tmpl_data *, char **subject, char **body, char **style);
@@ -345,7 +347,7 @@ ref_run_fn	refgame_cmd_new, refgame_cmd_accept, refgame_cmd_decline,
 	    refgame_cmd_move, refgame_cmd_preview, refgame_cmd_signal,
 	    refgame_cmd_board, refgame_cmd_history, refgame_cmd_resign,
 	    refgame_cmd_draw, refgame_cmd_observe, refgame_cmd_unobserve,
-	    refgame_cmd_say, refgame_cmd_thanks;
+	    refgame_cmd_say, refgame_cmd_thanks, refgame_cmd_rematch;
 /* A move line that is no move of the game, a sign-off "thanks": a remark
  * to set aside (the table's remark step of move and thanks). */
 int	refgame_remark(struct ref_msg *, const struct ref_call *);

@@ -20,6 +20,9 @@
 
 /* The longest name a board shows for a seat. */
 #define REFVIEW_LABEL_LEN	80
+/* At most this many legal moves are each a link in the HTML part
+ * (ludus-templates(5)); with more, only the example move is. */
+#define REFVIEW_MOVE_LINKS	30
 
 int
 refview_seats(struct ref_msg *x, const struct play_game *g,
@@ -282,13 +285,18 @@ refview_legal(struct tmpl_data *d, const struct play_game *g, int seat)
 	struct tmpl_list *l = tmpl_list(d, "legal");
 	struct buf b = { 0 };
 	char *text, *p, *nl, mark[GAME_MOVE_TEXT];
-	int first = 1;
+	int first = 1, n = 0;
 
 	game_legal_text(g->def->ops, g->st, seat, &b);
 	text = buf_steal(&b);
+	/* Few enough moves are each a link that starts the reply with it;
+	 * more would make the HTML part a wall of links. */
+	for (p = text; (nl = strchr(p, '\n')) != NULL; p = nl + 1)
+		n++;
 	for (p = text; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
 		*nl = '\0';
-		memset(mark, MAILHTML_MOVE, sizeof(mark));
+		memset(mark, n <= REFVIEW_MOVE_LINKS ? MAILHTML_REPLY :
+		    MAILHTML_MOVE, sizeof(mark));
 		tmpl_list_add_styled(l, p, strlen(p) < sizeof(mark) ? mark :
 		    NULL);
 		if (first) {
@@ -520,7 +528,14 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 		tmpl_set_int(d, "deadline.minutes", left % 3600 / 60);
 	}
 	variant = site_game_url(x->r->cfg, g->row.id);
-	tmpl_set(d, "game.url", variant ? variant : "");
+	if (variant != NULL) {
+		char *mark = xmalloc(strlen(variant) + 1);
+
+		memset(mark, MAILHTML_URL, strlen(variant) + 1);
+		tmpl_set_styled(d, "game.url", variant, mark);
+		free(mark);
+	} else
+		tmpl_set(d, "game.url", "");
 	free(variant);
 	/* What the move being mailed did to conditional moves and
 	 * takebacks; the takebacks a rated game has seen. */

@@ -1147,6 +1147,12 @@ START_TEST(command_conditional_and_takeback)
 	ck_assert(command_game_scoped(CMD_IF));
 	ck_assert(command_game_scoped(CMD_CONDITIONS_CLEAR));
 	ck_assert(command_game_scoped(CMD_TAKEBACK));
+	kind_is("rematch", CMD_REMATCH, 0, NULL);
+	kind_is("Реванш #3", CMD_REMATCH, 3, NULL);
+	kind_is("إعادة المباراة", CMD_REMATCH, 0, NULL);
+	kind_is("ثأر #2", CMD_REMATCH, 2, NULL);
+	bad("rematch now", CMD_REMATCH, "rematch takes nothing more, not "
+	    "`now`: rematch [#ID]");
 }
 END_TEST
 

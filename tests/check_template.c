@@ -902,6 +902,12 @@ sample(int full)
 		tmpl_set(r, "mine", "");
 		tmpl_set(r, "seated", on);
 	}
+	tmpl_set(d, "answer.accept", "accept");
+	tmpl_set(d, "answer.decline", "decline");
+	tmpl_set(d, "answer.draw", "draw");
+	tmpl_set(d, "answer.takeback", "takeback");
+	tmpl_set(d, "answer.thanks", "thanks #42");
+	tmpl_set(d, "answer.rematch", "rematch #42");
 	tmpl_set(d, "seek.id", "45");
 	tmpl_set(d, "seek.title", "Aluette");
 	tmpl_set(d, "seek.withdrawn", on);
@@ -1317,6 +1323,67 @@ START_TEST(mailhtml_derives_html_from_text_and_style)
 }
 END_TEST
 
+/* The answers and the game's page: an answer marked MAILHTML_REPLY is a
+ * mailto: link whether quoted or not, the page an http(s) link, anything
+ * else marked as the page plain text; a board drawn turned round for the
+ * reader has its legends trade places. */
+START_TEST(mailhtml_answers_page_and_turned_legends)
+{
+	const char *text = "Reply with:  accept\nOn the web: "
+	    "https://club.example.org/g/1.html\nOr: javascript:x\n\n"
+	    "Top side\n. .\nBottom side\n";
+	struct mailhtml_opts o = { "en", "[ludus #1 x] Invitation",
+	    "referee@example.org", "Re: [ludus #1 x] Invitation", NULL };
+	struct game_pic *pic = calloc(1, sizeof(*pic));
+	struct game_grid *g;
+	char style[160] = { 0 }, *html;
+	const char *p, *top, *bottom;
+	size_t at, i;
+
+	at = strstr(text, "accept") - text;
+	memset(style + at, MAILHTML_REPLY, 6);
+	at = strstr(text, "https:") - text;
+	memset(style + at, MAILHTML_URL, strlen("https://club.example.org/"
+	    "g/1.html"));
+	at = strstr(text, "javascript:") - text;
+	memset(style + at, MAILHTML_URL, strlen("javascript:x"));
+	at = strstr(text, "Top side") - text;
+	for (i = at; text[i] != '\0'; i++)
+		style[i] = (char)MAILHTML_BOARD;
+	style[at] |= GAME_STYLE_TEXT;
+	style[strstr(text, "Bottom") - text] |= GAME_STYLE_TEXT;
+	g = game_pic_grid(pic, GAME_GRID_BOARD, 1, 2, 0, NULL);
+	ck_assert_ptr_nonnull(g);
+	game_pic_set(pic, g, 0, 0, GAME_CELL_POINT, GAME_STYLE_DIM, "");
+	game_pic_set(pic, g, 0, 1, GAME_CELL_POINT, GAME_STYLE_DIM, "");
+	o.pic = pic;
+	html = mailhtml_render(text, style, &o);
+	ck_assert_ptr_nonnull(strstr(html, "with:  <a href=\""
+	    "mailto:referee@example.org?subject=Re%3A%20%5Bludus%20%231%20x"
+	    "%5D%20Invitation&amp;body=accept\""));
+	ck_assert_ptr_nonnull(strstr(html, "On the web: <a href=\"https://"
+	    "club.example.org/g/1.html\""));
+	ck_assert_msg(strstr(html, "Or: javascript:x") != NULL && strstr(html, "href=\"javascript") == NULL, "%s", html);
+	top = strstr(html, "Top side");
+	bottom = strstr(html, "Bottom side");
+	p = strstr(html, "<table role=\"presentation\" dir=\"ltr\" "
+	    "class=\"lx-board\"");
+	ck_assert(top != NULL && bottom != NULL && p != NULL);
+	ck_assert(top < p && p < bottom);
+	free(html);
+	pic->turned = 1;
+	html = mailhtml_render(text, style, &o);
+	top = strstr(html, "Top side");
+	bottom = strstr(html, "Bottom side");
+	p = strstr(html, "<table role=\"presentation\" dir=\"ltr\" "
+	    "class=\"lx-board\"");
+	ck_assert(top != NULL && bottom != NULL && p != NULL);
+	ck_assert_msg(bottom < p && p < top, "not turned:\n%s", html);
+	free(html);
+	free(pic);
+}
+END_TEST
+
 static Suite *
 template_suite(void)
 {
@@ -1337,6 +1404,7 @@ template_suite(void)
 	tcase_add_test(tc, tmpl_utf8_kept_whole);
 	tcase_add_test(tc, tmpl_style_layer_follows_styled_values);
 	tcase_add_test(tc, mailhtml_derives_html_from_text_and_style);
+	tcase_add_test(tc, mailhtml_answers_page_and_turned_legends);
 	tcase_add_test(tc, tmpl_html_escapes_values_only);
 	tcase_add_test(tc, tmpl_subject_line);
 	tcase_add_test(tc, tmpl_names_lists_scopes);

@@ -190,10 +190,44 @@ if [ "$nall" -gt 0 ] &&
 	sed 's/^/  /' "$tmp/xml.log" | head -n 10
 	fail=$((fail + 1))
 fi
-if [ "$nall" -gt 0 ] && grep -Eil '<(script|link|img|iframe|object|embed|form|base)[ >/]|[ "]src=|url\(|@import|href="[^m#]|href="m[^a]|javascript:' \
+if [ "$nall" -gt 0 ] && grep -Eil '<(script|link|img|iframe|object|embed|form|base)[ >/]|[ "]src=|url\(|@import|href="[^mh#]|href="m[^a]|href="h[^t]|javascript:' \
     "$tmp"/all/*.html >"$tmp/refs"; then
 	echo "FAIL golden HTML parts that reference something outside the mail:"
 	sed "s|^$tmp/all/|  |" "$tmp/refs" | head -n 10
+	fail=$((fail + 1))
+fi
+
+# Every link is an answer or the game's page: a mailto: whose subject
+# carries the game's tag with the seat's token (so the reply it starts is
+# read as that seat's) and whose body is the answer, or an http(s) address
+# under the case's site.url (ludus-templates(5), "HTML PART").
+nlinks=0
+: >"$tmp/badlinks"
+for h in "$tmp"/all/*.html; do
+	[ -f "$h" ] || continue
+	c=${h##*/}
+	c=${c%%.*}
+	site=$(awk '/^site:/ { s = 1; next } /^[^ ]/ { s = 0 }
+	    s && $1 == "url:" { print $2 }' "$cases/$c/config.yaml" 2>/dev/null)
+	grep -o 'href="[^"]*"' "$h" | sed 's/^href="//; s/"$//' >"$tmp/links"
+	nlinks=$((nlinks + $(wc -l <"$tmp/links")))
+	while read -r u; do
+		case $u in
+		mailto:*)
+			printf '%s\n' "$u" | grep -Eq '[?]subject=Re%3A%20%5Bludus%20%23[0-9]+%20[a-z0-9]+%5D[^&]*&amp;body=[^&]' ||
+			    echo "$c: $u" >>"$tmp/badlinks" ;;
+		http://* | https://*)
+			case $u in
+			"$site"?*) [ -n "$site" ] || echo "$c: $u" >>"$tmp/badlinks" ;;
+			*) echo "$c: $u" >>"$tmp/badlinks" ;;
+			esac ;;
+		*) echo "$c: $u" >>"$tmp/badlinks" ;;
+		esac
+	done <"$tmp/links"
+done
+if [ -s "$tmp/badlinks" ]; then
+	echo "FAIL links that are neither an answer carrying the game's tag nor the club's site:"
+	sed 's/^/  /' "$tmp/badlinks" | head -n 10
 	fail=$((fail + 1))
 fi
 
@@ -204,7 +238,7 @@ for p in $pages; do
 		sed 's/^/  /' "$tmp/xml.log" | head -n 5
 		fail=$((fail + 1))
 	fi
-	if grep -Eiq '<(script|link|img|iframe|object|embed|form|base)[ >/]|[ "]src=|url\(|@import|href="[^m#]|href="m[^a]|javascript:' \
+	if grep -Eiq '<(script|link|img|iframe|object|embed|form|base)[ >/]|[ "]src=|url\(|@import|href="[^mh#]|href="m[^a]|href="h[^t]|javascript:' \
 	    "$tmp/$p.html"; then
 		echo "FAIL $p: references something outside the mail:"
 		grep -Eio '<(script|link|img|iframe|object|embed|form|base)[ >/]|[ "]src=[^ ]*|url\([^)]*|@import|href="[^m#][^"]*|javascript:' \
@@ -443,6 +477,7 @@ shots_done
 n=$(echo $pages | wc -w)
 echo "html: $(echo $orders | wc -w) Arabic mails read in their English" \
     "twins' order; $(grep -c '^ok ' "$tmp/results.order" 2>/dev/null) alike"
+echo "html: $nlinks links checked"
 echo "html: $nall HTML parts parsed; $n pages at 2 widths, $(grep -c '^ok ' "$tmp/results") fit;" \
     "screenshots in $shots; $fail failed"
 [ "$fail" -eq 0 ]

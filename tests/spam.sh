@@ -69,6 +69,7 @@ done <"$tmp/all"
 for spec in 'invitation:Invitation to' 'start: begins' \
     'move:Your move: .* played ' 'board:, the board' 'error:Not done' \
     'reminder:^Subject: Reminder' 'end: is over' 'done:^Subject: Done' \
+    'list:^Subject: Your games' \
     'russian:^Subject: =\?UTF-8\?'; do
 	kind=${spec%%:*}
 	re=${spec#*:}

@@ -1200,6 +1200,9 @@ alquerque_draw(const void *st, const struct game_view *v,
 	g = game_pic_grid(pic, GAME_GRID_BOARD, 10, 10, 0, NULL);
 	if (g == NULL)
 		return;
+	/* The text names Black above the board and White below it; turned
+	 * round, the legends go with their sides. */
+	pic->turned = flip;
 	for (i = 0; i < 5; i++) {
 		r = flip ? i : 4 - i;		/* the rank on grid row 2i */
 		f = flip ? 4 - i : i;		/* the file on grid column 2i */

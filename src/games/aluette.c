@@ -1271,6 +1271,21 @@ aluette_draw(const void *st, const struct game_view *v, struct game_pic *pic)
 			    GAME_STYLE_DIM, view_name(a, v, trick_seat(a, i)));
 		}
 	}
+	/* At the end no card is on the table nor in a hand: the last
+	 * trick, the winner's card marked, is what is left to see. */
+	if (a->phase == PH_OVER && a->last_hand && (g = game_pic_grid(pic,
+	    GAME_GRID_CARDS, 2, NSEATS, 0, NULL)) != NULL) {
+		snprintf(g->after, sizeof(g->after), _("Last trick of hand %d:"),
+		    a->last_hand);
+		for (i = 0; i < NSEATS; i++) {
+			card_text(a->last[i], t);
+			game_pic_set(pic, g, 0, i, GAME_CELL_CARD,
+			    card_look(a->last[i]) | (last_seat(a, i) ==
+			    a->last_winner ? GAME_STYLE_LAST : 0), t);
+			game_pic_set(pic, g, 1, i, GAME_CELL_LABEL,
+			    GAME_STYLE_DIM, view_name(a, v, last_seat(a, i)));
+		}
+	}
 	if (v->viewer >= 0 && v->viewer < NSEATS && a->phase != PH_OVER &&
 	    (n = hand_cards(a, v->viewer, cards)) > 0 &&
 	    (g = game_pic_grid(pic, GAME_GRID_CARDS, 1, n, 0, NULL)) != NULL) {

@@ -345,6 +345,11 @@ struct game_pic {
 	int	ngrids, ncells;
 	int	full;		/* a grid or cell did not fit: the drawing
 				 * is incomplete and is not used */
+	int	turned;		/* the first diagram is drawn turned round
+				 * for the reader (the text's top side at
+				 * the bottom): the lines of running text
+				 * right above and right below it, its
+				 * legends, trade places */
 	struct game_grid grid[GAME_PIC_GRIDS];
 	struct game_cell cell[GAME_PIC_CELLS];
 };
