@@ -453,6 +453,22 @@ cmd_games(struct ctx *c, int argc, char **argv)
 
 static int	open_referee(struct ctx *, struct referee *);
 
+/* The key the Message-IDs of a new game's mails derive from: the games
+ * made so far in it, so that the same line at the same second makes
+ * other mails for another game. */
+static char *
+new_key(const int64_t *ids, int n, const char *args, int64_t t)
+{
+	int64_t last = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] > last)
+			last = ids[i];
+	return xasprintf("ludus-new:%lld:%s:%lld", (long long)last, args,
+	    (long long)t);
+}
+
 /*
  * A game made and begun by the operator, through the referee's own path:
  * the admin's `new`, needing no acceptance, then the game begins as when
@@ -467,8 +483,8 @@ cmd_new(struct ctx *c, int argc, char **argv)
 	struct buf args = { 0 };
 	unsigned char seed[RNG_SEED_LEN];
 	char err[GAME_ERRLEN + 200], *key, id[32];
-	int i, have_seed = 0, quiet = 0, rc;
-	int64_t game, t = now();
+	int i, n, have_seed = 0, quiet = 0, rc;
+	int64_t game, *ids = NULL, t = now();
 	long long sv;
 
 	for (i = 0; i < argc; i++) {
@@ -502,20 +518,27 @@ cmd_new(struct ctx *c, int argc, char **argv)
 		buf_free(&args);
 		return 1;
 	}
-	/* The Message-IDs of its mails derive from this. */
-	key = xasprintf("ludus-new:%s:%lld", buf_str(&args), (long long)t);
-	if (store_begin(c->store) == -1) {
+	key = NULL;
+	rc = -1;
+	if (store_begin(c->store) == -1)
 		util_strlcpy(err, store_errmsg(c->store), sizeof(err));
-		rc = -1;
-	} else if ((rc = referee_new(&ref, buf_str(&args), seed, key, t,
-	    quiet, &game, err, sizeof(err))) != 0 ||
-	    store_commit(c->store) == -1) {
-		if (rc == 0)
-			util_strlcpy(err, store_errmsg(c->store), sizeof(err));
+	else if (store_game_ids(c->store, 0, &ids, &n) == -1) {
+		util_strlcpy(err, store_errmsg(c->store), sizeof(err));
 		store_rollback(c->store);
-		rc = -1;
+	} else {
+		key = new_key(ids, n, buf_str(&args), t);
+		if ((rc = referee_new(&ref, buf_str(&args), seed, key, t,
+		    quiet, &game, err, sizeof(err))) != 0 ||
+		    store_commit(c->store) == -1) {
+			if (rc == 0)
+				util_strlcpy(err, store_errmsg(c->store),
+				    sizeof(err));
+			store_rollback(c->store);
+			rc = -1;
+		}
 	}
 	free(key);
+	free(ids);
 	buf_free(&args);
 	referee_close(&ref);
 	if (rc != 0)
