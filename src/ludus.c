@@ -474,65 +474,108 @@ cmd_games(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+static int	open_referee(struct ctx *, struct referee *);
+
+/* The key the Message-IDs of a new game's mails derive from: the games
+ * made so far in it, so that the same line at the same second makes
+ * other mails for another game. */
+static char *
+new_key(const int64_t *ids, int n, const char *args, int64_t t)
+{
+	int64_t last = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] > last)
+			last = ids[i];
+	return xasprintf("ludus-new:%lld:%s:%lld", (long long)last, args,
+	    (long long)t);
+}
+
+/*
+ * A game made and begun by the operator, through the referee's own path:
+ * the admin's `new`, needing no acceptance, then the game begins as when
+ * its last seat accepts (the clock, the robots to move, the game-start
+ * mails; --quiet: none queued).
+ */
 static int
 cmd_new(struct ctx *c, int argc, char **argv)
 {
-	const struct gamedef *d;
 	struct play_game g;
+	struct referee ref;
+	struct buf args = { 0 };
 	unsigned char seed[RNG_SEED_LEN];
-	char err[GAME_ERRLEN], **words, **addrs;
-	int i, nw = 0, na = 0, have_seed = 0, rc;
+	char err[GAME_ERRLEN + 200], *key, id[32];
+	int i, n, have_seed = 0, quiet = 0, rc;
+	int64_t game, *ids = NULL, t = now();
 	long long sv;
 
-	if (argc < 1)
-		return usage_of("new");
-	if ((d = gamedef_find(c->defs, c->ndefs, argv[0])) == NULL)
-		return err_out("no game called `%s` (see `ludus games`)",
-		    argv[0]);
-	words = xcalloc((size_t)argc, sizeof(*words));
-	addrs = xcalloc((size_t)argc, sizeof(*addrs));
-	for (i = 1; i < argc; i++) {
+	for (i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
 			if (util_parse_int(argv[++i], 0, INT64_MAX, &sv) == -1) {
-				free(words);
-				free(addrs);
+				buf_free(&args);
 				return err_out("--seed needs a number");
 			}
 			rng_seed_from_u64(seed, (uint64_t)sv);
 			have_seed = 1;
-		} else if (strchr(argv[i], '=') != NULL)
-			words[nw++] = argv[i];
-		else
-			addrs[na++] = argv[i];
+		} else if (strcmp(argv[i], "--quiet") == 0)
+			quiet = 1;
+		else if (strcmp(argv[i], "first=given") == 0)
+			;	/* the order named: the default of `new` */
+		else if (args.len == 0 && gamedef_find(c->defs, c->ndefs,
+		    argv[i]) == NULL) {
+			buf_free(&args);
+			return err_out("no game called `%s` (see `ludus games`)",
+			    argv[i]);
+		} else
+			buf_printf(&args, "%s%s", args.len ? " " : "", argv[i]);
 	}
+	if (args.len == 0)
+		return usage_of("new");
 	if (!have_seed)
 		/* Reproducible only in test builds with $LUDUS_SEED set. */
 		rng_seed_new(seed, "ludus new");
-	if (store_begin(c->store) == -1) {
-		free(words);
-		free(addrs);
-		return err_out("%s", store_errmsg(c->store));
+	if (c->cfg.referee.address == NULL)
+		c->cfg.referee.address = xstrdup("referee@localhost");
+	if (open_referee(c, &ref) == -1) {
+		buf_free(&args);
+		return 1;
 	}
-	if (play_create(c->store, d, words, nw, addrs, na, seed, "active",
-	    now(), &g, err, sizeof(err)) != 0) {
+	key = NULL;
+	rc = -1;
+	if (store_begin(c->store) == -1)
+		util_strlcpy(err, store_errmsg(c->store), sizeof(err));
+	else if (store_game_ids(c->store, 0, &ids, &n) == -1) {
+		util_strlcpy(err, store_errmsg(c->store), sizeof(err));
 		store_rollback(c->store);
-		rc = err_out("%s", err);
-	} else if (store_commit(c->store) == -1) {
-		store_rollback(c->store);
-		rc = err_out("%s", store_errmsg(c->store));
-		play_free(&g);
 	} else {
-		printf("game #%lld: %s (%s)\n", (long long)g.row.id,
-		    d->title, g.row.options);
-		for (i = 0; i < g.row.nseats; i++)
-			printf("  %s: %s\n", d->ops->seat_name(g.st, i),
-			    g.address[i]);
-		play_free(&g);
-		rc = 0;
+		key = new_key(ids, n, buf_str(&args), t);
+		if ((rc = referee_new(&ref, buf_str(&args), seed, key, t,
+		    quiet, &game, err, sizeof(err))) != 0 ||
+		    store_commit(c->store) == -1) {
+			if (rc == 0)
+				util_strlcpy(err, store_errmsg(c->store),
+				    sizeof(err));
+			store_rollback(c->store);
+			rc = -1;
+		}
 	}
-	free(words);
-	free(addrs);
-	return rc;
+	free(key);
+	free(ids);
+	buf_free(&args);
+	referee_close(&ref);
+	if (rc != 0)
+		return err_out("%s", err);
+	snprintf(id, sizeof(id), "%lld", (long long)game);
+	if (load_game(c, id, &g) != 0)
+		return 1;
+	printf("game #%lld: %s (%s)\n", (long long)g.row.id, g.def->title,
+	    g.row.options);
+	for (i = 0; i < g.row.nseats; i++)
+		printf("  %s: %s\n", g.def->ops->seat_name(g.st, i),
+		    g.address[i]);
+	play_free(&g);
+	return 0;
 }
 
 static void
@@ -642,8 +685,6 @@ cmd_moves(struct ctx *c, int argc, char **argv)
 	play_free(&g);
 	return 0;
 }
-
-static int	open_referee(struct ctx *, struct referee *);
 
 /*
  * A move entered for a player, through the referee's own command path:
@@ -1895,7 +1936,7 @@ static const struct cmd cmds[] = {
 	{ "init", "", "create the database (or migrate it) and exit",
 	    cmd_init, 1 },
 	{ "games", "", "list the game kinds and their options", cmd_games, 0 },
-	{ "new", "GAME [OPT=VAL ...] [--seed N] ADDRESS ...",
+	{ "new", "[--quiet] GAME [OPT=VAL ...] [--seed N] ADDRESS|robot[:N] ...",
 	    "start a game between the addresses (the first named is seat 1)",
 	    cmd_new, 1 },
 	{ "list", "", "list the games", cmd_list, 1 },

@@ -42,15 +42,6 @@ side_mask(const struct play_game *g, int seat)
 	return m;
 }
 
-static int
-need_active(const struct play_game *g, struct ref_result *res)
-{
-	if (strcmp(g->row.status, "active") == 0)
-		return REF_OK;
-	return ref_fail(res, _("game #%lld is not being played (it is %s)"),
-	    (long long)g->row.id, refview_status(g->row.status));
-}
-
 /* The state after the first n logged moves, re-derived from the seed
  * (owned); NULL with err when the log does not replay. */
 static void *
@@ -227,7 +218,7 @@ cmd_if(struct ref_msg *x, struct play_game *g, int seat,
 	int opp = !seat, n = 0, nlog = 0, i, j, rc, last, at = 0, nn, no;
 	int drop = 0;
 
-	if ((rc = need_active(g, res)) != REF_OK)
+	if ((rc = reflife_need_active(g, res)) != REF_OK)
 		return rc;
 	if (g->row.nseats != 2 || ops->partner != NULL ||
 	    ops->determinize != NULL)
@@ -543,7 +534,7 @@ cmd_takeback(struct ref_msg *x, struct play_game *g, int seat,
 	unsigned seats = 0, others = 0, mine = side_mask(g, seat);
 	int at = 0, rc, i, proposer = seat;
 
-	if ((rc = need_active(g, res)) != REF_OK)
+	if ((rc = reflife_need_active(g, res)) != REF_OK)
 		return rc;
 	if ((rc = store_takeback_get(x->r->store, g->row.id, &seats, &at)) ==
 	    -1)

@@ -913,6 +913,66 @@ temp_reason(struct referee *r, char *err, size_t errlen)
 	util_err(err, errlen, "%s", why);
 }
 
+/* The admin tool's run: the timers due at now fired first, the ladders
+ * of the configuration opened, mails held until the end.  x->me is set by
+ * the caller.  REF_OK, or REF_TEMP with err. */
+static int
+tool_begin(struct referee *r, struct ref_msg *x, const char *key,
+    int64_t now)
+{
+	int rc;
+
+	x->r = r;
+	x->key = key;
+	x->now = now;
+	/* The operator vouches for the player: no token, no DMARC. */
+	x->dmarc = 1;
+	x->proven = 1;
+	i18n_set("en");
+	while ((rc = fire_one(r, now)) == 1)
+		;
+	x->holding = 1;
+	if (rc == -1 || refladder_configured(x) == -1 ||
+	    refeff_apply(x) == -1)
+		return REF_TEMP;
+	return REF_OK;
+}
+
+/* What became of the tool's command rc (res) in the referee's words for
+ * the tool (err), its mails queued unless quiet; the message's state
+ * released. */
+static int
+tool_end(struct referee *r, struct ref_msg *x, int rc, const char *line,
+    int quiet, struct ref_result *res, int64_t *game, char *err,
+    size_t errlen)
+{
+	if (rc >= 0 && x->failed)
+		rc = REF_TEMP;
+	*game = res->game;
+	if (rc == REF_FAIL)
+		util_err(err, errlen, "%s", res->why[0] ? res->why :
+		    "failed without a reason");
+	else if (rc == REF_ASIDE) {
+		util_err(err, errlen, "`%s` is no command", line);
+		rc = REF_FAIL;
+	} else if (rc < 0 && x->cause[0] != '\0') {
+		util_err(err, errlen, "%s", x->cause);
+		rc = REFEREE_BROKEN;
+	} else if (rc < 0)
+		temp_reason(r, err, errlen);
+	else if ((!quiet && answer_queue(x) == -1) || x->failed) {
+		temp_reason(r, err, errlen);
+		rc = REF_TEMP;
+	}
+	free(res->note);
+	outs_drop(x, 0);
+	refeff_discard(x);
+	free(x->outs);
+	store_player_free(&x->me);
+	i18n_set("en");
+	return rc;
+}
+
 int
 referee_command(struct referee *r, const char *address, const char *line,
     const char *key, int64_t now, int quiet, int64_t *game, char *err,
@@ -927,9 +987,6 @@ referee_command(struct referee *r, const char *address, const char *line,
 	memset(&x, 0, sizeof(x));
 	memset(&res, 0, sizeof(res));
 	res.legal_seat = -1;
-	x.r = r;
-	x.key = key;
-	x.now = now;
 	canon = addr_canon(address);
 	rc = canon == NULL ? 1 : store_player_find(r->store, canon, &x.me);
 	free(canon);
@@ -940,43 +997,44 @@ referee_command(struct referee *r, const char *address, const char *line,
 			util_err(err, errlen, "%s", store_errmsg(r->store));
 		return rc == 1 ? REF_FAIL : REF_TEMP;
 	}
-	/* The operator vouches for the player: no token, no DMARC. */
-	x.dmarc = 1;
-	x.proven = 1;
-	i18n_set("en");
-	while ((rc = fire_one(r, now)) == 1)
-		;
-	x.holding = 1;
-	if (rc == -1 || (rc = refladder_configured(&x)) == -1 ||
-	    (rc = refeff_apply(&x)) == -1) {
-		rc = REF_TEMP;
-		goto out;
-	}
-	rc = ref_run_line(&x, line, &res);
-	if (rc >= 0 && x.failed)
-		rc = REF_TEMP;
-	*game = res.game;
-	if (rc == REF_FAIL)
-		util_err(err, errlen, "%s", res.why[0] ? res.why :
-		    "failed without a reason");
-	else if (rc == REF_ASIDE) {
-		util_err(err, errlen, "`%s` is no command", line);
+	if ((rc = tool_begin(r, &x, key, now)) == REF_OK)
+		rc = ref_run_line(&x, line, &res);
+	return tool_end(r, &x, rc, line, quiet, &res, game, err, errlen);
+}
+
+int
+referee_new(struct referee *r, const char *args,
+    const unsigned char seed[RNG_SEED_LEN], const char *key, int64_t now,
+    int quiet, int64_t *game, char *err, size_t errlen)
+{
+	struct ref_msg x;
+	struct ref_result res;
+	struct command c;
+	char *line;
+	int rc;
+
+	*game = 0;
+	memset(&x, 0, sizeof(x));
+	memset(&res, 0, sizeof(res));
+	res.legal_seat = -1;
+	memset(&c, 0, sizeof(c));
+	/* The admin's `new`, read as from a mail, needing no acceptance. */
+	line = xasprintf("admin new %s", args);
+	rc = tool_begin(r, &x, key, now);
+	if (rc == REF_OK && command_parse(r->aliases, line, &c, res.why,
+	    sizeof(res.why)) == -1)
 		rc = REF_FAIL;
-	} else if (rc < 0 && x.cause[0] != '\0') {
-		util_err(err, errlen, "%s", x.cause);
-		rc = REFEREE_BROKEN;
-	} else if (rc < 0)
-		temp_reason(r, err, errlen);
-	else if ((!quiet && answer_queue(&x) == -1) || x.failed) {
-		temp_reason(r, err, errlen);
-		rc = REF_TEMP;
+	else if (rc == REF_OK && c.kind != CMD_ADMIN_NEW)
+		rc = ref_fail(&res, "`%s` is no new game", args);
+	else if (rc == REF_OK) {
+		rc = refgame_propose(&x, &c, 1, 1, seed, &res);
+		if (rc == REF_OK)
+			rc = refeff_apply(&x);
+		else
+			refeff_discard(&x);
 	}
-out:
-	free(res.note);
-	outs_drop(&x, 0);
-	refeff_discard(&x);
-	free(x.outs);
-	store_player_free(&x.me);
-	i18n_set("en");
+	command_free(&c);
+	rc = tool_end(r, &x, rc, line, quiet, &res, game, err, errlen);
+	free(line);
 	return rc;
 }

@@ -104,6 +104,18 @@ int	referee_command(struct referee *, const char *address,
 	    int64_t *game, char *err, size_t errlen);
 
 /*
+ * The admin tool's `ludus new`: args as after `admin new` in a mail
+ * (GAME [OPT=VAL...] ADDRESS|robot[:LEVEL]...), the game made as an
+ * admin's `new` and begun at once, needing no acceptance: its clock, its
+ * robots' moves (inline) and the game-start mails (unless quiet) as when
+ * the last seat accepts.  seed: the game's seed.  Returns as
+ * referee_command, *game the game made.
+ */
+int	referee_new(struct referee *, const char *args,
+	    const unsigned char seed[RNG_SEED_LEN], const char *key,
+	    int64_t now, int quiet, int64_t *game, char *err, size_t errlen);
+
+/*
  * Robots apart.  With robots_apart set, a message after which a robot is
  * to move is not committed while the robot thinks: where the robot would
  * think, the referee leaves a job in robot_want (the position as the robot

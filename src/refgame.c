@@ -115,6 +115,13 @@ int
 refgame_new(struct ref_msg *x, const struct command *c, int admin,
     struct ref_result *res)
 {
+	return refgame_propose(x, c, admin, 0, NULL, res);
+}
+
+int
+refgame_propose(struct ref_msg *x, const struct command *c, int admin,
+    int start, const unsigned char *given, struct ref_result *res)
+{
 	const struct config *cfg = x->r->cfg;
 	const struct gamedef *def;
 	struct play_settings set;
@@ -190,7 +197,7 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	}
 	set.rated = c->rated != 0;
 	set.inviter = admin ? 0 : x->me.id;
-	active = admin && cfg->admin.auto_accept;
+	active = admin && (start || cfg->admin.auto_accept);
 	if (!active)
 		set.expires = x->now + (x->invite_for ? x->invite_for :
 		    cfg->clock.invitation_ms / 1000);
@@ -209,7 +216,10 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 	for (i = 0; i < n; i++)
 		if (ref_player_make(x, addrs[i], &pid) == -1)
 			goto out;
-	ref_seed(x, seed);
+	if (given != NULL)
+		memcpy(seed, given, RNG_SEED_LEN);
+	else
+		ref_seed(x, seed);
 	if (refdeck_deal(x, def, words, nw, seed, &dealw, &draw) == -1)
 		goto out;
 	if (dealw != NULL)
@@ -236,32 +246,21 @@ refgame_new(struct ref_msg *x, const struct command *c, int admin,
 
 		for (i = 0; i < g.row.nseats; i++)
 			all &= g.row.accepted[i] != 0;
-		if (all) {
-			free(g.row.status);
-			g.row.status = xstrdup("active");
-			g.row.expires = 0;
-			active = 1;
-		}
+		active = all;
 	}
 	if (fx_game_update(x, &g.row) == -1)
 		goto free;
 	if (active) {
-		if (refclock_begin_game(x, &g) == -1 ||
-		    refrobot_play(x, &g, &i) == -1 ||
-		    fx_game_update(x, &g.row) == -1)
+		if (reflife_start(x, &g, x->me.id, admin ? "admin new" :
+		    "new") == -1)
 			goto free;
-	}
-	if (fx_event_add(x, g.row.id, 0, x->me.id, admin ?
+	} else if (fx_event_add(x, g.row.id, 0, x->me.id, admin ?
 	    "admin new" : "new", NULL, x->now) == -1)
 		goto free;
 	if (!admin && fx_action_add(x, x->me.id, "new",
 	    x->now) == -1)
 		goto free;
-	if (active) {
-		if (refview_fanout(x, &g, "game-start", REFVIEW_SEATS, NULL,
-		    NULL) == -1)
-			goto free;
-	} else {
+	if (!active) {
 		memset(&t, 0, sizeof(t));
 		t.due = g.row.expires;
 		t.kind = "invitation";
@@ -376,27 +375,15 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 	for (i = 0; i < g->row.nseats; i++)
 		all &= g->row.accepted[i] != 0;
 	if (all) {
-		free(g->row.status);
-		g->row.status = xstrdup("active");
-		g->row.expires = 0;
-		if (refclock_begin_game(x, g) == -1 ||
-		    refrobot_play(x, g, &i) == -1)
-			return -1;
-		if (fx_timer_cancel(x, "invitation", g->row.id,
-		    0) == -1)
-			return -1;
+		res->note = xasprintf(_("game #%lld begins"),
+		    (long long)g->row.id);
+		return reflife_start(x, g, x->me.id, "accept");
 	}
 	g->row.updated = x->now;
 	if (fx_game_update(x, &g->row) == -1 ||
 	    fx_event_add(x, g->row.id, 0, x->me.id, "accept",
 	    NULL, x->now) == -1)
 		return -1;
-	if (all) {
-		res->note = xasprintf(_("game #%lld begins"),
-		    (long long)g->row.id);
-		return refview_fanout(x, g, "game-start", REFVIEW_SEATS, NULL,
-		    NULL);
-	}
 	/* The seats hear once, when the game begins; until then the
 	 * accepter's own answer says who is still to accept. */
 	if (refview_seats(x, g, &rs) == -1)
@@ -410,25 +397,6 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 	    (long long)g->row.id, buf_str(&waiting));
 	buf_free(&waiting);
 	return REF_OK;
-}
-
-static int
-need_active(const struct play_game *g, struct ref_result *res)
-{
-	if (strcmp(g->row.status, "active") == 0)
-		return REF_OK;
-	if (strcmp(g->row.status, "invited") == 0)
-		return ref_fail(res, _("game #%lld has not begun: not every "
-		    "player has accepted"), (long long)g->row.id);
-	{
-		struct buf b = { 0 };
-
-		refview_result(g, &b);
-		ref_fail(res, _("game #%lld is over (%s)"), (long long)g->row.id,
-		    b.len ? buf_str(&b) : refview_status(g->row.status));
-		buf_free(&b);
-		return REF_FAIL;
-	}
 }
 
 /* The move mail to the mover alone, unless their notify is off (then
@@ -575,7 +543,7 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 	uint32_t before = g->def->ops->to_move(g->st);
 	int n, rc, plies, plies_before;
 
-	if (need_active(g, res) == REF_FAIL)
+	if (reflife_need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	if (g->def->ops->to_move(g->st) & (1u << seat))
 		res->legal_seat = seat;
@@ -612,7 +580,7 @@ cmd_signal(struct ref_msg *x, struct play_game *g, int seat,
 
 	if (g->def->ops->partner == NULL)
 		return ref_fail(res, _("%s has no signals"), _(g->def->title));
-	if (need_active(g, res) == REF_FAIL)
+	if (reflife_need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	snprintf(line, sizeof(line), "signal %s", c->text);
 	if ((rc = ref_play(x, g, seat, line, err, sizeof(err))) == PLAY_TEMP)
@@ -642,7 +610,7 @@ cmd_preview(struct ref_msg *x, struct play_game *g, int seat,
 	char err[GAME_ERRLEN + 100];
 	int failed, rc;
 
-	if (need_active(g, res) == REF_FAIL)
+	if (reflife_need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	if (ops->to_move(g->st) & (1u << seat))
 		res->legal_seat = seat;
@@ -859,7 +827,7 @@ cmd_resign(struct ref_msg *x, struct play_game *g, int seat,
 	char *text, *seatname;
 	int i, rc;
 
-	if (need_active(g, res) == REF_FAIL)
+	if (reflife_need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	for (i = 0; i < g->row.nseats; i++)
 		if (refgame_side(g, i) != refgame_side(g, seat))
@@ -896,7 +864,7 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 	unsigned sides = 0, offered = 0;
 	int i;
 
-	if (need_active(g, res) == REF_FAIL)
+	if (reflife_need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	if (g->row.draw_offer & (1u << seat))
 		return ref_fail(res, _("you have already offered a draw in game "

@@ -368,6 +368,11 @@ int	refgame_invite_again(struct ref_msg *, const struct play_game *,
 /* Create a game from `new`/`admin new`; proposer 0 for admin new. */
 int	refgame_new(struct ref_msg *, const struct command *, int admin,
 	    struct ref_result *);
+/* The same; start: an admin's game begins at once, needing no
+ * acceptance (the admin tool's `ludus new`); given: the seed, NULL for a
+ * new one. */
+int	refgame_propose(struct ref_msg *, const struct command *, int admin,
+	    int start, const unsigned char *given, struct ref_result *);
 
 /* refadmin.c: admin commands, reports, confirmations, timers. */
 ref_run_fn	refadmin_cmd_new, refadmin_cmd_game, refadmin_cmd_ban,
@@ -385,6 +390,18 @@ int	refadmin_timer(struct ref_msg *, const struct store_timer *);
  * command that needs proof of the From address). */
 int	refadmin_ask(struct ref_msg *, const char *line, int admin,
 	    struct ref_result *);
+
+/* reflife.c: a game's life, below the commands that reach it and above
+ * the clocks, robots and views it uses. */
+/* The game begins: active, its clock running, the robots to move
+ * played, the event (who: the player it is recorded for, 0 for none)
+ * logged, the game-start mail to every seat.  Any invitation timer is
+ * cancelled. */
+int	reflife_start(struct ref_msg *, struct play_game *, int64_t who,
+	    const char *event);
+/* REF_OK when the game is being played, else REF_FAIL with the one
+ * sentence every command that needs a game being played answers. */
+int	reflife_need_active(const struct play_game *, struct ref_result *);
 
 /* refclock.c: deadlines, reserves, reminders, timeouts, vacations.
  * They change g->row (the caller writes it) and the timers. */

@@ -578,14 +578,8 @@ seek_fill(struct ref_msg *x, struct store_seek *k, struct ref_result *res)
 	k->status = xstrdup("filled");
 	k->game = g.row.id;
 	if (refdeck_record(x, g.row.id, &draw) == -1 ||
-	    refclock_begin_game(x, &g) == -1 ||
-	    refrobot_play(x, &g, &i) == -1 ||
-	    fx_game_update(x, &g.row) == -1 ||
-	    fx_event_add(x, g.row.id, 0, k->player[0], "new",
-	    NULL, x->now) == -1 ||
 	    fx_seek_update(x, k) == -1 ||
-	    refview_fanout(x, &g, "game-start", REFVIEW_SEATS, NULL,
-	    NULL) == -1)
+	    reflife_start(x, &g, k->player[0], "new") == -1)
 		goto game;
 	res->note = xasprintf(_("game #%lld, %s, begins"),
 	    (long long)g.row.id, _(def->title));

@@ -61,7 +61,8 @@ check new-bad-game 1 ludus new chess a@x.org b@x.org &&
 	expect new-bad "no game called \`chess\`" "$tmp/err"
 check new-bad-opt 1 ludus new mancala pits=99 a@x.org b@x.org &&
 	expect new-bad-opt "pits must be a whole number 3-8, not \`99\`" "$tmp/err"
-check new 0 ludus new mancala --seed 1 Alice@Example.org bob@example.org &&
+# --quiet: no game-start mail, so the outbox checks below see only theirs.
+check new 0 ludus new --quiet mancala --seed 1 Alice@Example.org bob@example.org &&
 	expect new "game #1: Mancala (Kalah) (pits=6 seeds=4 empty_capture=false)" "$tmp/out"
 check moves 0 ludus moves 1 && [ "$(tr '\n' ' ' <"$tmp/out")" = "1 2 3 4 5 6 " ] && ok ||
 	{ echo "FAIL moves: $(cat "$tmp/out")"; fail=$((fail + 1)); }
@@ -98,7 +99,7 @@ else
 fi
 
 # Play a whole game to its end through the tool.
-check new2 0 ludus new kalah pits=3 seeds=1 --seed 2 a@x.org b@x.org
+check new2 0 ludus new --quiet kalah pits=3 seeds=1 --seed 2 a@x.org b@x.org
 for i in $(seq 1 40); do
 	m=$(ludus moves 2 | head -n 1)
 	[ -n "$m" ] || break
@@ -136,6 +137,30 @@ check move-robot 0 "$LUDUS_BIN" -d "$ndb" move --quiet 2 ann@example.org 1 &&
 	expect move-robot "2 moves played" "$tmp/out"
 check move-robot-answered 0 "$LUDUS_BIN" -d "$ndb" list &&
 	expect move-robot-answered "#2	mancala	active	moves 2" "$tmp/out"
+# `ludus new` goes the referee's way: the game begins as when its last
+# seat accepts by mail, so a robot in the first seat has its clock
+# running, moves at once, and the person is mailed the game-start mail.
+rdb=$tmp/r.db
+"$LUDUS_BIN" -d "$rdb" init >/dev/null
+check new-robot 0 "$LUDUS_BIN" -d "$rdb" new mancala --seed 5 robot:3 ann@example.org &&
+	expect new-robot "South: robot.3.0@ludus.invalid" "$tmp/out"
+check new-robot-moved 0 "$LUDUS_BIN" -d "$rdb" list &&
+	expect new-robot-moved "to move: ann@example.org" "$tmp/out"
+grep -q "	moves 0	" "$tmp/out" && { echo "FAIL new-robot: the robot did not move"; fail=$((fail + 1)); } || ok
+[ "$(sqlite3 "$rdb" 'SELECT deadline > 0 FROM games WHERE id = 1')" = 1 ] && ok ||
+	{ echo "FAIL new-robot: no clock"; fail=$((fail + 1)); }
+check new-robot-mail 0 "$LUDUS_BIN" -d "$rdb" outbox --all &&
+	expect new-robot-mail "To: ann@example.org" "$tmp/out" &&
+	expect new-robot-mail "Subject: [ludus #1 " "$tmp/out" &&
+	expect new-robot-mail "Mancala (Kalah) begins" "$tmp/out" &&
+	expect new-robot-mail "Deadline: " "$tmp/out"
+[ "$(grep -c '^=== mail' "$tmp/out")" = 1 ] && ok ||
+	{ echo "FAIL new-robot: $(grep -c '^=== mail' "$tmp/out") mails, want the one to ann"; fail=$((fail + 1)); }
+check new-robot-quiet 0 "$LUDUS_BIN" -d "$rdb" new --quiet mancala robot:3 ann@example.org
+check new-robot-quiet-outbox 0 "$LUDUS_BIN" -d "$rdb" outbox &&
+	expect new-robot-quiet-outbox "1 waiting" "$tmp/out"
+check new-robot-bad 1 "$LUDUS_BIN" -d "$rdb" new mancala robot:9 ann@example.org &&
+	expect new-robot-bad "a robot's level is 1 to" "$tmp/err"
 check export-finished 0 ludus export 2 && expect export-finished '"seed":"' "$tmp/out"
 
 # verify: the revealed seed against the commitment, and the replay.  The
@@ -222,7 +247,7 @@ check token-no-game 1 ludus token 42 0 && expect token-no-game "no game #42" "$t
 # A backup: the database as it is, complete, 0600, and the secret beside
 # it; taken while other processes write to the database.
 for i in 1 2 3 4 5 6 7 8; do
-	"$LUDUS_BIN" -d "$db" new mancala "w$i@example.org" "v$i@example.org" >/dev/null 2>&1
+	"$LUDUS_BIN" -d "$db" new --quiet mancala "w$i@example.org" "v$i@example.org" >/dev/null 2>&1
 done &
 writer=$!
 check backup 0 ludus backup "$tmp/b.db" &&
