@@ -476,19 +476,13 @@ cmd_games(struct ctx *c, int argc, char **argv)
 
 static int	open_referee(struct ctx *, struct referee *);
 
-/* The key the Message-IDs of a new game's mails derive from: the games
- * made so far in it, so that the same line at the same second makes
- * other mails for another game. */
+/* The key the Message-IDs of a new game's mails derive from: the number
+ * it is to have, so that the same line at the same second makes other
+ * mails for another game. */
 static char *
-new_key(const int64_t *ids, int n, const char *args, int64_t t)
+new_key(int64_t next, const char *args, int64_t t)
 {
-	int64_t last = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (ids[i] > last)
-			last = ids[i];
-	return xasprintf("ludus-new:%lld:%s:%lld", (long long)last, args,
+	return xasprintf("ludus-new:%lld:%s:%lld", (long long)(next - 1), args,
 	    (long long)t);
 }
 
@@ -506,8 +500,8 @@ cmd_new(struct ctx *c, int argc, char **argv)
 	struct buf args = { 0 };
 	unsigned char seed[RNG_SEED_LEN];
 	char err[GAME_ERRLEN + 200], *key, id[32];
-	int i, n, have_seed = 0, quiet = 0, rc;
-	int64_t game, *ids = NULL, t = now();
+	int i, have_seed = 0, quiet = 0, rc;
+	int64_t game, next, t = now();
 	long long sv;
 
 	for (i = 0; i < argc; i++) {
@@ -545,11 +539,11 @@ cmd_new(struct ctx *c, int argc, char **argv)
 	rc = -1;
 	if (store_begin(c->store) == -1)
 		util_strlcpy(err, store_errmsg(c->store), sizeof(err));
-	else if (store_game_ids(c->store, 0, &ids, &n) == -1) {
+	else if (store_id_next(c->store, STORE_SERIES_GAME, &next) == -1) {
 		util_strlcpy(err, store_errmsg(c->store), sizeof(err));
 		store_rollback(c->store);
 	} else {
-		key = new_key(ids, n, buf_str(&args), t);
+		key = new_key(next, buf_str(&args), t);
 		if ((rc = referee_new(&ref, buf_str(&args), seed, key, t,
 		    quiet, &game, err, sizeof(err))) != 0 ||
 		    store_commit(c->store) == -1) {
@@ -561,7 +555,6 @@ cmd_new(struct ctx *c, int argc, char **argv)
 		}
 	}
 	free(key);
-	free(ids);
 	buf_free(&args);
 	referee_close(&ref);
 	if (rc != 0)

@@ -89,7 +89,7 @@ want "given up" "$n"
 want queue 0
 want "queue oldest age" "0 s"
 want "games active" 0
-ludus new kalah dan@example.org eve@example.org >/dev/null
+ludus new --quiet kalah dan@example.org eve@example.org >/dev/null
 want "games active" 1
 want "robot backlog" 0
 want "last IMAP contact" never
