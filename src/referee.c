@@ -973,6 +973,16 @@ tool_end(struct referee *r, struct ref_msg *x, int rc, const char *line,
 	return rc;
 }
 
+/* A tool's message and result before anything is done, and no game. */
+static void
+tool_clear(struct ref_msg *x, struct ref_result *res, int64_t *game)
+{
+	*game = 0;
+	memset(x, 0, sizeof(*x));
+	memset(res, 0, sizeof(*res));
+	res->legal_seat = -1;
+}
+
 int
 referee_command(struct referee *r, const char *address, const char *line,
     const char *key, int64_t now, int quiet, int64_t *game, char *err,
@@ -983,10 +993,7 @@ referee_command(struct referee *r, const char *address, const char *line,
 	char *canon;
 	int rc;
 
-	*game = 0;
-	memset(&x, 0, sizeof(x));
-	memset(&res, 0, sizeof(res));
-	res.legal_seat = -1;
+	tool_clear(&x, &res, game);
 	canon = addr_canon(address);
 	rc = canon == NULL ? 1 : store_player_find(r->store, canon, &x.me);
 	free(canon);
@@ -1013,10 +1020,7 @@ referee_new(struct referee *r, const char *args,
 	char *line;
 	int rc;
 
-	*game = 0;
-	memset(&x, 0, sizeof(x));
-	memset(&res, 0, sizeof(res));
-	res.legal_seat = -1;
+	tool_clear(&x, &res, game);
 	memset(&c, 0, sizeof(c));
 	/* The admin's `new`, read as from a mail, needing no acceptance. */
 	line = xasprintf("admin new %s", args);
