@@ -483,6 +483,7 @@ static const struct cmd_case cases[] = {
 	{ CMD_ACCEPT, CAT, 2, 1, 1, "accept #%2$lld" },
 	{ CMD_DECLINE, CAT, 2, 1, 1, "decline #%2$lld" },
 	{ CMD_THANKS, ANN, 3, 0, 1, "thanks #%3$lld well played" },
+	{ CMD_REMATCH, ANN, 3, 0, 1, "rematch #%3$lld" },
 	{ CMD_NEW, ANN, 0, -1, 1, "new mancala pits=4 seeds=3 " DAN },
 	{ CMD_NEW, ANN, 0, -1, 1, "new mancala robot" },
 	{ CMD_BUMP, ANN, 0, -1, 1, "bump" },
