@@ -928,7 +928,11 @@ START_TEST(imap_reconnects_after_dovecot_restart)
 	during_connect = imap_connect(im, err, sizeof(err));
 	run_mailenv("start-imap");
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	ck_assert_int_eq(during_idle, -1);
+	/* Dovecot says BYE before it closes: IDLE ends on it either as
+	 * news (the BYE read while idling) or as the connection lost
+	 * (DONE unanswered), as the two race; the next command fails. */
+	ck_assert_msg(during_idle == -1 || during_idle == 1, "IDLE: %d",
+	    during_idle);
 	ck_assert_msg(now() - t0 < 15, "IDLE noticed after %.1f s", now() - t0);
 	ck_assert_int_eq(during_search, -1);
 	ck_assert_int_eq(during_connect, -1);
