@@ -138,6 +138,7 @@ struct config {
 	char	*pid_file;		/* NULL: none */
 
 	enum config_in in;
+	char	*lmtp;			/* in.lmtp, NULL: none */
 	struct config_imap imap;
 	struct config_maildir maildir;
 

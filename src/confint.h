@@ -72,6 +72,7 @@ int	conf_set_text(struct config *c, const struct setting *s,
  * table) return 0, or -1 with msg filled. */
 int	conf_check_env(const char *s, char *msg, size_t len);
 int	conf_check_folder(const char *s, char *msg, size_t len);
+int	conf_check_lmtp(const char *s, char *msg, size_t len);
 int	conf_check_path(const char *s, char *msg, size_t len);
 int	conf_check_site_url(const char *s, char *msg, size_t len);
 int	conf_check_tag(const char *s, char *msg, size_t len);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "confint.h"
+#include "lmtp.h"
 
 /* Value syntax. */
 
@@ -286,6 +287,12 @@ conf_check_site_url(const char *s, char *msg, size_t len)
 		return -1;
 	}
 	return 0;
+}
+
+int
+conf_check_lmtp(const char *s, char *msg, size_t len)
+{
+	return lmtp_where_check(s, msg, len);
 }
 
 int

@@ -76,6 +76,38 @@ record_bounce(struct referee *r, const struct mail_msg *m, const char *why,
 	return rc;
 }
 
+static void
+limits_cfg(const struct config *cfg, struct mail_limits *lim)
+{
+	memset(lim, 0, sizeof(*lim));
+	lim->max_bytes = (size_t)cfg->limits.message_size;
+	lim->max_lines = (int)cfg->limits.lines;
+	lim->max_commands = (int)cfg->limits.commands;
+	lim->tag = cfg->referee.tag;
+	lim->referee = cfg->referee.address;
+}
+
+void
+intake_route(const struct config *cfg, const char *raw, size_t len,
+    char **key, char **route)
+{
+	struct mail_limits lim;
+	struct mail_msg m;
+	char perr[256];
+
+	limits_cfg(cfg, &lim);
+	memset(&m, 0, sizeof(m));
+	/* A message that does not parse still has a key and a route (what
+	 * was read of it); the referee answers it when its turn comes. */
+	(void)mail_parse(raw, len, &lim, &m, perr, sizeof(perr));
+	*key = intake_key(m.message_id, m.from, raw, len);
+	if (m.tag_game != 0)
+		*route = xasprintf("game #%lld", (long long)m.tag_game);
+	else
+		*route = xstrdup(m.from != NULL ? m.from : *key);
+	mail_msg_free(&m);
+}
+
 enum intake_status
 intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
     char **outcome)
@@ -91,12 +123,7 @@ intake_message(struct referee *r, const char *raw, size_t len, int64_t now,
 	int parsed, seen, nbanned = 0, rc, quarantine = 0;
 
 	*outcome = NULL;
-	memset(&lim, 0, sizeof(lim));
-	lim.max_bytes = (size_t)cfg->limits.message_size;
-	lim.max_lines = (int)cfg->limits.lines;
-	lim.max_commands = (int)cfg->limits.commands;
-	lim.tag = cfg->referee.tag;
-	lim.referee = cfg->referee.address;
+	limits_cfg(cfg, &lim);
 	memset(&m, 0, sizeof(m));
 	parsed = mail_parse(raw, len, &lim, &m, perr, sizeof(perr)) == 0;
 	key = intake_key(m.message_id, m.from, raw, len);

@@ -38,4 +38,10 @@ enum intake_status intake_message(struct referee *, const char *raw,
 char	*intake_key(const char *message_id, const char *from, const char *raw,
 	    size_t len);
 
+/* The keys a message is queued under before the referee reads it (the
+ * inbound table): *key its dedupe key (intake_key), *route the game its
+ * tag names ("game #ID"), else its sender, else its key.  Both owned. */
+void	 intake_route(const struct config *, const char *raw, size_t len,
+	    char **key, char **route);
+
 #endif

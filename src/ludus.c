@@ -1923,6 +1923,50 @@ cmd_site(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/* inbound: the mail LMTP stored for the referee, and the messages set
+ * aside after repeated temporary failures (retry ID puts one back). */
+static int
+cmd_inbound(struct ctx *c, int argc, char **argv)
+{
+	struct store_inbound *v;
+	char when[32];
+	long long id;
+	int i, n, changed;
+
+	if (argc == 2 && strcmp(argv[0], "retry") == 0) {
+		if (util_parse_int(argv[1], 1, INT64_MAX, &id) == -1)
+			return usage_of("inbound");
+		if (store_inbound_requeue(c->store, id, &changed) == -1 ||
+		    store_sync(c->store) == -1)
+			return err_out("%s", store_errmsg(c->store));
+		if (changed == 0)
+			return err_out("no message %lld is set aside", id);
+		printf("message %lld waits again\n", id);
+		wake_daemon(c);
+		return 0;
+	}
+	if (argc != 0)
+		return usage_of("inbound");
+	if (store_inbound_list(c->store, &v, &n) == -1)
+		return err_out("%s", store_errmsg(c->store));
+	for (i = 0; i < n; i++) {
+		time_t t = (time_t)v[i].arrived;
+		struct tm tm;
+
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
+		    gmtime_r(&t, &tm));
+		printf("%lld %s %s %zu bytes, %s, %d attempt%s%s%s\n",
+		    (long long)v[i].id, when, v[i].route, v[i].len,
+		    v[i].dead ? "set aside" : "waiting", v[i].attempts,
+		    v[i].attempts == 1 ? "" : "s", v[i].cause ? ": " : "",
+		    v[i].cause ? v[i].cause : "");
+	}
+	if (n == 0)
+		printf("no mail waits\n");
+	store_inbound_free(v, n);
+	return 0;
+}
+
 static int cmd_help(struct ctx *, int, char **);
 
 static const struct cmd cmds[] = {
@@ -1979,6 +2023,10 @@ static const struct cmd cmds[] = {
 	    "sent; hold: never due until released",
 	    cmd_outbox, 1 },
 	{ "flush", "", "send what is due now", cmd_flush, 1 },
+	{ "inbound", "[retry ID]", "the mail received by LMTP that waits for "
+	    "the referee, and the messages set aside after repeated "
+	    "temporary failures; retry puts one back in line",
+	    cmd_inbound, 1 },
 	{ "stats", "[--openmetrics]", "messages taken by outcome, the queue "
 	    "and its oldest mail's age, send\n           failures, robot "
 	    "backlog, games being played, the last IMAP contact\n           "

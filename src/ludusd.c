@@ -40,6 +40,7 @@
 #include "i18n.h"
 #include "imap.h"
 #include "intake.h"
+#include "lmtp.h"
 #include "log.h"
 #include "maildir.h"
 #include "metrics.h"
@@ -88,6 +89,7 @@ struct parked {
 	int64_t		 since_ms;	/* parked (monotonic) */
 	int		 rounds;	/* times its game moved on */
 	int64_t		 wait_id;	/* its robot_waits row, 0: none */
+	int64_t		 inbound;	/* LMTP: its inbound row, 0: none */
 };
 
 struct daemon {
@@ -130,6 +132,8 @@ struct daemon {
 	int		 recheck;	/* a sender's held mail may go now */
 	int		 lock_fd;	/* the database's lock (store_lock) */
 	struct metrics	*metrics;	/* metrics.socket's, NULL: none */
+	struct lmtp	*lmtp;		/* in.lmtp's listener, NULL: none */
+	int64_t		 inbound_wake;	/* an inbound row's retry, 0: none */
 };
 
 static void
@@ -759,7 +763,12 @@ settle_one(struct daemon *d, const struct parked *p)
 		log_err("store: %s", store_errmsg(d->store));
 		return -1;
 	}
-	if (p->name != NULL) {
+	if (p->inbound != 0) {
+		if (store_inbound_done(d->store, p->inbound) == -1) {
+			log_err("inbound: %s", store_errmsg(d->store));
+			return -1;
+		}
+	} else if (p->name != NULL) {
 		if (maildir_done(cm->path, p->name, cm->processed, err,
 		    sizeof(err)) == -1) {
 			log_err("maildir: %s", err);
@@ -888,6 +897,184 @@ cycle_maildir(struct daemon *d)
 	return 0;
 }
 
+/*
+ * The mail LMTP stored (the inbound table), in the order it came.  The
+ * messages of one route (a game, or a sender writing about none) are
+ * taken in order: once one of them waits (for a robot, behind the
+ * sender's earlier message, or to be tried again after a temporary
+ * failure) the later ones wait for the next pass.  After INBOUND_ATTEMPTS
+ * temporary failures a message is set aside (dead-lettered, `ludus
+ * inbound` shows it) so that it no longer holds up its route.
+ */
+#define INBOUND_ATTEMPTS	8
+#define INBOUND_RETRY_MAX	300
+
+static int
+inbound_parked(const struct daemon *d, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < d->nparked; i++)
+		if (d->parked[i].inbound == id)
+			return 1;
+	return 0;
+}
+
+static int
+route_held(const struct strv *held, const char *route)
+{
+	int i;
+
+	for (i = 0; i < held->n; i++)
+		if (strcmp(held->v[i], route) == 0)
+			return 1;
+	return 0;
+}
+
+/* A temporary failure: counted, tried again later, or given up. */
+static void
+inbound_failed(struct daemon *d, const struct store_inbound *row,
+    const char *why, int64_t now)
+{
+	int attempts = row->attempts + 1, dead = attempts >= INBOUND_ATTEMPTS;
+	int64_t wait = (int64_t)1 << (attempts - 1);
+
+	if (wait > INBOUND_RETRY_MAX)
+		wait = INBOUND_RETRY_MAX;
+	if (store_inbound_retry(d->store, row->id, now + wait, dead, why) ==
+	    -1)
+		log_warn("inbound: %s", store_errmsg(d->store));
+	else if (dead)
+		log_err("inbound: message %lld (%s) set aside after %d "
+		    "attempts; `ludus inbound` shows it", (long long)row->id,
+		    row->route, attempts);
+	if (!dead && (d->inbound_wake == 0 || now + wait < d->inbound_wake))
+		d->inbound_wake = now + wait;
+}
+
+static void
+cycle_inbound(struct daemon *d)
+{
+	struct store_inbound row;
+	struct strv held = { 0 };
+	enum intake_status st;
+	char *outcome;
+	int64_t after = 0, now, flushed_ms = 0;
+	int rc, n = 0;
+
+	d->inbound_wake = 0;
+#ifdef LUDUS_TEST_CLOCK
+	/* Test builds: mail stored by LMTP and not yet read, to kill the
+	 * daemon in between. */
+	if (getenv("LUDUS_INBOUND_HOLD") != NULL)
+		return;
+#endif
+	while (!want_quit && (rc = store_inbound_next(d->store, after, &row)) ==
+	    0) {
+		after = row.id;
+		now = clock_now();
+		if (route_held(&held, row.route) || inbound_parked(d, row.id) ||
+		    row.next_try > now) {
+			if (row.next_try > now && (d->inbound_wake == 0 ||
+			    row.next_try < d->inbound_wake))
+				d->inbound_wake = row.next_try;
+			strv_add(&held, row.route);
+			store_inbound_clear(&row);
+			continue;
+		}
+		robots_nice(d, ROBOT_NICE_BUSY);
+		st = intake_message(&d->ref, row.raw, row.len, now, &outcome);
+		if (st == INTAKE_TEMPFAIL)
+			inbound_failed(d, &row, outcome ? outcome :
+			    "temporary failure", now);
+		st = log_outcome(st, outcome);
+		if (st == INTAKE_ROBOT) {
+			park(d, 0, NULL, row.raw, row.len, now);
+			d->parked[d->nparked - 1].inbound = row.id;
+			row.raw = NULL;
+		}
+		if (st != INTAKE_DONE) {
+			if (row.attempts + 1 < INBOUND_ATTEMPTS ||
+			    st != INTAKE_TEMPFAIL)
+				strv_add(&held, row.route);
+		} else if (store_inbound_done(d->store, row.id) == -1)
+			log_err("inbound: %s", store_errmsg(d->store));
+		else if (++n == 1 || n % SETTLE_EVERY == 0 ||
+		    mono_ms() - flushed_ms >= SETTLE_MS) {
+			/* The answers leave while the backlog drains, each
+			 * batch after one sync of what it answers. */
+			if (store_sync(d->store) == -1)
+				log_err("store: %s", store_errmsg(d->store));
+			else
+				flush(d);
+			flushed_ms = mono_ms();
+		}
+		store_inbound_clear(&row);
+		/* Deliveries are answered while the backlog drains. */
+		lmtp_service(d->lmtp, mono_ms());
+	}
+	if (rc == -1)
+		log_err("inbound: %s", store_errmsg(d->store));
+	strv_free(&held);
+}
+
+/* A recipient of an LMTP delivery: the referee's address (+detail). */
+static int
+lmtp_recipient(void *arg, const char *address)
+{
+	struct daemon *d = arg;
+
+	return lmtp_address_is(address, d->cfg.referee.address);
+}
+
+/* A message received by LMTP: the mail server hears 250 only once its
+ * row is committed and synced. */
+static enum lmtp_stored
+lmtp_deliver(void *arg, const char *data, size_t len)
+{
+	struct daemon *d = arg;
+	enum lmtp_stored st = LMTP_STORED;
+	char *key, *route;
+	int dup = 0;
+
+	intake_route(&d->cfg, data, len, &key, &route);
+	if (store_begin(d->store) == -1 || store_inbound_add(d->store, key,
+	    route, clock_now(), data, len, &dup) == -1 ||
+	    store_commit(d->store) == -1 || store_sync(d->store) == -1) {
+		store_rollback(d->store);
+		/* SQLite's SQLITE_FULL: "database or disk is full". */
+		st = strstr(store_errmsg(d->store), "is full") != NULL ?
+		    LMTP_FULL : LMTP_TEMP;
+		log_warn("lmtp: %s: not stored, the mail server will try "
+		    "again: %s", key, store_errmsg(d->store));
+	} else
+		log_info("lmtp: %s: %s, %zu bytes (%s)", key, dup ?
+		    "delivered again, kept once" : "stored", len, route);
+	free(key);
+	free(route);
+	return st;
+}
+
+static int
+lmtp_open(struct daemon *d, char *err, size_t errlen)
+{
+	static const struct lmtp_hooks hooks = { lmtp_recipient,
+	    lmtp_deliver, NULL };
+	struct lmtp_hooks h = hooks;
+
+	if (d->cfg.lmtp == NULL)
+		return 0;
+	h.arg = d;
+	/* The limit of a Maildir's message: what is above limits.
+	 * message_size is still read, to tell its sender. */
+	d->lmtp = lmtp_start(d->cfg.lmtp, (size_t)d->cfg.limits.message_size *
+	    2 + 65536, wake_pipe[0], &h, err, errlen);
+	if (d->lmtp == NULL)
+		return -1;
+	log_info("lmtp: listening on %s", d->cfg.lmtp);
+	return 0;
+}
+
 /* Tell systemd (Type=notify) how the daemon stands; nothing elsewhere. */
 static void
 notify(const char *state)
@@ -963,7 +1150,11 @@ next_wake_ms(struct daemon *d)
 		if (t < wake)
 			wake = t;
 	}
+	if (d->inbound_wake != 0 && d->inbound_wake < wake)
+		wake = d->inbound_wake;
 	ms = wake > now ? (wake - now) * 1000 : 0;
+	if ((t = lmtp_next_ms(d->lmtp, mono_ms())) != -1 && t < ms)
+		ms = t;
 	if (d->cfg.in == CONFIG_IN_IMAP && (d->imap == NULL ||
 	    !imap_connected(d->imap))) {
 		t = d->imap_retry_ms - mono_ms();
@@ -1057,7 +1248,9 @@ sleep_until_news(struct daemon *d)
 	struct pollfd pfd[2];
 	int64_t ms = next_wake_ms(d);
 	char err[512];
-	int rc, n = 1;
+	/* With LMTP, one descriptor holds the wake pipe and the
+	 * connections. */
+	int rc, n = 1, wake = d->lmtp ? lmtp_fd(d->lmtp) : wake_pipe[0];
 
 	if (ms <= 0 || want_quit || want_reload || want_poll || d->recheck ||
 	    robots_answered(d))
@@ -1069,7 +1262,7 @@ sleep_until_news(struct daemon *d)
 	go_idle(d);
 	if (d->cfg.in == CONFIG_IN_IMAP && d->cfg.imap.idle &&
 	    d->imap != NULL && imap_has_idle(d->imap)) {
-		rc = imap_idle(d->imap, (int)ms, wake_pipe[0], err,
+		rc = imap_idle(d->imap, (int)ms, wake, err,
 		    sizeof(err));
 		if (rc == -1) {
 			log_warn("imap: idle: %s; reconnecting", err);
@@ -1078,7 +1271,7 @@ sleep_until_news(struct daemon *d)
 		drain_wake_pipe();
 		return;
 	}
-	pfd[0].fd = wake_pipe[0];
+	pfd[0].fd = wake;
 	pfd[0].events = POLLIN;
 	if (d->cfg.in == CONFIG_IN_MAILDIR && d->maildir_watch != -1) {
 		pfd[1].fd = d->maildir_watch;
@@ -1537,6 +1730,10 @@ reload(struct daemon *d)
 	    (fresh.metrics.socket != NULL &&
 	    strcmp(fresh.metrics.socket, d->cfg.metrics.socket) != 0))
 		log_warn("reload: metrics.socket changed; restart to use it");
+	if ((fresh.lmtp == NULL) != (d->cfg.lmtp == NULL) ||
+	    (fresh.lmtp != NULL && strcmp(fresh.lmtp, d->cfg.lmtp) != 0))
+		log_warn("reload: in.lmtp changed; restart to use it");
+	lmtp_set_max(d->lmtp, (size_t)fresh.limits.message_size * 2 + 65536);
 	imap_drop(d);
 	config_free(&d->cfg);
 	d->cfg = fresh;
@@ -1685,6 +1882,19 @@ main(int argc, char **argv)
 		config_free(&d.cfg);
 		return 1;
 	}
+	/* --once runs for a cron job or a timer: a mail server cannot hand
+	 * it mail, but what an earlier ludusd stored is read. */
+	if (!once && lmtp_open(&d, err, sizeof(err)) == -1) {
+		log_err("%s", err);
+		fprintf(stderr, "ludusd: %s\n", err);
+		metrics_stop(d.metrics);
+		referee_close(&d.ref);
+		store_close(d.store);
+		store_unlock(d.lock_fd);
+		gamedef_free_all(d.defs, d.ndefs);
+		config_free(&d.cfg);
+		return 1;
+	}
 	write_pid_file(d.cfg.pid_file);
 	backoff_init(&d.imap_backoff,
 	    (unsigned)(d.cfg.imap.retry_min_ms / 1000 ?
@@ -1695,7 +1905,7 @@ main(int argc, char **argv)
 	log_info("started: ludusd %s, database %s, %s in, %s out",
 	    LUDUS_VERSION, d.cfg.database,
 	    d.cfg.in == CONFIG_IN_IMAP ? "imap" : d.cfg.in ==
-	    CONFIG_IN_MAILDIR ? "maildir" : "stdin only",
+	    CONFIG_IN_MAILDIR ? "maildir" : d.lmtp ? "lmtp" : "stdin only",
 	    d.cfg.out == CONFIG_OUT_SMTP ? "smtp" : "sendmail");
 
 	robots_apart(&d);
@@ -1727,6 +1937,8 @@ main(int argc, char **argv)
 			maildir_watch(&d);
 			cycle_maildir(&d);
 		}
+		lmtp_service(d.lmtp, mono_ms());
+		cycle_inbound(&d);
 		if (want_quit)
 			break;
 		fire_timers(&d);
@@ -1750,6 +1962,7 @@ main(int argc, char **argv)
 	notify("STOPPING=1");
 	log_info("stopping");
 	robots_stop(&d);
+	lmtp_stop(d.lmtp);
 	maildir_unwatch(&d);
 	referee_close(&d.ref);
 	imap_drop(&d);

@@ -30,6 +30,9 @@ stats_text(const struct store_stats *st, int64_t now, struct buf *b)
 	buf_printf(b, "given up: %lld\n", (long long)st->given_up);
 	buf_printf(b, "robot backlog: %lld\n", (long long)st->robot_backlog);
 	buf_printf(b, "games active: %lld\n", (long long)st->games_active);
+	buf_printf(b, "inbound waiting: %lld\n", (long long)st->inbound);
+	buf_printf(b, "inbound set aside: %lld\n",
+	    (long long)st->inbound_dead);
 	if (st->imap_contact == 0)
 		buf_printf(b, "last IMAP contact: never\n");
 	else {
@@ -71,6 +74,10 @@ stats_openmetrics(const struct store_stats *st, int64_t now, struct buf *b)
 	    st->robot_backlog);
 	family(b, "ludus_games_active", "gauge", "Games being played.",
 	    st->games_active);
+	family(b, "ludus_inbound_depth", "gauge", "Mails received by LMTP "
+	    "waiting for the referee.", st->inbound);
+	family(b, "ludus_inbound_dead", "gauge", "Mails received by LMTP and "
+	    "set aside after repeated temporary failures.", st->inbound_dead);
 	family(b, "ludus_imap_last_contact_timestamp_seconds", "gauge",
 	    "When the IMAP server last answered (0: never).",
 	    st->imap_contact);

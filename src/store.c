@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -498,6 +499,23 @@ static const char *const migrations[] = {
 	"CREATE TABLE counters ("
 	"  name TEXT PRIMARY KEY,"
 	"  value INTEGER NOT NULL);",
+	/* 19: mail handed in by LMTP, kept until the referee has taken it
+	 * (id: the order of arrival).  key is intake's dedupe key, so a
+	 * message delivered twice is kept once; route is the game the
+	 * message names ("game #ID") or its sender, the messages of one
+	 * route taken in order.  state is 'waiting' or 'dead' (given up
+	 * after too many temporary failures, the last in cause). */
+	"CREATE TABLE inbound ("
+	"  id INTEGER PRIMARY KEY,"
+	"  key TEXT NOT NULL UNIQUE,"
+	"  route TEXT NOT NULL,"
+	"  arrived INTEGER NOT NULL,"
+	"  raw BLOB NOT NULL,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_try INTEGER NOT NULL DEFAULT 0,"
+	"  state TEXT NOT NULL DEFAULT 'waiting',"
+	"  cause TEXT);"
+	"CREATE INDEX inbound_state ON inbound(state, id);",
 };
 
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
@@ -1942,7 +1960,7 @@ store_stats(struct store *s, struct store_stats *out)
 	done(s, st);
 	if (rc != SQLITE_ROW)
 		return store_fail(s, "stats");
-	return 0;
+	return store_inbound_counts(s, &out->inbound, &out->inbound_dead);
 }
 
 int
@@ -2019,6 +2037,155 @@ store_robot_waits(struct store *s, struct store_robot_wait **out, int *n)
 	*out = v;
 	*n = k;
 	return 0;
+}
+
+int
+store_inbound_add(struct store *s, const char *key, const char *route,
+    int64_t now, const char *raw, size_t len, int *dup)
+{
+	if (len > INT_MAX) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "inbound: a message of "
+		    "%zu bytes", len);
+		return -1;
+	}
+	if (run(s, "INSERT INTO inbound (key, route, arrived, raw) VALUES "
+	    "(?, ?, ?, ?) ON CONFLICT (key) DO NOTHING", "ttib", key, route,
+	    now, raw, (int)len) == -1)
+		return -1;
+	*dup = sqlite3_changes(s->db) == 0;
+	return 0;
+}
+
+static void
+inbound_row(sqlite3_stmt *st, struct store_inbound *r, int with_raw)
+{
+	r->id = sqlite3_column_int64(st, 0);
+	r->key = col_text(st, 1);
+	r->route = col_text(st, 2);
+	r->arrived = sqlite3_column_int64(st, 3);
+	r->attempts = sqlite3_column_int(st, 4);
+	r->next_try = sqlite3_column_int64(st, 5);
+	r->dead = strcmp((const char *)sqlite3_column_text(st, 6), "dead") ==
+	    0;
+	r->cause = col_text(st, 7);
+	r->len = (size_t)sqlite3_column_bytes(st, 8);
+	r->raw = NULL;
+	if (with_raw) {
+		r->raw = xmalloc(r->len + 1);
+		if (r->len > 0)
+			memcpy(r->raw, sqlite3_column_blob(st, 8), r->len);
+		r->raw[r->len] = '\0';
+	}
+}
+
+int
+store_inbound_next(struct store *s, int64_t after, struct store_inbound *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if ((st = query(s, "SELECT id, key, route, arrived, attempts, "
+	    "next_try, state, cause, raw FROM inbound WHERE state = 'waiting' "
+	    "AND id > ? ORDER BY state, id LIMIT 1", "i", after)) == NULL)
+		return -1;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		inbound_row(st, r, 1);
+	done(s, st);
+	if (rc == SQLITE_DONE)
+		return 1;
+	return rc == SQLITE_ROW ? 0 : store_fail(s, "inbound");
+}
+
+int
+store_inbound_list(struct store *s, struct store_inbound **out, int *n)
+{
+	sqlite3_stmt *st;
+	struct store_inbound *v = NULL;
+	int rc, k = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((st = query(s, "SELECT id, key, route, arrived, attempts, "
+	    "next_try, state, cause, raw FROM inbound ORDER BY id", "")) ==
+	    NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		v = xreallocarray(v, (size_t)k + 1, sizeof(*v));
+		inbound_row(st, &v[k++], 0);
+	}
+	done(s, st);
+	if (rc != SQLITE_DONE) {
+		store_inbound_free(v, k);
+		return store_fail(s, "inbound");
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+int
+store_inbound_done(struct store *s, int64_t id)
+{
+	return run(s, "DELETE FROM inbound WHERE id = ?", "i", id);
+}
+
+int
+store_inbound_retry(struct store *s, int64_t id, int64_t next_try,
+    int dead, const char *cause)
+{
+	return run(s, "UPDATE inbound SET attempts = attempts + 1, "
+	    "next_try = ?, state = ?, cause = ? WHERE id = ?", "itti",
+	    next_try, dead ? "dead" : "waiting", cause, id);
+}
+
+int
+store_inbound_requeue(struct store *s, int64_t id, int *changed)
+{
+	if (run(s, "UPDATE inbound SET state = 'waiting', attempts = 0, "
+	    "next_try = 0 WHERE id = ? AND state = 'dead'", "i", id) == -1)
+		return -1;
+	*changed = sqlite3_changes(s->db);
+	return 0;
+}
+
+int
+store_inbound_counts(struct store *s, int64_t *waiting, int64_t *dead)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*waiting = *dead = 0;
+	if ((st = query(s, "SELECT (SELECT count(*) FROM inbound WHERE "
+	    "state = 'waiting'), (SELECT count(*) FROM inbound WHERE "
+	    "state = 'dead')", "")) == NULL)
+		return -1;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*waiting = sqlite3_column_int64(st, 0);
+		*dead = sqlite3_column_int64(st, 1);
+	}
+	done(s, st);
+	return rc == SQLITE_ROW ? 0 : store_fail(s, "inbound");
+}
+
+void
+store_inbound_clear(struct store_inbound *r)
+{
+	free(r->key);
+	free(r->route);
+	free(r->cause);
+	free(r->raw);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+store_inbound_free(struct store_inbound *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		store_inbound_clear(&v[i]);
+	free(v);
 }
 
 int

@@ -19,7 +19,7 @@
 
 #include "rng.h"
 
-#define STORE_SCHEMA_VERSION	18
+#define STORE_SCHEMA_VERSION	19
 #define STORE_MAX_SEATS		4
 
 struct store;
@@ -320,6 +320,8 @@ struct store_stats {
 	int64_t	 robot_backlog;	/* robot moves waited for */
 	int64_t	 games_active;
 	int64_t	 imap_contact;	/* 0: never */
+	int64_t	 inbound;	/* LMTP's mail waiting for the referee */
+	int64_t	 inbound_dead;	/* set aside after repeated failures */
 };
 int	 store_stats(struct store *, struct store_stats *);
 /* Up to max rows not sent (waiting, then given up), oldest first, for the
@@ -359,6 +361,47 @@ int	 store_robot_wait_del(struct store *, int64_t id);
 /* Oldest first; free *out. */
 int	 store_robot_waits(struct store *, struct store_robot_wait **out,
 	    int *n);
+/*
+ * Mail handed in by LMTP, waiting for the referee (ludusd's inbound
+ * queue).  A row is added (in the caller's transaction) once per dedupe
+ * key: *dup is 1 when the key was there already and nothing was added.
+ * The referee takes the waiting rows in arrival order (the id), the
+ * messages of one route in order; a row whose message failed for a
+ * while is 'dead' and stays for the operator.
+ */
+struct store_inbound {
+	int64_t	 id;
+	char	*key;		/* owned */
+	char	*route;		/* owned: "game #ID" or the sender */
+	int64_t	 arrived;
+	int	 attempts;	/* temporary failures so far */
+	int64_t	 next_try;	/* not tried again before this */
+	int	 dead;		/* given up (dead-lettered) */
+	char	*cause;		/* owned, NULL: the last failure's outcome */
+	char	*raw;		/* owned, NUL-terminated; NULL in listings */
+	size_t	 len;		/* of the message */
+};
+int	 store_inbound_add(struct store *, const char *key, const char *route,
+	    int64_t now, const char *raw, size_t len, int *dup);
+/* The first waiting row after id `after` (0: the oldest); 1 when none. */
+int	 store_inbound_next(struct store *, int64_t after,
+	    struct store_inbound *);
+/* Every row, waiting and dead, oldest first, without the messages; free
+ * with store_inbound_free(*out, *n). */
+int	 store_inbound_list(struct store *, struct store_inbound **out, int *n);
+/* The referee took it: the row goes. */
+int	 store_inbound_done(struct store *, int64_t id);
+/* It failed once more: not again before next_try; dead: given up. */
+int	 store_inbound_retry(struct store *, int64_t id, int64_t next_try,
+	    int dead, const char *cause);
+/* A dead row waits again with its attempts from zero; *changed: 0 when
+ * no dead row has that id. */
+int	 store_inbound_requeue(struct store *, int64_t id, int *changed);
+int	 store_inbound_counts(struct store *, int64_t *waiting, int64_t *dead);
+/* Frees one row's strings (the row stays, zeroed). */
+void	 store_inbound_clear(struct store_inbound *);
+/* Frees n rows and the array. */
+void	 store_inbound_free(struct store_inbound *, int n);
 int	 store_outbox_counts(struct store *, int *waiting, int *sent,
 	    int *failed);
 void	 store_mails_free(struct store_mail *, int);
