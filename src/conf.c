@@ -140,6 +140,18 @@ const struct setting conf_settings[] = {
 	    "/run/ludus/ludusd.pid", F_EMPTY, NULL,
 	    "Where ludusd writes its process id." },
 
+	{ "in.lmtp", T_STRING, O(lmtp), 0, 0, NULL, NULL, "none",
+	    "unix:/run/ludus/lmtp.sock", F_EMPTY, conf_check_lmtp,
+	    "Where ludusd listens for LMTP (RFC 2033), the way a mail server "
+	    "such as Postfix delivers to Dovecot: `unix:/PATH` (a Unix "
+	    "socket, made mode 0660, so the mail server's user must be in "
+	    "ludusd's group) or `HOST:PORT` on a loopback address "
+	    "(`127.0.0.1:2424`, `[::1]:2424`).  A message is answered 250 "
+	    "once it is stored in the database, to be read by the referee "
+	    "in the order of arrival; recipients other than "
+	    "referee.address (and its +detail forms) get 550.  Off when "
+	    "unset; read when ludusd starts." },
+
 	{ "in.imap.url", T_URL, O(imap.url), 0, 0, v_imap, NULL, NULL,
 	    "imaps://mail.example.org/INBOX", F_REQUIRED, NULL,
 	    "The server and mailbox: imaps://HOST[:PORT][/MAILBOX] (TLS from "
@@ -192,18 +204,6 @@ const struct setting conf_settings[] = {
 	{ "in.imap.retry.max", T_DURATION, O(imap.retry_max_ms), SEC_MS,
 	    DAY_MS, NULL, "5m", NULL, NULL, 0, NULL,
 	    "The longest wait before reconnecting." },
-
-	{ "in.lmtp", T_STRING, O(lmtp), 0, 0, NULL, NULL, "none",
-	    "unix:/run/ludus/lmtp.sock", F_EMPTY, conf_check_lmtp,
-	    "Where ludusd listens for LMTP (RFC 2033), the way a mail server "
-	    "such as Postfix delivers to Dovecot: `unix:/PATH` (a Unix "
-	    "socket, made mode 0660, so the mail server's user must be in "
-	    "ludusd's group) or `HOST:PORT` on a loopback address "
-	    "(`127.0.0.1:2424`, `[::1]:2424`).  A message is answered 250 "
-	    "once it is stored in the database, to be read by the referee "
-	    "in the order of arrival; recipients other than "
-	    "referee.address (and its +detail forms) get 550.  Off when "
-	    "unset; read when ludusd starts." },
 
 	{ "in.maildir.path", T_PATH, O(maildir.path), 0, 0, NULL, NULL, NULL,
 	    "/home/referee/Maildir", F_REQUIRED, NULL,

@@ -542,7 +542,7 @@ START_TEST(config_unknown_keys_at_every_level)
 	    ":3: unknown setting `referee.adress` (referee has: address, name, "
 	    "tag, admins, plus_addressing, secret_file, language)");
 	load_fails(ADDR "in:\n  pop3: {}\n",
-	    ":4: unknown setting `in.pop3` (in has: imap, maildir)");
+	    ":4: unknown setting `in.pop3` (in has: lmtp, imap, maildir)");
 	load_fails(ADDR "in:\n  imap:\n    url: imaps://h.example\n"
 	    "    pasword_env: X\n",
 	    ":6: unknown setting `in.imap.pasword_env` (in.imap has: url, "

@@ -240,6 +240,89 @@ START_TEST(store_dedupe_key_unique)
 }
 END_TEST
 
+START_TEST(store_inbound_queue_dedupe_order_and_dead_letters)
+{
+	char *path = dbpath("inbound.db");
+	struct store *s = open_ok(path);
+	struct store_inbound r, *v;
+	static const char raw[] = "From: a@x\r\n\r\nhelp\0binary";
+	int64_t waiting, dead;
+	int dup, n, changed;
+
+	ck_assert_int_eq(store_begin(s), 0);
+	ck_assert_int_eq(store_inbound_add(s, "<1@x> a@x", "a@x", 10, raw,
+	    sizeof(raw), &dup), 0);
+	ck_assert_int_eq(dup, 0);
+	ck_assert_int_eq(store_inbound_add(s, "<2@x> b@x", "game #4", 11,
+	    "two", 3, &dup), 0);
+	/* The same key again: kept once. */
+	ck_assert_int_eq(store_inbound_add(s, "<1@x> a@x", "a@x", 12, "x", 1,
+	    &dup), 0);
+	ck_assert_int_eq(dup, 1);
+	ck_assert_int_eq(store_commit(s), 0);
+	store_close(s);
+
+	/* Across a reopen: in arrival order, the bytes as they came. */
+	s = open_ok(path);
+	ck_assert_int_eq(store_inbound_next(s, 0, &r), 0);
+	ck_assert_int_eq(r.len, sizeof(raw));
+	ck_assert_int_eq(memcmp(r.raw, raw, sizeof(raw)), 0);
+	ck_assert_str_eq(r.route, "a@x");
+	ck_assert_int_eq(r.arrived, 10);
+	ck_assert_int_eq(r.attempts, 0);
+	int64_t first = r.id;
+	store_inbound_clear(&r);
+	ck_assert_int_eq(store_inbound_next(s, first, &r), 0);
+	ck_assert_str_eq(r.route, "game #4");
+	int64_t second = r.id;
+	store_inbound_clear(&r);
+	ck_assert_int_eq(store_inbound_next(s, second, &r), 1);
+
+	/* A failure counts; a dead row is no longer waiting. */
+	ck_assert_int_eq(store_inbound_retry(s, first, 50, 0, "busy"), 0);
+	ck_assert_int_eq(store_inbound_next(s, 0, &r), 0);
+	ck_assert_int_eq(r.attempts, 1);
+	ck_assert_int_eq(r.next_try, 50);
+	ck_assert_str_eq(r.cause, "busy");
+	store_inbound_clear(&r);
+	ck_assert_int_eq(store_inbound_retry(s, first, 90, 1, "gave up"), 0);
+	ck_assert_int_eq(store_inbound_next(s, 0, &r), 0);
+	ck_assert_int_eq(r.id, second);
+	store_inbound_clear(&r);
+	ck_assert_int_eq(store_inbound_counts(s, &waiting, &dead), 0);
+	ck_assert_int_eq(waiting, 1);
+	ck_assert_int_eq(dead, 1);
+	ck_assert_int_eq(store_inbound_list(s, &v, &n), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(v[0].dead, 1);
+	ck_assert_int_eq(v[0].attempts, 2);
+	ck_assert_ptr_null(v[0].raw);
+	ck_assert_int_eq(v[1].dead, 0);
+	store_inbound_free(v, n);
+
+	/* Put back by the operator: waiting again, from zero. */
+	ck_assert_int_eq(store_inbound_requeue(s, second, &changed), 0);
+	ck_assert_int_eq(changed, 0);
+	ck_assert_int_eq(store_inbound_requeue(s, first, &changed), 0);
+	ck_assert_int_eq(changed, 1);
+	ck_assert_int_eq(store_inbound_next(s, 0, &r), 0);
+	ck_assert_int_eq(r.id, first);
+	ck_assert_int_eq(r.attempts, 0);
+	store_inbound_clear(&r);
+
+	/* Done: gone; the key may come again (intake's own dedupe then
+	 * knows it). */
+	ck_assert_int_eq(store_inbound_done(s, first), 0);
+	ck_assert_int_eq(store_inbound_done(s, second), 0);
+	ck_assert_int_eq(store_inbound_next(s, 0, &r), 1);
+	ck_assert_int_eq(store_inbound_add(s, "<1@x> a@x", "a@x", 20, "x", 1,
+	    &dup), 0);
+	ck_assert_int_eq(dup, 0);
+	store_close(s);
+	free(path);
+}
+END_TEST
+
 START_TEST(store_outbox_due_retry_sent_failed)
 {
 	char *path = dbpath("outbox.db");
@@ -1528,6 +1611,7 @@ store_suite(void)
 	tcase_add_test(tc, store_migrates_from_every_earlier_version);
 	tcase_add_test(tc, store_refuses_newer_database);
 	tcase_add_test(tc, store_dedupe_key_unique);
+	tcase_add_test(tc, store_inbound_queue_dedupe_order_and_dead_letters);
 	tcase_add_test(tc, store_outbox_due_retry_sent_failed);
 	tcase_add_test(tc, store_stats_count_each_figure);
 	tcase_add_test(tc, store_timers_in_due_order);
