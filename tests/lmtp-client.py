@@ -21,7 +21,7 @@ if mode != "idle":
 if mode == "drop":
     s.close()
     sys.exit(0)
-s.settimeout(15 if mode in ("idle", "slow") else 4)
+s.settimeout(15 if mode == "idle" else 40 if mode == "slow" else 4)
 got = b""
 try:
     while True:
