@@ -98,7 +98,8 @@ writes="store_player_id store_player_update store_player_ban
     store_conditions_clear store_takeback_set store_open store_open_at
     store_close store_backup store_test_restore store_test_fault
     store_test_readonly store_outbox_hold store_restore store_lock
-    store_unlock store_counter_add store_counter_set"
+    store_unlock store_counter_add store_counter_set store_inbound_add
+    store_inbound_done store_inbound_retry store_inbound_requeue"
 transaction="store_begin store_commit store_rollback store_savepoint
     store_release store_undo store_sync"
 reads="store_errmsg store_schema_version store_player_load store_player_find
@@ -120,7 +121,9 @@ reads="store_errmsg store_schema_version store_player_load store_player_find
     store_timer_count store_deck_get store_deck_deal store_seek_load
     store_seeks_open store_seek_free store_conditions store_takeback_get
     store_test_calls store_test_dump store_id_next store_thanks_get
-    store_confirm_get store_confirm_waiting"
+    store_confirm_get store_confirm_waiting store_inbound_next
+    store_inbound_list store_inbound_counts store_inbound_clear
+    store_inbound_free"
 # The game's own writes, by way of play.c (the referee plays in memory:
 # play_build, play_line_moves, play_takeback_to).
 plays="play_create play_create_with play_line play_takeback"

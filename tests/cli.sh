@@ -50,7 +50,7 @@ printf 'referee:\n  address: r@example.org\ndatabase: %s/c.db\n' "$tmp" >"$tmp/c
 check no-db-config 75 "$LUDUS_BIN" -c "$tmp/c.yaml" deliver </dev/null &&
     expect no-db-config "no database at $tmp/c.db (from $tmp/c.yaml)" "$tmp/err"
 
-check init 0 ludus init && expect init "schema version 18" "$tmp/out" &&
+check init 0 ludus init && expect init "schema version 19" "$tmp/out" &&
 	expect init-secret "created (mode 0600)" "$tmp/out"
 [ "$(stat -c %a "$db")" = 600 ] && ok || { echo "FAIL db mode"; fail=$((fail + 1)); }
 check games 0 ludus games && expect games "pits=3-8 (default 6)" "$tmp/out"
