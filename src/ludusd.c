@@ -932,11 +932,22 @@ route_held(const struct strv *held, const char *route)
 }
 
 /* A temporary failure: counted, tried again later, or given up. */
+static int
+inbound_attempts(void)
+{
+#ifdef LUDUS_TEST_CLOCK
+	/* Test builds: fewer attempts, for a test of the dead letters. */
+	if (getenv("LUDUS_INBOUND_ATTEMPTS") != NULL)
+		return atoi(getenv("LUDUS_INBOUND_ATTEMPTS"));
+#endif
+	return INBOUND_ATTEMPTS;
+}
+
 static void
 inbound_failed(struct daemon *d, const struct store_inbound *row,
     const char *why, int64_t now)
 {
-	int attempts = row->attempts + 1, dead = attempts >= INBOUND_ATTEMPTS;
+	int attempts = row->attempts + 1, dead = attempts >= inbound_attempts();
 	int64_t wait = (int64_t)1 << (attempts - 1);
 
 	if (wait > INBOUND_RETRY_MAX)
@@ -994,7 +1005,7 @@ cycle_inbound(struct daemon *d)
 			row.raw = NULL;
 		}
 		if (st != INTAKE_DONE) {
-			if (row.attempts + 1 < INBOUND_ATTEMPTS ||
+			if (row.attempts + 1 < inbound_attempts() ||
 			    st != INTAKE_TEMPFAIL)
 				strv_add(&held, row.route);
 		} else if (store_inbound_done(d->store, row.id) == -1)

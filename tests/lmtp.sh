@@ -352,6 +352,51 @@ grep -q "rmove@x" "$tmp/sent/$(echo "$last2" | head -n 1)" && ok ||
     bad "robot game: the answers out of order"
 stop
 
+# --- A message that keeps failing (the store refuses it: a trigger) is
+# set aside after its attempts (3 here, a test build's
+# LUDUS_INBOUND_ATTEMPTS); the sender's next message waits behind it
+# until then, and is answered after; `ludus inbound retry` puts it back.
+q "CREATE TRIGGER poison BEFORE INSERT ON processed WHEN NEW.key LIKE '<poison@x>%' BEGIN SELECT RAISE(ABORT, 'poisoned'); END;"
+export LUDUS_INBOUND_ATTEMPTS=3
+start
+n0=$(sent_count)
+{
+	crlf "LHLO mx" "MAIL FROM:<ivan@example.org>" "RCPT TO:<referee@example.org>" "DATA"
+	head_lines ivan@example.org first poison@x
+	crlf "games" "." "MAIL FROM:<ivan@example.org>" "RCPT TO:<referee@example.org>" "DATA"
+	head_lines ivan@example.org second after-poison@x
+	crlf "games" "." "QUIT"
+} >"$tmp/poison.in"
+talk poison
+[ "$(grep -c '^250 2.0.0 Ok, stored' "$tmp/poison.out")" = 2 ] && ok || bad "poison: $(cat "$tmp/poison.out")"
+sleep 0.5
+[ "$(q "SELECT count(*) FROM processed WHERE key LIKE '<after-poison@x>%'")" = 0 ] && ok ||
+    bad "the message behind a failing one of its sender went first"
+i=0
+until [ "$(q "SELECT state FROM inbound WHERE key LIKE '<poison@x>%'")" = dead ] || [ $i -ge 150 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+wait_sent $((n0 + 1))
+[ "$(q "SELECT state || ' ' || attempts FROM inbound WHERE key LIKE '<poison@x>%'")" = "dead 3" ] && ok ||
+    bad "poison: $(q "SELECT state, attempts, cause FROM inbound")"
+[ "$(q "SELECT count(*) FROM processed WHERE key LIKE '<after-poison@x>%'")" = 1 ] && ok ||
+    bad "the message behind the one set aside was not taken"
+grep -q "error: inbound: message [0-9]* (ivan@example.org) set aside after 3 attempts" "$tmp/log" && ok ||
+    bad "no error logged for the message set aside"
+ludus inbound >"$tmp/inbound.out"
+grep -q "ivan@example.org .* bytes, set aside, 3 attempts: .*poisoned" "$tmp/inbound.out" && ok ||
+    { bad "ludus inbound"; cat "$tmp/inbound.out"; }
+ludus stats | grep -q "^inbound set aside: 1$" && ok || bad "stats: $(ludus stats | grep inbound)"
+q "DROP TRIGGER poison"
+pid_row=$(q "SELECT id FROM inbound WHERE key LIKE '<poison@x>%'")
+ludus inbound retry "$pid_row" | grep -q "message $pid_row waits again" && ok || bad "inbound retry"
+ludus inbound retry "$pid_row" >/dev/null 2>&1 && bad "a second retry of a waiting message" || ok
+wait_sent $((n0 + 2))
+[ "$(q "SELECT count(*) FROM inbound")" = 0 ] && ok || bad "the message put back was not taken"
+[ "$(sent_count)" = $((n0 + 2)) ] && ok || bad "poison: $(($(sent_count) - n0)) answers, not 2"
+stop
+unset LUDUS_INBOUND_ATTEMPTS
+
 # --- Idle connections are closed.
 export LUDUS_LMTP_IDLE_MS=1000
 start
