@@ -206,6 +206,37 @@ talk long
 250 2.0.0 Ok
 221 2.0.0 bye" ] && ok || { bad "overlong line"; cat "$tmp/long.out"; }
 
+# Twenty mistakes end the connection.
+{
+	crlf "LHLO mx"
+	i=0
+	while [ $i -lt 25 ]; do crlf "BOGUS $i"; i=$((i + 1)); done
+	crlf "NOOP"
+} >"$tmp/mistakes.in"
+talk mistakes
+[ "$(grep -c '^500 5.5.2' "$tmp/mistakes.out")" = 20 ] &&
+[ "$(tail -n 1 "$tmp/mistakes.out")" = "421 4.7.0 too many errors, closing" ] &&
+    ok || { bad "mistakes"; tail -n 3 "$tmp/mistakes.out"; }
+
+# At most 64 connections at once: the next is told 421 and closed.
+$py - "$tmp/l.sock" >"$tmp/conns.out" 2>&1 <<'PY2'
+import socket, sys
+held = []
+for i in range(64):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sys.argv[1])
+    s.settimeout(10)
+    assert s.recv(100).startswith(b"220"), "greeting %d" % i
+    held.append(s)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.settimeout(10)
+print(s.recv(100).decode().strip())
+print(repr(s.recv(100)))
+PY2
+[ "$(cat "$tmp/conns.out")" = "421 4.3.2 too many connections, try again later
+b''" ] && ok || { bad "connection limit"; cat "$tmp/conns.out"; }
+
 # Many recipients: 100 taken, the rest 452; one answer each after the data.
 {
 	crlf "LHLO mx" "MAIL FROM:<carol@example.org>"
