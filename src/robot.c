@@ -42,6 +42,7 @@
 
 #define ROBOT_WIN	1000000
 #define ROBOT_INF	(ROBOT_WIN + 1)
+#define ROBOT_KNOWN	(ROBOT_WIN / 2)	/* a result known by the engine */
 #define ROBOT_MAXPLY	64
 #define ROBOT_CHECK	1024		/* nodes between looks at the clock */
 #define ROBOT_TTMIN	10		/* table size bounds, as bits of the */
@@ -113,13 +114,30 @@ robot_hash(const struct game_ops *ops, const void *st)
 	    game_hash_bytes(0, st, ops->state_size);
 }
 
-/* A finished game for seat, ply plies from the root. */
+/* A result the engine knows, by its final margin for the seat: any win
+ * above every evaluation, a larger one above a smaller one. */
+static int
+robot_known(int margin)
+{
+	return margin > 0 ? ROBOT_KNOWN + margin :
+	    margin < 0 ? -ROBOT_KNOWN + margin : 0;
+}
+
+/* A finished game for seat, ply plies from the root.  In a game whose
+ * engine knows exact results it is scored as they are, by its margin,
+ * so that the search compares like with like. */
 static int
 robot_final(const struct game_ops *ops, const void *st, int seat, int ply)
 {
 	struct game_result r;
+	int i, margin = 0;
 
 	ops->result(st, &r);
+	if (ops->exact != NULL && r.over) {
+		for (i = 0; i < GAME_MAX_SEATS; i++)
+			margin += (i == seat ? 1 : -1) * r.score[i];
+		return robot_known(margin);
+	}
 	if (r.draw || !r.over)
 		return 0;
 	return r.winners & (1u << seat) ? ROBOT_WIN - ply : -ROBOT_WIN + ply;
@@ -334,6 +352,9 @@ robot_node(struct search *s, int ply, int depth, int alpha, int beta, int me)
 	s->nodes++;
 	if (s->ops->to_move(st) == 0)
 		return robot_final(s->ops, st, me, ply);
+	/* A position the engine knows is no horizon. */
+	if (s->ops->exact != NULL && s->ops->exact(st, me, &v))
+		return robot_known(v);
 	if (depth <= 0 || ply >= ROBOT_MAXPLY) {
 		s->horizon = 1;
 		return s->ops->evaluate(st, me);
@@ -556,6 +577,8 @@ robot_greedy(const struct game_ops *ops, const void *state, int seat,
 			v = robot_class(ops, state, child, seat);
 		else if (ops->to_move(child) == 0)
 			v = robot_final(ops, child, seat, 1);
+		else if (ops->exact != NULL && ops->exact(child, seat, &v))
+			v = robot_known(v);
 		else
 			v = ops->evaluate(child, seat);
 		if (i == 0 || v > bestv) {
