@@ -653,6 +653,17 @@ robot_choose(const struct game_ops *ops, const void *state, int seat,
 }
 
 int
+robot_choose_stats(const struct game_ops *ops, const void *state, int seat,
+    int level, long budget_ms, struct rng *rng, struct game_move *out,
+    struct robot_stats *stats, char *err, size_t errlen)
+{
+	if (budget_ms <= 0)
+		budget_ms = ROBOT_BUDGET_MS;
+	return robot_run(ops, state, seat, level, budget_ms, 0, rng, out,
+	    stats, err, errlen);
+}
+
+int
 robot_choose_nodes(const struct game_ops *ops, const void *state, int seat,
     int level, long nodes, struct rng *rng, struct game_move *out,
     struct robot_stats *stats, char *err, size_t errlen)

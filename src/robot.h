@@ -65,4 +65,10 @@ int	robot_choose_nodes(const struct game_ops *, const void *state,
 	    struct game_move *out, struct robot_stats *stats, char *err,
 	    size_t errlen);
 
+/* robot_choose with what the search did in stats (benchmarks). */
+int	robot_choose_stats(const struct game_ops *, const void *state,
+	    int seat, int level, long budget_ms, struct rng *,
+	    struct game_move *out, struct robot_stats *stats, char *err,
+	    size_t errlen);
+
 #endif
