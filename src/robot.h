@@ -12,6 +12,11 @@
  *   3  alpha-beta search with iterative deepening and a transposition
  *      table, scored by evaluate() at the horizon, within a budget.
  *
+ * Where the engine knows a position's exact result (ops->exact: Kalah's
+ * endgame database), levels 2 and 3 take it instead of evaluate(), and
+ * level 3 ends its search there: known results rank above every
+ * evaluation, by their final margin.
+ *
  * Levels 2 and 3 look at the positions after a move, so they need the
  * engine's evaluate(), which only perfect-information engines provide.  For
  * an engine without it (the card games) levels 1 and 2 play a uniformly
