@@ -1176,6 +1176,61 @@ robot_play(const struct game_ops *ops, void *st,
 	return 0;
 }
 
+/* The first seat to move, or -1 once the game is over. */
+static int
+robot_first(const struct game_ops *ops, const void *st)
+{
+	uint32_t tm = ops->to_move(st);
+	int seat;
+
+	for (seat = 0; seat < GAME_MAX_SEATS; seat++)
+		if (tm & (1u << seat))
+			return seat;
+	return -1;
+}
+
+/*
+ * `new SEED [OPT=VAL ...]` of robot --serve: a new game in st, dealt from
+ * the seed, with the command line's options and then the line's (a later
+ * one wins).  0, or -1 with err filled and st as it was.
+ */
+static int
+robot_new(const struct gamedef *d, char **cmdwords, int ncmd,
+    const char *rest, long long *sv, unsigned char seed[RNG_SEED_LEN],
+    void *st, char *err, size_t errlen)
+{
+	struct game_opts o;
+	char *copy = xstrdup(rest), *w[GAME_MAX_OPTS + 1], **all;
+	unsigned char s2[RNG_SEED_LEN];
+	void *fresh = xcalloc(1, d->ops->state_size);
+	long long v;
+	int n, i, rc = -1;
+
+	n = game_bot_words(copy, w, GAME_MAX_OPTS + 1);
+	all = xcalloc((size_t)(ncmd + n + 1), sizeof(*all));
+	for (i = 0; i < ncmd; i++)
+		all[i] = cmdwords[i];
+	for (i = 1; i < n; i++)
+		all[ncmd + i - 1] = w[i];
+	if (n < 1 || util_parse_int(w[0], 0, INT64_MAX, &v) == -1)
+		util_err(err, errlen, "give a seed number, then any "
+		    "OPTION=VALUE");
+	else if (gamedef_resolve(d, all, ncmd + n - 1, &o, err,
+	    errlen) == 0) {
+		rng_seed_from_u64(s2, (uint64_t)v);
+		if (d->ops->create(fresh, &o, s2, d->seats, err, errlen) == 0) {
+			memcpy(st, fresh, d->ops->state_size);
+			memcpy(seed, s2, RNG_SEED_LEN);
+			*sv = v;
+			rc = 0;
+		}
+	}
+	free(all);
+	free(fresh);
+	free(copy);
+	return rc;
+}
+
 /*
  * robot GAME [--level N] [--ms MS | --nodes N] [--seed N] [--status |
  * --serve] [OPT=VAL ...] < MOVES: the move a robot plays in the position
@@ -1186,10 +1241,13 @@ robot_play(const struct game_ops *ops, void *st,
  * or "over DRAW WINNERS TEXT" for the position after it ("over" alone
  * when the game is already over), so that two builds can play each other
  * (bench/match.sh).  --status prints only that last line.  --serve keeps
- * one game and answers line by line: "new SEED" deals, "SEAT NOTATION"
- * plays a move, "go [LEVEL]" has the robot move (at another level than
- * --level's when given); each answered by the status line, after the
- * robot's move for "go".
+ * one game and answers line by line (the protocol of ludus(1)): "new SEED
+ * [OPT=VAL ...]" deals (the options over the command line's), "SEAT
+ * NOTATION" plays a move, "go [LEVEL]" has the robot move (at another
+ * level than --level's when given), "think MS" sets the time per move,
+ * "side SEAT" (or "side none") names the seat the robot plays of its own
+ * accord whenever it is to move; each answered by the status line, after
+ * the robot's moves.
  */
 static int
 cmd_robot(struct ctx *c, int argc, char **argv)
@@ -1201,7 +1259,7 @@ cmd_robot(struct ctx *c, int argc, char **argv)
 	char err[GAME_ERRLEN], line[512], **words;
 	long long sv = 1, level = 3, ms = 0, nodes = 0;
 	void *st;
-	int i, nw = 0, nmoves = 0, rc = 1, status = 0, serve = 0;
+	int i, nw = 0, nmoves = 0, rc = 1, status = 0, serve = 0, side = -1;
 
 	if (argc < 1)
 		return usage_of("robot");
@@ -1242,7 +1300,6 @@ cmd_robot(struct ctx *c, int argc, char **argv)
 		free(words);
 		return err_out("%s", err);
 	}
-	free(words);
 	rng_seed_from_u64(seed, (uint64_t)sv);
 	st = xcalloc(1, ops->state_size);
 	if (ops->create(st, &o, seed, d->seats, err, sizeof(err)) == -1) {
@@ -1254,17 +1311,31 @@ cmd_robot(struct ctx *c, int argc, char **argv)
 		if (line[0] == '\0')
 			continue;
 		if (serve && strncmp(line, "new ", 4) == 0) {
-			if (util_parse_int(line + 4, 0, INT64_MAX, &sv) == -1) {
-				err_out("new needs a number");
-				goto out;
-			}
-			rng_seed_from_u64(seed, (uint64_t)sv);
-			if (ops->create(st, &o, seed, d->seats, err,
-			    sizeof(err)) == -1) {
-				err_out("%s", err);
+			if (robot_new(d, words, nw, line + 4, &sv, seed, st,
+			    err, sizeof(err)) == -1) {
+				err_out("new: %s", err);
 				goto out;
 			}
 			nmoves = 0;
+		} else if (serve && strncmp(line, "think ", 6) == 0) {
+			if (util_parse_int(line + 6, 1, 3600000, &ms) == -1) {
+				err_out("think takes milliseconds, 1-3600000");
+				goto out;
+			}
+			nodes = 0;
+		} else if (serve && strncmp(line, "side ", 5) == 0) {
+			long long sd;
+
+			if (strcmp(line + 5, "none") == 0)
+				side = -1;
+			else if (util_parse_int(line + 5, 0, d->seats - 1,
+			    &sd) == 0)
+				side = (int)sd;
+			else {
+				err_out("side takes a seat 0-%d or none",
+				    d->seats - 1);
+				goto out;
+			}
 		} else if (serve && (strcmp(line, "go") == 0 ||
 		    strncmp(line, "go ", 3) == 0)) {
 			long long lv = level;
@@ -1291,6 +1362,14 @@ cmd_robot(struct ctx *c, int argc, char **argv)
 		} else
 			nmoves++;
 		if (serve) {
+			/* The robot's own seat plays as long as it is to
+			 * move (Mancala's extra turns). */
+			while (side >= 0 && robot_first(ops, st) == side) {
+				if (robot_play(ops, st, seed, nmoves,
+				    (int)level, ms, nodes) != 0)
+					goto out;
+				nmoves++;
+			}
 			robot_status(ops, st);
 			fflush(stdout);
 		}
@@ -1305,6 +1384,7 @@ cmd_robot(struct ctx *c, int argc, char **argv)
 	rc = 0;
 out:
 	free(st);
+	free(words);
 	return rc;
 }
 

@@ -27,6 +27,12 @@
  * the first is searched with an empty window first (principal variation
  * search), and again with the whole window only when it proves better.
  *
+ * A position whose result the engine knows (ops->exact) is a leaf scored
+ * by its final margin above or below every evaluation (robot_known), no
+ * horizon; in such a game
+ * a finished game is scored the same way, by its margin, so that a slow
+ * big win beats a quick small one as the database's values do.
+ *
  * The budget is checked every ROBOT_CHECK nodes (time) or every node
  * (count).  The first iteration always completes, so there is always a move
  * from a completed depth; a later iteration cut short still counts where a
@@ -42,6 +48,9 @@
 
 #define ROBOT_WIN	1000000
 #define ROBOT_INF	(ROBOT_WIN + 1)
+#define ROBOT_KNOWN	(ROBOT_WIN / 2)	/* a result known by the engine */
+#define ROBOT_MARGIN	2048		/* a seed of its margin: up to 200 */
+#define ROBOT_TIE	1000		/* the evaluation among equal ones */
 #define ROBOT_MAXPLY	64
 #define ROBOT_CHECK	1024		/* nodes between looks at the clock */
 #define ROBOT_TTMIN	10		/* table size bounds, as bits of the */
@@ -113,13 +122,40 @@ robot_hash(const struct game_ops *ops, const void *st)
 	    game_hash_bytes(0, st, ops->state_size);
 }
 
-/* A finished game for seat, ply plies from the root. */
+/*
+ * A result the engine knows, by its final margin for the seat: any win
+ * above every evaluation, a larger one above a smaller one.  Equal
+ * results are told apart by the evaluation of the position (tie, within
+ * +-ROBOT_TIE, far less than a seed of margin), so that among moves that
+ * all keep the result the robot still prefers what its evaluation likes
+ * (an extra turn, a capture), which gives an opponent who errs more room.
+ */
+static int
+robot_known(int margin, int tie)
+{
+	if (tie > ROBOT_TIE)
+		tie = ROBOT_TIE;
+	if (tie < -ROBOT_TIE)
+		tie = -ROBOT_TIE;
+	return (margin > 0 ? ROBOT_KNOWN : margin < 0 ? -ROBOT_KNOWN : 0) +
+	    margin * ROBOT_MARGIN + tie;
+}
+
+/* A finished game for seat, ply plies from the root.  In a game whose
+ * engine knows exact results it is scored as they are, by its margin,
+ * so that the search compares like with like. */
 static int
 robot_final(const struct game_ops *ops, const void *st, int seat, int ply)
 {
 	struct game_result r;
+	int i, margin = 0;
 
 	ops->result(st, &r);
+	if (ops->exact != NULL && r.over) {
+		for (i = 0; i < GAME_MAX_SEATS; i++)
+			margin += (i == seat ? 1 : -1) * r.score[i];
+		return robot_known(margin, 0);
+	}
 	if (r.draw || !r.over)
 		return 0;
 	return r.winners & (1u << seat) ? ROBOT_WIN - ply : -ROBOT_WIN + ply;
@@ -334,6 +370,9 @@ robot_node(struct search *s, int ply, int depth, int alpha, int beta, int me)
 	s->nodes++;
 	if (s->ops->to_move(st) == 0)
 		return robot_final(s->ops, st, me, ply);
+	/* A position the engine knows is no horizon. */
+	if (s->ops->exact != NULL && s->ops->exact(st, me, &v))
+		return robot_known(v, s->ops->evaluate(st, me));
 	if (depth <= 0 || ply >= ROBOT_MAXPLY) {
 		s->horizon = 1;
 		return s->ops->evaluate(st, me);
@@ -556,6 +595,8 @@ robot_greedy(const struct game_ops *ops, const void *state, int seat,
 			v = robot_class(ops, state, child, seat);
 		else if (ops->to_move(child) == 0)
 			v = robot_final(ops, child, seat, 1);
+		else if (ops->exact != NULL && ops->exact(child, seat, &v))
+			v = robot_known(v, ops->evaluate(child, seat));
 		else
 			v = ops->evaluate(child, seat);
 		if (i == 0 || v > bestv) {
@@ -627,6 +668,17 @@ robot_choose(const struct game_ops *ops, const void *state, int seat,
 		budget_ms = ROBOT_BUDGET_MS;
 	return robot_run(ops, state, seat, level, budget_ms, 0, rng, out,
 	    NULL, err, errlen);
+}
+
+int
+robot_choose_stats(const struct game_ops *ops, const void *state, int seat,
+    int level, long budget_ms, struct rng *rng, struct game_move *out,
+    struct robot_stats *stats, char *err, size_t errlen)
+{
+	if (budget_ms <= 0)
+		budget_ms = ROBOT_BUDGET_MS;
+	return robot_run(ops, state, seat, level, budget_ms, 0, rng, out,
+	    stats, err, errlen);
 }
 
 int

@@ -12,6 +12,11 @@
  *   3  alpha-beta search with iterative deepening and a transposition
  *      table, scored by evaluate() at the horizon, within a budget.
  *
+ * Where the engine knows a position's exact result (ops->exact: Kalah's
+ * endgame database), levels 2 and 3 take it instead of evaluate(), and
+ * level 3 ends its search there: known results rank above every
+ * evaluation, by their final margin.
+ *
  * Levels 2 and 3 look at the positions after a move, so they need the
  * engine's evaluate(), which only perfect-information engines provide.  For
  * an engine without it (the card games) levels 1 and 2 play a uniformly
@@ -62,6 +67,12 @@ int	robot_choose(const struct game_ops *, const void *state, int seat,
  */
 int	robot_choose_nodes(const struct game_ops *, const void *state,
 	    int seat, int level, long nodes, struct rng *,
+	    struct game_move *out, struct robot_stats *stats, char *err,
+	    size_t errlen);
+
+/* robot_choose with what the search did in stats (benchmarks). */
+int	robot_choose_stats(const struct game_ops *, const void *state,
+	    int seat, int level, long budget_ms, struct rng *,
 	    struct game_move *out, struct robot_stats *stats, char *err,
 	    size_t errlen);
 

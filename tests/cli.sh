@@ -213,6 +213,25 @@ check robot-serve 0 ludus robot mancala --serve --nodes 2000 <"$tmp/log" &&
     check robot-oneshot 0 ludus robot mancala --seed 4 --nodes 2000 \
     <"$tmp/log" && expect robot-serve-same "$(sed -n 3p "$tmp/serve")" \
     "$tmp/out"
+# robot --serve as a match partner: a deal given with `new`, the robot's
+# side, its time; it answers the opponent's move with its own (a card of
+# the hand dealt to it) before the status, and waits when told `side none`.
+printf 'new 3 opening=classic deal=heron,otter,newt/yak,lemur\nside 1\nthink 50\n0 heron c1-c2\n' >"$tmp/log"
+check robot-serve-side 0 ludus robot almakleh --serve <"$tmp/log" &&
+    [ "$(head -3 "$tmp/out")" = "$(printf 'next 0\nnext 0\nnext 0')" ] &&
+    ok || bad "robot-serve-side: not one status a line"
+case "$(sed -n 4p "$tmp/out")" in
+"1 yak "*|"1 lemur "*) ok ;;
+*) bad "robot-serve-side: line 4 is not a move of North's cards" ;;
+esac
+[ "$(sed -n 5p "$tmp/out")" = "next 0" ] && ok ||
+    bad "robot-serve-side: no status after the robot's move"
+printf 'new 3 deal=heron,otter,newt/yak\n' >"$tmp/log"
+check robot-serve-baddeal 1 ludus robot almakleh --serve <"$tmp/log" &&
+    expect robot-serve-baddeal "new: " "$tmp/err"
+printf 'new 3\nthink 0\n' >"$tmp/log"
+check robot-serve-think 1 ludus robot almakleh --serve <"$tmp/log" &&
+    expect robot-serve-think "think takes milliseconds" "$tmp/err"
 # deal: the start of a game from a revealed seed, checked against the
 # commitment and the first hand of tests/mail/referee/game-spite.
 seed=ec37a7ac67c988c100c0a82deb36628183a6874f981bb83769449eb38005bfea

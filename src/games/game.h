@@ -282,6 +282,16 @@ struct game_ops {
 	 */
 	void	(*draw)(const void *st, const struct game_view *,
 		    struct game_pic *pic);
+	/*
+	 * Optional (NULL: never known): the outcome of perfect play from
+	 * st, where the engine knows it (an endgame database): 1 with
+	 * *margin set to seat's final score less the other seat's in a
+	 * two-player game the best play of both leads to, or 0 when it
+	 * does not know (the game over, a position outside the database).
+	 * It may build what it needs at its first use in the process and
+	 * keep it; otherwise it must not allocate.
+	 */
+	int	(*exact)(const void *st, int seat, int *margin);
 };
 
 /*

@@ -1,11 +1,8 @@
 /*
  * mancala: Kalah as rules.md settles it.
  *
- * The board is one ring of 2 * pits + 2 holes in sowing order as seen from
- * South: South's pits 1..n, South's store, North's pits 1..n, North's
- * store.  A seat's pit i (1-based) sits at ring[side * (n + 1) + i - 1] and
- * its store at ring[side * (n + 1) + n].  Sowing walks the ring forwards
- * and skips the opponent's store.
+ * The board is the ring mancala.h describes.  Sowing walks the ring
+ * forwards and skips the opponent's store.
  */
 #include "config.h"
 
@@ -14,25 +11,12 @@
 #include <string.h>
 
 #include "game.h"
+#include "mancala.h"
 #include "../i18n.h"
 
-#define MANCALA_MAXPITS	8
-#define RING		(2 * MANCALA_MAXPITS + 2)
+#define RING		MANCALA_RING
 
 enum { SOUTH, NORTH };
-
-struct mancala {
-	/* First, so that its words are aligned. */
-	uint8_t	 ring[24];	/* RING holes, then zeros */
-	uint8_t	 pits;		/* per side */
-	uint8_t	 seeds;		/* initial per pit */
-	uint8_t	 empty_capture;
-	uint8_t	 turn;		/* seat to move */
-	uint8_t	 over;
-	uint8_t	 last_seat;
-	uint8_t	 last_pit;	/* 1-based; 0 = no move yet */
-	uint16_t ply;
-};
 
 static const char *const seat_names[] = { N_("South"), N_("North") };
 
@@ -788,6 +772,20 @@ mancala_evaluate(const void *st, int seat)
 	return mancala_side_value(m, seat) - mancala_side_value(m, !seat);
 }
 
+/* The endgame database's value, as the final margin for seat. */
+static int
+mancala_exact(const void *st, int seat, int *margin)
+{
+	const struct mancala *m = st;
+	int gain;
+
+	if (mancala_db_value(m, &gain) == 0)
+		return 0;
+	*margin = m->ring[store_at(m, seat)] - m->ring[store_at(m, !seat)] +
+	    (seat == m->turn ? gain : -gain);
+	return 1;
+}
+
 /* A pit is a number; any number is an attempt at one. */
 static int
 mancala_move_word(const void *st, const char *w)
@@ -831,4 +829,5 @@ const struct game_ops mancala_ops = {
 	.ends_turn = mancala_ends_turn,
 	.over = mancala_over,
 	.count_legal = mancala_count_legal,
+	.exact = mancala_exact,
 };
