@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #include "intake.h"
-#include "refint.h"
+#include "referee/refint.h"
 #include "testutil.h"
 
 #define REFEREE		"referee@ludus.example"

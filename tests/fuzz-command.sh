@@ -2,7 +2,7 @@
 # A short libFuzzer run over the command parser and its alias file
 # (tests/fuzz_command.c), seeded with command lines of every kind and the
 # shipped games/commands.yaml.  The parser reads the command table
-# (src/refcmd.c), which names each command's run step: the rest of the
+# (src/referee/refcmd.c), which names each command's run step: the rest of the
 # referee comes from this build's libludus.a, uninstrumented.  Needs clang with -fsanitize=fuzzer: without
 # one it reports a skip (77).  LUDUS_FUZZ_SECONDS sets the run time
 # (default 15).  Run from the build directory (config.h lives there), as

@@ -23,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 	    on { e = e " " $0 }
 	    on && /command_args_|NULL, NULL, NULL/ { on = 0
 		n = split(e, q, "\"")
-		if (n >= 5) print q[2], q[4] }' "$src/src/refcmd.c"
+		if (n >= 5) print q[2], q[4] }' "$src/src/referee/refcmd.c"
 	for y in "$src"/games/*.yaml; do
 		sed -n -e 's/^name: *//p' -e 's/^aliases: *\[\(.*\)\]/\1/p' \
 		    -e 's/^  - name: *//p' -e 's/^    values: *\[\(.*\)\]/\1/p' \
