@@ -625,7 +625,7 @@ END_TEST
  * alarms, so the check is counterfactual instead:
  *
  *   For each mail queued to a seat s, the referee's own mail-writing code
- *   (refview_fanout, refview_end: the functions the commands call) is
+ *   (refview_fanout, reflife_over: the functions the commands call) is
  *   run twice more inside a transaction that is rolled back: once over
  *   the real state, and that mail must come out byte for byte the one
  *   actually queued (so the regeneration is faithful), and once over
@@ -710,7 +710,7 @@ regenerate(struct hidden *h, const char *tmplname, const void *st,
 	x.now = w->now - 1;	/* the time the real mails were written */
 	ck_assert_int_eq(store_begin(w->s), 0);
 	if (strcmp(tmplname, "end") == 0)
-		rc = refview_end(&x, &copy);
+		rc = reflife_over(&x, &copy, NULL);
 	else if (strcmp(tmplname, "invitation") == 0)
 		rc = refview_fanout(&x, &copy, tmplname, REFVIEW_SEATS,
 		    invitation_extra, h);

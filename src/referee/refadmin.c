@@ -146,7 +146,7 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		text = why ? i18n_defer(N_("aborted by the admins: %s"), why,
 		    (char *)NULL) : xstrdup(N_("aborted by the admins"));
 		res->note = xasprintf(_("game #%lld aborted"), (long long)g.row.id);
-		rc = refgame_finish(x, &g, 0, 0, "aborted", text, NULL);
+		rc = reflife_finish(x, &g, 0, 0, "aborted", text, NULL);
 		break;
 	case CMD_ADMIN_ADJUDICATE:
 		if (c->result == CMD_RESULT_DRAW) {
@@ -155,7 +155,7 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 			text = why ? i18n_defer(N_("a draw by adjudication: "
 			    "%s"), why, (char *)NULL) :
 			    xstrdup(N_("a draw by adjudication"));
-			rc = refgame_finish(x, &g, 1, 0, "adjudicated", text,
+			rc = reflife_finish(x, &g, 1, 0, "adjudicated", text,
 			    NULL);
 			break;
 		}
@@ -184,7 +184,7 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 			    (long long)g.row.id, shown);
 			free(shown);
 		}
-		rc = refgame_finish(x, &g, 0, winners, "adjudicated", text,
+		rc = reflife_finish(x, &g, 0, winners, "adjudicated", text,
 		    NULL);
 		break;
 	default: /* CMD_ADMIN_EXTEND */
@@ -438,7 +438,10 @@ int
 refadmin_cmd_new(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
-	return refgame_new(x, k->c, 1, res);
+	struct ref_proposal p;
+
+	reflife_proposal(&p, k->c);
+	return reflife_propose(x, &p, res);
 }
 
 /* admin abort, adjudicate, extend */
@@ -513,18 +516,7 @@ timer_invitation(struct ref_msg *x, const struct store_timer *t)
 		return rc == REF_TEMP ? -1 : 0;
 	rc = 0;
 	if (strcmp(g.row.status, "invited") == 0 && g.row.expires <= x->now) {
-		free(g.row.status);
-		g.row.status = xstrdup("aborted");
-		free(g.row.ended);
-		g.row.ended = xstrdup("expired");
-		g.row.updated = x->now;
-		if (fx_game_update(x, &g.row) == -1 ||
-		    fx_event_add(x, g.row.id, 0, 0,
-		    "invitation expired", NULL, x->now) == -1 ||
-		    refladder_unplayed(x, &g, 0) == -1)
-			rc = -1;
-		else
-			rc = refgame_unplayed_mail(x, &g, NULL);
+		rc = reflife_unplayed(x, &g, 0);
 	}
 	play_free(&g);
 	return rc;

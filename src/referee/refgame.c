@@ -14,326 +14,6 @@
 
 #include "refint.h"
 
-/* The seat's side: partners share one (the lower seat number). */
-int
-refgame_side(const struct play_game *g, int seat)
-{
-	int p;
-
-	if (g->def->ops->partner == NULL)
-		return seat;
-	p = g->def->ops->partner(g->st, seat);
-	return p >= 0 && p < seat ? p : seat;
-}
-
-struct invite_info {
-	const char	*inviter;	/* NULL: the admins */
-	int		 seat;		/* the inviter's seat */
-	char		 expires[40];
-	const struct play_game *g;
-};
-
-static void
-invite_extra(struct tmpl_data *d, void *arg, int viewer)
-{
-	struct invite_info *in = arg;
-
-	tmpl_set(d, "inviter.you", in->inviter && viewer == in->seat ? "1" :
-	    "");
-	tmpl_set(d, "inviter.name", in->inviter ? in->inviter : "");
-	tmpl_set(d, "inviter.admin", in->inviter ? "" : "1");
-	tmpl_set(d, "invitation.expires", in->expires);
-	tmpl_set(d, "invitation.accepted", viewer >= 0 &&
-	    in->g->row.accepted[viewer] ? "1" : "");
-}
-
-/*
- * Which invitations of a new game to hold back: a proposer the mail does
- * not prove may be anyone's forged From, so each invitee gets at most
- * REF_INVITED_PER_DAY such invitations a day; the first held one brings
- * a notice instead (one a day), the rest nothing.  Held ones stay open,
- * listed by `list` and mailed by `bump`.  Sets *held (a bit per seat);
- * -1 when the store fails.
- */
-static int
-invitations_held(struct ref_msg *x, const struct play_game *g,
-    unsigned *held)
-{
-	struct tmpl_data *d;
-	int i, n, rc = 0;
-
-	*held = 0;
-	if (x->proven)
-		return 0;
-	for (i = 0; i < g->row.nseats && rc == 0; i++) {
-		if (g->row.player[i] == x->me.id ||
-		    refrobot_level(g->address[i]))
-			continue;
-		if (store_action_count(x->r->store, g->row.player[i],
-		    "invited", x->now - 86400, &n) == -1 ||
-		    fx_action_add(x, g->row.player[i], "invited",
-		    x->now) == -1)
-			return -1;
-		if (n < REF_INVITED_PER_DAY)
-			continue;
-		*held |= 1u << i;
-		if (n > REF_INVITED_PER_DAY)
-			continue;
-		d = tmpl_data_new();
-		tmpl_set_int(d, "held.limit", REF_INVITED_PER_DAY);
-		rc = ref_send_addr(x, g->address[i], "invitations-held", d, 0);
-		tmpl_data_free(d);
-	}
-	return rc;
-}
-
-int
-refgame_invite_again(struct ref_msg *x, const struct play_game *g,
-    int seat)
-{
-	struct invite_info in;
-	struct store_player p;
-	unsigned skip = ~(1u << seat);
-	int rc;
-
-	memset(&p, 0, sizeof(p));
-	if (g->row.inviter != 0 && ref_must(x, store_player_load(x->r->store,
-	    g->row.inviter, &p), "player", g->row.inviter) != 0)
-		return -1;
-	in.inviter = g->row.inviter != 0 ? ref_name(&p) : NULL;
-	in.seat = g->row.inviter != 0 ? play_seat(g, p.address) : -1;
-	in.g = g;
-	ref_utc(g->row.expires, in.expires, sizeof(in.expires));
-	rc = refview_fanout_but(x, g, "invitation", REFVIEW_SEATS, skip,
-	    invite_extra, &in);
-	if (g->row.inviter != 0)
-		store_player_free(&p);
-	return rc;
-}
-
-int
-refgame_new(struct ref_msg *x, const struct command *c, int admin,
-    struct ref_result *res)
-{
-	return refgame_propose(x, c, admin, 0, NULL, res);
-}
-
-int
-refgame_propose(struct ref_msg *x, const struct command *c, int admin,
-    int start, const unsigned char *given, struct ref_result *res)
-{
-	const struct config *cfg = x->r->cfg;
-	const struct gamedef *def;
-	struct play_settings set;
-	struct play_game g;
-	struct invite_info in;
-	struct store_timer t;
-	struct buf clock = { 0 }, who = { 0 };
-	char *addrs[STORE_MAX_SEATS + 1], **words = NULL, *firstw = NULL;
-	char *dealw = NULL, err[400];
-	struct refdeck_draw draw = { 0 };
-	char *robotaddr[STORE_MAX_SEATS + 1] = { 0 };
-	unsigned char seed[RNG_SEED_LEN];
-	int i, n = 0, nw = 0, count, rc = REF_FAIL, active;
-	unsigned held = 0;
-	int64_t pid;
-
-	if ((def = gamedef_find(x->r->defs, x->r->ndefs, c->gamename)) ==
-	    NULL)
-		return ref_fail(res, _("there is no game `%s`; send `games` for "
-		    "the list"), c->gamename);
-	if (!admin) {
-		if (store_action_count(x->r->store, x->me.id, "new",
-		    x->now - 86400, &count) == -1)
-			return -1;
-		if (count >= REF_NEW_PER_DAY)
-			return ref_fail(res, _("you have proposed %d games in "
-			    "the last day; wait before proposing more"), count);
-		if (c->first != CMD_FIRST_SEATED)
-			addrs[n++] = x->me.address;
-	} else if (c->first == CMD_FIRST_ME)
-		return ref_fail(res, _("first=me: you do not play in a game "
-		    "you start with `admin new`"));
-	for (i = 0; i < c->nseats && n <= STORE_MAX_SEATS; i++) {
-		if (c->seats[i].addr == NULL)
-			robotaddr[n] = refrobot_address(c->seats[i].robot, n);
-		addrs[n] = c->seats[i].addr ? c->seats[i].addr : robotaddr[n];
-		n++;
-	}
-	if (n != def->seats) {
-		if (admin)
-			rc = ref_fail(res, _("%s is for %d players; %d named"),
-			    _(def->title), def->seats, n);
-		else
-			rc = ref_fail(res, _("%s is for %d players; you and "
-			    "%d named"), _(def->title), def->seats, n - 1);
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		struct store_player p;
-		int banned;
-
-		if ((rc = store_player_find(x->r->store, addrs[i], &p)) == -1)
-			goto out;
-		banned = rc == 0 && p.banned;
-		if (rc == 0)
-			store_player_free(&p);
-		if (banned) {
-			rc = ref_fail(res, _("%s does not take part in games "
-			    "on this referee"), addrs[i]);
-			goto out;
-		}
-	}
-	memset(&set, 0, sizeof(set));
-	if (c->clock != NULL) {
-		struct config_clock ck;
-
-		if (config_parse_clock(c->clock, &ck, err, sizeof(err)) == -1) {
-			rc = ref_fail(res, _("clock=%s: %s"), c->clock, err);
-			goto out;
-		}
-		config_format_clock(&ck, &clock);
-		set.clock = buf_str(&clock);
-	}
-	set.rated = c->rated != 0;
-	set.inviter = admin ? 0 : x->me.id;
-	active = admin && (start || cfg->admin.auto_accept);
-	if (!active)
-		set.expires = x->now + (x->invite_for ? x->invite_for :
-		    cfg->clock.invitation_ms / 1000);
-	words = xcalloc((size_t)c->nopts + 2, sizeof(*words));
-	for (i = 0; i < c->nopts; i++)
-		words[nw++] = c->opts[i];
-	if (c->first == CMD_FIRST_RANDOM)
-		words[nw++] = "first=random";
-	else if (c->first == CMD_FIRST_ME || c->first == CMD_FIRST_SEATED ||
-	    (c->first == CMD_FIRST_ADDRESS &&
-	    !admin && strcmp(c->first_addr, x->me.address) == 0))
-		words[nw++] = "first=given";
-	else if (c->first == CMD_FIRST_ADDRESS)
-		words[nw++] = firstw = xasprintf("first=%s", c->first_addr);
-	rc = -1;
-	for (i = 0; i < n; i++)
-		if (ref_player_make(x, addrs[i], &pid) == -1)
-			goto out;
-	if (given != NULL)
-		memcpy(seed, given, RNG_SEED_LEN);
-	else
-		ref_seed(x, seed);
-	if (refdeck_deal(x, def, words, nw, seed, &dealw, &draw) == -1)
-		goto out;
-	if (dealw != NULL)
-		words[nw++] = dealw;
-	if ((rc = ref_game_make(x, def, &set, words, nw, addrs, n, seed,
-	    active ? "active" : "invited", &g, err, sizeof(err))) != 0) {
-		rc = rc == PLAY_TEMP ? REF_TEMP : ref_fail(res, "%s", err);
-		goto out;
-	}
-	rc = -1;
-	res->game = g.row.id;
-	if (refdeck_record(x, g.row.id, &draw) == -1)
-		goto free;
-	/* Robots accept at once, and so does a proposer whose From a
-	 * trusted DMARC pass proves: without it the invitation to the
-	 * proposer is the confirmation that stops a forged From from
-	 * starting games in someone's name. */
-	for (i = 0; i < g.row.nseats; i++)
-		if (refrobot_level(g.address[i]) || (!admin && x->dmarc &&
-		    i == play_seat(&g, x->me.address)))
-			g.row.accepted[i] = 1;
-	if (!active) {
-		int all = 1;
-
-		for (i = 0; i < g.row.nseats; i++)
-			all &= g.row.accepted[i] != 0;
-		active = all;
-	}
-	if (fx_game_update(x, &g.row) == -1)
-		goto free;
-	if (active) {
-		if (reflife_start(x, &g, x->me.id, admin ? "admin new" :
-		    "new") == -1)
-			goto free;
-	} else if (fx_event_add(x, g.row.id, 0, x->me.id, admin ?
-	    "admin new" : "new", NULL, x->now) == -1)
-		goto free;
-	if (!admin && fx_action_add(x, x->me.id, "new",
-	    x->now) == -1)
-		goto free;
-	if (!active) {
-		memset(&t, 0, sizeof(t));
-		t.due = g.row.expires;
-		t.kind = "invitation";
-		t.game = g.row.id;
-		if (fx_timer_add(x, &t) == -1)
-			goto free;
-		in.inviter = admin ? NULL : ref_name(&x->me);
-		in.seat = play_seat(&g, x->me.address);
-		in.g = &g;
-		ref_utc(g.row.expires, in.expires, sizeof(in.expires));
-		if ((!admin && invitations_held(x, &g, &held) == -1) ||
-		    refview_fanout_but(x, &g, "invitation", REFVIEW_SEATS,
-		    held, invite_extra, &in) == -1)
-			goto free;
-	}
-	for (i = 0; i < g.row.nseats; i++)
-		if (refrobot_level(g.address[i])) {
-			buf_adds(&who, i ? ", " : "");
-			buf_printf(&who, _("a robot (level %d)"),
-			    refrobot_level(g.address[i]));
-		} else
-			buf_printf(&who, "%s%s", i ? ", " : "", g.address[i]);
-	res->note = active ? xasprintf(_("game #%lld, %s, started for %s"),
-	    (long long)g.row.id, _(def->title), buf_str(&who)) :
-	    xasprintf(_("game #%lld, %s, proposed to %s"), (long long)g.row.id,
-	    _(def->title), buf_str(&who));
-	rc = REF_OK;
-free:
-	play_free(&g);
-out:
-	for (i = 0; i < STORE_MAX_SEATS + 1; i++)
-		free(robotaddr[i]);
-	free(firstw);
-	free(dealw);
-	refdeck_draw_free(&draw);
-	free(words);
-	buf_free(&clock);
-	buf_free(&who);
-	return rc;
-}
-
-static void
-decline_extra(struct tmpl_data *d, void *arg, int viewer)
-{
-	(void)viewer;
-	tmpl_set(d, "decliner.name", arg ? (const char *)arg : "");
-}
-
-int
-refgame_unplayed_mail(struct ref_msg *x, const struct play_game *g,
-    const char *decliner)
-{
-	struct ref_seats rs;
-	struct tmpl_data *d;
-	int i, rc = 0;
-
-	if (refview_seats(x, g, &rs) == -1)
-		return -1;
-	for (i = 0; i < rs.n && rc == 0; i++) {
-		if (rs.p[i].id == x->me.id || refrobot_level(g->address[i]))
-			continue;
-		if (g->row.inviter != 0 ? rs.p[i].id != g->row.inviter :
-		    !g->row.accepted[i])
-			continue;
-		d = refview_game(x, g, &rs, i);
-		decline_extra(d, (void *)decliner, i);
-		rc = ref_send(x, &rs.p[i], "declined", d, g->row.id, i, NULL);
-		tmpl_data_free(d);
-	}
-	refview_seats_free(&rs);
-	return rc;
-}
-
 static int
 cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
     struct ref_result *res)
@@ -356,20 +36,9 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 		if (fx_timer_cancel(x, "invitation", g->row.id,
 		    0) == -1)
 			return -1;
-		free(g->row.status);
-		g->row.status = xstrdup("aborted");
-		free(g->row.ended);
-		g->row.ended = xstrdup("declined");
-		g->row.updated = x->now;
-		if (fx_game_update(x, &g->row) == -1 ||
-		    fx_event_add(x, g->row.id, 0, x->me.id,
-		    "decline", NULL, x->now) == -1)
-			return -1;
 		res->note = xasprintf(_("game #%lld is cancelled"),
 		    (long long)g->row.id);
-		if (refladder_unplayed(x, g, x->me.id) == -1)
-			return -1;
-		return refgame_unplayed_mail(x, g, ref_name(&x->me));
+		return reflife_unplayed(x, g, x->me.id);
 	}
 	g->row.accepted[seat] = 1;
 	for (i = 0; i < g->row.nseats; i++)
@@ -397,70 +66,6 @@ cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
 	    (long long)g->row.id, buf_str(&waiting));
 	buf_free(&waiting);
 	return REF_OK;
-}
-
-/* The move mail to the mover alone, unless their notify is off (then
- * the answer to their mail says what was done). */
-static int
-mover_mail(struct ref_msg *x, const struct play_game *g, int seat)
-{
-	struct ref_seats rs;
-	struct tmpl_data *d;
-	int rc = 0;
-
-	if (refview_seats(x, g, &rs) == -1)
-		return -1;
-	if (seat < rs.n && (rs.p[seat].notify == NULL ||
-	    strcmp(rs.p[seat].notify, "off") != 0)) {
-		d = refview_game(x, g, &rs, seat);
-		rc = ref_send(x, &rs.p[seat], "move", d, g->row.id, seat,
-		    NULL);
-		tmpl_data_free(d);
-	}
-	refview_seats_free(&rs);
-	return rc;
-}
-
-/* After a change of state: the clock, then the end mails or the move
- * mails.  before: the seats that were to move. */
-static int
-after_move(struct ref_msg *x, struct play_game *g, int seat, uint32_t before)
-{
-	unsigned keep;
-	int i, open, rc;
-
-	/* A move by the side a draw was offered to declines the offer. */
-	keep = 0;
-	for (i = 0; i < g->row.nseats; i++)
-		if (refgame_side(g, i) == refgame_side(g, seat))
-			keep |= 1u << i;
-	g->row.draw_offer &= keep;
-	/* A conditional reply the move called for is played now, as a move
-	 * of its own for the clock and the robots. */
-	if (refcond_after_move(x, g, &seat, &before) == -1 ||
-	    refclock_after_move(x, g, seat, before) == -1 ||
-	    refrobot_play(x, g, &i) == -1)
-		return -1;
-	if (strcmp(g->row.status, "finished") == 0)
-		g->row.draw_offer = 0;
-	if (fx_game_update(x, &g->row) == -1)
-		return -1;
-	if (strcmp(g->row.status, "finished") == 0)
-		rc = refview_end(x, g);
-	/* A turn of several plies that goes on (Spite & Malice before the
-	 * discard): only the mover hears now; the others get the whole
-	 * turn in one mail when it ends. */
-	else if ((open = refview_turn_open(x, g, seat)) == -1)
-		rc = -1;
-	else if (open)
-		rc = mover_mail(x, g, seat);
-	else
-		rc = refview_fanout(x, g, "move", REFVIEW_SEATS |
-		    REFVIEW_OBSERVERS | REFVIEW_NOTIFY, NULL, NULL);
-	if (rc == 0)
-		rc = refcond_tell(x, g);
-	memset(&x->cond, 0, sizeof(x->cond));
-	return rc;
 }
 
 /* The `N.` guard: REF_OK when absent or current. */
@@ -524,7 +129,7 @@ signal_fanout(struct ref_msg *x, struct play_game *g, int seat,
 		if (i == seat || !refview_move_visible(g, seat, notation, i))
 			continue;
 		ref_lang(&rs.p[i]);
-		d = refview_game(x, g, &rs, i);
+		d = refview_game(x, g, &rs, i, NULL);
 		rc = ref_send(x, &rs.p[i], "move", d, g->row.id, i, NULL);
 		tmpl_data_free(d);
 	}
@@ -568,7 +173,7 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 	n = plies - plies_before;
 	res->note = xasprintf(P_("%d move played in game #%lld",
 	    "%d moves played in game #%lld", n), n, (long long)g->row.id);
-	return after_move(x, g, seat, before);
+	return reflife_moved(x, g, seat, before);
 }
 
 static int
@@ -628,7 +233,7 @@ cmd_preview(struct ref_msg *x, struct play_game *g, int seat,
 		free(copy.st);
 		return -1;
 	}
-	d = refview_game(x, &copy, &rs, seat);
+	d = refview_game(x, &copy, &rs, seat, NULL);
 	tmpl_set(d, "preview.line", c->text);
 	rc = ref_send(x, &x->me, "preview", d, g->row.id, seat, NULL);
 	tmpl_data_free(d);
@@ -672,7 +277,7 @@ cmd_board(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 		return rc;
 	if (refview_seats(x, g, &rs) == -1)
 		return -1;
-	d = refview_game(x, g, &rs, viewer);
+	d = refview_game(x, g, &rs, viewer, NULL);
 	rc = ref_send(x, &x->me, "board", d, g->row.id, viewer >= 0 ? viewer :
 	    -1, NULL);
 	tmpl_data_free(d);
@@ -719,7 +324,7 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 		store_moves_free(log, n);
 		return -1;
 	}
-	d = refview_game(x, g, &rs, viewer);
+	d = refview_game(x, g, &rs, viewer, NULL);
 	if (g->row.result) {
 		struct buf b = { 0 };
 
@@ -787,38 +392,6 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 	return rc;
 }
 
-int
-refgame_finish(struct ref_msg *x, struct play_game *g, int draw,
-    unsigned winners, const char *how, const char *text, const char *by)
-{
-	struct game_result res;
-
-	g->def->ops->result(g->st, &res);
-	res.over = 1;
-	res.draw = draw;
-	res.winners = draw ? 0 : winners;
-	util_strlcpy(res.text, text, sizeof(res.text));
-	free(g->row.status);
-	g->row.status = xstrdup(strcmp(how, "aborted") == 0 ? "aborted" :
-	    "finished");
-	free(g->row.result);
-	g->row.result = i18n_keep(text);
-	free(g->row.ended);
-	g->row.ended = xstrdup(how);
-	g->row.draw_offer = 0;
-	g->row.updated = x->now;
-	if (fx_conditions_clear(x, g->row.id, -1) == -1 ||
-	    fx_takeback_set(x, g->row.id, 0, 0, x->now) == -1 ||
-	    refclock_stop(x, g) == -1 ||
-	    fx_game_update(x, &g->row) == -1 ||
-	    fx_event_add(x, g->row.id, g->row.nmoves, x->me.id,
-	    how, g->row.result, x->now) == -1)
-		return -1;
-	if (by == NULL && x->me.id != 0)
-		by = ref_name(&x->me);
-	return refview_end_by(x, g, by, &res);
-}
-
 static int
 cmd_resign(struct ref_msg *x, struct play_game *g, int seat,
     struct ref_result *res)
@@ -830,13 +403,13 @@ cmd_resign(struct ref_msg *x, struct play_game *g, int seat,
 	if (reflife_need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	for (i = 0; i < g->row.nseats; i++)
-		if (refgame_side(g, i) != refgame_side(g, seat))
+		if (play_side(g, i) != play_side(g, seat))
 			winners |= 1u << i;
 	seatname = xasprintf(I18N_TR "%s", g->def->ops->seat_name(g->st,
 	    seat));
 	text = i18n_defer(N_("%s resigned"), seatname, (char *)NULL);
 	res->note = xasprintf(_("you resigned game #%lld"), (long long)g->row.id);
-	rc = refgame_finish(x, g, 0, winners, "resigned", text, NULL);
+	rc = reflife_finish(x, g, 0, winners, "resigned", text, NULL);
 	free(seatname);
 	free(text);
 	return rc;
@@ -871,9 +444,9 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 		    "#%lld"), (long long)g->row.id);
 	g->row.draw_offer |= 1u << seat;
 	for (i = 0; i < g->row.nseats; i++) {
-		sides |= 1u << refgame_side(g, i);
+		sides |= 1u << play_side(g, i);
 		if (g->row.draw_offer & (1u << i))
-			offered |= 1u << refgame_side(g, i);
+			offered |= 1u << play_side(g, i);
 	}
 	/* Robots on the other sides take the draw when they judge their
 	 * position lost. */
@@ -881,7 +454,7 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 		unsigned rest = 0;
 
 		for (i = 0; i < g->row.nseats; i++)
-			if (!(offered & (1u << refgame_side(g, i))))
+			if (!(offered & (1u << play_side(g, i))))
 				rest |= 1u << i;
 		if ((rest & ~refrobot_seats(g)) == 0 &&
 		    refrobot_accepts_draw(g))
@@ -890,7 +463,7 @@ cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
 	if (offered == sides) {
 		res->note = xasprintf(_("game #%lld is drawn by agreement"),
 		    (long long)g->row.id);
-		return refgame_finish(x, g, 1, 0, "agreed",
+		return reflife_finish(x, g, 1, 0, "agreed",
 		    N_("draw by agreement"), NULL);
 	}
 	g->row.updated = x->now;
@@ -946,7 +519,7 @@ cmd_observe(struct ref_msg *x, struct play_game *g, int on,
 		    "not observing game #%lld"), (long long)g->row.id);
 	if (refview_seats(x, g, &rs) == -1)
 		return -1;
-	d = refview_game(x, g, &rs, GAME_PUBLIC);
+	d = refview_game(x, g, &rs, GAME_PUBLIC, NULL);
 	tmpl_set(d, "observe.on", on ? "1" : "0");
 	rc = ref_send(x, &x->me, "observe", d, g->row.id, -1, NULL);
 	tmpl_data_free(d);
@@ -982,7 +555,7 @@ cmd_say(struct ref_msg *x, struct play_game *g, int seat,
 		if (i == seat || rs.p[i].banned)
 			continue;
 		ref_lang(&rs.p[i]);
-		d = refview_game(x, g, &rs, i);
+		d = refview_game(x, g, &rs, i, NULL);
 		tmpl_set(d, "say.name", ref_name(&x->me));
 		tmpl_set(d, "say.seat", _(g->def->ops->seat_name(g->st, seat)));
 		tmpl_set(d, "say.text", c->text);
@@ -1013,7 +586,7 @@ cmd_thanks(struct ref_msg *x, struct play_game *g, int seat,
 	if (refview_seats(x, g, &rs) == -1)
 		return -1;
 	for (i = 0; i < rs.n; i++) {
-		if (refgame_side(g, i) == refgame_side(g, seat))
+		if (play_side(g, i) == play_side(g, seat))
 			continue;
 		if ((rc = store_thanks_get(x->r->store, g->row.id, x->me.id,
 		    rs.p[i].id)) == 1)
@@ -1056,7 +629,10 @@ static int
 cmd_rematch(struct ref_msg *x, struct play_game *g, int seat,
     struct ref_result *res)
 {
-	struct command nc;
+	struct ref_proposal pr;
+	struct command_seat *seats;
+	char **words;
+	int nwords = 0;
 	struct buf colours = { 0 };
 	const char *old = NULL, *p;
 	char *variant, *tok, *save = NULL, part[STORE_MAX_SEATS][16];
@@ -1070,27 +646,25 @@ cmd_rematch(struct ref_msg *x, struct play_game *g, int seat,
 	if (play_seat(g, x->me.address) != seat)
 		return ref_fail(res, _("only a player of game #%lld may "
 		    "propose its rematch"), (long long)g->row.id);
-	memset(&nc, 0, sizeof(nc));
-	nc.kind = CMD_NEW;
-	nc.gamename = g->def->name;
-	nc.clock = g->row.clock;
-	nc.rated = g->row.rated != 0;
-	nc.first = CMD_FIRST_SEATED;
-	nc.seats = xcalloc((size_t)n, sizeof(*nc.seats));
+	memset(&pr, 0, sizeof(pr));
+	pr.game = g->def->name;
+	pr.clock = g->row.clock;
+	pr.rated = g->row.rated != 0;
+	pr.first = CMD_FIRST_SEATED;
+	seats = xcalloc((size_t)n, sizeof(*seats));
 	for (k = 0; k < n; k++) {
 		i = (k + 1) % n;
 		if ((level = refrobot_level(g->address[i])) != 0)
-			nc.seats[k].robot = level;
+			seats[k].robot = level;
 		else
-			nc.seats[k].addr = g->address[i];
+			seats[k].addr = g->address[i];
 	}
-	nc.nseats = n;
 	variant = refview_variant(g, refdeck_dealt(x, g->def, g->row.id) ==
 	    1);
-	nc.opts = xcalloc(strlen(variant) / 2 + 2, sizeof(*nc.opts));
+	words = xcalloc(strlen(variant) / 2 + 2, sizeof(*words));
 	for (tok = strtok_r(variant, " ", &save); tok != NULL;
 	    tok = strtok_r(NULL, " ", &save))
-		nc.opts[nc.nopts++] = tok;
+		words[nwords++] = tok;
 	/* The colours (left out of the variant) follow their players. */
 	for (i = 0; i < g->opts.n; i++)
 		if (strcmp(g->opts.v[i].name, "colours") == 0)
@@ -1106,11 +680,15 @@ cmd_rematch(struct ref_msg *x, struct play_game *g, int seat,
 		for (k = 0; k < n; k++)
 			buf_printf(&colours, "%s%s", k ? "," : "",
 			    part[(k + 1) % n]);
-		nc.opts[nc.nopts++] = (char *)buf_str(&colours);
+		words[nwords++] = (char *)buf_str(&colours);
 	}
-	rc = refgame_new(x, &nc, 0, res);
-	free(nc.seats);
-	free(nc.opts);
+	pr.seats = seats;
+	pr.nseats = n;
+	pr.opts = words;
+	pr.nopts = nwords;
+	rc = reflife_propose(x, &pr, res);
+	free(seats);
+	free(words);
 	free(variant);
 	buf_free(&colours);
 	return rc;
@@ -1138,7 +716,10 @@ int
 refgame_cmd_new(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
-	return refgame_new(x, k->c, 0, res);
+	struct ref_proposal p;
+
+	reflife_proposal(&p, k->c);
+	return reflife_propose(x, &p, res);
 }
 
 int

@@ -406,15 +406,7 @@ refrobot_play(struct ref_msg *x, struct play_game *g, int *played)
 			return 0;
 		}
 		(*played)++;
-		/* A robot's move declines a draw the other side offered. */
-		{
-			unsigned keep = 1u << s;
-			int p = ops->partner ? ops->partner(g->st, s) : -1;
-
-			if (p >= 0)
-				keep |= 1u << p;
-			g->row.draw_offer &= keep;
-		}
+		play_draw_declined(g, s);
 		if (refclock_after_move(x, g, s, tm) == -1)
 			return -1;
 	}

@@ -281,7 +281,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 				    when : "");
 				if (bump) {
 					struct tmpl_data *bd = refview_game(x,
-					    &g, &rs, seat);
+					    &g, &rs, seat, NULL);
 
 					rc = ref_send(x, &x->me, "board", bd,
 					    g.row.id, seat, NULL);
@@ -308,7 +308,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 			/* An invitation held back from an unproven
 			 * proposer, or one lost: mailed again. */
 			if (bump && seat >= 0 && !g.row.accepted[seat]) {
-				rc = refgame_invite_again(x, &g, seat);
+				rc = reflife_invite_again(x, &g, seat);
 				ninvited++;
 			}
 			it = tmpl_list_add(inv);
