@@ -75,9 +75,10 @@ refadmin_ask(struct ref_msg *x, const char *line, int admin,
 }
 
 int
-refadmin_confirm(struct ref_msg *x, const struct command *c,
+refadmin_cmd_confirm(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	char *line;
 	int rc;
 
@@ -117,9 +118,11 @@ result_seat(struct ref_msg *x, const struct play_game *g,
 	}
 }
 
-static int
-admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
+int
+refadmin_cmd_game(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct play_game g;
 	char *text = NULL, *why = NULL, *seatname = NULL, hours[16];
 	unsigned winners = 0;
@@ -277,9 +280,10 @@ mail_admins(struct ref_msg *x, const struct store_report *rp, int reminder)
 }
 
 int
-refadmin_report(struct ref_msg *x, const struct command *c,
+refadmin_cmd_report(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct store_report rp;
 	struct store_timer t;
 	struct play_game g;
@@ -344,16 +348,19 @@ fail:
 	return -1;
 }
 
-static int
-admin_reports(struct ref_msg *x)
+int
+refadmin_cmd_reports(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
 	struct store_report *rp;
 	struct store_player p;
 	struct tmpl_data *d = tmpl_data_new(), *it;
 	struct tmpl_list *l = tmpl_list(d, "reports");
 	char when[40];
-	int n, i, k, rc;
+	int n, i, ki, rc;
 
+	(void)k;
+	(void)res;
 	if (store_reports_open(x->r->store, &rp, &n) == -1) {
 		tmpl_data_free(d);
 		return -1;
@@ -365,11 +372,11 @@ admin_reports(struct ref_msg *x)
 		tmpl_set(it, "text", rp[i].text);
 		ref_utc(rp[i].created, when, sizeof(when));
 		tmpl_set(it, "created", when);
-		if ((k = store_player_load(x->r->store, rp[i].reporter,
+		if ((ki = store_player_load(x->r->store, rp[i].reporter,
 		    &p)) == 0) {
 			tmpl_set(it, "reporter", p.address);
 			store_player_free(&p);
-		} else if (k == -1)
+		} else if (ki == -1)
 			ref_store_failed(x);
 	}
 	store_reports_free(rp, n);
@@ -378,10 +385,11 @@ admin_reports(struct ref_msg *x)
 	return rc;
 }
 
-static int
-admin_resolve(struct ref_msg *x, const struct command *c,
+int
+refadmin_cmd_resolve(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct store_report rp;
 	struct store_player rep;
 	struct store_game g;
@@ -445,13 +453,6 @@ refadmin_cmd_new(struct ref_msg *x, const struct ref_call *k,
 }
 
 /* admin abort, adjudicate, extend */
-int
-refadmin_cmd_game(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return admin_game(x, k->c, res);
-}
-
 /* admin ban, unban */
 int
 refadmin_cmd_ban(struct ref_msg *x, const struct ref_call *k,
@@ -472,36 +473,6 @@ refadmin_cmd_ban(struct ref_msg *x, const struct ref_call *k,
 	    xasprintf(_("%s is no longer answered"), c->addr) :
 	    xasprintf(_("%s is answered again"), c->addr);
 	return REF_OK;
-}
-
-int
-refadmin_cmd_reports(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	(void)k;
-	(void)res;
-	return admin_reports(x);
-}
-
-int
-refadmin_cmd_resolve(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return admin_resolve(x, k->c, res);
-}
-
-int
-refadmin_cmd_report(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return refadmin_report(x, k->c, res);
-}
-
-int
-refadmin_cmd_confirm(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return refadmin_confirm(x, k->c, res);
 }
 
 static int

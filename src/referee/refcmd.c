@@ -2,15 +2,15 @@
  * refcmd: the command table and its dispatcher, the only way from a
  * command line to the code that carries it out.
  *
- * Each mail command is one entry below (struct command_entry, command.h):
- * its keyword (also the key of its aliases in games/commands.yaml), its
- * form, who may run it (the flags: anyone, the seat's token, the seat,
- * proof of the sender, the admins), its parse step (command.c), its run
- * step (the ref*.c file of its kind) and its line in the help mail.  The
- * dispatcher knows nothing of any command: it reads the line, fills in
- * the game from the subject tag, checks the flags, loads the game and the
- * sender's seat, and calls the run step.  Timers go the same way, by the
- * kind of the timer.
+ * Each mail command is one entry below (struct ref_command, refint.h):
+ * who may run it and what it needs (the flags: anyone, the seat's token,
+ * the seat, proof of the sender, the admins; a game loaded, a game being
+ * played), its run step (the ref*.c file of its kind) and its line in the
+ * help mail; its keyword, form and parse step are the parser's
+ * (command.c).  The dispatcher knows nothing of any command: it reads the
+ * line, fills in the game from the subject tag, checks the flags, loads
+ * the game and the sender's seat, and calls the run step.  Timers go the
+ * same way, by the kind of the timer.
  *
  * This file calls the command files; none of them calls it (the test
  * tests/callgraph.sh holds that).
@@ -29,203 +29,239 @@
  * ("accept / decline"); the one of decline is the seek form of both
  * (accept #ID and decline #ID of a seek: their prior step).
  */
-const struct command_entry command_table[] = {
-	{ CMD_HELP, "help", "help [GAME|TOPIC]", 0,
-	    command_args_help, refself_cmd_help, NULL, NULL,
-	    N_("help [GAME]"), N_("this text, or the rules of a game") },
-	{ CMD_GAMES, "games", "games", 0,
-	    command_args_none, refself_cmd_games, NULL, NULL,
-	    N_("games"), N_("the games and their options") },
-	{ CMD_NEW, "new", "new GAME [OPT=VAL...] ADDRESS...", 0,
-	    command_args_new, refgame_cmd_new, NULL, NULL,
-	    N_("new GAME [OPT=VAL] ADDRESS..."), N_("propose a game") },
-	{ CMD_ACCEPT, "accept", "accept [#ID]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_game, refgame_cmd_accept, refseek_cmd_answer, NULL,
-	    N_("accept / decline"), N_("answer an invitation") },
-	{ CMD_MOVE, "move", "move [#ID] [N.] MOVE[, MOVE...]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_moves, refgame_cmd_move, NULL, refgame_remark,
-	    N_("move [N.] MOVE[, MOVE]"),
-	    N_("play (a line with only the move works too)") },
-	{ CMD_PREVIEW, "preview", "preview [#ID] [N.] MOVE[, MOVE...]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_moves, refgame_cmd_preview, NULL, NULL,
-	    N_("preview MOVE..."),
-	    N_("show the board after moves without playing") },
-	{ CMD_BOARD, "board", "board [#ID]", COMMAND_GAME | COMMAND_LOAD,
-	    command_args_game, refgame_cmd_board, NULL, NULL,
-	    N_("board / history"), N_("the board again / the moves so far") },
-	{ CMD_HISTORY, "history", "history [#ID]", COMMAND_GAME | COMMAND_LOAD,
-	    command_args_game, refgame_cmd_history, NULL, NULL, NULL, NULL },
-	{ CMD_RESIGN, "resign", "resign [#ID]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_game, refgame_cmd_resign, NULL, NULL,
-	    N_("resign / draw"), N_("give up / offer or accept a draw") },
-	{ CMD_DRAW, "draw", "draw [#ID]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_game, refgame_cmd_draw, NULL, NULL, NULL, NULL },
-	{ CMD_TAKEBACK, "takeback", "takeback [#ID]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_game, refcond_cmd_takeback, NULL, NULL,
-	    N_("takeback"),
-	    N_("take back your last move, if your opponent agrees") },
-	{ CMD_IF, "if", "if [#ID] MOVE then MOVE [if MOVE then MOVE...]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_if, refcond_cmd_if, NULL, NULL,
-	    N_("if MOVE then MOVE ..."),
-	    N_("queue replies to your opponent's next moves") },
+const struct ref_command ref_commands[] = {
+	{ .kind = CMD_HELP,
+	    .run = refself_cmd_help,
+	    .help_usage = N_("help [GAME]"),
+	    .help_text = N_("this text, or the rules of a game") },
+	{ .kind = CMD_GAMES,
+	    .run = refself_cmd_games,
+	    .help_usage = N_("games"),
+	    .help_text = N_("the games and their options") },
+	{ .kind = CMD_NEW,
+	    .run = refgame_cmd_new,
+	    .help_usage = N_("new GAME [OPT=VAL] ADDRESS..."),
+	    .help_text = N_("propose a game") },
+	{ .kind = CMD_ACCEPT,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN,
+	    .run = refgame_cmd_accept,
+	    .prior = refseek_cmd_answer,
+	    .help_usage = N_("accept / decline"),
+	    .help_text = N_("answer an invitation") },
+	{ .kind = CMD_MOVE,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN | COMMAND_ACTIVE,
+	    .run = refgame_cmd_move,
+	    .remark = refgame_remark,
+	    .help_usage = N_("move [N.] MOVE[, MOVE]"),
+	    .help_text = N_("play (a line with only the move works too)") },
+	{ .kind = CMD_PREVIEW,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN | COMMAND_ACTIVE,
+	    .run = refgame_cmd_preview,
+	    .help_usage = N_("preview MOVE..."),
+	    .help_text = N_("show the board after moves without playing") },
+	{ .kind = CMD_BOARD,
+	    .flags = COMMAND_LOAD,
+	    .run = refgame_cmd_board,
+	    .help_usage = N_("board / history"),
+	    .help_text = N_("the board again / the moves so far") },
+	{ .kind = CMD_HISTORY,
+	    .flags = COMMAND_LOAD,
+	    .run = refgame_cmd_history },
+	{ .kind = CMD_RESIGN,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN | COMMAND_ACTIVE,
+	    .run = refgame_cmd_resign,
+	    .help_usage = N_("resign / draw"),
+	    .help_text = N_("give up / offer or accept a draw") },
+	{ .kind = CMD_DRAW,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN | COMMAND_ACTIVE,
+	    .run = refgame_cmd_draw },
+	{ .kind = CMD_TAKEBACK,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN | COMMAND_ACTIVE,
+	    .run = refcond_cmd_takeback,
+	    .help_usage = N_("takeback"),
+	    .help_text = N_("take back your last move, if your opponent agrees") },
+	{ .kind = CMD_IF,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN | COMMAND_ACTIVE,
+	    .run = refcond_cmd_if,
+	    .help_usage = N_("if MOVE then MOVE ..."),
+	    .help_text = N_("queue replies to your opponent's next moves") },
 	/* The queue goes to the seat's own address: From will do. */
-	{ CMD_CONDITIONS, "conditions", "conditions [#ID]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_SEAT,
-	    command_args_game, refcond_cmd_conditions, NULL, NULL,
-	    N_("conditions [clear]"), N_("the replies queued / clear them") },
-	{ CMD_CONDITIONS_CLEAR, "conditions clear", "conditions clear [#ID]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_game, refcond_cmd_conditions_clear, NULL, NULL,
-	    NULL, NULL },
-	{ CMD_SIGNAL, "signal", "signal [#ID] NAME",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_signal, refgame_cmd_signal, NULL, NULL,
-	    N_("signal NAME"), N_("a signal to your partner (Aluette)") },
-	{ CMD_SAY, "say", "say [#ID] TEXT",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_say, refgame_cmd_say, NULL, NULL,
-	    N_("say TEXT"), N_("a short message to the other players") },
-	{ CMD_THANKS, "thanks", "thanks [#ID] [TEXT]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_thanks, refgame_cmd_thanks, NULL, refgame_remark,
-	    N_("thanks"), N_("thank your opponents after a game") },
-	{ CMD_REMATCH, "rematch", "rematch [#ID]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_game, refgame_cmd_rematch, NULL, NULL,
-	    N_("rematch"),
-	    N_("after a game, propose it again with seats swapped") },
-	{ CMD_REPORT, "report", "report [#ID] TEXT",
-	    COMMAND_GAME | COMMAND_PROOF,
-	    command_args_report, refadmin_cmd_report, NULL, NULL,
-	    N_("report TEXT"), N_("complain to the admins about a game") },
-	{ CMD_OBSERVE, "observe", "observe [#ID]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_PROOF,
-	    command_args_game, refgame_cmd_observe, NULL, NULL,
-	    N_("observe #ID / unobserve #ID"), N_("follow a game, or stop") },
-	{ CMD_UNOBSERVE, "unobserve", "unobserve [#ID]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_PROOF,
-	    command_args_game, refgame_cmd_unobserve, NULL, NULL, NULL, NULL },
-	{ CMD_LIST, "list", "list", 0,
-	    command_args_none, refself_cmd_list, NULL, NULL,
-	    N_("list / bump"),
-	    N_("your games / send again every waiting board") },
-	{ CMD_BUMP, "bump", "bump", 0,
-	    command_args_none, refself_cmd_bump, NULL, NULL, NULL, NULL },
-	{ CMD_SET_LANGUAGE, "set language", "set language CODE",
-	    COMMAND_PROOF,
-	    command_args_language, refself_cmd_set, NULL, NULL,
-	    N_("set language en|ru|ar"), N_("the language of the mails") },
-	{ CMD_SET_NOTIFY, "set notify", "set notify turn|all|off",
-	    COMMAND_PROOF,
-	    command_args_notify, refself_cmd_set, NULL, NULL,
-	    N_("set notify turn|all|off"),
-	    N_("which moves are mailed to you") },
-	{ CMD_SET_NAME, "set name", "set name TEXT", COMMAND_PROOF,
-	    command_args_name, refself_cmd_set, NULL, NULL,
-	    N_("set name TEXT"), N_("the name others see") },
-	{ CMD_SET_TIMEZONE, "set timezone", "set timezone ZONE",
-	    COMMAND_PROOF,
-	    command_args_timezone, refself_cmd_set, NULL, NULL, NULL, NULL },
-	{ CMD_SET_PUBLIC_ADDRESS, "set public-address",
-	    "set public-address yes|no", COMMAND_PROOF,
-	    command_args_public_address, refself_cmd_set, NULL, NULL,
-	    NULL, NULL },
-	{ CMD_VACATION, "vacation", "vacation DAYS|off", COMMAND_PROOF,
-	    command_args_vacation, refself_cmd_vacation, NULL, NULL,
-	    N_("vacation DAYS / vacation off"), N_("pause your clocks") },
-	{ CMD_LADDER, "ladder", "ladder NAME", 0,
-	    command_args_ladder, refladder_cmd_ladder, NULL, NULL,
-	    N_("ladder NAME"), N_("a ladder's standings") },
-	{ CMD_LADDER_JOIN, "ladder join", "ladder join NAME [with ADDRESS]",
-	    COMMAND_PROOF,
-	    command_args_ladder, refladder_cmd_join, NULL, NULL,
-	    N_("ladder join NAME [with ADDRESS] / ladder leave NAME"),
-	    N_("join or leave it") },
-	{ CMD_LADDER_LEAVE, "ladder leave", "ladder leave NAME", COMMAND_PROOF,
-	    command_args_ladder, refladder_cmd_leave, NULL, NULL, NULL, NULL },
-	{ CMD_CHALLENGE, "challenge", "challenge ADDRESS [LADDER]",
-	    COMMAND_PROOF,
-	    command_args_ladder, refladder_cmd_challenge, NULL, NULL,
-	    N_("challenge ADDRESS [LADDER]"),
-	    N_("challenge a rung above yours") },
-	{ CMD_SEEK, "seek",
-	    "seek GAME [OPT=VAL...] [ladder=NAME] [rating=LOW-HIGH]",
-	    COMMAND_PROOF,
-	    command_args_seek, refseek_cmd_seek, NULL, NULL,
-	    N_("seek GAME [OPT=VAL]"),
+	{ .kind = CMD_CONDITIONS,
+	    .flags = COMMAND_LOAD | COMMAND_SEAT,
+	    .run = refcond_cmd_conditions,
+	    .help_usage = N_("conditions [clear]"),
+	    .help_text = N_("the replies queued / clear them") },
+	{ .kind = CMD_CONDITIONS_CLEAR,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN,
+	    .run = refcond_cmd_conditions },
+	{ .kind = CMD_SIGNAL,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN,
+	    .run = refgame_cmd_signal,
+	    .help_usage = N_("signal NAME"),
+	    .help_text = N_("a signal to your partner (Aluette)") },
+	{ .kind = CMD_SAY,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN,
+	    .run = refgame_cmd_say,
+	    .help_usage = N_("say TEXT"),
+	    .help_text = N_("a short message to the other players") },
+	{ .kind = CMD_THANKS,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN,
+	    .run = refgame_cmd_thanks,
+	    .remark = refgame_remark,
+	    .help_usage = N_("thanks"),
+	    .help_text = N_("thank your opponents after a game") },
+	{ .kind = CMD_REMATCH,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN,
+	    .run = refgame_cmd_rematch,
+	    .help_usage = N_("rematch"),
+	    .help_text = N_("after a game, propose it again with seats swapped") },
+	{ .kind = CMD_REPORT,
+	    .flags = COMMAND_PROOF,
+	    .run = refadmin_cmd_report,
+	    .help_usage = N_("report TEXT"),
+	    .help_text = N_("complain to the admins about a game") },
+	{ .kind = CMD_OBSERVE,
+	    .flags = COMMAND_LOAD | COMMAND_PROOF,
+	    .run = refgame_cmd_observe,
+	    .help_usage = N_("observe #ID / unobserve #ID"),
+	    .help_text = N_("follow a game, or stop") },
+	{ .kind = CMD_UNOBSERVE,
+	    .flags = COMMAND_LOAD | COMMAND_PROOF,
+	    .run = refgame_cmd_observe },
+	{ .kind = CMD_LIST,
+	    .run = refself_cmd_list,
+	    .help_usage = N_("list / bump"),
+	    .help_text = N_("your games / send again every waiting board") },
+	{ .kind = CMD_BUMP,
+	    .run = refself_cmd_list },
+	{ .kind = CMD_SET_LANGUAGE,
+	    .flags = COMMAND_PROOF,
+	    .run = refself_cmd_set,
+	    .help_usage = N_("set language en|ru|ar"),
+	    .help_text = N_("the language of the mails") },
+	{ .kind = CMD_SET_NOTIFY,
+	    .flags = COMMAND_PROOF,
+	    .run = refself_cmd_set,
+	    .help_usage = N_("set notify turn|all|off"),
+	    .help_text = N_("which moves are mailed to you") },
+	{ .kind = CMD_SET_NAME,
+	    .flags = COMMAND_PROOF,
+	    .run = refself_cmd_set,
+	    .help_usage = N_("set name TEXT"),
+	    .help_text = N_("the name others see") },
+	{ .kind = CMD_SET_TIMEZONE,
+	    .flags = COMMAND_PROOF,
+	    .run = refself_cmd_set },
+	{ .kind = CMD_SET_PUBLIC_ADDRESS,
+	    .flags = COMMAND_PROOF,
+	    .run = refself_cmd_set },
+	{ .kind = CMD_VACATION,
+	    .flags = COMMAND_PROOF,
+	    .run = refself_cmd_vacation,
+	    .help_usage = N_("vacation DAYS / vacation off"),
+	    .help_text = N_("pause your clocks") },
+	{ .kind = CMD_LADDER,
+	    .run = refladder_cmd_ladder,
+	    .help_usage = N_("ladder NAME"),
+	    .help_text = N_("a ladder's standings") },
+	{ .kind = CMD_LADDER_JOIN,
+	    .flags = COMMAND_PROOF,
+	    .run = refladder_cmd_join,
+	    .help_usage = N_("ladder join NAME [with ADDRESS] / ladder leave NAME"),
+	    .help_text = N_("join or leave it") },
+	{ .kind = CMD_LADDER_LEAVE,
+	    .flags = COMMAND_PROOF,
+	    .run = refladder_cmd_leave },
+	{ .kind = CMD_CHALLENGE,
+	    .flags = COMMAND_PROOF,
+	    .run = refladder_cmd_challenge,
+	    .help_usage = N_("challenge ADDRESS [LADDER]"),
+	    .help_text = N_("challenge a rung above yours") },
+	{ .kind = CMD_SEEK,
+	    .flags = COMMAND_PROOF,
+	    .run = refseek_cmd_seek,
+	    .help_usage = N_("seek GAME [OPT=VAL]"),
+	    .help_text =
 	    /* TRANSLATORS: the second line is indented under the first. */
 	    N_("offer a game to anyone (ladder=NAME,\n"
 	    "rating=LOW-HIGH: who may take it)") },
-	{ CMD_SEEKS, "seeks", "seeks", 0,
-	    command_args_none, refseek_cmd_seeks, NULL, NULL,
-	    N_("seeks"), N_("the open seeks") },
-	{ CMD_DECLINE, "decline", "decline [#ID]",
-	    COMMAND_GAME | COMMAND_LOAD | COMMAND_TOKEN,
-	    command_args_game, refgame_cmd_decline, refseek_cmd_answer, NULL,
-	    N_("accept #ID / decline #ID"),
+	{ .kind = CMD_SEEKS,
+	    .run = refseek_cmd_seeks,
+	    .help_usage = N_("seeks"),
+	    .help_text = N_("the open seeks") },
+	{ .kind = CMD_DECLINE,
+	    .flags = COMMAND_LOAD | COMMAND_TOKEN,
+	    .run = refgame_cmd_accept,
+	    .prior = refseek_cmd_answer,
+	    .help_usage = N_("accept #ID / decline #ID"),
+	    .help_text =
 	    /* TRANSLATORS: the second line is indented under the first. */
 	    N_("take a seat in a seek, or give it back\n"
 	    "(your own seek: withdraw it)") },
-	{ CMD_CONFIRM, "confirm", "confirm COOKIE", 0,
-	    command_args_confirm, refadmin_cmd_confirm, NULL, NULL,
-	    N_("confirm CODE"),
-	    N_("carry out a command you were asked to confirm") },
-	{ CMD_ADMIN_NEW, "admin new", "admin new GAME [OPT=VAL...] ADDRESS...",
-	    COMMAND_ADMIN | COMMAND_CONFIRM,
-	    command_args_new, refadmin_cmd_new, NULL, NULL, NULL, NULL },
-	{ CMD_ADMIN_ABORT, "admin abort", "admin abort #ID [REASON]",
-	    COMMAND_ADMIN | COMMAND_CONFIRM | COMMAND_GAME,
-	    command_args_abort, refadmin_cmd_game, NULL, NULL, NULL, NULL },
-	{ CMD_ADMIN_ADJUDICATE, "admin adjudicate",
-	    "admin adjudicate #ID draw|1-0|0-1|ADDRESS|SEAT [REASON]",
-	    COMMAND_ADMIN | COMMAND_CONFIRM | COMMAND_GAME,
-	    command_args_adjudicate, refadmin_cmd_game, NULL, NULL,
-	    NULL, NULL },
-	{ CMD_ADMIN_EXTEND, "admin extend", "admin extend #ID HOURS [REASON]",
-	    COMMAND_ADMIN | COMMAND_CONFIRM | COMMAND_GAME,
-	    command_args_extend, refadmin_cmd_game, NULL, NULL, NULL, NULL },
-	{ CMD_ADMIN_BAN, "admin ban", "admin ban ADDRESS [REASON]",
-	    COMMAND_ADMIN | COMMAND_CONFIRM,
-	    command_args_ban, refadmin_cmd_ban, NULL, NULL, NULL, NULL },
-	{ CMD_ADMIN_UNBAN, "admin unban", "admin unban ADDRESS",
-	    COMMAND_ADMIN | COMMAND_CONFIRM,
-	    command_args_ban, refadmin_cmd_ban, NULL, NULL, NULL, NULL },
-	{ CMD_ADMIN_REPORTS, "admin reports", "admin reports",
-	    COMMAND_ADMIN | COMMAND_CONFIRM,
-	    command_args_none, refadmin_cmd_reports, NULL, NULL, NULL, NULL },
-	{ CMD_ADMIN_RESOLVE, "admin resolve", "admin resolve N TEXT",
-	    COMMAND_ADMIN | COMMAND_CONFIRM,
-	    command_args_resolve, refadmin_cmd_resolve, NULL, NULL,
-	    NULL, NULL },
-	{ CMD_ADMIN_LADDER_CREATE, "admin ladder create",
-	    "admin ladder create NAME GAME [OPT=VAL...]",
-	    COMMAND_ADMIN | COMMAND_CONFIRM,
-	    command_args_ladder, refladder_cmd_admin, NULL, NULL, NULL, NULL },
-	{ CMD_ADMIN_LADDER_CLOSE, "admin ladder close",
-	    "admin ladder close NAME",
-	    COMMAND_ADMIN | COMMAND_CONFIRM,
-	    command_args_ladder, refladder_cmd_admin, NULL, NULL, NULL, NULL },
-	{ CMD_ADMIN_LADDER_REMOVE, "admin ladder remove-player",
-	    "admin ladder remove-player NAME ADDRESS",
-	    COMMAND_ADMIN | COMMAND_CONFIRM,
-	    command_args_ladder, refladder_cmd_admin, NULL, NULL, NULL, NULL },
-	{ CMD_ADMIN_LADDER_ADJUST, "admin ladder adjust",
-	    "admin ladder adjust NAME ADDRESS POSITION",
-	    COMMAND_ADMIN | COMMAND_CONFIRM,
-	    command_args_ladder, refladder_cmd_admin, NULL, NULL, NULL, NULL },
-	{ CMD_NONE, "", "", 0, NULL, NULL, NULL, NULL, NULL, NULL }
+	{ .kind = CMD_CONFIRM,
+	    .run = refadmin_cmd_confirm,
+	    .help_usage = N_("confirm CODE"),
+	    .help_text = N_("carry out a command you were asked to confirm") },
+	{ .kind = CMD_ADMIN_NEW,
+	    .flags = COMMAND_ADMIN | COMMAND_CONFIRM,
+	    .run = refadmin_cmd_new },
+	{ .kind = CMD_ADMIN_ABORT,
+	    .flags = COMMAND_ADMIN | COMMAND_CONFIRM,
+	    .run = refadmin_cmd_game },
+	{ .kind = CMD_ADMIN_ADJUDICATE,
+	    .flags = COMMAND_ADMIN | COMMAND_CONFIRM,
+	    .run = refadmin_cmd_game },
+	{ .kind = CMD_ADMIN_EXTEND,
+	    .flags = COMMAND_ADMIN | COMMAND_CONFIRM,
+	    .run = refadmin_cmd_game },
+	{ .kind = CMD_ADMIN_BAN,
+	    .flags = COMMAND_ADMIN | COMMAND_CONFIRM,
+	    .run = refadmin_cmd_ban },
+	{ .kind = CMD_ADMIN_UNBAN,
+	    .flags = COMMAND_ADMIN | COMMAND_CONFIRM,
+	    .run = refadmin_cmd_ban },
+	{ .kind = CMD_ADMIN_REPORTS,
+	    .flags = COMMAND_ADMIN | COMMAND_CONFIRM,
+	    .run = refadmin_cmd_reports },
+	{ .kind = CMD_ADMIN_RESOLVE,
+	    .flags = COMMAND_ADMIN | COMMAND_CONFIRM,
+	    .run = refadmin_cmd_resolve },
+	{ .kind = CMD_ADMIN_LADDER_CREATE,
+	    .flags = COMMAND_ADMIN | COMMAND_CONFIRM,
+	    .run = refladder_cmd_admin },
+	{ .kind = CMD_ADMIN_LADDER_CLOSE,
+	    .flags = COMMAND_ADMIN | COMMAND_CONFIRM,
+	    .run = refladder_cmd_admin },
+	{ .kind = CMD_ADMIN_LADDER_REMOVE,
+	    .flags = COMMAND_ADMIN | COMMAND_CONFIRM,
+	    .run = refladder_cmd_admin },
+	{ .kind = CMD_ADMIN_LADDER_ADJUST,
+	    .flags = COMMAND_ADMIN | COMMAND_CONFIRM,
+	    .run = refladder_cmd_admin },
+	{ .kind = CMD_NONE }
 };
+
+const struct ref_command *
+ref_command(enum command_kind k)
+{
+	static const struct ref_command *bykind[CMD_NKINDS];
+	const struct ref_command *e;
+
+	/* The table is in the help mail's order: indexed by kind on first
+	 * use. */
+	if (bykind[CMD_NONE] == NULL) {
+		for (e = ref_commands; e->kind != CMD_NONE; e++)
+			bykind[e->kind] = e;
+		bykind[CMD_NONE] = e;
+	}
+	if ((int)k < 0 || k >= CMD_NKINDS || bykind[k] == NULL)
+		return bykind[CMD_NONE];
+	return bykind[k];
+}
 
 /* Who may run an entry, as the summary of ludus-commands(7) says it. */
 static const char *
-who_may(const struct command_entry *e)
+who_may(const struct ref_command *e)
 {
 	if (e->flags & COMMAND_ADMIN)
 		return "admin";
@@ -241,7 +277,7 @@ who_may(const struct command_entry *e)
 void
 command_table_man(struct buf *b)
 {
-	const struct command_entry *e;
+	const struct ref_command *e;
 	int admin, k;
 
 	/* In the order of the kinds (command.h), which keeps a command's
@@ -251,10 +287,10 @@ command_table_man(struct buf *b)
 		if (admin)
 			buf_adds(b, "\n");
 		for (k = CMD_NONE + 1; k < CMD_NKINDS; k++) {
-			e = command_entry((enum command_kind)k);
+			e = ref_command((enum command_kind)k);
 			if (!(e->flags & COMMAND_ADMIN) == !admin)
 				buf_printf(b, "%-7s%s\n", who_may(e),
-				    e->usage);
+				    command_usage((enum command_kind)k));
 		}
 	}
 	buf_adds(b, ".Ed\n");
@@ -265,13 +301,13 @@ static const struct {
 	const char	*kind;
 	int		(*fire)(struct ref_msg *, const struct store_timer *);
 } timers[] = {
-	{ "invitation", refadmin_timer },
-	{ "report", refadmin_timer },
-	{ "timeout", refclock_timer },
-	{ "reminder", refclock_timer },
-	{ "ladder", refladder_timer },
-	{ "seek", refseek_timer },
-	{ "seeks", refseek_timer },
+	{ .kind = "invitation", .fire = refadmin_timer },
+	{ .kind = "report", .fire = refadmin_timer },
+	{ .kind = "timeout", .fire = refclock_timer },
+	{ .kind = "reminder", .fire = refclock_timer },
+	{ .kind = "ladder", .fire = refladder_timer },
+	{ .kind = "seek", .fire = refseek_timer },
+	{ .kind = "seeks", .fire = refseek_timer },
 };
 
 int
@@ -297,7 +333,7 @@ ref_run_timer(struct ref_msg *x, const struct store_timer *t)
 /* The entry's checks before its run step: the game loaded (k->g) and the
  * sender's seat (k->seat); REF_OK to go on. */
 static int
-load_game(struct ref_msg *x, const struct command_entry *e,
+load_game(struct ref_msg *x, const struct ref_command *e,
     struct ref_call *k, struct play_game *g, struct ref_result *res)
 {
 	const struct command *c = k->c;
@@ -322,13 +358,15 @@ load_game(struct ref_msg *x, const struct command_entry *e,
 			return ref_fail(res, _("you have no seat in game "
 			    "#%lld"), (long long)g->row.id);
 	}
+	if (e->flags & COMMAND_ACTIVE)
+		return reflife_need_active(g, res);
 	return REF_OK;
 }
 
 int
 ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 {
-	const struct command_entry *e;
+	const struct ref_command *e;
 	struct command c;
 	struct ref_call k;
 	struct play_game g;
@@ -345,12 +383,12 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 		command_free(&c);
 		return REF_FAIL;
 	}
-	e = command_entry(c.kind);
+	e = ref_command(c.kind);
 	memset(&k, 0, sizeof(k));
 	k.c = &c;
 	k.line = line;
 	k.seat = -1;
-	if ((e->flags & COMMAND_GAME) && c.game == 0 && x->m != NULL) {
+	if (command_game_scoped(c.kind) && c.game == 0 && x->m != NULL) {
 		c.game = x->m->tag_game;
 		k.from_tag = 1;
 	}

@@ -193,10 +193,13 @@ line_relation(char **a, int na, char **b, int nb, int *at)
 	return na >= nb ? 1 : 2;
 }
 
-static int
-cmd_if(struct ref_msg *x, struct play_game *g, int seat,
-    const struct command *c, struct ref_result *res)
+int
+refcond_cmd_if(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
+	const struct command *c = k->c;
 	const struct game_ops *ops = g->def->ops;
 	struct store_move *log = NULL;
 	struct buf canon = { 0 };
@@ -206,8 +209,6 @@ cmd_if(struct ref_msg *x, struct play_game *g, int seat,
 	int opp = !seat, n = 0, nlog = 0, i, j, rc, last, at = 0, nn, no;
 	int drop = 0;
 
-	if ((rc = reflife_need_active(g, res)) != REF_OK)
-		return rc;
 	if (g->row.nseats != 2 || ops->partner != NULL ||
 	    ops->determinize != NULL)
 		return ref_fail(res, _("%s has hidden cards: conditional moves "
@@ -307,10 +308,13 @@ out:
 	return rc;
 }
 
-static int
-cmd_conditions(struct ref_msg *x, struct play_game *g, int seat, int clear,
+int
+refcond_cmd_conditions(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
+	int clear = k->c->kind == CMD_CONDITIONS_CLEAR;
 	struct ref_seats rs;
 	struct tmpl_data *d;
 	struct tmpl_list *l;
@@ -512,18 +516,18 @@ tb_apply(struct ref_msg *x, struct play_game *g, struct tb_plan *p,
 	    REFVIEW_OBSERVERS, tb_extra, ti);
 }
 
-static int
-cmd_takeback(struct ref_msg *x, struct play_game *g, int seat,
+int
+refcond_cmd_takeback(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
 	struct tb_plan plan;
 	struct tb_info ti;
 	struct ref_seats rs;
 	unsigned seats = 0, others = 0, mine = play_side_mask(g, seat);
 	int at = 0, rc, i, proposer = seat;
 
-	if ((rc = reflife_need_active(g, res)) != REF_OK)
-		return rc;
 	if ((rc = store_takeback_get(x->r->store, g->row.id, &seats, &at)) ==
 	    -1)
 		return -1;
@@ -588,34 +592,6 @@ out:
 }
 
 /* ---- run steps (the command table in refcmd.c) ---- */
-
-int
-refcond_cmd_if(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_if(x, k->g, k->seat, k->c, res);
-}
-
-int
-refcond_cmd_conditions(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_conditions(x, k->g, k->seat, 0, res);
-}
-
-int
-refcond_cmd_conditions_clear(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_conditions(x, k->g, k->seat, 1, res);
-}
-
-int
-refcond_cmd_takeback(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_takeback(x, k->g, k->seat, res);
-}
 
 /* The opponent's turn just ended: the run of its plies at the end of the
  * log since the owner's last, as "3, 6". */

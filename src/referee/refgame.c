@@ -14,10 +14,13 @@
 
 #include "refint.h"
 
-static int
-cmd_accept(struct ref_msg *x, struct play_game *g, int seat, int accept,
+int
+refgame_cmd_accept(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
+	int accept = k->c->kind == CMD_ACCEPT;
 	struct ref_seats rs;
 	struct buf waiting = { 0 };
 	int i, all = 1;
@@ -140,16 +143,17 @@ signal_fanout(struct ref_msg *x, struct play_game *g, int seat,
 
 static void	signal_passed(const struct play_game *, struct ref_result *);
 
-static int
-cmd_move(struct ref_msg *x, struct play_game *g, int seat,
-    const struct command *c, struct ref_result *res)
+int
+refgame_cmd_move(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
+	const struct command *c = k->c;
 	char err[GAME_ERRLEN + 100], last[GAME_MOVE_TEXT];
 	uint32_t before = g->def->ops->to_move(g->st);
 	int n, rc, plies, plies_before;
 
-	if (reflife_need_active(g, res) == REF_FAIL)
-		return REF_FAIL;
 	if (g->def->ops->to_move(g->st) & (1u << seat))
 		res->legal_seat = seat;
 	if ((rc = check_guard(x, g, c, res)) != REF_OK)
@@ -176,10 +180,13 @@ cmd_move(struct ref_msg *x, struct play_game *g, int seat,
 	return reflife_moved(x, g, seat, before);
 }
 
-static int
-cmd_signal(struct ref_msg *x, struct play_game *g, int seat,
-    const struct command *c, struct ref_result *res)
+int
+refgame_cmd_signal(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
+	const struct command *c = k->c;
 	char line[200], err[GAME_ERRLEN + 100];
 	int rc;
 
@@ -204,10 +211,13 @@ signal_passed(const struct play_game *g, struct ref_result *res)
 	    (long long)g->row.id);
 }
 
-static int
-cmd_preview(struct ref_msg *x, struct play_game *g, int seat,
-    const struct command *c, struct ref_result *res)
+int
+refgame_cmd_preview(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
+	const struct command *c = k->c;
 	const struct game_ops *ops = g->def->ops;
 	struct play_game copy;
 	struct ref_seats rs;
@@ -215,8 +225,6 @@ cmd_preview(struct ref_msg *x, struct play_game *g, int seat,
 	char err[GAME_ERRLEN + 100];
 	int failed, rc;
 
-	if (reflife_need_active(g, res) == REF_FAIL)
-		return REF_FAIL;
 	if (ops->to_move(g->st) & (1u << seat))
 		res->legal_seat = seat;
 	if ((rc = check_guard(x, g, c, res)) != REF_OK)
@@ -266,9 +274,11 @@ seat_or_observer(struct ref_msg *x, const struct play_game *g, int *viewer,
 	return REF_OK;
 }
 
-static int
-cmd_board(struct ref_msg *x, struct play_game *g, struct ref_result *res)
+int
+refgame_cmd_board(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	struct play_game *g = k->g;
 	struct ref_seats rs;
 	struct tmpl_data *d;
 	int viewer, rc;
@@ -301,9 +311,11 @@ event_word(const char *kind)
 	return kind;
 }
 
-static int
-cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
+int
+refgame_cmd_history(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	struct play_game *g = k->g;
 	const struct game_ops *ops = g->def->ops;
 	struct store_move *log = NULL;
 	struct store_event *ev = NULL;
@@ -312,7 +324,7 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 	struct tmpl_list *l;
 	char when[40];
 	char text[GAME_MOVE_TEXT];
-	int viewer, rc, n = 0, ne = 0, i, e = 0, turn = 0, shown, *num, k = 0;
+	int viewer, rc, n = 0, ne = 0, i, e = 0, turn = 0, shown, *num, ki = 0;
 
 	if ((rc = seat_or_observer(x, g, &viewer, res)) != REF_OK)
 		return rc;
@@ -342,12 +354,12 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 
 			it = tmpl_list_add(l);
 			tmpl_set(it, "event", "1");
-			if (ev[e].player != 0 && (k = store_player_load(
+			if (ev[e].player != 0 && (ki = store_player_load(
 			    x->r->store, ev[e].player, &p)) == 0) {
 				tmpl_set(it, "name", ref_name(&p));
 				store_player_free(&p);
 			} else {
-				if (ev[e].player != 0 && k == -1)
+				if (ev[e].player != 0 && ki == -1)
 					ref_store_failed(x);
 				tmpl_set(it, "name", _("referee"));
 			}
@@ -392,16 +404,16 @@ cmd_history(struct ref_msg *x, struct play_game *g, struct ref_result *res)
 	return rc;
 }
 
-static int
-cmd_resign(struct ref_msg *x, struct play_game *g, int seat,
+int
+refgame_cmd_resign(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
 	unsigned winners = 0;
 	char *text, *seatname;
 	int i, rc;
 
-	if (reflife_need_active(g, res) == REF_FAIL)
-		return REF_FAIL;
 	for (i = 0; i < g->row.nseats; i++)
 		if (play_side(g, i) != play_side(g, seat))
 			winners |= 1u << i;
@@ -429,16 +441,16 @@ draw_extra(struct tmpl_data *d, void *arg, int viewer)
 	tmpl_set(d, "offer.you", viewer == di->seat ? "1" : "");
 }
 
-static int
-cmd_draw(struct ref_msg *x, struct play_game *g, int seat,
+int
+refgame_cmd_draw(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
 	struct draw_info di;
 	unsigned sides = 0, offered = 0;
 	int i;
 
-	if (reflife_need_active(g, res) == REF_FAIL)
-		return REF_FAIL;
 	if (g->row.draw_offer & (1u << seat))
 		return ref_fail(res, _("you have already offered a draw in game "
 		    "#%lld"), (long long)g->row.id);
@@ -493,10 +505,12 @@ observing(struct ref_msg *x, int64_t game)
 	return on;
 }
 
-static int
-cmd_observe(struct ref_msg *x, struct play_game *g, int on,
+int
+refgame_cmd_observe(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int on = k->c->kind == CMD_OBSERVE;
 	struct ref_seats rs;
 	struct tmpl_data *d;
 	int rc;
@@ -527,10 +541,13 @@ cmd_observe(struct ref_msg *x, struct play_game *g, int on,
 	return rc;
 }
 
-static int
-cmd_say(struct ref_msg *x, struct play_game *g, int seat,
-    const struct command *c, struct ref_result *res)
+int
+refgame_cmd_say(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
+	const struct command *c = k->c;
 	struct ref_seats rs;
 	struct tmpl_data *d;
 	int i, n, rc = 0, sent = 0;
@@ -571,10 +588,12 @@ cmd_say(struct ref_msg *x, struct play_game *g, int seat,
 	return rc;
 }
 
-static int
-cmd_thanks(struct ref_msg *x, struct play_game *g, int seat,
+int
+refgame_cmd_thanks(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
 	struct ref_seats rs;
 	struct buf who = { 0 };
 	int i, rc, added = 0;
@@ -625,10 +644,12 @@ cmd_thanks(struct ref_msg *x, struct play_game *g, int seat,
  * partners; a faction colour stays with its player.  A deal from the
  * server's deck is dealt anew.
  */
-static int
-cmd_rematch(struct ref_msg *x, struct play_game *g, int seat,
+int
+refgame_cmd_rematch(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
 	struct ref_proposal pr;
 	struct command_seat *seats;
 	char **words;
@@ -636,7 +657,7 @@ cmd_rematch(struct ref_msg *x, struct play_game *g, int seat,
 	struct buf colours = { 0 };
 	const char *old = NULL, *p;
 	char *variant, *tok, *save = NULL, part[STORE_MAX_SEATS][16];
-	int i, k, n = g->row.nseats, level, rc;
+	int i, ki, n = g->row.nseats, level, rc;
 	size_t len;
 
 	if (strcmp(g->row.status, "finished") != 0)
@@ -652,12 +673,12 @@ cmd_rematch(struct ref_msg *x, struct play_game *g, int seat,
 	pr.rated = g->row.rated != 0;
 	pr.first = CMD_FIRST_SEATED;
 	seats = xcalloc((size_t)n, sizeof(*seats));
-	for (k = 0; k < n; k++) {
-		i = (k + 1) % n;
+	for (ki = 0; ki < n; ki++) {
+		i = (ki + 1) % n;
 		if ((level = refrobot_level(g->address[i])) != 0)
-			seats[k].robot = level;
+			seats[ki].robot = level;
 		else
-			seats[k].addr = g->address[i];
+			seats[ki].addr = g->address[i];
 	}
 	variant = refview_variant(g, refdeck_dealt(x, g->def, g->row.id) ==
 	    1);
@@ -677,9 +698,9 @@ cmd_rematch(struct ref_msg *x, struct play_game *g, int seat,
 			p += len + (p[len] == ',');
 		}
 		buf_adds(&colours, "colours=");
-		for (k = 0; k < n; k++)
-			buf_printf(&colours, "%s%s", k ? "," : "",
-			    part[(k + 1) % n]);
+		for (ki = 0; ki < n; ki++)
+			buf_printf(&colours, "%s%s", ki ? "," : "",
+			    part[(ki + 1) % n]);
 		words[nwords++] = (char *)buf_str(&colours);
 	}
 	pr.seats = seats;
@@ -722,100 +743,3 @@ refgame_cmd_new(struct ref_msg *x, const struct ref_call *k,
 	return reflife_propose(x, &p, res);
 }
 
-int
-refgame_cmd_accept(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_accept(x, k->g, k->seat, 1, res);
-}
-
-int
-refgame_cmd_decline(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_accept(x, k->g, k->seat, 0, res);
-}
-
-int
-refgame_cmd_move(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_move(x, k->g, k->seat, k->c, res);
-}
-
-int
-refgame_cmd_preview(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_preview(x, k->g, k->seat, k->c, res);
-}
-
-int
-refgame_cmd_signal(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_signal(x, k->g, k->seat, k->c, res);
-}
-
-int
-refgame_cmd_board(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_board(x, k->g, res);
-}
-
-int
-refgame_cmd_history(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_history(x, k->g, res);
-}
-
-int
-refgame_cmd_resign(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_resign(x, k->g, k->seat, res);
-}
-
-int
-refgame_cmd_draw(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_draw(x, k->g, k->seat, res);
-}
-
-int
-refgame_cmd_observe(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_observe(x, k->g, 1, res);
-}
-
-int
-refgame_cmd_unobserve(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_observe(x, k->g, 0, res);
-}
-
-int
-refgame_cmd_say(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_say(x, k->g, k->seat, k->c, res);
-}
-
-int
-refgame_cmd_thanks(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_thanks(x, k->g, k->seat, res);
-}
-
-int
-refgame_cmd_rematch(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_rematch(x, k->g, k->seat, res);
-}

@@ -151,9 +151,55 @@ struct ref_result {
 				 * which the dispatcher runs now (owned) */
 };
 
-/* A command's run step (its entry in the table of command.h). */
+/* A command's run step (its entry in the command table). */
 typedef int ref_run_fn(struct ref_msg *, const struct ref_call *,
 	    struct ref_result *);
+
+/*
+ * The command table (refcmd.c): one entry per mail command, what the
+ * referee makes of it; its keyword, form and parse step are the parser's
+ * (command.c).  A new command is a kind (command.h), its syntax there,
+ * an entry here and its run step.
+ */
+struct ref_command {
+	enum command_kind kind;
+	unsigned	 flags;		/* COMMAND_* below */
+	ref_run_fn	*run;		/* REF_OK, REF_FAIL, REF_ASIDE or -1 */
+	/* When #ID is written: tried before the game is loaded, for a #ID
+	 * that may name something else (a seek); REF_NOSEEK hands the line
+	 * on to run.  NULL: none. */
+	ref_run_fn	*prior;
+	/* After the game is loaded and before the seat is checked: is the
+	 * line a remark rather than the command?  NULL: never. */
+	int		(*remark)(struct ref_msg *, const struct ref_call *);
+	/* Its line in the help mail (N_(), translated in the reader's
+	 * language); NULL: not listed.  Rows come in the table's order. */
+	const char	*help_usage;
+	const char	*help_text;
+};
+#define COMMAND_LOAD	0x02	/* the game (#ID, else the subject tag's)
+				 * is loaded before the run step (no #ID
+				 * and no tag: "which game?") */
+#define COMMAND_TOKEN	0x04	/* for the sender's seat in it, shown by
+				 * the seat's reply token or DMARC */
+#define COMMAND_SEAT	0x08	/* for the sender's seat in it; From will
+				 * do */
+#define COMMAND_ADMIN	0x10	/* for the admins only */
+#define COMMAND_CONFIRM	0x20	/* admins: run when `confirm COOKIE` comes
+				 * back from the From address (the cookie
+				 * is mailed there), unless DMARC proves
+				 * it */
+#define COMMAND_PROOF	0x40	/* acts in the sender's name: run when the
+				 * mail proves its sender (the reply token
+				 * of its tag's game, or a trusted DMARC
+				 * pass), else when `confirm COOKIE` comes
+				 * back as for COMMAND_CONFIRM */
+#define COMMAND_ACTIVE	0x80	/* needs the game being played: else the
+				 * one answer of reflife_need_active */
+/* In the help mail's order; ends with an entry of kind CMD_NONE. */
+extern const struct ref_command ref_commands[];
+/* The entry of a kind; the last (CMD_NONE) for none.  Don't free. */
+const struct ref_command *ref_command(enum command_kind);
 
 int	ref_fail(struct ref_result *, const char *fmt, ...) PRINTFLIKE(2, 3);
 /* A store call failed in a function that cannot return it: sets
@@ -245,7 +291,7 @@ void	ref_seed(struct ref_msg *, unsigned char seed[RNG_SEED_LEN]);
 
 /* refself.c: the commands about the sender alone (run steps). */
 ref_run_fn	refself_cmd_help, refself_cmd_games, refself_cmd_list,
-	    refself_cmd_bump, refself_cmd_set, refself_cmd_vacation;
+	    refself_cmd_set, refself_cmd_vacation;
 
 /* refview.c: what templates are rendered from. */
 
@@ -346,11 +392,11 @@ int	refview_move_visible(const struct play_game *, int seat,
 
 /* refgame.c: commands on games. */
 /* Run steps. */
-ref_run_fn	refgame_cmd_new, refgame_cmd_accept, refgame_cmd_decline,
-	    refgame_cmd_move, refgame_cmd_preview, refgame_cmd_signal,
-	    refgame_cmd_board, refgame_cmd_history, refgame_cmd_resign,
-	    refgame_cmd_draw, refgame_cmd_observe, refgame_cmd_unobserve,
-	    refgame_cmd_say, refgame_cmd_thanks, refgame_cmd_rematch;
+ref_run_fn	refgame_cmd_new, refgame_cmd_accept, refgame_cmd_move,
+	    refgame_cmd_preview, refgame_cmd_signal, refgame_cmd_board,
+	    refgame_cmd_history, refgame_cmd_resign, refgame_cmd_draw,
+	    refgame_cmd_observe, refgame_cmd_say, refgame_cmd_thanks,
+	    refgame_cmd_rematch;
 /* A move line that is no move of the game, a sign-off "thanks": a remark
  * to set aside (the table's remark step of move and thanks). */
 int	refgame_remark(struct ref_msg *, const struct ref_call *);
@@ -359,11 +405,6 @@ int	refgame_remark(struct ref_msg *, const struct ref_call *);
 ref_run_fn	refadmin_cmd_new, refadmin_cmd_game, refadmin_cmd_ban,
 	    refadmin_cmd_reports, refadmin_cmd_resolve, refadmin_cmd_report,
 	    refadmin_cmd_confirm;
-int	refadmin_report(struct ref_msg *, const struct command *,
-	    struct ref_result *);
-/* confirm COOKIE: the line it confirms in res->rerun. */
-int	refadmin_confirm(struct ref_msg *, const struct command *,
-	    struct ref_result *);
 /* An `invitation` or `report` timer fell due. */
 int	refadmin_timer(struct ref_msg *, const struct store_timer *);
 /* Mail the sender a cookie that runs line when `confirm COOKIE` comes
@@ -493,8 +534,6 @@ int	refladder_unplayed(struct ref_msg *, const struct play_game *,
 /* ladder, ladder join/leave, challenge; the admin ladder commands. */
 ref_run_fn	refladder_cmd_ladder, refladder_cmd_join, refladder_cmd_leave,
 	    refladder_cmd_challenge, refladder_cmd_admin;
-int	refladder_admin(struct ref_msg *, const struct command *,
-	    struct ref_result *);
 /* Open the ladders of the configuration's ladder.create that do not
  * exist yet (a line that does not make one is logged). */
 int	refladder_configured(struct ref_msg *);
@@ -531,14 +570,10 @@ void	refdeck_draw_free(struct refdeck_draw *);
 int	refdeck_dealt(struct ref_msg *, const struct gamedef *, int64_t game);
 
 /* refseek.c: open seeks, the lobby by mail. */
-#define REF_NOSEEK	3	/* refseek_answer: #ID is no seek */
+#define REF_NOSEEK	3	/* refseek_cmd_answer: #ID is no seek */
 /* seek, seeks; and accept #ID, decline #ID of a seek (the prior step
  * of accept and decline: REF_NOSEEK when #ID is no seek). */
 ref_run_fn	refseek_cmd_seek, refseek_cmd_seeks, refseek_cmd_answer;
-/* accept #ID / decline #ID when #ID is a seek; REF_NOSEEK when it is
- * not (then it is a game's). */
-int	refseek_answer(struct ref_msg *, const struct command *,
-	    const char *line, struct ref_result *);
 /* A `seek` timer (a seek lapses) or the weekly `seeks` posting. */
 int	refseek_timer(struct ref_msg *, const struct store_timer *);
 /* The open seeks the sender posted or has a seat in, as seeks[] (the
@@ -546,8 +581,7 @@ int	refseek_timer(struct ref_msg *, const struct store_timer *);
 int	refseek_list(struct ref_msg *, struct tmpl_data *);
 /* refcond.c: conditional moves and takebacks. */
 /* if, conditions, conditions clear, takeback: run steps. */
-ref_run_fn	refcond_cmd_if, refcond_cmd_conditions,
-	    refcond_cmd_conditions_clear, refcond_cmd_takeback;
+ref_run_fn	refcond_cmd_if, refcond_cmd_conditions, refcond_cmd_takeback;
 /* After *seat moved (before: the seats that were to move then): a
  * takeback asked for is answered; when the other seat's queue expects the
  * turn, its reply is played (the clock told of the first move), *seat and

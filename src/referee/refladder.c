@@ -483,10 +483,11 @@ refladder_unplayed(struct ref_msg *x, const struct play_game *g,
 
 /* ---- commands ---- */
 
-static int
-ladder_join(struct ref_msg *x, const struct command *c,
+int
+refladder_cmd_join(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct ladder l;
 	struct store_rung *r;
 	struct store_player p;
@@ -593,10 +594,11 @@ rung_remove(struct ref_msg *x, struct ladder *l, int i)
 	return fx_rungs_set(x, l->row.id, l->rungs, l->n);
 }
 
-static int
-ladder_leave(struct ref_msg *x, const struct command *c,
+int
+refladder_cmd_leave(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct ladder l;
 	int i, n, rc;
 
@@ -625,10 +627,11 @@ ladder_leave(struct ref_msg *x, const struct command *c,
 	return rc == 0 ? REF_OK : -1;
 }
 
-static int
-ladder_show(struct ref_msg *x, const struct command *c,
+int
+refladder_cmd_ladder(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct ladder l;
 	struct tmpl_data *d;
 	int rc;
@@ -682,10 +685,11 @@ common_ladder(struct ref_msg *x, int64_t a, int64_t b, struct ladder *out,
 	return 0;
 }
 
-static int
-challenge(struct ref_msg *x, const struct command *c,
+int
+refladder_cmd_challenge(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct ladder l;
 	struct store_player them;
 	struct store_challenge ch, *past;
@@ -1082,9 +1086,10 @@ refladder_configured(struct ref_msg *x)
 }
 
 int
-refladder_admin(struct ref_msg *x, const struct command *c,
+refladder_cmd_admin(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct ladder l;
 	int i, rc;
 
@@ -1151,42 +1156,7 @@ refladder_admin(struct ref_msg *x, const struct command *c,
 
 /* ---- run steps (the command table in refcmd.c) ---- */
 
-int
-refladder_cmd_ladder(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return ladder_show(x, k->c, res);
-}
-
-int
-refladder_cmd_join(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return ladder_join(x, k->c, res);
-}
-
-int
-refladder_cmd_leave(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return ladder_leave(x, k->c, res);
-}
-
-int
-refladder_cmd_challenge(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return challenge(x, k->c, res);
-}
-
 /* admin ladder create, close, remove-player, adjust */
-int
-refladder_cmd_admin(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return refladder_admin(x, k->c, res);
-}
-
 /* ---- the weekly timer: inactivity, standings to the list ---- */
 
 int
