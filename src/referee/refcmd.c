@@ -388,6 +388,7 @@ ref_run_line(struct ref_msg *x, const char *line, struct ref_result *res)
 	k.c = &c;
 	k.line = line;
 	k.seat = -1;
+	k.table = ref_commands;
 	if (command_game_scoped(c.kind) && c.game == 0 && x->m != NULL) {
 		c.game = x->m->tag_game;
 		k.from_tag = 1;

@@ -691,10 +691,10 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 	if (refclock_after_move(x, g, *seat, *before) == -1)
 		goto out;
 	b2 = ops->to_move(g->st);
-	if ((r = ref_play(x, g, owner, reply, err, sizeof(err))) ==
-	    PLAY_TEMP)
+	if ((r = ref_play(x, g, owner, reply, NULL, err, sizeof(err))) ==
+	    REF_TEMP)
 		goto out;
-	if (r == -1) {
+	if (r == REF_FAIL) {
 		/* Checked when it was queued: the engine disagrees now. */
 		log_err("game #%lld: conditional move `%s` refused: %s",
 		    (long long)g->row.id, reply, err);

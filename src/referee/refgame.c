@@ -160,11 +160,9 @@ refgame_cmd_move(struct ref_msg *x, const struct ref_call *k,
 		return rc;
 	if ((plies_before = play_plies_stored(x->r->store, g)) == -1)
 		return -1;
-	if ((n = ref_play(x, g, seat, c->text, err, sizeof(err))) ==
-	    PLAY_TEMP)
-		return REF_TEMP;
-	if (n == -1)
-		return ref_fail(res, "%s", err);
+	if ((rc = ref_play(x, g, seat, c->text, &n, err, sizeof(err))) !=
+	    REF_OK)
+		return rc == REF_FAIL ? ref_fail(res, "%s", err) : rc;
 	if ((rc = events_only(x, g, n, last, sizeof(last))) == -1)
 		return -1;
 	if (rc == 1) {
@@ -195,10 +193,9 @@ refgame_cmd_signal(struct ref_msg *x, const struct ref_call *k,
 	if (reflife_need_active(g, res) == REF_FAIL)
 		return REF_FAIL;
 	snprintf(line, sizeof(line), "signal %s", c->text);
-	if ((rc = ref_play(x, g, seat, line, err, sizeof(err))) == PLAY_TEMP)
-		return REF_TEMP;
-	if (rc == -1)
-		return ref_fail(res, "%s", err);
+	if ((rc = ref_play(x, g, seat, line, NULL, err, sizeof(err))) !=
+	    REF_OK)
+		return rc == REF_FAIL ? ref_fail(res, "%s", err) : rc;
 	signal_passed(g, res);
 	return signal_fanout(x, g, seat, line);
 }

@@ -138,6 +138,9 @@ struct ref_call {
 					 * else NULL */
 	int		 seat;		/* the sender's seat, for COMMAND_TOKEN
 					 * and COMMAND_SEAT; else -1 */
+	/* The command table the line was found in, for the help mail,
+	 * which lists it: a run step does not name the table's file. */
+	const struct ref_command *table;
 };
 
 /* What became of one command. */
@@ -151,6 +154,7 @@ struct ref_result {
 				 * which the dispatcher runs now (owned) */
 };
 
+struct ref_command;
 /* A command's run step (its entry in the command table). */
 typedef int ref_run_fn(struct ref_msg *, const struct ref_call *,
 	    struct ref_result *);
@@ -262,8 +266,8 @@ int	ref_seat_auth(struct ref_msg *, const struct play_game *,
 int	ref_player_make(struct ref_msg *, const char *addr, int64_t *id);
 /* A new game as play_create_with makes it, recorded as an effect: its
  * seats' players made (ref_player_make) and its id reserved when
- * set->id is 0.  0, -1 (the player's mistake, err says which) or
- * PLAY_TEMP. */
+ * set->id is 0.  REF_OK, REF_FAIL (the player's mistake, err says which)
+ * or REF_TEMP (the store failed). */
 int	ref_game_make(struct ref_msg *, const struct gamedef *,
 	    const struct play_settings *, char *const *words, int nwords,
 	    char *const *addresses, int naddresses,
@@ -271,9 +275,10 @@ int	ref_game_make(struct ref_msg *, const struct gamedef *,
 	    struct play_game *, char *err, size_t errlen);
 /* Play a line for a seat as play_line does, its moves and the game row
  * recorded and applied at once (the named point "a move is played" of
- * refeff.h): the number of moves, -1 (err says why) or PLAY_TEMP. */
+ * refeff.h): REF_OK (*played, when not NULL, the number of moves),
+ * REF_FAIL (the player's mistake, err says which) or REF_TEMP. */
 int	ref_play(struct ref_msg *, struct play_game *, int seat,
-	    const char *line, char *err, size_t errlen);
+	    const char *line, int *played, char *err, size_t errlen);
 /* Is this address an admin? */
 int	ref_is_admin(const struct referee *, const char *addr);
 /* Load a game by id, REF_FAIL with res filled when there is none,

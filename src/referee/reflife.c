@@ -230,8 +230,9 @@ reflife_propose(struct ref_msg *x, const struct ref_proposal *c,
 	if (dealw != NULL)
 		words[nw++] = dealw;
 	if ((rc = ref_game_make(x, def, &set, words, nw, addrs, n, seed,
-	    active ? "active" : "invited", &g, err, sizeof(err))) != 0) {
-		rc = rc == PLAY_TEMP ? REF_TEMP : ref_fail(res, "%s", err);
+	    active ? "active" : "invited", &g, err, sizeof(err))) != REF_OK) {
+		if (rc == REF_FAIL)
+			ref_fail(res, "%s", err);
 		goto out;
 	}
 	rc = -1;

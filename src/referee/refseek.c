@@ -549,8 +549,9 @@ seek_fill(struct ref_msg *x, struct store_seek *k, struct ref_result *res)
 	set.inviter = k->player[0];
 	set.id = k->id;
 	if ((rc = ref_game_make(x, def, &set, words, nw, addrs, k->nseats,
-	    seed, "active", &g, err, sizeof(err))) != 0) {
-		rc = rc == PLAY_TEMP ? REF_TEMP : ref_fail(res, "%s", err);
+	    seed, "active", &g, err, sizeof(err))) != REF_OK) {
+		if (rc == REF_FAIL)
+			ref_fail(res, "%s", err);
 		goto words;
 	}
 	rc = -1;

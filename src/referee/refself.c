@@ -94,14 +94,14 @@ option_list(struct tmpl_list *l, const struct gamedef *def)
  * language in effect: the form, then what it does from HELP_COLUMN on
  * (three spaces after a longer form); its further lines under it. */
 static void
-help_commands(struct tmpl_list *l)
+help_commands(const struct ref_command *table, struct tmpl_list *l)
 {
 	const struct ref_command *e;
 	struct buf b = { 0 };
 	const char *u, *t;
 	int width;
 
-	for (e = ref_commands; e->kind != CMD_NONE; e++) {
+	for (e = table; e->kind != CMD_NONE; e++) {
 		if (e->help_usage == NULL || (e->flags & COMMAND_ADMIN))
 			continue;
 		u = _(e->help_usage);
@@ -171,7 +171,7 @@ refself_cmd_help(struct ref_msg *x, const struct ref_call *k,
 		tmpl_set(it, "name", x->r->defs[i].name);
 		tmpl_set(it, "title", _(x->r->defs[i].title));
 	}
-	help_commands(tmpl_list(d, "commands"));
+	help_commands(k->table, tmpl_list(d, "commands"));
 	rc = ref_send(x, &x->me, "help", d, 0, -1, NULL);
 	tmpl_data_free(d);
 	return rc;
