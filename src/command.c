@@ -37,43 +37,208 @@ struct command_aliases {
 	int		 nslot;		/* a power of two, or 0 */
 };
 
-const struct command_entry *
-command_entry(enum command_kind k)
-{
-	static const struct command_entry *bykind[CMD_NKINDS];
-	const struct command_entry *e;
+/* Each kind's keyword (also the key of its aliases in
+ * games/commands.yaml), its form and its parse step. */
+static const struct command_syntax syntax[CMD_NKINDS] = {
+	[CMD_NONE] = { .name = "", .usage = "" },
+	[CMD_HELP] = { .name = "help",
+	    .usage = "help [GAME|TOPIC]",
+	    .parse = command_args_help },
+	[CMD_GAMES] = { .name = "games",
+	    .usage = "games",
+	    .parse = command_args_none },
+	[CMD_NEW] = { .name = "new",
+	    .usage = "new GAME [OPT=VAL...] ADDRESS...",
+	    .parse = command_args_new },
+	[CMD_ACCEPT] = { .name = "accept",
+	    .usage = "accept [#ID]",
+	    .game = 1,
+	    .parse = command_args_game },
+	[CMD_DECLINE] = { .name = "decline",
+	    .usage = "decline [#ID]",
+	    .game = 1,
+	    .parse = command_args_game },
+	[CMD_MOVE] = { .name = "move",
+	    .usage = "move [#ID] [N.] MOVE[, MOVE...]",
+	    .game = 1,
+	    .parse = command_args_moves },
+	[CMD_PREVIEW] = { .name = "preview",
+	    .usage = "preview [#ID] [N.] MOVE[, MOVE...]",
+	    .game = 1,
+	    .parse = command_args_moves },
+	[CMD_BOARD] = { .name = "board",
+	    .usage = "board [#ID]",
+	    .game = 1,
+	    .parse = command_args_game },
+	[CMD_HISTORY] = { .name = "history",
+	    .usage = "history [#ID]",
+	    .game = 1,
+	    .parse = command_args_game },
+	[CMD_RESIGN] = { .name = "resign",
+	    .usage = "resign [#ID]",
+	    .game = 1,
+	    .parse = command_args_game },
+	[CMD_DRAW] = { .name = "draw",
+	    .usage = "draw [#ID]",
+	    .game = 1,
+	    .parse = command_args_game },
+	[CMD_SIGNAL] = { .name = "signal",
+	    .usage = "signal [#ID] NAME",
+	    .game = 1,
+	    .parse = command_args_signal },
+	[CMD_OBSERVE] = { .name = "observe",
+	    .usage = "observe [#ID]",
+	    .game = 1,
+	    .parse = command_args_game },
+	[CMD_UNOBSERVE] = { .name = "unobserve",
+	    .usage = "unobserve [#ID]",
+	    .game = 1,
+	    .parse = command_args_game },
+	[CMD_LIST] = { .name = "list",
+	    .usage = "list",
+	    .parse = command_args_none },
+	[CMD_BUMP] = { .name = "bump",
+	    .usage = "bump",
+	    .parse = command_args_none },
+	[CMD_SET_LANGUAGE] = { .name = "set language",
+	    .usage = "set language CODE",
+	    .parse = command_args_language },
+	[CMD_SET_NOTIFY] = { .name = "set notify",
+	    .usage = "set notify turn|all|off",
+	    .parse = command_args_notify },
+	[CMD_SET_NAME] = { .name = "set name",
+	    .usage = "set name TEXT",
+	    .parse = command_args_name },
+	[CMD_SET_TIMEZONE] = { .name = "set timezone",
+	    .usage = "set timezone ZONE",
+	    .parse = command_args_timezone },
+	[CMD_SET_PUBLIC_ADDRESS] = { .name = "set public-address",
+	    .usage = "set public-address yes|no",
+	    .parse = command_args_public_address },
+	[CMD_VACATION] = { .name = "vacation",
+	    .usage = "vacation DAYS|off",
+	    .parse = command_args_vacation },
+	[CMD_SAY] = { .name = "say",
+	    .usage = "say [#ID] TEXT",
+	    .game = 1,
+	    .parse = command_args_say },
+	[CMD_THANKS] = { .name = "thanks",
+	    .usage = "thanks [#ID] [TEXT]",
+	    .game = 1,
+	    .parse = command_args_thanks },
+	[CMD_REPORT] = { .name = "report",
+	    .usage = "report [#ID] TEXT",
+	    .game = 1,
+	    .parse = command_args_report },
+	[CMD_CONFIRM] = { .name = "confirm",
+	    .usage = "confirm COOKIE",
+	    .parse = command_args_confirm },
+	[CMD_ADMIN_NEW] = { .name = "admin new",
+	    .usage = "admin new GAME [OPT=VAL...] ADDRESS...",
+	    .parse = command_args_new },
+	[CMD_ADMIN_ABORT] = { .name = "admin abort",
+	    .usage = "admin abort #ID [REASON]",
+	    .game = 1,
+	    .parse = command_args_abort },
+	[CMD_ADMIN_ADJUDICATE] = { .name = "admin adjudicate",
+	    .usage = "admin adjudicate #ID draw|1-0|0-1|ADDRESS|SEAT [REASON]",
+	    .game = 1,
+	    .parse = command_args_adjudicate },
+	[CMD_ADMIN_EXTEND] = { .name = "admin extend",
+	    .usage = "admin extend #ID HOURS [REASON]",
+	    .game = 1,
+	    .parse = command_args_extend },
+	[CMD_ADMIN_BAN] = { .name = "admin ban",
+	    .usage = "admin ban ADDRESS [REASON]",
+	    .parse = command_args_ban },
+	[CMD_ADMIN_UNBAN] = { .name = "admin unban",
+	    .usage = "admin unban ADDRESS",
+	    .parse = command_args_ban },
+	[CMD_ADMIN_REPORTS] = { .name = "admin reports",
+	    .usage = "admin reports",
+	    .parse = command_args_none },
+	[CMD_ADMIN_RESOLVE] = { .name = "admin resolve",
+	    .usage = "admin resolve N TEXT",
+	    .parse = command_args_resolve },
+	[CMD_LADDER] = { .name = "ladder",
+	    .usage = "ladder NAME",
+	    .parse = command_args_ladder },
+	[CMD_LADDER_JOIN] = { .name = "ladder join",
+	    .usage = "ladder join NAME [with ADDRESS]",
+	    .parse = command_args_ladder },
+	[CMD_LADDER_LEAVE] = { .name = "ladder leave",
+	    .usage = "ladder leave NAME",
+	    .parse = command_args_ladder },
+	[CMD_CHALLENGE] = { .name = "challenge",
+	    .usage = "challenge ADDRESS [LADDER]",
+	    .parse = command_args_ladder },
+	[CMD_ADMIN_LADDER_CREATE] = { .name = "admin ladder create",
+	    .usage = "admin ladder create NAME GAME [OPT=VAL...]",
+	    .parse = command_args_ladder },
+	[CMD_ADMIN_LADDER_CLOSE] = { .name = "admin ladder close",
+	    .usage = "admin ladder close NAME",
+	    .parse = command_args_ladder },
+	[CMD_ADMIN_LADDER_REMOVE] = { .name = "admin ladder remove-player",
+	    .usage = "admin ladder remove-player NAME ADDRESS",
+	    .parse = command_args_ladder },
+	[CMD_ADMIN_LADDER_ADJUST] = { .name = "admin ladder adjust",
+	    .usage = "admin ladder adjust NAME ADDRESS POSITION",
+	    .parse = command_args_ladder },
+	[CMD_SEEK] = { .name = "seek",
+	    .usage = "seek GAME [OPT=VAL...] [ladder=NAME] [rating=LOW-HIGH]",
+	    .parse = command_args_seek },
+	[CMD_SEEKS] = { .name = "seeks",
+	    .usage = "seeks",
+	    .parse = command_args_none },
+	[CMD_IF] = { .name = "if",
+	    .usage = "if [#ID] MOVE then MOVE [if MOVE then MOVE...]",
+	    .game = 1,
+	    .parse = command_args_if },
+	[CMD_CONDITIONS] = { .name = "conditions",
+	    .usage = "conditions [#ID]",
+	    .game = 1,
+	    .parse = command_args_game },
+	[CMD_CONDITIONS_CLEAR] = { .name = "conditions clear",
+	    .usage = "conditions clear [#ID]",
+	    .game = 1,
+	    .parse = command_args_game },
+	[CMD_TAKEBACK] = { .name = "takeback",
+	    .usage = "takeback [#ID]",
+	    .game = 1,
+	    .parse = command_args_game },
+	[CMD_REMATCH] = { .name = "rematch",
+	    .usage = "rematch [#ID]",
+	    .game = 1,
+	    .parse = command_args_game },
+};
 
-	/* The table is in the help mail's order: indexed by kind on first
-	 * use (the parser asks for entries by kind at every word). */
-	if (bykind[CMD_NONE] == NULL) {
-		for (e = command_table; e->kind != CMD_NONE; e++)
-			bykind[e->kind] = e;
-		bykind[CMD_NONE] = e;
-	}
-	if ((int)k < 0 || k >= CMD_NKINDS || bykind[k] == NULL)
-		return bykind[CMD_NONE];
-	return bykind[k];
+const struct command_syntax *
+command_syntax(enum command_kind k)
+{
+	if ((int)k < 0 || k >= CMD_NKINDS || syntax[k].name == NULL)
+		return &syntax[CMD_NONE];
+	return &syntax[k];
 }
 
 /* The entry of kind k, short for the messages below. */
-#define info(k)	command_entry(k)
+#define info(k)	command_syntax(k)
 
 const char *
 command_name(enum command_kind k)
 {
-	return command_entry(k)->name;
+	return command_syntax(k)->name;
 }
 
 const char *
 command_usage(enum command_kind k)
 {
-	return command_entry(k)->usage;
+	return command_syntax(k)->usage;
 }
 
 int
 command_game_scoped(enum command_kind k)
 {
-	return (command_entry(k)->flags & COMMAND_GAME) != 0;
+	return command_syntax(k)->game;
 }
 
 /* Folding and words. */
@@ -1413,7 +1578,7 @@ command_args_abort(const char *p, struct command *c, char *err,
 static int
 parse_args(const char *p, struct command *c, char *err, size_t errlen)
 {
-	const struct command_entry *e = command_entry(c->kind);
+	const struct command_syntax *e = command_syntax(c->kind);
 
 	if (e->parse == NULL)
 		return cmd_err(err, errlen, _("unknown command"));
@@ -1497,11 +1662,11 @@ command_free(struct command *c)
 static enum command_kind
 kind_by_name(const char *s)
 {
-	const struct command_entry *e;
+	int k;
 
-	for (e = command_table; e->kind != CMD_NONE; e++)
-		if (e->name[0] == s[0] && strcmp(e->name, s) == 0)
-			return e->kind;
+	for (k = CMD_NONE + 1; k < CMD_NKINDS; k++)
+		if (syntax[k].name[0] == s[0] && strcmp(syntax[k].name, s) == 0)
+			return (enum command_kind)k;
 	return CMD_NONE;
 }
 

@@ -177,72 +177,32 @@ struct command {
 #define COMMAND_LADDER_NAME_MAX	40
 
 /*
- * The command table (refcmd.c): one entry per mail command, the one place
- * that says what a command is.  The parser (this file) reads its name and
- * usage and runs its parse step; the referee's dispatcher (refcmd.c)
- * checks who may run it by its flags and runs its run step; the help mail
- * and the summary in ludus-commands(7) list its help line.  A new command
- * is a kind above, an entry there and its run step.
+ * The syntax of each mail command (the table in command.c, by kind): its
+ * keyword, its form and its parse step.  What the referee makes of it
+ * (who may run it, its run step, its line in the help mail) is the
+ * referee's command table (src/referee/refcmd.c), which this file does
+ * not know: the parser links without the referee.  A new command is a
+ * kind above, its syntax in command.c, and its entry and run step in the
+ * referee.
  */
-struct ref_msg;
-struct ref_call;
-struct ref_result;
-
-struct command_entry {
-	enum command_kind kind;
+struct command_syntax {
 	const char	*name;	/* the English keyword(s); also the key of its
 				 * aliases in games/commands.yaml */
 	const char	*usage;	/* its form, for the replies to mistakes */
-	unsigned	 flags;	/* COMMAND_* */
+	int		 game;	/* acts on one game: #ID, else the subject
+				 * tag's */
 	/* Read the arguments after the keyword into cmd: 0, or -1 with a
 	 * message in err. */
 	int		(*parse)(const char *args, struct command *,
 			    char *err, size_t errlen);
-	/* Carry it out: REF_OK, REF_FAIL, REF_ASIDE or -1 (refint.h). */
-	int		(*run)(struct ref_msg *, const struct ref_call *,
-			    struct ref_result *);
-	/* When #ID is written: tried before the game is loaded, for a #ID
-	 * that may name something else (a seek); REF_NOSEEK hands the line
-	 * on to run.  NULL: none. */
-	int		(*prior)(struct ref_msg *, const struct ref_call *,
-			    struct ref_result *);
-	/* After the game is loaded and before the seat is checked: is the
-	 * line a remark rather than the command?  NULL: never. */
-	int		(*remark)(struct ref_msg *, const struct ref_call *);
-	/* Its line in the help mail and ludus-commands(7): the form and what
-	 * it does (N_(), translated in the reader's language); NULL: not
-	 * listed.  Rows come in the table's order. */
-	const char	*help_usage;
-	const char	*help_text;
 };
-
-#define COMMAND_GAME	0x01	/* acts on one game: #ID, else the subject
-				 * tag's */
-#define COMMAND_LOAD	0x02	/* the game is loaded before the run step
-				 * (no #ID and no tag: "which game?") */
-#define COMMAND_TOKEN	0x04	/* for the sender's seat in it, shown by
-				 * the seat's reply token or DMARC */
-#define COMMAND_SEAT	0x08	/* for the sender's seat in it; From will
-				 * do */
-#define COMMAND_ADMIN	0x10	/* for the admins only */
-#define COMMAND_CONFIRM	0x20	/* admins: run when `confirm COOKIE` comes
-				 * back from the From address (the cookie
-				 * is mailed there), unless DMARC proves
-				 * it */
-#define COMMAND_PROOF	0x40	/* acts in the sender's name: run when the
-				 * mail proves its sender (the reply token
-				 * of its tag's game, or a trusted DMARC
-				 * pass), else when `confirm COOKIE` comes
-				 * back as for COMMAND_CONFIRM */
-
-/* Ends with an entry of kind CMD_NONE (name and usage ""). */
-extern const struct command_entry command_table[];
-/* The entry of a kind; the last (CMD_NONE) for none.  Don't free. */
-const struct command_entry *command_entry(enum command_kind);
+/* The syntax of a kind (CMD_NONE's for none: name and usage "").  Don't
+ * free. */
+const struct command_syntax *command_syntax(enum command_kind);
 
 /* The summary in ludus-commands(7): every command's form and who may run
  * it, the players' then the admins', as an mdoc literal display
- * (src/docgen.c). */
+ * (src/docgen.c; the referee's table says who may). */
 void	command_table_man(struct buf *);
 
 /* Parse steps (the arguments after the keyword). */

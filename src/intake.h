@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "referee.h"
+#include "referee/referee.h"
 
 enum intake_status {
 	INTAKE_DONE,		/* committed (or seen before): mark it processed */

@@ -331,6 +331,35 @@ play_seat(const struct play_game *g, const char *address)
 }
 
 int
+play_side(const struct play_game *g, int seat)
+{
+	int p;
+
+	if (g->def->ops->partner == NULL)
+		return seat;
+	p = g->def->ops->partner(g->st, seat);
+	return p >= 0 && p < seat ? p : seat;
+}
+
+unsigned
+play_side_mask(const struct play_game *g, int seat)
+{
+	unsigned m = 0;
+	int i;
+
+	for (i = 0; i < g->row.nseats; i++)
+		if (play_side(g, i) == play_side(g, seat))
+			m |= 1u << i;
+	return m;
+}
+
+void
+play_draw_declined(struct play_game *g, int seat)
+{
+	g->row.draw_offer &= play_side_mask(g, seat);
+}
+
+int
 play_line_moves(struct play_game *g, int seat, const char *line, int64_t now,
     char (*texts)[GAME_MOVE_TEXT], int max, char *err, size_t errlen)
 {

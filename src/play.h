@@ -70,6 +70,13 @@ void	 play_free(struct play_game *);
 
 /* The seat of an address (canonicalised here), or -1. */
 int	 play_seat(const struct play_game *, const char *address);
+/* The seat's side: partners share one (the lower seat number). */
+int	 play_side(const struct play_game *, int seat);
+/* The seats of seat's side, a bit each. */
+unsigned play_side_mask(const struct play_game *, int seat);
+/* seat moved: a draw the other side offered is declined by it (the
+ * offers of seat's own side stand). */
+void	 play_draw_declined(struct play_game *, int seat);
 
 /* Play a line of moves for a seat (all or nothing).  Returns the number
  * of moves played, or -1 with err saying why (nothing changed). */

@@ -12,7 +12,7 @@
 #include "clock.h"
 #include "mailhtml.h"
 #include "rating.h"
-#include "refint.h"
+#include "referee/refint.h"
 #include "site.h"
 
 /* How many games the index lists of those going on and of those over,

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "intake.h"
-#include "refint.h"
+#include "referee/refint.h"
 #include "testutil.h"
 
 #ifdef LUDUS_TEST_CLOCK

@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #include "intake.h"
-#include "refint.h"
+#include "referee/refint.h"
 #include "testutil.h"
 
 #define REFEREE		"referee@ludus.example"
@@ -420,6 +420,42 @@ assert_auth_refusal(const struct outs *o, const char *to)
 	    m->body);
 }
 
+/* The command table has one entry for every kind, with a run step; a
+ * command the dispatcher loads a game for is about one game, one that
+ * needs a seat or a game being played has its game loaded, and an admin
+ * command is confirmed and left out of the help mail. */
+START_TEST(command_table_one_entry_per_kind)
+{
+	const struct ref_command *e;
+	const char *name;
+	int seen[CMD_NKINDS] = { 0 }, n = 0;
+
+	for (e = ref_commands; e->kind != CMD_NONE; e++) {
+		ck_assert_int_gt(e->kind, CMD_NONE);
+		ck_assert_int_lt(e->kind, CMD_NKINDS);
+		name = command_name(e->kind);
+		ck_assert_msg(seen[e->kind]++ == 0, "%s twice", name);
+		ck_assert_msg(e->run != NULL, "%s", name);
+		ck_assert_ptr_eq(ref_command(e->kind), e);
+		if (e->flags & COMMAND_LOAD)
+			ck_assert(command_game_scoped(e->kind));
+		if (e->flags & (COMMAND_TOKEN | COMMAND_SEAT | COMMAND_ACTIVE))
+			ck_assert(e->flags & COMMAND_LOAD);
+		ck_assert_msg(!(e->flags & COMMAND_ADMIN) ||
+		    e->help_usage == NULL, "%s is in the help mail", name);
+		/* A forged From never runs an admin command. */
+		ck_assert_msg(!(e->flags & COMMAND_ADMIN) ||
+		    (e->flags & COMMAND_CONFIRM), "%s unconfirmed", name);
+		ck_assert_int_eq(!(e->flags & COMMAND_ADMIN),
+		    strncmp(name, "admin ", 6) != 0);
+		ck_assert(!e->help_usage == !e->help_text);
+		n++;
+	}
+	ck_assert_int_eq(n, CMD_NKINDS - 1);
+	ck_assert_int_eq(ref_command(CMD_NONE)->kind, CMD_NONE);
+}
+END_TEST
+
 /* 1. A forged From without a token changes nothing. */
 START_TEST(forged_from_no_token)
 {
@@ -625,7 +661,7 @@ END_TEST
  * alarms, so the check is counterfactual instead:
  *
  *   For each mail queued to a seat s, the referee's own mail-writing code
- *   (refview_fanout, refview_end: the functions the commands call) is
+ *   (refview_fanout, reflife_over: the functions the commands call) is
  *   run twice more inside a transaction that is rolled back: once over
  *   the real state, and that mail must come out byte for byte the one
  *   actually queued (so the regeneration is faithful), and once over
@@ -710,7 +746,7 @@ regenerate(struct hidden *h, const char *tmplname, const void *st,
 	x.now = w->now - 1;	/* the time the real mails were written */
 	ck_assert_int_eq(store_begin(w->s), 0);
 	if (strcmp(tmplname, "end") == 0)
-		rc = refview_end(&x, &copy);
+		rc = reflife_over(&x, &copy, NULL);
 	else if (strcmp(tmplname, "invitation") == 0)
 		rc = refview_fanout(&x, &copy, tmplname, REFVIEW_SEATS,
 		    invitation_extra, h);
@@ -2271,6 +2307,9 @@ referee_suite(void)
 	Suite *s = suite_create("referee");
 	TCase *tc;
 
+	tc = tcase_create("table");
+	tcase_add_test(tc, command_table_one_entry_per_kind);
+	suite_add_tcase(s, tc);
 	tc = tcase_create("auth");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, forged_from_no_token);

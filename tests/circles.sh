@@ -12,7 +12,7 @@ lib=$build/libludus.a
 [ -f "$lib" ] || { echo "FAIL: no $lib"; exit 1; }
 
 # The groups still known, one a line.
-known='command refadmin refclock refcmd refcond refcore refdeck refeff refgame refladder reflife refrobot refseek refself refview site'
+known='refclock refcond refcore refdeck refeff refladder reflife refrobot refview site'
 
 # "FILE SYMBOL" for each symbol a member defines (D) or uses (U).
 nm -A "$lib" 2>/dev/null | awk '

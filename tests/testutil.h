@@ -9,7 +9,7 @@
 #include "conf.h"
 #include "gamedef.h"
 #include "games/game.h"
-#include "referee.h"
+#include "referee/referee.h"
 #include "store.h"
 
 /* The definition of a game from $LUDUS_GAMES_DIR (loaded once; don't free). */

@@ -17,13 +17,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The allowed words, one a line, lower case.
 {
-	# Each command's keyword and form: the first two strings of its
-	# entry in the command table.
-	awk '/^	{ CMD_/ { e = ""; on = 1 }
-	    on { e = e " " $0 }
-	    on && /command_args_|NULL, NULL, NULL/ { on = 0
-		n = split(e, q, "\"")
-		if (n >= 5) print q[2], q[4] }' "$src/src/refcmd.c"
+	# Each command's keyword and form: its name and usage in the
+	# parser's syntax table.
+	sed -n '/^static const struct command_syntax syntax\[CMD_NKINDS\] = {/,/^};/p' \
+	    "$src/src/command.c" |
+	    sed -n 's/.*\.\(name\|usage\) = "\([^"]*\)".*/\2/p'
 	for y in "$src"/games/*.yaml; do
 		sed -n -e 's/^name: *//p' -e 's/^aliases: *\[\(.*\)\]/\1/p' \
 		    -e 's/^  - name: *//p' -e 's/^    values: *\[\(.*\)\]/\1/p' \

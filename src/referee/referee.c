@@ -1031,7 +1031,12 @@ referee_new(struct referee *r, const char *args,
 	else if (rc == REF_OK && c.kind != CMD_ADMIN_NEW)
 		rc = ref_fail(&res, "`%s` is no new game", args);
 	else if (rc == REF_OK) {
-		rc = refgame_propose(&x, &c, 1, 1, seed, &res);
+		struct ref_proposal p;
+
+		reflife_proposal(&p, &c);
+		p.start = 1;
+		p.seed = seed;
+		rc = reflife_propose(&x, &p, &res);
 		if (rc == REF_OK)
 			rc = refeff_apply(&x);
 		else

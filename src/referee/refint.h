@@ -119,14 +119,6 @@ struct ref_msg {
 	int		 nouts;
 	int		 proven;	/* the sender shown to be who From says */
 	int		 nseeds;	/* games created so far */
-	/* While the end of a game is mailed: the result the referee
-	 * decided (a resignation, an agreed draw), which the engine's own
-	 * result does not know. */
-	const struct game_result *ending;
-	/* A ladder challenge's time to accept (seconds; 0: the configured
-	 * invitation time), read by refgame_new. */
-	int64_t		 invite_for;
-	struct ref_cond	 cond;		/* the move being mailed (refcond.c) */
 	char		 cause[400];	/* ref_broken: what is broken */
 	/* A store call failed where no return value carries it (the
 	 * views, the threading of a mail): the message is then rolled
@@ -146,6 +138,9 @@ struct ref_call {
 					 * else NULL */
 	int		 seat;		/* the sender's seat, for COMMAND_TOKEN
 					 * and COMMAND_SEAT; else -1 */
+	/* The command table the line was found in, for the help mail,
+	 * which lists it: a run step does not name the table's file. */
+	const struct ref_command *table;
 };
 
 /* What became of one command. */
@@ -159,9 +154,56 @@ struct ref_result {
 				 * which the dispatcher runs now (owned) */
 };
 
-/* A command's run step (its entry in the table of command.h). */
+struct ref_command;
+/* A command's run step (its entry in the command table). */
 typedef int ref_run_fn(struct ref_msg *, const struct ref_call *,
 	    struct ref_result *);
+
+/*
+ * The command table (refcmd.c): one entry per mail command, what the
+ * referee makes of it; its keyword, form and parse step are the parser's
+ * (command.c).  A new command is a kind (command.h), its syntax there,
+ * an entry here and its run step.
+ */
+struct ref_command {
+	enum command_kind kind;
+	unsigned	 flags;		/* COMMAND_* below */
+	ref_run_fn	*run;		/* REF_OK, REF_FAIL, REF_ASIDE or -1 */
+	/* When #ID is written: tried before the game is loaded, for a #ID
+	 * that may name something else (a seek); REF_NOSEEK hands the line
+	 * on to run.  NULL: none. */
+	ref_run_fn	*prior;
+	/* After the game is loaded and before the seat is checked: is the
+	 * line a remark rather than the command?  NULL: never. */
+	int		(*remark)(struct ref_msg *, const struct ref_call *);
+	/* Its line in the help mail (N_(), translated in the reader's
+	 * language); NULL: not listed.  Rows come in the table's order. */
+	const char	*help_usage;
+	const char	*help_text;
+};
+#define COMMAND_LOAD	0x02	/* the game (#ID, else the subject tag's)
+				 * is loaded before the run step (no #ID
+				 * and no tag: "which game?") */
+#define COMMAND_TOKEN	0x04	/* for the sender's seat in it, shown by
+				 * the seat's reply token or DMARC */
+#define COMMAND_SEAT	0x08	/* for the sender's seat in it; From will
+				 * do */
+#define COMMAND_ADMIN	0x10	/* for the admins only */
+#define COMMAND_CONFIRM	0x20	/* admins: run when `confirm COOKIE` comes
+				 * back from the From address (the cookie
+				 * is mailed there), unless DMARC proves
+				 * it */
+#define COMMAND_PROOF	0x40	/* acts in the sender's name: run when the
+				 * mail proves its sender (the reply token
+				 * of its tag's game, or a trusted DMARC
+				 * pass), else when `confirm COOKIE` comes
+				 * back as for COMMAND_CONFIRM */
+#define COMMAND_ACTIVE	0x80	/* needs the game being played: else the
+				 * one answer of reflife_need_active */
+/* In the help mail's order; ends with an entry of kind CMD_NONE. */
+extern const struct ref_command ref_commands[];
+/* The entry of a kind; the last (CMD_NONE) for none.  Don't free. */
+const struct ref_command *ref_command(enum command_kind);
 
 int	ref_fail(struct ref_result *, const char *fmt, ...) PRINTFLIKE(2, 3);
 /* A store call failed in a function that cannot return it: sets
@@ -224,8 +266,8 @@ int	ref_seat_auth(struct ref_msg *, const struct play_game *,
 int	ref_player_make(struct ref_msg *, const char *addr, int64_t *id);
 /* A new game as play_create_with makes it, recorded as an effect: its
  * seats' players made (ref_player_make) and its id reserved when
- * set->id is 0.  0, -1 (the player's mistake, err says which) or
- * PLAY_TEMP. */
+ * set->id is 0.  REF_OK, REF_FAIL (the player's mistake, err says which)
+ * or REF_TEMP (the store failed). */
 int	ref_game_make(struct ref_msg *, const struct gamedef *,
 	    const struct play_settings *, char *const *words, int nwords,
 	    char *const *addresses, int naddresses,
@@ -233,9 +275,10 @@ int	ref_game_make(struct ref_msg *, const struct gamedef *,
 	    struct play_game *, char *err, size_t errlen);
 /* Play a line for a seat as play_line does, its moves and the game row
  * recorded and applied at once (the named point "a move is played" of
- * refeff.h): the number of moves, -1 (err says why) or PLAY_TEMP. */
+ * refeff.h): REF_OK (*played, when not NULL, the number of moves),
+ * REF_FAIL (the player's mistake, err says which) or REF_TEMP. */
 int	ref_play(struct ref_msg *, struct play_game *, int seat,
-	    const char *line, char *err, size_t errlen);
+	    const char *line, int *played, char *err, size_t errlen);
 /* Is this address an admin? */
 int	ref_is_admin(const struct referee *, const char *addr);
 /* Load a game by id, REF_FAIL with res filled when there is none,
@@ -253,7 +296,7 @@ void	ref_seed(struct ref_msg *, unsigned char seed[RNG_SEED_LEN]);
 
 /* refself.c: the commands about the sender alone (run steps). */
 ref_run_fn	refself_cmd_help, refself_cmd_games, refself_cmd_list,
-	    refself_cmd_bump, refself_cmd_set, refself_cmd_vacation;
+	    refself_cmd_set, refself_cmd_vacation;
 
 /* refview.c: what templates are rendered from. */
 
@@ -271,8 +314,18 @@ void	refview_seats_free(struct ref_seats *);
  * deadline.* (deadline.local in the reader's zone), last_move.*,
  * draw_offer.name and .you, you.* (you.partner.*), seed.hash; a new data
  * tree. */
+/* What a mail of a game tells beyond the game as stored: what the move
+ * being mailed did to conditional moves and takebacks, and the result
+ * the referee decided (a resignation, an agreed draw), which the
+ * engine's own result does not know.  A NULL member: none. */
+struct refview_about {
+	const struct ref_cond		*cond;
+	const struct game_result	*ending;
+};
+/* ab: NULL, or what the mail tells beyond the stored game. */
 struct tmpl_data *refview_game(struct ref_msg *, const struct play_game *,
-	    const struct ref_seats *, int viewer);
+	    const struct ref_seats *, int viewer,
+	    const struct refview_about *ab);
 /* Is a logged move a ply (an Aluette signal is not)? */
 int	refview_is_ply(const struct play_game *, int seat, const char *notation);
 /* The number of the next move: turns so far plus one, or the number of
@@ -314,15 +367,18 @@ typedef void (*refview_extra_fn)(struct tmpl_data *, void *arg,
 #define REFVIEW_NOTIFY		0x4	/* honour each seat's notify */
 int	refview_fanout(struct ref_msg *, const struct play_game *,
 	    const char *tmplname, int flags, refview_extra_fn, void *arg);
-/* The same, leaving out the seats whose bit is set in skip. */
-int	refview_fanout_but(struct ref_msg *, const struct play_game *,
+/* The same, leaving out the seats whose bit is set in skip, each
+ * reader's data made with ab (refview_game). */
+int	refview_fanout_about(struct ref_msg *, const struct play_game *,
 	    const char *tmplname, int flags, unsigned skip,
-	    refview_extra_fn, void *arg);
-/* Game over: the end mail to every seat and observer, by the engine's
- * result, or by res with `by` the name of who resigned or decided. */
-int	refview_end(struct ref_msg *, const struct play_game *);
-int	refview_end_by(struct ref_msg *, const struct play_game *,
-	    const char *by, const struct game_result *res);
+	    const struct refview_about *ab, refview_extra_fn, void *arg);
+struct ref_rating_change;
+/* The end mail to every seat and observer: the result res, `by` the name
+ * of who resigned or decided (NULL: the rules), the ratings as ch says
+ * (reflife_end decided them), cond what the last move did (or NULL). */
+int	refview_end(struct ref_msg *, const struct play_game *,
+	    const char *by, const struct game_result *res,
+	    const struct ref_rating_change *ch, const struct ref_cond *cond);
 /* The result of an ended game in the language in effect (nothing while
  * it goes on): the engine's own words for a game the rules ended, else
  * the deferred text the referee stored (i18n_defer). */
@@ -340,49 +396,20 @@ int	refview_move_visible(const struct play_game *, int seat,
 	    const char *notation, int viewer);
 
 /* refgame.c: commands on games. */
-/* The seat's side: partners share one (the lower seat number). */
-int	refgame_side(const struct play_game *, int seat);
 /* Run steps. */
-ref_run_fn	refgame_cmd_new, refgame_cmd_accept, refgame_cmd_decline,
-	    refgame_cmd_move, refgame_cmd_preview, refgame_cmd_signal,
-	    refgame_cmd_board, refgame_cmd_history, refgame_cmd_resign,
-	    refgame_cmd_draw, refgame_cmd_observe, refgame_cmd_unobserve,
-	    refgame_cmd_say, refgame_cmd_thanks, refgame_cmd_rematch;
+ref_run_fn	refgame_cmd_new, refgame_cmd_accept, refgame_cmd_move,
+	    refgame_cmd_preview, refgame_cmd_signal, refgame_cmd_board,
+	    refgame_cmd_history, refgame_cmd_resign, refgame_cmd_draw,
+	    refgame_cmd_observe, refgame_cmd_say, refgame_cmd_thanks,
+	    refgame_cmd_rematch;
 /* A move line that is no move of the game, a sign-off "thanks": a remark
  * to set aside (the table's remark step of move and thanks). */
 int	refgame_remark(struct ref_msg *, const struct ref_call *);
-/* End a game other than by the rules (resign, agreement, admin).
- * winners: bit per seat; how: the `ended` word. */
-int	refgame_finish(struct ref_msg *, struct play_game *, int draw,
-	    unsigned winners, const char *how, const char *text,
-	    const char *by);
-/* An invitation declined (decliner: who) or lapsed (NULL): the mail to
- * the proposer, or with none (admin new) to the seats that had accepted;
- * never to the sender, whose own answer says it. */
-int	refgame_unplayed_mail(struct ref_msg *, const struct play_game *,
-	    const char *decliner);
-/* The invitation of an invited game mailed again to one seat (`bump`:
- * one held back from an unproven proposer). */
-int	refgame_invite_again(struct ref_msg *, const struct play_game *,
-	    int seat);
-/* Create a game from `new`/`admin new`; proposer 0 for admin new. */
-int	refgame_new(struct ref_msg *, const struct command *, int admin,
-	    struct ref_result *);
-/* The same; start: an admin's game begins at once, needing no
- * acceptance (the admin tool's `ludus new`); given: the seed, NULL for a
- * new one. */
-int	refgame_propose(struct ref_msg *, const struct command *, int admin,
-	    int start, const unsigned char *given, struct ref_result *);
 
 /* refadmin.c: admin commands, reports, confirmations, timers. */
 ref_run_fn	refadmin_cmd_new, refadmin_cmd_game, refadmin_cmd_ban,
 	    refadmin_cmd_reports, refadmin_cmd_resolve, refadmin_cmd_report,
 	    refadmin_cmd_confirm;
-int	refadmin_report(struct ref_msg *, const struct command *,
-	    struct ref_result *);
-/* confirm COOKIE: the line it confirms in res->rerun. */
-int	refadmin_confirm(struct ref_msg *, const struct command *,
-	    struct ref_result *);
 /* An `invitation` or `report` timer fell due. */
 int	refadmin_timer(struct ref_msg *, const struct store_timer *);
 /* Mail the sender a cookie that runs line when `confirm COOKIE` comes
@@ -393,12 +420,71 @@ int	refadmin_ask(struct ref_msg *, const char *line, int admin,
 
 /* reflife.c: a game's life, below the commands that reach it and above
  * the clocks, robots and views it uses. */
+/* A game proposed: `new` and `admin new` as read (reflife_proposal), or
+ * as a challenge, a rematch or the admin tool's `ludus new` build it.
+ * Every pointer foreign. */
+struct ref_proposal {
+	const char	*game;		/* the game's name as written */
+	char *const	*opts;		/* its OPT=VAL words, unchecked */
+	int		 nopts;
+	const struct command_seat *seats; /* the seats named, in order */
+	int		 nseats;
+	const char	*clock;		/* clock= as written, or NULL */
+	enum command_first first;
+	const char	*first_addr;	/* CMD_FIRST_ADDRESS */
+	int		 rated;		/* -1 default, 0 no, 1 yes */
+	int		 admin;		/* an admin's: no proposer's seat */
+	int		 start;		/* an admin's that begins at once,
+					 * needing no acceptance */
+	const unsigned char *seed;	/* RNG_SEED_LEN bytes; NULL: new */
+	int64_t		 invite_for;	/* seconds to accept; 0: the
+					 * configured invitation time */
+};
+/* The proposal a `new` or `admin new` line makes (pointers into c). */
+void	reflife_proposal(struct ref_proposal *, const struct command *c);
+/* Propose the game: checked, made, the invitations mailed (or held from
+ * an unproven proposer), begun at once when every seat has accepted. */
+int	reflife_propose(struct ref_msg *, const struct ref_proposal *,
+	    struct ref_result *);
+/* The invitation of an invited game mailed again to one seat (`bump`:
+ * one held back from an unproven proposer). */
+int	reflife_invite_again(struct ref_msg *, const struct play_game *,
+	    int seat);
+/* An invitation declined by the sender (decliner: their id) or lapsed
+ * (0): the game aborted, the ladder told, the mail to the proposer, or
+ * with none (admin new) to the seats that had accepted; never to the
+ * sender, whose own answer says it. */
+int	reflife_unplayed(struct ref_msg *, struct play_game *,
+	    int64_t decliner);
 /* The game begins: active, its clock running, the robots to move
  * played, the event (who: the player it is recorded for, 0 for none)
  * logged, the game-start mail to every seat.  Any invitation timer is
  * cancelled. */
 int	reflife_start(struct ref_msg *, struct play_game *, int64_t who,
 	    const char *event);
+/* seat played (before: the seats that were to move): a draw the other
+ * side offered declined, a takeback asked for answered, a conditional
+ * reply played, the clock, the robots to move; then the end (reflife_end)
+ * or the move mails. */
+int	reflife_moved(struct ref_msg *, struct play_game *, int seat,
+	    uint32_t before);
+/* The game is over: rated, the ladder challenge it was played for
+ * decided, the result posted to the ladder's list (refladder_end), then
+ * the end mail.  res: the result (the engine's when the rules ended it);
+ * by: who resigned or decided, NULL for the rules; cond: what the last
+ * move did to conditional moves, or NULL. */
+int	reflife_end(struct ref_msg *, const struct play_game *,
+	    const char *by, const struct game_result *res,
+	    const struct ref_cond *cond);
+/* The rules ended the game (the engine's result). */
+int	reflife_over(struct ref_msg *, const struct play_game *,
+	    const struct ref_cond *cond);
+/* End a game other than by the rules (resign, agreement, timeout,
+ * admin): winners a bit per seat, how the `ended` word, text the result
+ * (i18n_defer), by who decided (NULL: the sender). */
+int	reflife_finish(struct ref_msg *, struct play_game *, int draw,
+	    unsigned winners, const char *how, const char *text,
+	    const char *by);
 /* REF_OK when the game is being played, else REF_FAIL with the one
  * sentence every command that needs a game being played answers. */
 int	reflife_need_active(const struct play_game *, struct ref_result *);
@@ -440,7 +526,7 @@ struct ref_rating_change {
 	int	 old[STORE_MAX_SEATS];
 	int	 now[STORE_MAX_SEATS];
 };
-/* A game ended (by the rules or refgame_finish): rate it, decide the
+/* A game ended (reflife_end): rate it, decide the
  * ladder challenge it was played for, post the result to the ladder's
  * list.  Called before the end mail, which shows ch.  Only the first call
  * for a game does this; a later one (the end mail made again) fills ch
@@ -453,8 +539,6 @@ int	refladder_unplayed(struct ref_msg *, const struct play_game *,
 /* ladder, ladder join/leave, challenge; the admin ladder commands. */
 ref_run_fn	refladder_cmd_ladder, refladder_cmd_join, refladder_cmd_leave,
 	    refladder_cmd_challenge, refladder_cmd_admin;
-int	refladder_admin(struct ref_msg *, const struct command *,
-	    struct ref_result *);
 /* Open the ladders of the configuration's ladder.create that do not
  * exist yet (a line that does not make one is logged). */
 int	refladder_configured(struct ref_msg *);
@@ -491,14 +575,10 @@ void	refdeck_draw_free(struct refdeck_draw *);
 int	refdeck_dealt(struct ref_msg *, const struct gamedef *, int64_t game);
 
 /* refseek.c: open seeks, the lobby by mail. */
-#define REF_NOSEEK	3	/* refseek_answer: #ID is no seek */
+#define REF_NOSEEK	3	/* refseek_cmd_answer: #ID is no seek */
 /* seek, seeks; and accept #ID, decline #ID of a seek (the prior step
  * of accept and decline: REF_NOSEEK when #ID is no seek). */
 ref_run_fn	refseek_cmd_seek, refseek_cmd_seeks, refseek_cmd_answer;
-/* accept #ID / decline #ID when #ID is a seek; REF_NOSEEK when it is
- * not (then it is a game's). */
-int	refseek_answer(struct ref_msg *, const struct command *,
-	    const char *line, struct ref_result *);
 /* A `seek` timer (a seek lapses) or the weekly `seeks` posting. */
 int	refseek_timer(struct ref_msg *, const struct store_timer *);
 /* The open seeks the sender posted or has a seat in, as seeks[] (the
@@ -506,21 +586,22 @@ int	refseek_timer(struct ref_msg *, const struct store_timer *);
 int	refseek_list(struct ref_msg *, struct tmpl_data *);
 /* refcond.c: conditional moves and takebacks. */
 /* if, conditions, conditions clear, takeback: run steps. */
-ref_run_fn	refcond_cmd_if, refcond_cmd_conditions,
-	    refcond_cmd_conditions_clear, refcond_cmd_takeback;
+ref_run_fn	refcond_cmd_if, refcond_cmd_conditions, refcond_cmd_takeback;
 /* After *seat moved (before: the seats that were to move then): a
  * takeback asked for is answered; when the other seat's queue expects the
  * turn, its reply is played (the clock told of the first move), *seat and
- * *before then being the reply's; else the queue is cleared.  x->cond
+ * *before then being the reply's; else the queue is cleared.  cond
  * says what happened, for the mails. */
 int	refcond_after_move(struct ref_msg *, struct play_game *, int *seat,
-	    uint32_t *before);
+	    uint32_t *before, struct ref_cond *cond);
 /* After the move mails: the owner of the queue hears of it when those
  * mails passed them by (their notify setting). */
-int	refcond_tell(struct ref_msg *, const struct play_game *);
+int	refcond_tell(struct ref_msg *, const struct play_game *,
+	    const struct ref_cond *cond);
 /* conditional.*, conditions.* and takeback.declined for a reader of the
- * mails of the move (refview_game); owner_name names the queue's owner. */
-void	refcond_view(struct ref_msg *, const struct play_game *,
+ * mails of the move (refview_game) by what it did (cond, NULL: no
+ * move); owner_name names the queue's owner. */
+void	refcond_view(const struct play_game *, const struct ref_cond *cond,
 	    struct tmpl_data *, int viewer, const char *owner_name);
 
 /* refcmd.c: the command table's dispatcher, the only way to a command's

@@ -75,9 +75,10 @@ refadmin_ask(struct ref_msg *x, const char *line, int admin,
 }
 
 int
-refadmin_confirm(struct ref_msg *x, const struct command *c,
+refadmin_cmd_confirm(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	char *line;
 	int rc;
 
@@ -117,9 +118,11 @@ result_seat(struct ref_msg *x, const struct play_game *g,
 	}
 }
 
-static int
-admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
+int
+refadmin_cmd_game(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct play_game g;
 	char *text = NULL, *why = NULL, *seatname = NULL, hours[16];
 	unsigned winners = 0;
@@ -146,7 +149,7 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		text = why ? i18n_defer(N_("aborted by the admins: %s"), why,
 		    (char *)NULL) : xstrdup(N_("aborted by the admins"));
 		res->note = xasprintf(_("game #%lld aborted"), (long long)g.row.id);
-		rc = refgame_finish(x, &g, 0, 0, "aborted", text, NULL);
+		rc = reflife_finish(x, &g, 0, 0, "aborted", text, NULL);
 		break;
 	case CMD_ADMIN_ADJUDICATE:
 		if (c->result == CMD_RESULT_DRAW) {
@@ -155,7 +158,7 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 			text = why ? i18n_defer(N_("a draw by adjudication: "
 			    "%s"), why, (char *)NULL) :
 			    xstrdup(N_("a draw by adjudication"));
-			rc = refgame_finish(x, &g, 1, 0, "adjudicated", text,
+			rc = reflife_finish(x, &g, 1, 0, "adjudicated", text,
 			    NULL);
 			break;
 		}
@@ -184,7 +187,7 @@ admin_game(struct ref_msg *x, const struct command *c, struct ref_result *res)
 			    (long long)g.row.id, shown);
 			free(shown);
 		}
-		rc = refgame_finish(x, &g, 0, winners, "adjudicated", text,
+		rc = reflife_finish(x, &g, 0, winners, "adjudicated", text,
 		    NULL);
 		break;
 	default: /* CMD_ADMIN_EXTEND */
@@ -277,9 +280,10 @@ mail_admins(struct ref_msg *x, const struct store_report *rp, int reminder)
 }
 
 int
-refadmin_report(struct ref_msg *x, const struct command *c,
+refadmin_cmd_report(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct store_report rp;
 	struct store_timer t;
 	struct play_game g;
@@ -344,16 +348,19 @@ fail:
 	return -1;
 }
 
-static int
-admin_reports(struct ref_msg *x)
+int
+refadmin_cmd_reports(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
 	struct store_report *rp;
 	struct store_player p;
 	struct tmpl_data *d = tmpl_data_new(), *it;
 	struct tmpl_list *l = tmpl_list(d, "reports");
 	char when[40];
-	int n, i, k, rc;
+	int n, i, ki, rc;
 
+	(void)k;
+	(void)res;
 	if (store_reports_open(x->r->store, &rp, &n) == -1) {
 		tmpl_data_free(d);
 		return -1;
@@ -365,11 +372,11 @@ admin_reports(struct ref_msg *x)
 		tmpl_set(it, "text", rp[i].text);
 		ref_utc(rp[i].created, when, sizeof(when));
 		tmpl_set(it, "created", when);
-		if ((k = store_player_load(x->r->store, rp[i].reporter,
+		if ((ki = store_player_load(x->r->store, rp[i].reporter,
 		    &p)) == 0) {
 			tmpl_set(it, "reporter", p.address);
 			store_player_free(&p);
-		} else if (k == -1)
+		} else if (ki == -1)
 			ref_store_failed(x);
 	}
 	store_reports_free(rp, n);
@@ -378,10 +385,11 @@ admin_reports(struct ref_msg *x)
 	return rc;
 }
 
-static int
-admin_resolve(struct ref_msg *x, const struct command *c,
+int
+refadmin_cmd_resolve(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct store_report rp;
 	struct store_player rep;
 	struct store_game g;
@@ -438,17 +446,13 @@ int
 refadmin_cmd_new(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
-	return refgame_new(x, k->c, 1, res);
+	struct ref_proposal p;
+
+	reflife_proposal(&p, k->c);
+	return reflife_propose(x, &p, res);
 }
 
 /* admin abort, adjudicate, extend */
-int
-refadmin_cmd_game(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return admin_game(x, k->c, res);
-}
-
 /* admin ban, unban */
 int
 refadmin_cmd_ban(struct ref_msg *x, const struct ref_call *k,
@@ -471,36 +475,6 @@ refadmin_cmd_ban(struct ref_msg *x, const struct ref_call *k,
 	return REF_OK;
 }
 
-int
-refadmin_cmd_reports(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	(void)k;
-	(void)res;
-	return admin_reports(x);
-}
-
-int
-refadmin_cmd_resolve(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return admin_resolve(x, k->c, res);
-}
-
-int
-refadmin_cmd_report(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return refadmin_report(x, k->c, res);
-}
-
-int
-refadmin_cmd_confirm(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return refadmin_confirm(x, k->c, res);
-}
-
 static int
 timer_invitation(struct ref_msg *x, const struct store_timer *t)
 {
@@ -513,18 +487,7 @@ timer_invitation(struct ref_msg *x, const struct store_timer *t)
 		return rc == REF_TEMP ? -1 : 0;
 	rc = 0;
 	if (strcmp(g.row.status, "invited") == 0 && g.row.expires <= x->now) {
-		free(g.row.status);
-		g.row.status = xstrdup("aborted");
-		free(g.row.ended);
-		g.row.ended = xstrdup("expired");
-		g.row.updated = x->now;
-		if (fx_game_update(x, &g.row) == -1 ||
-		    fx_event_add(x, g.row.id, 0, 0,
-		    "invitation expired", NULL, x->now) == -1 ||
-		    refladder_unplayed(x, &g, 0) == -1)
-			rc = -1;
-		else
-			rc = refgame_unplayed_mail(x, &g, NULL);
+		rc = reflife_unplayed(x, &g, 0);
 	}
 	play_free(&g);
 	return rc;

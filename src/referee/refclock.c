@@ -437,7 +437,7 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 		 * One seat's name is translated for each reader. */
 		text = i18n_defer(N_("%s ran out of time"), buf_str(&seats),
 		    (char *)NULL);
-		rc = refgame_finish(x, &g, winners == 0, winners, "timeout",
+		rc = reflife_finish(x, &g, winners == 0, winners, "timeout",
 		    text, ti.name);
 	} else {
 		const struct config_list *admins = &x->r->cfg->referee.admins;
@@ -459,7 +459,7 @@ timer_timeout(struct ref_msg *x, const struct store_timer *t)
 			    REFVIEW_OBSERVERS, timeout_extra, &ti);
 		for (i = 0; rc == 0 && i < admins->n; i++) {
 			struct tmpl_data *d = refview_game(x, &g, &rs,
-			    GAME_PUBLIC);
+			    GAME_PUBLIC, NULL);
 
 			tmpl_set(d, "timeout.name", ti.name);
 			rc = ref_send_addr(x, admins->v[i], "timeout-admin", d,

@@ -254,7 +254,7 @@ ref_game_make(struct ref_msg *x, const struct gamedef *def,
 
 	if (play_build(def, set, words, nwords, addresses, naddresses, seed,
 	    status, x->now, g, err, errlen) != 0)
-		return -1;
+		return REF_FAIL;
 	for (i = 0; i < g->row.nseats; i++)
 		if (ref_player_make(x, g->address[i], &g->row.player[i]) == -1)
 			goto temp;
@@ -266,23 +266,24 @@ ref_game_make(struct ref_msg *x, const struct gamedef *def,
 	 * seats' players, the robots play) reads the rows made for it. */
 	if (refeff_apply(x) != REF_OK)
 		goto temp;
-	return 0;
+	return REF_OK;
 temp:
 	util_err(err, errlen, "%s", store_errmsg(x->r->store));
 	play_free(g);
-	return PLAY_TEMP;
+	return REF_TEMP;
 }
 
 int
 ref_play(struct ref_msg *x, struct play_game *g, int seat, const char *line,
-    char *err, size_t errlen)
+    int *played, char *err, size_t errlen)
 {
 	char texts[PLAY_LINE_MAX][GAME_MOVE_TEXT];
 	int n, i;
 
+	/* play.c's outcomes stop here: the referee's own from now on. */
 	if ((n = play_line_moves(g, seat, line, x->now, texts, PLAY_LINE_MAX,
 	    err, errlen)) < 0)
-		return n;
+		return n == PLAY_TEMP ? REF_TEMP : REF_FAIL;
 	for (i = 0; i < n; i++)
 		fx_move_add(x, g->row.id, g->row.nmoves - n + i + 1, seat,
 		    texts[i], x->now);
@@ -290,9 +291,11 @@ ref_play(struct ref_msg *x, struct play_game *g, int seat, const char *line,
 	/* A move is applied when it has been decided (refeff.h). */
 	if (refeff_apply(x) != REF_OK) {
 		util_err(err, errlen, "%s", store_errmsg(x->r->store));
-		return PLAY_TEMP;
+		return REF_TEMP;
 	}
-	return n;
+	if (played != NULL)
+		*played = n;
+	return REF_OK;
 }
 
 int

@@ -94,14 +94,14 @@ option_list(struct tmpl_list *l, const struct gamedef *def)
  * language in effect: the form, then what it does from HELP_COLUMN on
  * (three spaces after a longer form); its further lines under it. */
 static void
-help_commands(struct tmpl_list *l)
+help_commands(const struct ref_command *table, struct tmpl_list *l)
 {
-	const struct command_entry *e;
+	const struct ref_command *e;
 	struct buf b = { 0 };
 	const char *u, *t;
 	int width;
 
-	for (e = command_table; e->kind != CMD_NONE; e++) {
+	for (e = table; e->kind != CMD_NONE; e++) {
 		if (e->help_usage == NULL || (e->flags & COMMAND_ADMIN))
 			continue;
 		u = _(e->help_usage);
@@ -123,9 +123,11 @@ help_commands(struct tmpl_list *l)
 }
 
 /* help [GAME|TOPIC] */
-static int
-cmd_help(struct ref_msg *x, const struct command *c, struct ref_result *res)
+int
+refself_cmd_help(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	const struct command *c = k->c;
 	const struct gamedef *def = NULL;
 	struct tmpl_data *d = tmpl_data_new();
 	struct tmpl_list *l;
@@ -169,20 +171,22 @@ cmd_help(struct ref_msg *x, const struct command *c, struct ref_result *res)
 		tmpl_set(it, "name", x->r->defs[i].name);
 		tmpl_set(it, "title", _(x->r->defs[i].title));
 	}
-	help_commands(tmpl_list(d, "commands"));
+	help_commands(k->table, tmpl_list(d, "commands"));
 	rc = ref_send(x, &x->me, "help", d, 0, -1, NULL);
 	tmpl_data_free(d);
 	return rc;
 }
 
 /* games */
-static int
-cmd_games(struct ref_msg *x, struct ref_result *res)
+int
+refself_cmd_games(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
 	struct tmpl_data *d = tmpl_data_new(), *it;
 	struct tmpl_list *l = tmpl_list(d, "games");
 	int i, j, rc;
 
+	(void)k;
 	(void)res;
 	for (i = 0; i < x->r->ndefs; i++) {
 		const struct gamedef *def = &x->r->defs[i];
@@ -219,9 +223,11 @@ opponents(const struct ref_seats *rs, int seat, struct buf *b)
 #define LIST_FINISHED	10
 
 /* list, and bump (boards of the games waiting on the sender) */
-static int
-cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
+int
+refself_cmd_list(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	int bump = k->c->kind == CMD_BUMP;
 	struct tmpl_data *d = tmpl_data_new(), *it;
 	struct tmpl_list *you, *others, *inv, *fin;
 	struct play_game g;
@@ -229,7 +235,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	struct buf rb = { 0 };
 	int64_t *ids = NULL;
 	char when[120], err[300];
-	int n, i, k, seat, nfin = 0, nbumped = 0, ninvited = 0, authority;
+	int n, i, lr, seat, nfin = 0, nbumped = 0, ninvited = 0, authority;
 	int rc = REF_OK;
 
 	if (store_game_ids(x->r->store, x->me.id, &ids, &n) == -1 ||
@@ -252,12 +258,12 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 	for (i = 0; i < n && rc == REF_OK; i++) {
 		/* A game that cannot be read is left out of the list; a
 		 * store that fails is no shorter list. */
-		if ((k = play_load(x->r->store, x->r->defs, x->r->ndefs,
+		if ((lr = play_load(x->r->store, x->r->defs, x->r->ndefs,
 		    ids[i], &g, err, sizeof(err))) == -1) {
 			rc = -1;
 			break;
 		}
-		if (k != 0)
+		if (lr != 0)
 			continue;
 		if (refview_seats(x, &g, &rs) == -1) {
 			play_free(&g);
@@ -281,7 +287,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 				    when : "");
 				if (bump) {
 					struct tmpl_data *bd = refview_game(x,
-					    &g, &rs, seat);
+					    &g, &rs, seat, NULL);
 
 					rc = ref_send(x, &x->me, "board", bd,
 					    g.row.id, seat, NULL);
@@ -308,7 +314,7 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 			/* An invitation held back from an unproven
 			 * proposer, or one lost: mailed again. */
 			if (bump && seat >= 0 && !g.row.accepted[seat]) {
-				rc = refgame_invite_again(x, &g, seat);
+				rc = reflife_invite_again(x, &g, seat);
 				ninvited++;
 			}
 			it = tmpl_list_add(inv);
@@ -316,12 +322,12 @@ cmd_list(struct ref_msg *x, int bump, struct ref_result *res)
 			tmpl_set(it, "title", _(g.def->title));
 			ref_utc(g.row.expires, when, sizeof(when));
 			tmpl_set(it, "expires", when);
-			if (g.row.inviter != 0 && (k = store_player_load(
+			if (g.row.inviter != 0 && (lr = store_player_load(
 			    x->r->store, g.row.inviter, &inviter)) == 0) {
 				tmpl_set(it, "inviter", ref_name(&inviter));
 				store_player_free(&inviter);
 			} else {
-				if (g.row.inviter != 0 && k == -1)
+				if (g.row.inviter != 0 && lr == -1)
 					ref_store_failed(x);
 				tmpl_set(it, "inviter", _("the admins"));
 			}
@@ -401,9 +407,11 @@ language_note(const char *lang)
 	return xasprintf(_("mails to you are now in %s"), lang);
 }
 
-static int
-cmd_set(struct ref_msg *x, const struct command *c, struct ref_result *res)
+int
+refself_cmd_set(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	const struct command *c = k->c;
 	static const char *const notify[] = { [CMD_NOTIFY_TURN] = "turn",
 	    [CMD_NOTIFY_ALL] = "all", [CMD_NOTIFY_OFF] = "off" };
 	struct store_player *p = &x->me;
@@ -462,10 +470,11 @@ cmd_set(struct ref_msg *x, const struct command *c, struct ref_result *res)
 	return fx_player_update(x, p) == -1 ? -1 : REF_OK;
 }
 
-static int
-cmd_vacation(struct ref_msg *x, const struct command *c,
+int
+refself_cmd_vacation(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct tmpl_data *d;
 	char when[40];
 	int64_t left;
@@ -486,47 +495,3 @@ cmd_vacation(struct ref_msg *x, const struct command *c,
 
 /* ---- run steps (the command table in refcmd.c) ---- */
 
-int
-refself_cmd_help(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_help(x, k->c, res);
-}
-
-int
-refself_cmd_games(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	(void)k;
-	return cmd_games(x, res);
-}
-
-int
-refself_cmd_list(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	(void)k;
-	return cmd_list(x, 0, res);
-}
-
-int
-refself_cmd_bump(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	(void)k;
-	return cmd_list(x, 1, res);
-}
-
-int
-refself_cmd_set(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_set(x, k->c, res);
-}
-
-int
-refself_cmd_vacation(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_vacation(x, k->c, res);
-}

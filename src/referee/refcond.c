@@ -30,18 +30,6 @@
 /* Lines one seat may have queued in one game. */
 #define REFCOND_LINES_MAX	20
 
-static unsigned
-side_mask(const struct play_game *g, int seat)
-{
-	unsigned m = 0;
-	int i;
-
-	for (i = 0; i < g->row.nseats; i++)
-		if (refgame_side(g, i) == refgame_side(g, seat))
-			m |= 1u << i;
-	return m;
-}
-
 /* The state after the first n logged moves, re-derived from the seed
  * (owned); NULL with err when the log does not replay. */
 static void *
@@ -205,10 +193,13 @@ line_relation(char **a, int na, char **b, int nb, int *at)
 	return na >= nb ? 1 : 2;
 }
 
-static int
-cmd_if(struct ref_msg *x, struct play_game *g, int seat,
-    const struct command *c, struct ref_result *res)
+int
+refcond_cmd_if(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
+	const struct command *c = k->c;
 	const struct game_ops *ops = g->def->ops;
 	struct store_move *log = NULL;
 	struct buf canon = { 0 };
@@ -218,8 +209,6 @@ cmd_if(struct ref_msg *x, struct play_game *g, int seat,
 	int opp = !seat, n = 0, nlog = 0, i, j, rc, last, at = 0, nn, no;
 	int drop = 0;
 
-	if ((rc = reflife_need_active(g, res)) != REF_OK)
-		return rc;
 	if (g->row.nseats != 2 || ops->partner != NULL ||
 	    ops->determinize != NULL)
 		return ref_fail(res, _("%s has hidden cards: conditional moves "
@@ -319,10 +308,13 @@ out:
 	return rc;
 }
 
-static int
-cmd_conditions(struct ref_msg *x, struct play_game *g, int seat, int clear,
+int
+refcond_cmd_conditions(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
+	int clear = k->c->kind == CMD_CONDITIONS_CLEAR;
 	struct ref_seats rs;
 	struct tmpl_data *d;
 	struct tmpl_list *l;
@@ -347,7 +339,7 @@ cmd_conditions(struct ref_msg *x, struct play_game *g, int seat, int clear,
 		store_strings_free(lines, n);
 		return -1;
 	}
-	d = refview_game(x, g, &rs, seat);
+	d = refview_game(x, g, &rs, seat, NULL);
 	l = tmpl_list(d, "conditions.lines");
 	for (i = 0; i < n; i++) {
 		struct buf b = { 0 };
@@ -519,23 +511,23 @@ tb_apply(struct ref_msg *x, struct play_game *g, struct tb_plan *p,
 		return -1;
 	ti->done = 1;
 	if (strcmp(g->row.status, "finished") == 0)
-		return refview_end(x, g);
+		return reflife_over(x, g, NULL);
 	return refview_fanout(x, g, "takeback", REFVIEW_SEATS |
 	    REFVIEW_OBSERVERS, tb_extra, ti);
 }
 
-static int
-cmd_takeback(struct ref_msg *x, struct play_game *g, int seat,
+int
+refcond_cmd_takeback(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	struct play_game *g = k->g;
+	int seat = k->seat;
 	struct tb_plan plan;
 	struct tb_info ti;
 	struct ref_seats rs;
-	unsigned seats = 0, others = 0, mine = side_mask(g, seat);
+	unsigned seats = 0, others = 0, mine = play_side_mask(g, seat);
 	int at = 0, rc, i, proposer = seat;
 
-	if ((rc = reflife_need_active(g, res)) != REF_OK)
-		return rc;
 	if ((rc = store_takeback_get(x->r->store, g->row.id, &seats, &at)) ==
 	    -1)
 		return -1;
@@ -567,7 +559,7 @@ cmd_takeback(struct ref_msg *x, struct play_game *g, int seat,
 	ti.g = g;
 	ti.plan = &plan;
 	ti.name = ref_name(&rs.p[proposer]);
-	ti.side = side_mask(g, proposer);
+	ti.side = play_side_mask(g, proposer);
 	for (i = 0; i < g->row.nseats; i++)
 		if (!(ti.side & (1u << i)))
 			others |= 1u << i;
@@ -601,34 +593,6 @@ out:
 
 /* ---- run steps (the command table in refcmd.c) ---- */
 
-int
-refcond_cmd_if(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_if(x, k->g, k->seat, k->c, res);
-}
-
-int
-refcond_cmd_conditions(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_conditions(x, k->g, k->seat, 0, res);
-}
-
-int
-refcond_cmd_conditions_clear(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_conditions(x, k->g, k->seat, 1, res);
-}
-
-int
-refcond_cmd_takeback(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_takeback(x, k->g, k->seat, res);
-}
-
 /* The opponent's turn just ended: the run of its plies at the end of the
  * log since the owner's last, as "3, 6". */
 static int
@@ -650,10 +614,9 @@ last_turn(struct ref_msg *x, const struct play_game *g, int owner,
 
 int
 refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
-    uint32_t *before)
+    uint32_t *before, struct ref_cond *rc)
 {
 	const struct game_ops *ops = g->def->ops;
-	struct ref_cond *rc = &x->cond;
 	struct buf turn = { 0 };
 	char **lines = NULL, *t[2 * COMMAND_IF_MAX], *reply = NULL;
 	char err[GAME_ERRLEN + 100];
@@ -672,7 +635,7 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 		if (fx_takeback_set(x, g->row.id, 0, 0, x->now) ==
 		    -1)
 			return -1;
-		if ((seats & side_mask(g, *seat)) == 0) {
+		if ((seats & play_side_mask(g, *seat)) == 0) {
 			rc->game = g->row.id;
 			rc->tb_declined = seats;
 			if (fx_event_add(x, g->row.id,
@@ -728,10 +691,10 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 	if (refclock_after_move(x, g, *seat, *before) == -1)
 		goto out;
 	b2 = ops->to_move(g->st);
-	if ((r = ref_play(x, g, owner, reply, err, sizeof(err))) ==
-	    PLAY_TEMP)
+	if ((r = ref_play(x, g, owner, reply, NULL, err, sizeof(err))) ==
+	    REF_TEMP)
 		goto out;
-	if (r == -1) {
+	if (r == REF_FAIL) {
 		/* Checked when it was queued: the engine disagrees now. */
 		log_err("game #%lld: conditional move `%s` refused: %s",
 		    (long long)g->row.id, reply, err);
@@ -739,7 +702,7 @@ refcond_after_move(struct ref_msg *x, struct play_game *g, int *seat,
 		ret = fx_conditions_clear(x, g->row.id, owner);
 		goto out;
 	}
-	g->row.draw_offer &= side_mask(g, owner);
+	play_draw_declined(g, owner);
 	/* A reply that ended the game leaves nothing to wait for. */
 	left = strcmp(g->row.status, "active") == 0 ? kept : 0;
 	if (fx_conditions_set(x, g->row.id, owner, lines,
@@ -763,9 +726,10 @@ out:
 }
 
 int
-refcond_tell(struct ref_msg *x, const struct play_game *g)
+refcond_tell(struct ref_msg *x, const struct play_game *g,
+    const struct ref_cond *rc)
 {
-	struct ref_cond *rc = &x->cond;
+	struct refview_about ab = { rc, NULL };
 	struct ref_seats rs;
 	struct tmpl_data *d;
 	const char *notify;
@@ -783,7 +747,7 @@ refcond_tell(struct ref_msg *x, const struct play_game *g)
 	if ((rc->fired && strcmp(notify, "turn") == 0) ||
 	    (rc->cleared && strcmp(notify, "off") == 0)) {
 		ref_lang(&rs.p[rc->owner]);
-		d = refview_game(x, g, &rs, rc->owner);
+		d = refview_game(x, g, &rs, rc->owner, &ab);
 		tmpl_list(d, "conditions.lines");
 		tmpl_set(d, "conditions.count", "0");
 		tmpl_set(d, "conditions.playable", "");
@@ -797,10 +761,9 @@ refcond_tell(struct ref_msg *x, const struct play_game *g)
 }
 
 void
-refcond_view(struct ref_msg *x, const struct play_game *g,
+refcond_view(const struct play_game *g, const struct ref_cond *rc,
     struct tmpl_data *d, int viewer, const char *owner_name)
 {
-	const struct ref_cond *rc = &x->cond;
 
 	tmpl_set(d, "conditional.text", "");
 	tmpl_set(d, "conditional.after", "");
@@ -810,7 +773,7 @@ refcond_view(struct ref_msg *x, const struct play_game *g,
 	tmpl_set(d, "conditions.cleared", "");
 	tmpl_set(d, "conditions.after", "");
 	tmpl_set(d, "takeback.declined", "");
-	if (rc->game != g->row.id)
+	if (rc == NULL || rc->game != g->row.id)
 		return;
 	if (rc->fired) {
 		tmpl_set(d, "conditional.text", rc->reply);

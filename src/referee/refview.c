@@ -375,8 +375,9 @@ board_labels(const struct ref_seats *rs, char labels[][REFVIEW_LABEL_LEN],
 
 struct tmpl_data *
 refview_game(struct ref_msg *x, const struct play_game *g,
-    const struct ref_seats *rs, int viewer)
+    const struct ref_seats *rs, int viewer, const struct refview_about *ab)
 {
+	const struct ref_cond *cond = ab != NULL ? ab->cond : NULL;
 	char labels[STORE_MAX_SEATS][REFVIEW_LABEL_LEN];
 	const struct game_ops *ops = g->def->ops;
 	struct tmpl_data *d = tmpl_data_new(), *it;
@@ -400,8 +401,8 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	tmpl_set(d, "game.clock", buf_str(&b));
 	buf_reset(&b);
 	tmpl_set(d, "game.rated", g->row.rated ? "1" : "");
-	if (x->ending != NULL)
-		res = *x->ending;
+	if (ab != NULL && ab->ending != NULL)
+		res = *ab->ending;
 	else
 		ops->result(g->st, &res);
 	tmpl_set(d, "game.over", res.over || strcmp(g->row.status,
@@ -539,8 +540,8 @@ refview_game(struct ref_msg *x, const struct play_game *g,
 	free(variant);
 	/* What the move being mailed did to conditional moves and
 	 * takebacks; the takebacks a rated game has seen. */
-	refcond_view(x, g, d, viewer, x->cond.owner >= 0 &&
-	    x->cond.owner < rs->n ? v.names[x->cond.owner] : "");
+	refcond_view(g, cond, d, viewer, cond != NULL && cond->owner >= 0 &&
+	    cond->owner < rs->n ? v.names[cond->owner] : "");
 	tmpl_set(d, "game.takebacks", "");
 	if (g->row.rated) {
 		struct store_event *ev;
@@ -579,13 +580,14 @@ int
 refview_fanout(struct ref_msg *x, const struct play_game *g,
     const char *tmplname, int flags, refview_extra_fn extra, void *arg)
 {
-	return refview_fanout_but(x, g, tmplname, flags, 0, extra, arg);
+	return refview_fanout_about(x, g, tmplname, flags, 0, NULL, extra,
+	    arg);
 }
 
 int
-refview_fanout_but(struct ref_msg *x, const struct play_game *g,
-    const char *tmplname, int flags, unsigned skip, refview_extra_fn extra,
-    void *arg)
+refview_fanout_about(struct ref_msg *x, const struct play_game *g,
+    const char *tmplname, int flags, unsigned skip,
+    const struct refview_about *ab, refview_extra_fn extra, void *arg)
 {
 	struct ref_seats rs;
 	struct tmpl_data *d;
@@ -601,7 +603,7 @@ refview_fanout_but(struct ref_msg *x, const struct play_game *g,
 			continue;
 		/* The reader's language before anything is written. */
 		ref_lang(&rs.p[i]);
-		d = refview_game(x, g, &rs, i);
+		d = refview_game(x, g, &rs, i, ab);
 		if (extra)
 			extra(d, arg, i);
 		rc = ref_send(x, &rs.p[i], tmplname, d, g->row.id, i, NULL);
@@ -616,7 +618,7 @@ refview_fanout_but(struct ref_msg *x, const struct play_game *g,
 				break;
 			}
 			ref_lang(&p);
-			d = refview_game(x, g, &rs, GAME_PUBLIC);
+			d = refview_game(x, g, &rs, GAME_PUBLIC, ab);
 			if (extra)
 				extra(d, arg, GAME_PUBLIC);
 			rc = ref_send(x, &p, tmplname, d, g->row.id, -1,
@@ -744,9 +746,11 @@ refview_status(const char *status)
 }
 
 int
-refview_end_by(struct ref_msg *x, const struct play_game *g, const char *by,
-    const struct game_result *res)
+refview_end(struct ref_msg *x, const struct play_game *g, const char *by,
+    const struct game_result *res, const struct ref_rating_change *ch,
+    const struct ref_cond *cond)
 {
+	struct refview_about ab = { cond, res };
 	struct end_info e;
 	struct ref_seats rs;
 	int i, rc;
@@ -757,6 +761,7 @@ refview_end_by(struct ref_msg *x, const struct play_game *g, const char *by,
 		return -1;
 	e.by = by;
 	e.res = *res;
+	e.rating = *ch;
 	if (refview_seats(x, g, &rs) == -1)
 		return -1;
 	for (i = 0; i < rs.n; i++)
@@ -765,23 +770,8 @@ refview_end_by(struct ref_msg *x, const struct play_game *g, const char *by,
 			    "", ref_name(&rs.p[i]));
 	refview_seats_free(&rs);
 	util_hex(g->row.seed, RNG_SEED_LEN, e.seed);
-	if (refladder_end(x, g, res, &e.rating) == -1) {
-		buf_free(&e.winners);
-		return -1;
-	}
-	x->ending = res;
-	rc = refview_fanout(x, g, "end", REFVIEW_SEATS | REFVIEW_OBSERVERS,
-	    end_extra, &e);
-	x->ending = NULL;
+	rc = refview_fanout_about(x, g, "end", REFVIEW_SEATS |
+	    REFVIEW_OBSERVERS, 0, &ab, end_extra, &e);
 	buf_free(&e.winners);
 	return rc;
-}
-
-int
-refview_end(struct ref_msg *x, const struct play_game *g)
-{
-	struct game_result res;
-
-	g->def->ops->result(g->st, &res);
-	return refview_end_by(x, g, NULL, &res);
 }

@@ -483,10 +483,11 @@ refladder_unplayed(struct ref_msg *x, const struct play_game *g,
 
 /* ---- commands ---- */
 
-static int
-ladder_join(struct ref_msg *x, const struct command *c,
+int
+refladder_cmd_join(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct ladder l;
 	struct store_rung *r;
 	struct store_player p;
@@ -593,10 +594,11 @@ rung_remove(struct ref_msg *x, struct ladder *l, int i)
 	return fx_rungs_set(x, l->row.id, l->rungs, l->n);
 }
 
-static int
-ladder_leave(struct ref_msg *x, const struct command *c,
+int
+refladder_cmd_leave(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct ladder l;
 	int i, n, rc;
 
@@ -625,10 +627,11 @@ ladder_leave(struct ref_msg *x, const struct command *c,
 	return rc == 0 ? REF_OK : -1;
 }
 
-static int
-ladder_show(struct ref_msg *x, const struct command *c,
+int
+refladder_cmd_ladder(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct ladder l;
 	struct tmpl_data *d;
 	int rc;
@@ -682,14 +685,18 @@ common_ladder(struct ref_msg *x, int64_t a, int64_t b, struct ladder *out,
 	return 0;
 }
 
-static int
-challenge(struct ref_msg *x, const struct command *c,
+int
+refladder_cmd_challenge(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct ladder l;
 	struct store_player them;
 	struct store_challenge ch, *past;
-	struct command nc;
+	struct ref_proposal p;
+	struct command_seat *seats;
+	char **words = NULL;
+	int nseats = 0, nwords = 0;
 	struct play_game g;
 	int64_t them_id;
 	char *tok, *save, *opts = NULL;
@@ -789,13 +796,13 @@ challenge(struct ref_msg *x, const struct command *c,
 
 	/* The game: the ladder's variant and clock, rated; partners sit
 	 * opposite (1st and 3rd against 2nd and 4th). */
-	memset(&nc, 0, sizeof(nc));
-	nc.kind = CMD_NEW;
-	nc.gamename = l.row.kind;
-	nc.clock = l.row.clock;
-	nc.rated = 1;
-	nc.seats = xcalloc(3, sizeof(*nc.seats));
-	nc.seats[nc.nseats++].addr = c->addr;
+	memset(&p, 0, sizeof(p));
+	p.game = l.row.kind;
+	p.clock = l.row.clock;
+	p.rated = 1;
+	p.invite_for = l.row.accept;
+	seats = xcalloc(3, sizeof(*seats));
+	seats[nseats++].addr = c->addr;
 	if (l.row.pairs) {
 		struct store_player p1, p2;
 
@@ -811,37 +818,39 @@ challenge(struct ref_msg *x, const struct command *c,
 		 * (quarantined), never the player's. */
 		if (ref_must(x, store_player_load(x->r->store, mine, &p1),
 		    "player", mine) != 0) {
-			free(nc.seats);
+			free(seats);
 			rc = -1;
 			goto out;
 		}
 		if (ref_must(x, store_player_load(x->r->store, theirs, &p2),
 		    "player", theirs) != 0) {
 			store_player_free(&p1);
-			free(nc.seats);
+			free(seats);
 			rc = -1;
 			goto out;
 		}
-		nc.seats[nc.nseats++].addr = xstrdup(p1.address);
-		nc.seats[nc.nseats++].addr = xstrdup(p2.address);
+		seats[nseats++].addr = xstrdup(p1.address);
+		seats[nseats++].addr = xstrdup(p2.address);
 		store_player_free(&p1);
 		store_player_free(&p2);
-		nc.first = CMD_FIRST_ME;
+		p.first = CMD_FIRST_ME;
 	}
 	opts = xstrdup(l.row.options);
 	for (tok = strtok_r(opts, " ", &save); tok != NULL;
 	    tok = strtok_r(NULL, " ", &save)) {
-		nc.opts = xreallocarray(nc.opts, (size_t)nc.nopts + 1,
-		    sizeof(*nc.opts));
-		nc.opts[nc.nopts++] = tok;
+		words = xreallocarray(words, (size_t)nwords + 1,
+		    sizeof(*words));
+		words[nwords++] = tok;
 	}
-	x->invite_for = l.row.accept;
-	rc = refgame_new(x, &nc, 0, res);
-	x->invite_for = 0;
-	for (i = 1; i < nc.nseats; i++)
-		free(nc.seats[i].addr);
-	free(nc.seats);
-	free(nc.opts);
+	p.seats = seats;
+	p.nseats = nseats;
+	p.opts = words;
+	p.nopts = nwords;
+	rc = reflife_propose(x, &p, res);
+	for (i = 1; i < nseats; i++)
+		free(seats[i].addr);
+	free(seats);
+	free(words);
 	if (rc != REF_OK)
 		goto out;
 	rc = -1;
@@ -1077,9 +1086,10 @@ refladder_configured(struct ref_msg *x)
 }
 
 int
-refladder_admin(struct ref_msg *x, const struct command *c,
+refladder_cmd_admin(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	struct ladder l;
 	int i, rc;
 
@@ -1146,42 +1156,7 @@ refladder_admin(struct ref_msg *x, const struct command *c,
 
 /* ---- run steps (the command table in refcmd.c) ---- */
 
-int
-refladder_cmd_ladder(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return ladder_show(x, k->c, res);
-}
-
-int
-refladder_cmd_join(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return ladder_join(x, k->c, res);
-}
-
-int
-refladder_cmd_leave(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return ladder_leave(x, k->c, res);
-}
-
-int
-refladder_cmd_challenge(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return challenge(x, k->c, res);
-}
-
 /* admin ladder create, close, remove-player, adjust */
-int
-refladder_cmd_admin(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return refladder_admin(x, k->c, res);
-}
-
 /* ---- the weekly timer: inactivity, standings to the list ---- */
 
 int

@@ -334,13 +334,14 @@ open_seeks_of(struct ref_msg *x, int64_t player, int *n)
 	return rc;
 }
 
-static int
-cmd_seek(struct ref_msg *x, const struct command *c,
+int
+refseek_cmd_seek(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
 	const struct config *cfg = x->r->cfg;
 	const struct gamedef *def;
-	struct store_seek k;
+	struct store_seek sk;
 	struct store_ladder l;
 	struct store_timer t;
 	struct config_clock ck;
@@ -352,14 +353,14 @@ cmd_seek(struct ref_msg *x, const struct command *c,
 	    NULL)
 		return ref_fail(res, _("there is no game `%s`; send `games` for "
 		    "the list"), c->gamename);
-	memset(&k, 0, sizeof(k));
+	memset(&sk, 0, sizeof(sk));
 	if (c->ladder != NULL) {
 		if ((rc = store_ladder_find(x->r->store, c->ladder, &l)) == -1)
 			return -1;
 		if (rc == 1)
 			return ref_fail(res, _("there is no ladder `%s`"),
 			    c->ladder);
-		k.ladder = l.id;
+		sk.ladder = l.id;
 		rc = REF_OK;
 		if (l.closed)
 			rc = ref_fail(res, _("ladder %s is closed"), l.name);
@@ -369,7 +370,7 @@ cmd_seek(struct ref_msg *x, const struct command *c,
 		store_ladder_free(&l);
 		if (rc != REF_OK)
 			return rc;
-		if ((rc = ladder_member(x, k.ladder, x->me.id)) == -1)
+		if ((rc = ladder_member(x, sk.ladder, x->me.id)) == -1)
 			return -1;
 		if (rc == 0)
 			return ref_fail(res, _("you are not on ladder %s: a seek "
@@ -416,45 +417,45 @@ cmd_seek(struct ref_msg *x, const struct command *c,
 	if (c->first == CMD_FIRST_RANDOM || c->first == CMD_FIRST_ME)
 		buf_printf(&words, "%sfirst=%s", words.len ? " " : "",
 		    c->first == CMD_FIRST_ME ? "me" : "random");
-	k.kind = (char *)def->name;
-	k.words = (char *)buf_str(&words);
-	k.clock = clock.len ? (char *)buf_str(&clock) : NULL;
-	k.rated = c->rated != 0;
-	k.nseats = def->seats;
-	k.player[0] = x->me.id;
-	k.rating_min = c->rating_min;
-	k.rating_max = c->rating_max;
-	k.status = "open";
-	k.created = x->now;
-	k.expires = x->now + cfg->clock.invitation_ms / 1000;
+	sk.kind = (char *)def->name;
+	sk.words = (char *)buf_str(&words);
+	sk.clock = clock.len ? (char *)buf_str(&clock) : NULL;
+	sk.rated = c->rated != 0;
+	sk.nseats = def->seats;
+	sk.player[0] = x->me.id;
+	sk.rating_min = c->rating_min;
+	sk.rating_max = c->rating_max;
+	sk.status = "open";
+	sk.created = x->now;
+	sk.expires = x->now + cfg->clock.invitation_ms / 1000;
 	rc = -1;
-	if (refeff_reserve(x, STORE_SERIES_GAME, &k.id) == -1 ||
-	    fx_seek_add(x, &k) == -1 ||
+	if (refeff_reserve(x, STORE_SERIES_GAME, &sk.id) == -1 ||
+	    fx_seek_add(x, &sk) == -1 ||
 	    fx_action_add(x, x->me.id, "new", x->now) == -1)
 		goto out;
 	memset(&t, 0, sizeof(t));
-	t.due = k.expires;
+	t.due = sk.expires;
 	t.kind = "seek";
-	t.data = xasprintf("%lld", (long long)k.id);
+	t.data = xasprintf("%lld", (long long)sk.id);
 	rc = fx_timer_add(x, &t);
 	free(t.data);
 	if (rc == -1 || weekly_timer(x, x->now + SEEK_WEEK) == -1) {
 		rc = -1;
 		goto out;
 	}
-	ref_utc(k.expires, when, sizeof(when));
+	ref_utc(sk.expires, when, sizeof(when));
 	if (c->ladder != NULL)
 		buf_printf(&lim, _(" for the players of ladder %s"), c->ladder);
-	if (k.rating_min || k.rating_max) {
+	if (sk.rating_min || sk.rating_max) {
 		struct buf r = { 0 };
 
-		range_text(&k, &r);
+		range_text(&sk, &r);
 		buf_printf(&lim, _(" rated %s"), buf_str(&r));
 		buf_free(&r);
 	}
 	res->note = xasprintf(_("seek #%lld is open: %s%s; others take a seat "
-	    "with `accept #%lld`; it lapses on %s"), (long long)k.id,
-	    _(def->title), buf_str(&lim), (long long)k.id, when);
+	    "with `accept #%lld`; it lapses on %s"), (long long)sk.id,
+	    _(def->title), buf_str(&lim), (long long)sk.id, when);
 	rc = REF_OK;
 out:
 	buf_free(&words);
@@ -463,43 +464,23 @@ out:
 	return rc;
 }
 
-static int
-cmd_seeks(struct ref_msg *x)
+int
+refseek_cmd_seeks(struct ref_msg *x, const struct ref_call *k,
+    struct ref_result *res)
 {
 	struct tmpl_data *d = tmpl_data_new();
 	int n, rc;
 
+	(void)k;
+	(void)res;
 	if ((rc = seeks_data(x, d, x->me.id, 0, &n)) == 0)
 		rc = ref_send(x, &x->me, "seeks", d, 0, -1, NULL);
 	tmpl_data_free(d);
 	return rc;
 }
 
-int
-refseek_cmd_seek(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return cmd_seek(x, k->c, res);
-}
-
-int
-refseek_cmd_seeks(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	(void)k;
-	(void)res;
-	return cmd_seeks(x);
-}
-
 /* accept #ID, decline #ID: the prior step of the table, a seek's answer
  * when #ID is one. */
-int
-refseek_cmd_answer(struct ref_msg *x, const struct ref_call *k,
-    struct ref_result *res)
-{
-	return refseek_answer(x, k->c, k->line, res);
-}
-
 /* The mail that a seek closed without a game: to its seeker (lapsed)
  * and to those who had taken a seat, but not to the sender. */
 static int
@@ -568,8 +549,9 @@ seek_fill(struct ref_msg *x, struct store_seek *k, struct ref_result *res)
 	set.inviter = k->player[0];
 	set.id = k->id;
 	if ((rc = ref_game_make(x, def, &set, words, nw, addrs, k->nseats,
-	    seed, "active", &g, err, sizeof(err))) != 0) {
-		rc = rc == PLAY_TEMP ? REF_TEMP : ref_fail(res, "%s", err);
+	    seed, "active", &g, err, sizeof(err))) != REF_OK) {
+		if (rc == REF_FAIL)
+			ref_fail(res, "%s", err);
 		goto words;
 	}
 	rc = -1;
@@ -630,52 +612,54 @@ seek_decline(struct ref_msg *x, struct store_seek *k, int seat,
 }
 
 int
-refseek_answer(struct ref_msg *x, const struct command *c, const char *line,
+refseek_cmd_answer(struct ref_msg *x, const struct ref_call *k,
     struct ref_result *res)
 {
+	const struct command *c = k->c;
+	const char *line = k->line;
 	const struct gamedef *def;
-	struct store_seek k;
+	struct store_seek sk;
 	struct store_player me;
 	int rc, i, seat = -1, rating, left = 0;
 
-	if ((rc = store_seek_load(x->r->store, c->game, &k)) == -1)
+	if ((rc = store_seek_load(x->r->store, c->game, &sk)) == -1)
 		return -1;
 	if (rc == 1)
 		return REF_NOSEEK;
 	res->game = 0;
-	for (i = 0; i < k.nseats; i++)
-		if (k.player[i] == x->me.id)
+	for (i = 0; i < sk.nseats; i++)
+		if (sk.player[i] == x->me.id)
 			seat = i;
-	def = gamedef_find(x->r->defs, x->r->ndefs, k.kind);
+	def = gamedef_find(x->r->defs, x->r->ndefs, sk.kind);
 	/* A taken seek is its game: the seats answer there. */
-	if (strcmp(k.status, "filled") == 0) {
+	if (strcmp(sk.status, "filled") == 0) {
 		if (seat >= 0) {
-			store_seek_free(&k);
+			store_seek_free(&sk);
 			return REF_NOSEEK;
 		}
 		rc = ref_fail(res, _("seek #%lld is taken: it became game "
-		    "#%lld"), (long long)k.id, (long long)k.game);
+		    "#%lld"), (long long)sk.id, (long long)sk.game);
 		goto out;
 	}
-	if (strcmp(k.status, "open") != 0 || k.expires <= x->now) {
-		rc = ref_fail(res, strcmp(k.status, "withdrawn") == 0 ?
+	if (strcmp(sk.status, "open") != 0 || sk.expires <= x->now) {
+		rc = ref_fail(res, strcmp(sk.status, "withdrawn") == 0 ?
 		    _("seek #%lld was withdrawn") : _("seek #%lld has lapsed"),
-		    (long long)k.id);
+		    (long long)sk.id);
 		goto out;
 	}
 	if (c->kind == CMD_DECLINE) {
-		rc = seek_decline(x, &k, seat, line, res);
+		rc = seek_decline(x, &sk, seat, line, res);
 		goto out;
 	}
 	rc = REF_FAIL;
 	if (seat == 0) {
 		ref_fail(res, _("seek #%lld is yours; `decline #%lld` withdraws "
-		    "it"), (long long)k.id, (long long)k.id);
+		    "it"), (long long)sk.id, (long long)sk.id);
 		goto out;
 	}
 	if (seat > 0) {
 		ref_fail(res, _("you already have a seat in seek #%lld"),
-		    (long long)k.id);
+		    (long long)sk.id);
 		goto out;
 	}
 	if (ref_must(x, store_player_load(x->r->store, x->me.id, &me),
@@ -690,18 +674,18 @@ refseek_answer(struct ref_msg *x, const struct command *c, const char *line,
 		    "referee"), x->me.address);
 		goto out;
 	}
-	if (k.ladder != 0) {
+	if (sk.ladder != 0) {
 		struct store_ladder l;
 
-		if ((rc = ladder_member(x, k.ladder, x->me.id)) == -1 ||
-		    ref_must(x, store_ladder_load(x->r->store, k.ladder, &l),
-		    "ladder", k.ladder) != 0) {
+		if ((rc = ladder_member(x, sk.ladder, x->me.id)) == -1 ||
+		    ref_must(x, store_ladder_load(x->r->store, sk.ladder, &l),
+		    "ladder", sk.ladder) != 0) {
 			rc = -1;
 			goto out;
 		}
 		if (rc == 0)
 			ref_fail(res, _("seek #%lld is for the players of ladder "
-			    "%s; `ladder join %s` first"), (long long)k.id,
+			    "%s; `ladder join %s` first"), (long long)sk.id,
 			    l.name, l.name);
 		store_ladder_free(&l);
 		if (rc == 0) {
@@ -709,19 +693,19 @@ refseek_answer(struct ref_msg *x, const struct command *c, const char *line,
 			goto out;
 		}
 	}
-	if (k.rating_min || k.rating_max) {
+	if (sk.rating_min || sk.rating_max) {
 		struct buf b = { 0 };
 
-		if (rating_of(x, x->me.id, k.kind, &rating) == -1) {
+		if (rating_of(x, x->me.id, sk.kind, &rating) == -1) {
 			rc = -1;
 			goto out;
 		}
-		if ((k.rating_min && rating < k.rating_min) ||
-		    (k.rating_max && rating > k.rating_max)) {
-			range_text(&k, &b);
+		if ((sk.rating_min && rating < sk.rating_min) ||
+		    (sk.rating_max && rating > sk.rating_max)) {
+			range_text(&sk, &b);
 			ref_fail(res, _("seek #%lld is for players rated %s in "
-			    "%s; your rating is %d"), (long long)k.id,
-			    buf_str(&b), def ? _(def->title) : k.kind, rating);
+			    "%s; your rating is %d"), (long long)sk.id,
+			    buf_str(&b), def ? _(def->title) : sk.kind, rating);
 			buf_free(&b);
 			rc = REF_FAIL;
 			goto out;
@@ -731,24 +715,24 @@ refseek_answer(struct ref_msg *x, const struct command *c, const char *line,
 		rc = refadmin_ask(x, line, 0, res);
 		goto out;
 	}
-	for (i = 1; i < k.nseats && k.player[i] != 0; i++)
+	for (i = 1; i < sk.nseats && sk.player[i] != 0; i++)
 		;
-	k.player[i] = x->me.id;
-	for (i = 1; i < k.nseats; i++)
-		left += k.player[i] == 0;
+	sk.player[i] = x->me.id;
+	for (i = 1; i < sk.nseats; i++)
+		left += sk.player[i] == 0;
 	if (left == 0) {
-		rc = seek_fill(x, &k, res);
+		rc = seek_fill(x, &sk, res);
 		goto out;
 	}
 	rc = -1;
-	if (fx_seek_update(x, &k) == -1)
+	if (fx_seek_update(x, &sk) == -1)
 		goto out;
 	res->note = xasprintf(P_("you have a seat in seek #%lld; %d seat is "
 	    "still free", "you have a seat in seek #%lld; %d seats are still "
-	    "free", left), (long long)k.id, left);
+	    "free", left), (long long)sk.id, left);
 	rc = REF_OK;
 out:
-	store_seek_free(&k);
+	store_seek_free(&sk);
 	return rc;
 }
 

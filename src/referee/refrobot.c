@@ -397,24 +397,16 @@ refrobot_play(struct ref_msg *x, struct play_game *g, int *played)
 			return 0;
 		}
 		ops->format_move(g->st, s, &mv, text, sizeof(text));
-		if ((k = ref_play(x, g, s, text, err, sizeof(err))) ==
-		    PLAY_TEMP)
+		if ((k = ref_play(x, g, s, text, NULL, err,
+		    sizeof(err))) == REF_TEMP)
 			return -1;
-		if (k == -1) {
+		if (k == REF_FAIL) {
 			log_err("game #%lld: robot move `%s` refused: %s",
 			    (long long)g->row.id, text, err);
 			return 0;
 		}
 		(*played)++;
-		/* A robot's move declines a draw the other side offered. */
-		{
-			unsigned keep = 1u << s;
-			int p = ops->partner ? ops->partner(g->st, s) : -1;
-
-			if (p >= 0)
-				keep |= 1u << p;
-			g->row.draw_offer &= keep;
-		}
+		play_draw_declined(g, s);
 		if (refclock_after_move(x, g, s, tm) == -1)
 			return -1;
 	}
