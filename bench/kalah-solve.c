@@ -374,8 +374,8 @@ check(void)
 				start(pits, seeds, ec);
 				memset(tt, 0, (ttmask + 1) * sizeof(*tt));
 				mancala_db_free(db);
-				db = mancala_db_build(pits, ec, 6, (size_t)1
-				    << 30);
+				db = mancala_db_build(&mancala_ops, pits, ec,
+				    6, (size_t)1 << 30);
 				want = plain(&base, -200, 200);
 				got = mtdf(0, 0, now());
 				printf("Kalah(%d,%d) empty_capture=%d: %d "
@@ -544,7 +544,8 @@ main(int argc, char **argv)
 		return check();
 	t0 = now();
 	start(pits, seeds, ec);
-	db = mancala_db_build(pits, ec, dbseeds, (size_t)1 << 33);
+	db = mancala_db_build(&mancala_ops, pits, ec, dbseeds,
+	    (size_t)1 << 33);
 	if (db == NULL) {
 		fprintf(stderr, "kalah-solve: the database is too large\n");
 		return 1;

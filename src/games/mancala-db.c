@@ -30,6 +30,7 @@
 #define UNKNOWN		INT8_MIN
 
 struct mancala_db {
+	const struct game_ops *ops;	/* the engine's, to play the moves */
 	int	pits, cells, empty_capture, max_seeds;
 	size_t	size;
 	int8_t	*value;
@@ -111,7 +112,7 @@ db_solve(struct mancala_db *db, const uint8_t *a)
 			continue;
 		c = m;
 		mv.d[0] = (uint8_t)(i + 1);
-		mancala_ops.apply(&c, 0, &mv);
+		db->ops->apply(&c, 0, &mv);
 		gain = c.ring[n] - c.ring[2 * n + 1];
 		if (c.over)
 			v = gain;
@@ -135,8 +136,8 @@ db_solve(struct mancala_db *db, const uint8_t *a)
 }
 
 struct mancala_db *
-mancala_db_build(int pits, int empty_capture, int max_seeds,
-    size_t max_bytes)
+mancala_db_build(const struct game_ops *ops, int pits, int empty_capture,
+    int max_seeds, size_t max_bytes)
 {
 	struct mancala_db *db;
 	uint8_t a[DB_PITS];
@@ -146,6 +147,7 @@ mancala_db_build(int pits, int empty_capture, int max_seeds,
 	    max_seeds > DB_MAXSEEDS || max_seeds > INT8_MAX)
 		return NULL;
 	db = xcalloc(1, sizeof(*db));
+	db->ops = ops;
 	db->pits = pits;
 	db->cells = 2 * pits;
 	db->empty_capture = empty_capture != 0;
@@ -237,7 +239,8 @@ mancala_db_seeds(int pits)
 static struct mancala_db *db_cache[MANCALA_MAXPITS + 1][2];
 
 int
-mancala_db_value(const struct mancala *m, int *gain)
+mancala_db_value(const struct game_ops *ops, const struct mancala *m,
+    int *gain)
 {
 	struct mancala_db **db;
 	uint8_t a[DB_PITS];
@@ -248,7 +251,7 @@ mancala_db_value(const struct mancala *m, int *gain)
 		return 0;
 	db = &db_cache[m->pits][m->empty_capture != 0];
 	if (*db == NULL)
-		*db = mancala_db_build(m->pits, m->empty_capture,
+		*db = mancala_db_build(ops, m->pits, m->empty_capture,
 		    mancala_db_seeds(m->pits), MANCALA_DB_BYTES);
 	return *db != NULL && mancala_db_probe(*db, m, gain);
 }

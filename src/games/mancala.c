@@ -779,7 +779,7 @@ mancala_exact(const void *st, int seat, int *margin)
 	const struct mancala *m = st;
 	int gain;
 
-	if (mancala_db_value(m, &gain) == 0)
+	if (mancala_db_value(&mancala_ops, m, &gain) == 0)
 		return 0;
 	*margin = m->ring[store_at(m, seat)] - m->ring[store_at(m, !seat)] +
 	    (seat == m->turn ? gain : -gain);

@@ -44,12 +44,15 @@ extern const struct game_ops mancala_ops;
  * MANCALA_DB_BYTES bytes, a byte a position); 1 with *gain set, or 0 when
  * the position is not in it (more seeds in the pits, the game over).
  * Building it takes about a second for the largest; it is kept until the
- * process ends.
+ * process ends.  The engine hands in its own operations (mancala_ops), by
+ * which the database plays the moves, so that the database names nothing
+ * of the engine's and the two files do not call each other.
  */
 #define MANCALA_DB_BYTES	((size_t)1 << 20)
 
 int	 mancala_db_seeds(int pits);
-int	 mancala_db_value(const struct mancala *, int *gain);
+int	 mancala_db_value(const struct game_ops *, const struct mancala *,
+	    int *gain);
 
 /*
  * A database of one size, rule and limit, for tests and bench/: NULL
@@ -57,8 +60,8 @@ int	 mancala_db_value(const struct mancala *, int *gain);
  * with mancala_db_free.
  */
 struct mancala_db;
-struct mancala_db *mancala_db_build(int pits, int empty_capture,
-	    int max_seeds, size_t max_bytes);
+struct mancala_db *mancala_db_build(const struct game_ops *, int pits,
+	    int empty_capture, int max_seeds, size_t max_bytes);
 /* Positions it holds. */
 size_t	 mancala_db_size(const struct mancala_db *);
 /* As mancala_db_value, from this database. */
