@@ -63,6 +63,14 @@ int	 store_restore(const char *path, const char *from, const char *aside,
 	    int *version, char *err, size_t errlen);
 /* Don't free; valid until the next call on the store. */
 const char *store_errmsg(const struct store *);
+/* 1 when the last failure was a conflict with another writer (a
+ * serialization failure or deadlock on PostgreSQL, a busy SQLite): the
+ * caller tries the whole transaction again later, as after any failure.
+ * store_rollback counts each (counter store.retries). */
+int	 store_conflict(const struct store *);
+/* The password the next store_open gives a database server (a copy;
+ * NULL: none).  Never logged. */
+void	 store_set_password(const char *);
 int	 store_schema_version(struct store *);
 /* Open without migrating past `version` (tests of the migrations). */
 int	 store_open_at(const char *path, int version, struct store **,
