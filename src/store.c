@@ -1981,7 +1981,8 @@ int
 store_counter_add(struct store *s, const char *name, int64_t n)
 {
 	return run(s, "INSERT INTO counters (name, value) VALUES (?, ?) "
-	    "ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
+	    "ON CONFLICT (name) DO UPDATE SET value = counters.value + "
+	    "excluded.value",
 	    "ti", name, n);
 }
 
@@ -2018,6 +2019,8 @@ store_stats(struct store *s, struct store_stats *out)
 			out->send_failures = col_int64(st, 1);
 		else if (strcmp(name, "imap.contact") == 0)
 			out->imap_contact = col_int64(st, 1);
+		else if (strcmp(name, "store.retries") == 0)
+			out->retries = col_int64(st, 1);
 	}
 	done(s, st);
 	if (rc != DB_DONE)
@@ -3040,7 +3043,7 @@ store_challenges(struct store *s, int64_t ladder, int64_t player, int open,
 	*n = 0;
 	if ((st = query(s, "SELECT " CHALLENGE_COLUMNS " FROM challenges "
 	    "WHERE ladder_id = ? AND (? = 0 OR challenger = ? OR challenged "
-	    "= ?) AND (CASE WHEN ? THEN status = 'open' ELSE status <> "
+	    "= ?) AND (CASE WHEN ? <> 0 THEN status = 'open' ELSE status <> "
 	    "'open' AND decided >= ? END) ORDER BY id", "iiiiii", ladder,
 	    player, player, player, (int64_t)(open != 0), since)) == NULL)
 		return -1;

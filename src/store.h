@@ -313,7 +313,8 @@ int	 store_outbox_failed(struct store *, int64_t id, const char *why);
  * added to in the caller's transaction, so a message rolled back is not
  * counted.  Names: "messages.OUTCOME" (store_outcomes), "send.failures"
  * (every failed sending attempt; the two calls above count it),
- * "imap.contact" (set: the time of the last IMAP answer).
+ * "imap.contact" (set: the time of the last IMAP answer), "store.retries"
+ * (store_rollback counts each transaction undone for a conflict).
  */
 int	 store_counter_add(struct store *, const char *name, int64_t n);
 int	 store_counter_set(struct store *, const char *name, int64_t v);
@@ -328,6 +329,7 @@ struct store_stats {
 	int64_t	 robot_backlog;	/* robot moves waited for */
 	int64_t	 games_active;
 	int64_t	 imap_contact;	/* 0: never */
+	int64_t	 retries;	/* transactions undone for a conflict */
 };
 int	 store_stats(struct store *, struct store_stats *);
 /* Up to max rows not sent (waiting, then given up), oldest first, for the
