@@ -2147,6 +2147,11 @@ main(int argc, char **argv)
 			c.dbpath = c.cfg.database;
 			dbfrom = c.config_path;
 		}
+		if (config_store_password(&c.cfg, err, sizeof(err)) == -1) {
+			config_free(&c.cfg);
+			err_out("%s", err);
+			return cmd->fn == cmd_deliver ? EXIT_TEMPFAIL : 1;
+		}
 		if (c.cfg.games_dir != NULL && getenv("LUDUS_GAMES_DIR") ==
 		    NULL)
 			setenv("LUDUS_GAMES_DIR", c.cfg.games_dir, 1);
@@ -2162,8 +2167,8 @@ main(int argc, char **argv)
 	}
 	/* Only init makes a database: anything else on a path where there is
 	 * none would report on an empty one it just invented. */
-	if (cmd->needs_store && cmd->fn != cmd_init && access(c.dbpath, F_OK) ==
-	    -1) {
+	if (cmd->needs_store && cmd->fn != cmd_init &&
+	    !store_is_server(c.dbpath) && access(c.dbpath, F_OK) == -1) {
 		/* Before config_free: the path may be the configuration's. */
 		err_out("no database at %s (from %s): `ludus init` creates one; "
 		    "-d, $LUDUS_DB or -c name another", c.dbpath, dbfrom);

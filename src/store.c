@@ -1107,12 +1107,19 @@ migrate(struct store *s, int target)
  * key=value connection string (host=..., dbname=...) for PostgreSQL;
  * sqlite://PATH or a plain path for SQLite.
  */
-static int
-is_pg(const char *name)
+int
+store_is_server(const char *name)
 {
-	return strncmp(name, "postgresql://", 13) == 0 ||
-	    strncmp(name, "postgres://", 11) == 0;
+	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz_");
+
+	if (strncmp(name, "postgresql://", 13) == 0 ||
+	    strncmp(name, "postgres://", 11) == 0)
+		return 1;
+	/* libpq's key=value form: a keyword, then = (a path begins with /
+	 * or ., or has no = after its first word). */
+	return n > 0 && name[n + strspn(name + n, " ")] == '=';
 }
+#define is_pg(name)	store_is_server(name)
 
 const struct db_driver *
 db_driver_for(const char *name, const char **target, char *err,
@@ -1123,9 +1130,8 @@ db_driver_for(const char *name, const char **target, char *err,
 #ifdef HAVE_LIBPQ
 		return &db_pg;
 #else
-		util_err(err, errlen, "%.*s: this ludus was built without "
-		    "PostgreSQL support (libpq)", (int)strcspn(name, "@/?") <
-		    13 ? 13 : (int)strcspn(name + 13, "@/?") + 13, name);
+		util_err(err, errlen, "a PostgreSQL database, but this ludus "
+		    "was built without PostgreSQL support (libpq)");
 		return NULL;
 #endif
 	}
@@ -1275,8 +1281,8 @@ store_check(const char *name, int *version, char *err, size_t errlen)
 	if (drv->check != NULL)
 		return drv->check(target, (int)nitems(migrations), version,
 		    err, errlen);
-	/* A server's database: it answers, holds a schema this ludus knows
-	 * and lets this user read and write it (store_open's checks). */
+	/* A server's database: it answers and holds a schema this ludus
+	 * knows (or none yet: made at the first start). */
 	if (store_open_at(name, -1, &s, err, errlen) == -1)
 		return -1;
 	*version = store_schema_version(s);
@@ -1304,8 +1310,7 @@ store_restore(const char *name, const char *from, const char *aside,
 
 /*
  * version: migrate up to this schema version; -1 migrates nothing and
- * refuses a database that is not at the current one (store_check on a
- * server).
+ * refuses only a newer schema (store_check on a server).
  */
 int
 store_open_at(const char *name, int version, struct store **out, char *err,
@@ -1334,11 +1339,10 @@ store_open_at(const char *name, int version, struct store **out, char *err,
 		return -1;
 	}
 	if (version == -1) {
-		if (v != (int)nitems(migrations)) {
+		if (v > (int)nitems(migrations)) {
 			util_err(err, errlen, "%s database: schema version %d, "
-			    "this ludus needs %d%s", drv->name, v,
-			    (int)nitems(migrations), v > (int)nitems(migrations)
-			    ? ": upgrade ludus" : ": run `ludus init`");
+			    "newer than this ludus understands (%d)",
+			    drv->name, v, (int)nitems(migrations));
 			store_close(s);
 			return -1;
 		}

@@ -24,6 +24,13 @@
 
 struct store;
 
+/*
+ * A database's name says its engine: a path or sqlite:///PATH is a
+ * SQLite file; postgresql://..., postgres://... or a libpq key=value
+ * string (host=... dbname=...) a PostgreSQL database (store_is_server
+ * 1), which needs a build with libpq.
+ */
+int	 store_is_server(const char *name);
 int	 store_open(const char *path, struct store **, char *err, size_t);
 /* A consistent copy of the database into path (a new 0600 file, renamed
  * over path when complete), safe while others write.  0, or -1 with err. */
@@ -49,7 +56,8 @@ long	 store_lock_holder(const char *path);
 void	 store_unlock(int fd);
 /* The database at path as ludusd -n checks it: it exists, may be read
  * and written, has a schema version this ludus knows (*version) and
- * passes quick_check.  0, or -1 with err. */
+ * passes quick_check; a PostgreSQL one answers and has a schema version
+ * this ludus knows (0: none yet).  0, or -1 with err. */
 int	 store_check(const char *path, int *version, char *err,
 	    size_t errlen);
 /* Put the backup at from in place of the database at path, which no
