@@ -937,24 +937,25 @@ query(struct store *s, const char *sql, const char *fmt, ...)
 }
 
 /*
- * Every row of a query st (prepared, or NULL when that failed) read into
- * a growing array of elements of size `size` by `row`; at most max rows
- * (0: all).  On failure the rows read are freed by `release` and *n is 0.
- * The one loop every list of the store reads through.
+ * Every row of a query st (prepared, or NULL when that failed) read by
+ * `row` into a growing array of elements of `size` bytes, *out (owned) and
+ * *n.  On failure the rows read are cleared by `clear` (NULL: nothing to
+ * free in one), the array freed, and *n is 0.  The one loop every list of
+ * the store reads through.
  */
 static int
 collect(struct store *s, struct db_stmt *st, const char *what, size_t size,
-    int max, void (*row)(struct db_stmt *, void *),
-    void (*release)(void *, int), void **out, int *n)
+    void (*row)(struct db_stmt *, void *), void (*clear)(void *), void *out,
+    int *n)
 {
 	char *v = NULL;
-	int rc, cap = 0;
+	int i, rc, cap = 0;
 
-	*out = NULL;
+	memcpy(out, &v, sizeof(v));
 	*n = 0;
 	if (st == NULL)
 		return -1;
-	while ((max == 0 || *n < max) && (rc = step(s, st)) == DB_ROW) {
+	while ((rc = step(s, st)) == DB_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 8;
 			v = xreallocarray(v, (size_t)cap, size);
@@ -963,18 +964,15 @@ collect(struct store *s, struct db_stmt *st, const char *what, size_t size,
 		row(st, v + (size_t)*n * size);
 		(*n)++;
 	}
-	if (max != 0 && *n == max)
-		rc = DB_DONE;
 	done(s, st);
 	if (rc != DB_DONE) {
-		if (release != NULL)
-			release(v, *n);
-		else
-			free(v);
+		for (i = 0; clear != NULL && i < *n; i++)
+			clear(v + (size_t)i * size);
+		free(v);
 		*n = 0;
 		return store_fail(s, what);
 	}
-	*out = v;
+	memcpy(out, &v, sizeof(v));
 	return 0;
 }
 
@@ -1756,58 +1754,42 @@ store_game_free(struct store_game *g)
 	memset(g, 0, sizeof(*g));
 }
 
+static void
+string_row(struct db_stmt *st, void *p)
+{
+	char *v = col_text(st, 0);
+
+	memcpy(p, &v, sizeof(v));
+}
+
+static void
+string_clear(void *p)
+{
+	char *v;
+
+	memcpy(&v, p, sizeof(v));
+	free(v);
+}
+
 /* The first column of every row of st, as owned strings. */
 static int
 collect_strings(struct store *s, struct db_stmt *st, const char *what,
     char ***out, int *n)
 {
-	int rc, cap = 0;
+	return collect(s, st, what, sizeof(**out), string_row, string_clear,
+	    out, n);
+}
 
-	*out = NULL;
-	*n = 0;
-	if (st == NULL)
-		return -1;
-	while ((rc = step(s, st)) == DB_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		(*out)[(*n)++] = col_text(st, 0);
-	}
-	done(s, st);
-	if (rc != DB_DONE) {
-		store_strings_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, what);
-	}
-	return 0;
+static void
+id_row(struct db_stmt *st, void *p)
+{
+	*(int64_t *)p = col_int64(st, 0);
 }
 
 static int
 collect_ids(struct store *s, struct db_stmt *st, int64_t **ids, int *n)
 {
-	int rc, cap = 0;
-
-	*ids = NULL;
-	*n = 0;
-	if (st == NULL)
-		return -1;
-	while ((rc = step(s, st)) == DB_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*ids = xreallocarray(*ids, (size_t)cap, sizeof(**ids));
-		}
-		(*ids)[(*n)++] = col_int64(st, 0);
-	}
-	done(s, st);
-	if (rc != DB_DONE) {
-		free(*ids);
-		*ids = NULL;
-		*n = 0;
-		return store_fail(s, "list");
-	}
-	return 0;
+	return collect(s, st, "list", sizeof(**ids), id_row, NULL, ids, n);
 }
 
 int
@@ -1829,36 +1811,29 @@ store_move_add(struct store *s, int64_t game, int ply, int seat,
 	    (int64_t)seat, notation, now);
 }
 
+static void
+move_row(struct db_stmt *st, void *p)
+{
+	struct store_move *m = p;
+
+	m->ply = col_int(st, 0);
+	m->seat = col_int(st, 1);
+	m->notation = col_text(st, 2);
+	m->created = col_int64(st, 3);
+}
+
+static void
+move_clear(void *p)
+{
+	free(((struct store_move *)p)->notation);
+}
+
 int
 store_moves(struct store *s, int64_t game, struct store_move **out, int *n)
 {
-	struct db_stmt *st;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT ply, seat, notation, created FROM moves "
-	    "WHERE game_id = ? ORDER BY ply", "i", game)) == NULL)
-		return -1;
-	while ((rc = step(s, st)) == DB_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 32;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		(*out)[*n].ply = col_int(st, 0);
-		(*out)[*n].seat = col_int(st, 1);
-		(*out)[*n].notation = col_text(st, 2);
-		(*out)[*n].created = col_int64(st, 3);
-		(*n)++;
-	}
-	done(s, st);
-	if (rc != DB_DONE) {
-		store_moves_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "moves");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT ply, seat, notation, created FROM "
+	    "moves WHERE game_id = ? ORDER BY ply", "i", game), "moves",
+	    sizeof(**out), move_row, move_clear, out, n);
 }
 
 void
@@ -1867,7 +1842,7 @@ store_moves_free(struct store_move *m, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		free(m[i].notation);
+		move_clear(&m[i]);
 	free(m);
 }
 
@@ -1905,42 +1880,45 @@ store_outbox_add(struct store *s, const struct store_mail *m, int64_t now)
 	    m->next_try ? m->next_try : now);
 }
 
-/* Outbox rows of a query with two integer parameters, at most max. */
+static void
+mail_row(struct db_stmt *st, void *p)
+{
+	struct store_mail *m = p;
+
+	m->id = col_int64(st, 0);
+	m->message_id = col_text(st, 1);
+	m->envelope_from = col_text(st, 2);
+	m->recipients = col_text(st, 3);
+	m->data = col_text(st, 4);
+	m->game = col_int64(st, 5);
+	m->attempts = col_int(st, 6);
+	m->next_try = col_int64(st, 7);
+	m->created = col_int64(st, 8);
+	m->last_error = col_text(st, 9);
+	m->failed = col_text(st, 10);
+}
+
+static void
+mail_clear(void *p)
+{
+	struct store_mail *m = p;
+
+	free(m->last_error);
+	free(m->failed);
+	free(m->message_id);
+	free(m->envelope_from);
+	free(m->recipients);
+	free(m->data);
+}
+
+/* Outbox rows of a query with two integer parameters, the second its
+ * LIMIT. */
 static int
 outbox_rows(struct store *s, const char *sql, int64_t a, int max,
     struct store_mail **out, int *n)
 {
-	struct db_stmt *st;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, sql, "ii", a, (int64_t)max)) == NULL)
-		return -1;
-	*out = xcalloc((size_t)(max > 0 ? max : 1), sizeof(**out));
-	while ((rc = step(s, st)) == DB_ROW && *n < max) {
-		struct store_mail *m = &(*out)[(*n)++];
-
-		m->id = col_int64(st, 0);
-		m->message_id = col_text(st, 1);
-		m->envelope_from = col_text(st, 2);
-		m->recipients = col_text(st, 3);
-		m->data = col_text(st, 4);
-		m->game = col_int64(st, 5);
-		m->attempts = col_int(st, 6);
-		m->next_try = col_int64(st, 7);
-		m->created = col_int64(st, 8);
-		m->last_error = col_text(st, 9);
-		m->failed = col_text(st, 10);
-	}
-	done(s, st);
-	if (rc != DB_DONE && rc != DB_ROW) {
-		store_mails_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "outbox");
-	}
-	return 0;
+	return collect(s, query(s, sql, "ii", a, (int64_t)max), "outbox",
+	    sizeof(**out), mail_row, mail_clear, out, n);
 }
 
 #define OUTBOX_COLUMNS	"id, message_id, envelope_from, recipients, data, " \
@@ -2099,35 +2077,24 @@ store_robot_wait_del(struct store *s, int64_t id)
 	return run(s, "DELETE FROM robot_waits WHERE id = ?", "i", id);
 }
 
+static void
+robot_wait_row(struct db_stmt *st, void *p)
+{
+	struct store_robot_wait *w = p;
+
+	w->id = col_int64(st, 0);
+	w->game = col_int64(st, 1);
+	w->pid = col_int(st, 2);
+	w->since = col_int64(st, 3);
+	w->thinking = col_int(st, 4);
+}
+
 int
 store_robot_waits(struct store *s, struct store_robot_wait **out, int *n)
 {
-	struct db_stmt *st;
-	struct store_robot_wait *v = NULL;
-	int rc, k = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT id, game_id, pid, since, thinking FROM "
-	    "robot_waits ORDER BY since, id", "")) == NULL)
-		return -1;
-	while ((rc = step(s, st)) == DB_ROW) {
-		v = xreallocarray(v, (size_t)k + 1, sizeof(*v));
-		v[k].id = col_int64(st, 0);
-		v[k].game = col_int64(st, 1);
-		v[k].pid = col_int(st, 2);
-		v[k].since = col_int64(st, 3);
-		v[k].thinking = col_int(st, 4);
-		k++;
-	}
-	done(s, st);
-	if (rc != DB_DONE) {
-		free(v);
-		return store_fail(s, "robot waits");
-	}
-	*out = v;
-	*n = k;
-	return 0;
+	return collect(s, query(s, "SELECT id, game_id, pid, since, thinking "
+	    "FROM robot_waits ORDER BY since, id", ""), "robot waits",
+	    sizeof(**out), robot_wait_row, NULL, out, n);
 }
 
 int
@@ -2243,14 +2210,8 @@ store_mails_free(struct store_mail *m, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
-		free(m[i].last_error);
-		free(m[i].failed);
-		free(m[i].message_id);
-		free(m[i].envelope_from);
-		free(m[i].recipients);
-		free(m[i].data);
-	}
+	for (i = 0; i < n; i++)
+		mail_clear(&m[i]);
 	free(m);
 }
 
@@ -2285,38 +2246,36 @@ store_timer_next(struct store *s, int64_t *due)
 	return rc;
 }
 
+static void
+timer_row(struct db_stmt *st, void *p)
+{
+	struct store_timer *t = p;
+
+	t->id = col_int64(st, 0);
+	t->due = col_int64(st, 1);
+	t->kind = col_text(st, 2);
+	t->game = col_int64(st, 3);
+	t->player = col_int64(st, 4);
+	t->data = col_text(st, 5);
+}
+
+static void
+timer_clear(void *p)
+{
+	struct store_timer *t = p;
+
+	free(t->kind);
+	free(t->data);
+}
+
 int
 store_timer_due(struct store *s, int64_t now, int max,
     struct store_timer **out, int *n)
 {
-	struct db_stmt *st;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT id, due, kind, coalesce(game_id, 0), "
-	    "coalesce(player_id, 0), data FROM timers WHERE due <= ? ORDER BY "
-	    "due, id LIMIT ?", "ii", now, (int64_t)max)) == NULL)
-		return -1;
-	*out = xcalloc((size_t)(max > 0 ? max : 1), sizeof(**out));
-	while ((rc = step(s, st)) == DB_ROW && *n < max) {
-		struct store_timer *t = &(*out)[(*n)++];
-
-		t->id = col_int64(st, 0);
-		t->due = col_int64(st, 1);
-		t->kind = col_text(st, 2);
-		t->game = col_int64(st, 3);
-		t->player = col_int64(st, 4);
-		t->data = col_text(st, 5);
-	}
-	done(s, st);
-	if (rc != DB_DONE && rc != DB_ROW) {
-		store_timers_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "timers");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT id, due, kind, coalesce(game_id, "
+	    "0), coalesce(player_id, 0), data FROM timers WHERE due <= ? "
+	    "ORDER BY due, id LIMIT ?", "ii", now, (int64_t)max), "timers",
+	    sizeof(**out), timer_row, timer_clear, out, n);
 }
 
 int
@@ -2331,8 +2290,8 @@ store_timer_cancel(struct store *s, const char *kind, int64_t game,
 {
 	/* Timers without a game keep NULL there: game 0 names those. */
 	return run(s, "DELETE FROM timers WHERE kind = ? AND game_id IS "
-	    "NOT DISTINCT FROM NULLIF(?, 0) AND (? = 0 OR player_id = ?)", "tiii", kind, game,
-	    player, player);
+	    "NOT DISTINCT FROM NULLIF(?, 0) AND (? = 0 OR player_id = ?)",
+	    "tiii", kind, game, player, player);
 }
 
 void
@@ -2340,10 +2299,8 @@ store_timers_free(struct store_timer *t, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
-		free(t[i].kind);
-		free(t[i].data);
-	}
+	for (i = 0; i < n; i++)
+		timer_clear(&t[i]);
 	free(t);
 }
 
@@ -2525,40 +2482,36 @@ store_event_add(struct store *s, int64_t game, int after_ply, int64_t player,
 	    "iiitti", game, (int64_t)after_ply, player, kind, text, now);
 }
 
+static void
+event_row(struct db_stmt *st, void *p)
+{
+	struct store_event *e = p;
+
+	e->after_ply = col_int(st, 0);
+	e->player = col_int64(st, 1);
+	e->kind = col_text(st, 2);
+	e->text = col_text(st, 3);
+	e->created = col_int64(st, 4);
+}
+
+static void
+event_clear(void *p)
+{
+	struct store_event *e = p;
+
+	free(e->kind);
+	free(e->text);
+}
+
 int
 store_events(struct store *s, int64_t game, struct store_event **out, int *n)
 {
-	struct db_stmt *st;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
 	/* rowid is the order of insertion: events of one ply, or of one
 	 * second, keep the order they happened in. */
-	if ((st = query(s, "SELECT after_ply, coalesce(player_id, 0), kind, "
-	    "text, created FROM events WHERE game_id = ? ORDER BY rowid", "i",
-	    game)) == NULL)
-		return -1;
-	while ((rc = step(s, st)) == DB_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		(*out)[*n].after_ply = col_int(st, 0);
-		(*out)[*n].player = col_int64(st, 1);
-		(*out)[*n].kind = col_text(st, 2);
-		(*out)[*n].text = col_text(st, 3);
-		(*out)[*n].created = col_int64(st, 4);
-		(*n)++;
-	}
-	done(s, st);
-	if (rc != DB_DONE) {
-		store_events_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "events");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT after_ply, coalesce(player_id, 0), "
+	    "kind, text, created FROM events WHERE game_id = ? ORDER BY rowid",
+	    "i", game), "events", sizeof(**out), event_row, event_clear, out,
+	    n);
 }
 
 void
@@ -2566,10 +2519,8 @@ store_events_free(struct store_event *e, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
-		free(e[i].kind);
-		free(e[i].text);
-	}
+	for (i = 0; i < n; i++)
+		event_clear(&e[i]);
 	free(e);
 }
 
@@ -2622,8 +2573,10 @@ store_player_authority(struct store *s, int64_t player, int *n)
 	"coalesce(resolved, 0), resolution"
 
 static void
-report_row(struct db_stmt *st, struct store_report *r)
+report_row(struct db_stmt *st, void *p)
 {
+	struct store_report *r = p;
+
 	r->id = col_int64(st, 0);
 	r->game = col_int64(st, 1);
 	r->reporter = col_int64(st, 2);
@@ -2664,32 +2617,18 @@ store_report_load(struct store *s, int64_t id, struct store_report *r)
 	return rc;
 }
 
+static void
+report_clear(void *p)
+{
+	store_report_free(p);
+}
+
 int
 store_reports_open(struct store *s, struct store_report **out, int *n)
 {
-	struct db_stmt *st;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT " REPORT_COLUMNS " FROM reports WHERE "
-	    "resolved IS NULL ORDER BY created, id", "")) == NULL)
-		return -1;
-	while ((rc = step(s, st)) == DB_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		report_row(st, &(*out)[(*n)++]);
-	}
-	done(s, st);
-	if (rc != DB_DONE) {
-		store_reports_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "reports");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT " REPORT_COLUMNS " FROM reports "
+	    "WHERE resolved IS NULL ORDER BY created, id", ""), "reports",
+	    sizeof(**out), report_row, report_clear, out, n);
 }
 
 int
@@ -2918,38 +2857,24 @@ store_ladder_free(struct store_ladder *l)
 	memset(l, 0, sizeof(*l));
 }
 
+static void
+rung_row(struct db_stmt *st, void *p)
+{
+	struct store_rung *r = p;
+
+	r->position = col_int(st, 0);
+	r->player = col_int64(st, 1);
+	r->partner = col_int64(st, 2);
+	r->active = col_int64(st, 3);
+}
+
 int
 store_rungs(struct store *s, int64_t ladder, struct store_rung **out, int *n)
 {
-	struct db_stmt *st;
-	struct store_rung *r;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT position, player_id, coalesce(partner_id, 0), "
-	    "active FROM rungs WHERE ladder_id = ? ORDER BY position", "i",
-	    ladder)) == NULL)
-		return -1;
-	while ((rc = step(s, st)) == DB_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		r = &(*out)[(*n)++];
-		r->position = col_int(st, 0);
-		r->player = col_int64(st, 1);
-		r->partner = col_int64(st, 2);
-		r->active = col_int64(st, 3);
-	}
-	done(s, st);
-	if (rc != DB_DONE) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "rungs");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT position, player_id, "
+	    "coalesce(partner_id, 0), active FROM rungs WHERE ladder_id = ? "
+	    "ORDER BY position", "i", ladder), "rungs", sizeof(**out),
+	    rung_row, NULL, out, n);
 }
 
 int
@@ -2980,8 +2905,10 @@ store_rungs_set(struct store *s, int64_t ladder, const struct store_rung *r,
 	"coalesce(game_id, 0), status, created, coalesce(decided, 0)"
 
 static void
-challenge_row(struct db_stmt *st, struct store_challenge *c)
+challenge_row(struct db_stmt *st, void *p)
 {
+	struct store_challenge *c = p;
+
 	c->id = col_int64(st, 0);
 	c->ladder = col_int64(st, 1);
 	c->challenger = col_int64(st, 2);
@@ -3036,36 +2963,22 @@ store_challenge_by_game(struct store *s, int64_t game,
 	return rc;
 }
 
+static void
+challenge_clear(void *p)
+{
+	store_challenge_free(p);
+}
+
 int
 store_challenges(struct store *s, int64_t ladder, int64_t player, int open,
     int64_t since, struct store_challenge **out, int *n)
 {
-	struct db_stmt *st;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT " CHALLENGE_COLUMNS " FROM challenges "
-	    "WHERE ladder_id = ? AND (? = 0 OR challenger = ? OR challenged "
-	    "= ?) AND (CASE WHEN ? <> 0 THEN status = 'open' ELSE status <> "
-	    "'open' AND decided >= ? END) ORDER BY id", "iiiiii", ladder,
-	    player, player, player, (int64_t)(open != 0), since)) == NULL)
-		return -1;
-	while ((rc = step(s, st)) == DB_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		challenge_row(st, &(*out)[(*n)++]);
-	}
-	done(s, st);
-	if (rc != DB_DONE) {
-		store_challenges_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "challenges");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT " CHALLENGE_COLUMNS " FROM "
+	    "challenges WHERE ladder_id = ? AND (? = 0 OR challenger = ? OR "
+	    "challenged = ?) AND (CASE WHEN ? <> 0 THEN status = 'open' ELSE "
+	    "status <> 'open' AND decided >= ? END) ORDER BY id", "iiiiii",
+	    ladder, player, player, player, (int64_t)(open != 0), since),
+	    "challenges", sizeof(**out), challenge_row, challenge_clear, out, n);
 }
 
 void
@@ -3129,73 +3042,46 @@ store_games_public(struct store *s, int finished, int max, int64_t **ids,
 	    (int64_t)max), ids, n);
 }
 
+static void
+rating_point_row(struct db_stmt *st, void *p)
+{
+	struct store_rating_point *r = p;
+
+	r->game = col_int64(st, 0);
+	r->when = col_int64(st, 1);
+	r->r_old = col_double(st, 2);
+	r->r_new = col_double(st, 3);
+}
+
 int
 store_rating_history(struct store *s, int64_t player, const char *kind,
     struct store_rating_point **out, int *n)
 {
-	struct db_stmt *st;
-	int rc, cap = 0;
+	return collect(s, query(s, "SELECT c.game_id, g.updated, c.r_old, "
+	    "c.r_new FROM rating_changes c JOIN games g ON g.id = c.game_id "
+	    "WHERE c.player_id = ? AND g.kind = ? ORDER BY g.updated, "
+	    "c.game_id", "it", player, kind), "rating history", sizeof(**out),
+	    rating_point_row, NULL, out, n);
+}
 
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT c.game_id, g.updated, c.r_old, c.r_new "
-	    "FROM rating_changes c JOIN games g ON g.id = c.game_id WHERE "
-	    "c.player_id = ? AND g.kind = ? ORDER BY g.updated, c.game_id",
-	    "it", player, kind)) == NULL)
-		return -1;
-	while ((rc = step(s, st)) == DB_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		(*out)[*n].game = col_int64(st, 0);
-		(*out)[*n].when = col_int64(st, 1);
-		(*out)[*n].r_old = col_double(st, 2);
-		(*out)[*n].r_new = col_double(st, 3);
-		(*n)++;
-	}
-	done(s, st);
-	if (rc != DB_DONE) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "rating history");
-	}
-	return 0;
+static void
+site_change_row(struct db_stmt *st, void *p)
+{
+	struct store_site_change *c = p;
+	const char *k = col_ctext(st, 1);
+
+	c->seq = col_int64(st, 0);
+	c->kind = k == NULL ? '?' : (char)k[0];
+	c->id = col_int64(st, 2);
 }
 
 int
 store_site_changes(struct store *s, int max, struct store_site_change **out,
     int *n)
 {
-	struct db_stmt *st;
-	const char *k;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT seq, kind, id FROM site_changes ORDER BY "
-	    "seq LIMIT ?", "i", (int64_t)max)) == NULL)
-		return -1;
-	while ((rc = step(s, st)) == DB_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		k = col_ctext(st, 1);
-		(*out)[*n].seq = col_int64(st, 0);
-		(*out)[*n].kind = k == NULL ? '?' : (char)k[0];
-		(*out)[*n].id = col_int64(st, 2);
-		(*n)++;
-	}
-	done(s, st);
-	if (rc != DB_DONE) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "site changes");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT seq, kind, id FROM site_changes "
+	    "ORDER BY seq LIMIT ?", "i", (int64_t)max), "site changes",
+	    sizeof(**out), site_change_row, NULL, out, n);
 }
 
 int

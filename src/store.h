@@ -1,15 +1,16 @@
 /*
- * store: everything ludus keeps, in one SQLite file.
+ * store: everything ludus keeps, in one SQLite file or a PostgreSQL
+ * database (db.h: the drivers, chosen by the database's name).
  *
  * The rest of the code never writes SQL: it calls these functions.  The
  * interface is kept narrow so another backend is a new file, not a rewrite.
  * Functions return 0 on success and -1 on error, with the reason in
  * store_errmsg(); lookups return 1 when the row does not exist.
  *
- * Writes that belong together run between store_begin() (BEGIN IMMEDIATE:
- * take the write lock up front, so a busy database waits instead of failing
- * half-way) and store_commit(); a failure anywhere is undone by
- * store_rollback().
+ * Writes that belong together run between store_begin() (SQLite: BEGIN
+ * IMMEDIATE, the write lock taken up front, so a busy database waits
+ * instead of failing half-way; PostgreSQL: SERIALIZABLE) and
+ * store_commit(); a failure anywhere is undone by store_rollback().
  */
 #ifndef LUDUS_STORE_H
 #define LUDUS_STORE_H
