@@ -161,13 +161,16 @@ take_as(int argc, char **argv, const char **as)
 }
 
 /* The server secret the reply tokens derive from: the configured file, or
- * without a configuration file ludus.secret beside the database. */
+ * without a configuration file ludus.secret beside the database (a
+ * PostgreSQL database has no beside: the configured file, whose default
+ * is STATE_DIR/secret). */
 static char *
 secret_path(const struct ctx *c)
 {
 	const char *slash;
 
-	if (c->config_path != NULL && c->cfg.referee.secret_file != NULL)
+	if ((c->config_path != NULL || store_is_server(c->dbpath)) &&
+	    c->cfg.referee.secret_file != NULL)
 		return xstrdup(c->cfg.referee.secret_file);
 	if ((slash = strrchr(c->dbpath, '/')) == NULL)
 		return xstrdup("ludus.secret");

@@ -1292,7 +1292,8 @@ preflight(struct daemon *d)
 			free(path);
 		}
 	}
-	bad += preflight_new("database", d->cfg.database);
+	if (!store_is_server(d->cfg.database))
+		bad += preflight_new("database", d->cfg.database);
 	if (access(d->cfg.referee.secret_file, F_OK) == 0) {
 		if (token_secret_load(d->cfg.referee.secret_file, &sec, err,
 		    sizeof(err)) == -1) {
