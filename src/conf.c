@@ -43,6 +43,8 @@ const struct section conf_sections[] = {
 	{ "admin", 0, "What the admins' commands may do." },
 	{ "", 0, "Where ludus keeps its files.  Relative paths anywhere in "
 	    "the file are taken from the directory of the file." },
+	{ "postgresql", S_SAMPLE_OFF, "The password of a PostgreSQL "
+	    "database (database: postgresql://...)." },
 	{ "in", 0, "Where mail comes from: `imap` or `maildir`, not both, "
 	    "and `lmtp` beside either or alone.  With none, mail arrives "
 	    "only through `ludus deliver`." },
@@ -127,8 +129,13 @@ const struct setting conf_settings[] = {
 	    "@localstatedir@/lib/ludus", "@localstatedir@/lib/ludus", 0, NULL,
 	    "The directory of the database and the secret." },
 	{ "database", T_PATH, O(database), 0, 0, NULL, NULL,
-	    "STATE_DIR/ludus.db", "@localstatedir@/lib/ludus/ludus.db", 0, NULL,
-	    "The SQLite database holding every game, player and the outbox." },
+	    "STATE_DIR/ludus.db", "@localstatedir@/lib/ludus/ludus.db", 0,
+	    conf_check_database,
+	    "The database holding every game, player and the outbox: a "
+	    "SQLite file (a path, or sqlite:///PATH), or a PostgreSQL "
+	    "database (postgresql://... or a libpq connection string such as "
+	    "`host=db1,db2 dbname=ludus target_session_attrs=read-write`; "
+	    "give its password in postgresql, not here)." },
 	{ "games_dir", T_PATH, O(games_dir), 0, 0, NULL, LUDUS_GAMES_DIR,
 	    "@pkgdatadir@/games", "@pkgdatadir@/games", 0,
 	    NULL, "The game definitions (NAME.yaml)." },
@@ -139,6 +146,17 @@ const struct setting conf_settings[] = {
 	{ "pid_file", T_PATH, O(pid_file), 0, 0, NULL, NULL, "none",
 	    "/run/ludus/ludusd.pid", F_EMPTY, NULL,
 	    "Where ludusd writes its process id." },
+	{ "postgresql.password_file", T_PATH, O(pg_cred.password_file), 0, 0,
+	    NULL, NULL, NULL, "@sysconfdir@/ludus/postgresql.password",
+	    F_EMPTY, NULL,
+	    "A file whose first line is the PostgreSQL password; refused "
+	    "when others may read or write it.  Under systemd a credential "
+	    "of the same name is read instead, as for in.imap.  Without "
+	    "this or password_env, libpq's own ways apply (~/.pgpass, a "
+	    "peer or certificate login)." },
+	{ "postgresql.password_env", T_STRING, O(pg_cred.password_env), 0, 0,
+	    NULL, NULL, NULL, "LUDUS_PG_PASSWORD", F_EMPTY, conf_check_env,
+	    "The environment variable holding the PostgreSQL password." },
 
 	{ "in.lmtp", T_STRING, O(lmtp), 0, 0, NULL, NULL, "none",
 	    "unix:/run/ludus/lmtp.sock", F_EMPTY, conf_check_lmtp,
@@ -622,6 +640,16 @@ set_value(struct config *c, const struct setting *s, char *const *items,
 		}
 		if (s->check != NULL && s->check(v, msg, len) == -1)
 			return -1;
+		/* A database's name: sqlite:// before a path; a
+		 * PostgreSQL connection string is not a path. */
+		if (s->check == conf_check_database &&
+		    strncmp(v, "sqlite://", 9) == 0)
+			v += 9;
+		if (s->check == conf_check_database && conf_is_pg(v)) {
+			free(*(char **)f);
+			*(char **)f = xstrdup(v);
+			return 0;
+		}
 		if (s->type == T_PATH && v[0] != '/' && basedir != NULL)
 			copy = xasprintf("%s/%s", basedir, v);
 		else
@@ -803,6 +831,7 @@ config_defaults(struct config *c)
 			    conf_settings[i].path, msg);
 	c->imap.cred.setting = "in.imap";
 	c->smtp.cred.setting = "out.smtp";
+	c->pg_cred.setting = "postgresql";
 	c->in = CONFIG_IN_STDIN;
 	c->out = CONFIG_OUT_SENDMAIL;
 	derive_defaults(c, 0, 0);
@@ -1160,6 +1189,15 @@ finish(struct load *l)
 		if (readable(l, "out.smtp.ca_file", c->smtp.ca_file) == -1)
 			rc = -1;
 	}
+	if (c->pg_cred.password_file != NULL && c->pg_cred.password_env != NULL)
+		rc = fail(l, given(l, "postgresql.password_env"), "postgresql: "
+		    "give password_file or password_env, not both");
+	if ((c->pg_cred.password_file != NULL ||
+	    c->pg_cred.password_env != NULL) && !conf_is_pg(c->database))
+		rc = fail(l, given(l, "postgresql.password_file") ?
+		    given(l, "postgresql.password_file") :
+		    given(l, "postgresql.password_env"), "postgresql: a "
+		    "password, but the database is not a PostgreSQL one");
 	derive_defaults(c, given(l, "database") != 0,
 	    given(l, "referee.secret_file") != 0);
 	return rc;
@@ -1393,6 +1431,20 @@ config_password(const struct config_cred *cr, char **out, char *err,
 	return 0;
 }
 
+int
+config_store_password(const struct config *c, char *err, size_t errlen)
+{
+	char *pw;
+
+	if (c->pg_cred.password_file == NULL && c->pg_cred.password_env == NULL)
+		return 0;
+	if (config_password(&c->pg_cred, &pw, err, errlen) == -1)
+		return -1;
+	store_set_password(pw);
+	config_password_free(pw);
+	return 0;
+}
+
 void
 config_password_free(char *pw)
 {
@@ -1417,7 +1469,7 @@ config_check_passwords(const struct config *c, char *err, size_t errlen)
 			return -1;
 		config_password_free(pw);
 	}
-	return 0;
+	return config_store_password(c, err, errlen);
 }
 
 const char *

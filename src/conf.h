@@ -132,7 +132,10 @@ struct config {
 		int	auto_accept;
 	} admin;
 	char	*state_dir;
-	char	*database;		/* default: state_dir/ludus.db */
+	char	*database;		/* default: state_dir/ludus.db; or a
+					 * PostgreSQL connection string */
+	struct config_cred pg_cred;	/* its password; no user (the
+					 * connection string names it) */
 	char	*games_dir;
 	char	*templates_dir;
 	char	*pid_file;		/* NULL: none */
@@ -245,6 +248,9 @@ int	config_dump_key(const struct config *, const char *key, struct buf *);
 int	config_password(const struct config_cred *, char **out, char *err,
 	    size_t errlen);
 void	config_password_free(char *);
+/* The PostgreSQL password, when one is configured, handed to the store
+ * for the connections it opens (store_set_password).  0, or -1 with err. */
+int	config_store_password(const struct config *, char *err, size_t errlen);
 /* Read every configured password once and discard it (for `ludusd -n`). */
 int	config_check_passwords(const struct config *, char *err, size_t errlen);
 

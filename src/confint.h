@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "conf.h"
+#include "store.h"
 
 #define MSGLEN		512
 #define PASSWORD_MAX	4096
@@ -71,6 +72,9 @@ int	conf_set_text(struct config *c, const struct setting *s,
 /* confval.c: the syntax of values.  The checks (a setting's check in the
  * table) return 0, or -1 with msg filled. */
 int	conf_check_env(const char *s, char *msg, size_t len);
+/* database: a PostgreSQL one only in a build with libpq; no other kind. */
+int	conf_check_database(const char *s, char *msg, size_t len);
+#define conf_is_pg(s)	store_is_server(s)
 int	conf_check_folder(const char *s, char *msg, size_t len);
 int	conf_check_lmtp(const char *s, char *msg, size_t len);
 int	conf_check_path(const char *s, char *msg, size_t len);

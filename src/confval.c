@@ -241,6 +241,28 @@ conf_check_path(const char *s, char *msg, size_t len)
 }
 
 int
+conf_check_database(const char *s, char *msg, size_t len)
+{
+	if (store_is_server(s)) {
+#ifdef HAVE_LIBPQ
+		return 0;
+#else
+		util_err(msg, len, "a PostgreSQL database, but this ludus was "
+		    "built without PostgreSQL support (libpq): rebuild it "
+		    "with libpq-dev installed, or give a SQLite file");
+		return -1;
+#endif
+	}
+	if (strstr(s, "://") != NULL && strncmp(s, "sqlite://", 9) != 0) {
+		util_err(msg, len, "`%.*s` is not a kind of database ludus "
+		    "knows (a path, sqlite:///PATH or postgresql://...)",
+		    (int)(strstr(s, "://") - s + 3), s);
+		return -1;
+	}
+	return 0;
+}
+
+int
 conf_check_env(const char *s, char *msg, size_t len)
 {
 	const char *p;

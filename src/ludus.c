@@ -161,13 +161,16 @@ take_as(int argc, char **argv, const char **as)
 }
 
 /* The server secret the reply tokens derive from: the configured file, or
- * without a configuration file ludus.secret beside the database. */
+ * without a configuration file ludus.secret beside the database (a
+ * PostgreSQL database has no beside: the configured file, whose default
+ * is STATE_DIR/secret). */
 static char *
 secret_path(const struct ctx *c)
 {
 	const char *slash;
 
-	if (c->config_path != NULL && c->cfg.referee.secret_file != NULL)
+	if ((c->config_path != NULL || store_is_server(c->dbpath)) &&
+	    c->cfg.referee.secret_file != NULL)
 		return xstrdup(c->cfg.referee.secret_file);
 	if ((slash = strrchr(c->dbpath, '/')) == NULL)
 		return xstrdup("ludus.secret");
@@ -2275,6 +2278,11 @@ main(int argc, char **argv)
 			c.dbpath = c.cfg.database;
 			dbfrom = c.config_path;
 		}
+		if (config_store_password(&c.cfg, err, sizeof(err)) == -1) {
+			config_free(&c.cfg);
+			err_out("%s", err);
+			return cmd->fn == cmd_deliver ? EXIT_TEMPFAIL : 1;
+		}
 		if (c.cfg.games_dir != NULL && getenv("LUDUS_GAMES_DIR") ==
 		    NULL)
 			setenv("LUDUS_GAMES_DIR", c.cfg.games_dir, 1);
@@ -2290,8 +2298,8 @@ main(int argc, char **argv)
 	}
 	/* Only init makes a database: anything else on a path where there is
 	 * none would report on an empty one it just invented. */
-	if (cmd->needs_store && cmd->fn != cmd_init && access(c.dbpath, F_OK) ==
-	    -1) {
+	if (cmd->needs_store && cmd->fn != cmd_init &&
+	    !store_is_server(c.dbpath) && access(c.dbpath, F_OK) == -1) {
 		/* Before config_free: the path may be the configuration's. */
 		err_out("no database at %s (from %s): `ludus init` creates one; "
 		    "-d, $LUDUS_DB or -c name another", c.dbpath, dbfrom);

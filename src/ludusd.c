@@ -1466,8 +1466,10 @@ preflight(struct daemon *d)
 	path = xasprintf("%s/commands.yaml", games);
 	bad += preflight_path("command aliases", path, R_OK, 0);
 	free(path);
-	/* An existing database is opened: its version, quick_check. */
-	if (access(d->cfg.database, F_OK) == 0) {
+	/* An existing database is opened: its version, quick_check (a
+	 * PostgreSQL one: the connection and its version). */
+	if (store_is_server(d->cfg.database) ||
+	    access(d->cfg.database, F_OK) == 0) {
 		if (store_check(d->cfg.database, &version, err, sizeof(err)) ==
 		    -1) {
 			fprintf(stderr, "ludusd: database %s\n", err);
@@ -1494,7 +1496,8 @@ preflight(struct daemon *d)
 			free(path);
 		}
 	}
-	bad += preflight_new("database", d->cfg.database);
+	if (!store_is_server(d->cfg.database))
+		bad += preflight_new("database", d->cfg.database);
 	if (access(d->cfg.referee.secret_file, F_OK) == 0) {
 		if (token_secret_load(d->cfg.referee.secret_file, &sec, err,
 		    sizeof(err)) == -1) {
@@ -1835,6 +1838,12 @@ main(int argc, char **argv)
 		return 1;
 	}
 	buf_free(&problems);
+	/* The database's password, read once, before any connection. */
+	if (config_store_password(&d.cfg, err, sizeof(err)) == -1) {
+		fprintf(stderr, "ludusd: %s\n", err);
+		config_free(&d.cfg);
+		return 1;
+	}
 	if (d.cfg.referee.address == NULL) {
 		fprintf(stderr, "ludusd: %s: referee.address is not set\n",
 		    d.config_path);

@@ -28,6 +28,7 @@ stats_text(const struct store_stats *st, int64_t now, struct buf *b)
 	    (long long)(now - st->queue_oldest) : 0LL);
 	buf_printf(b, "send failures: %lld\n", (long long)st->send_failures);
 	buf_printf(b, "given up: %lld\n", (long long)st->given_up);
+	buf_printf(b, "store retries: %lld\n", (long long)st->retries);
 	buf_printf(b, "robot backlog: %lld\n", (long long)st->robot_backlog);
 	buf_printf(b, "games active: %lld\n", (long long)st->games_active);
 	buf_printf(b, "inbound waiting: %lld\n", (long long)st->inbound);
@@ -68,6 +69,8 @@ stats_openmetrics(const struct store_stats *st, int64_t now, struct buf *b)
 	    (long long)(now - st->queue_oldest) : 0LL);
 	family(b, "ludus_send_failures", "counter", "Failed attempts to send "
 	    "a mail.", st->send_failures);
+	family(b, "ludus_store_retries", "counter", "Transactions undone for "
+	    "a conflict with another writer and tried again.", st->retries);
 	family(b, "ludus_outbox_given_up", "gauge", "Mails given up and still "
 	    "in the outbox.", st->given_up);
 	family(b, "ludus_robot_backlog", "gauge", "Robot moves waited for.",

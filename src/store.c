@@ -1,43 +1,29 @@
 /*
- * store: SQLite.
+ * store: every game, player and mail ludus keeps, in SQL run by a
+ * database driver (db.h: SQLite or PostgreSQL).  The SQL here is written
+ * once, in what both engines speak; the schema's migrations are given in
+ * each engine's dialect.
  *
- * journal_mode=WAL so readers never block the writer.  synchronous=NORMAL:
- * a commit survives the process at once and a power cut once the WAL is
- * synced, which store_sync does for everything committed so far.  Callers
- * sync before they let a message go from where it came (out of the inbox,
- * or exit 0 to the MTA): one sync for a batch of messages instead of one
- * per transaction.  What commits without a sync (a "sent" mark, a timer
- * fired) can at worst happen again after a power cut: a mail resent with
- * its own Message-ID.
- *
- * The WAL file stays between processes (no delete on close, its size
- * capped by journal_size_limit), so a short-lived `ludus deliver` does not
- * create it.  But the first connection to open the database rebuilds the
- * WAL's index by reading every frame in it, and SQLite's own checkpoint
- * at 1,000 frames never lets the WAL start over when each process makes
- * one commit (the next process's rebuild forgets the checkpoint): so a
- * connection that closes with more than STORE_CLOSE_FRAMES frames in the
- * WAL checkpoints them and truncates it, when nobody else is using it.
  * Statements are prepared once per connection and kept (finalised at
- * close).  A delivery's one durable sync is the WAL's: the VFS here opens
- * an existing WAL without O_CREAT, so SQLite does not also fsync the
- * directory in every process (see store_vfs).
+ * close).  A write transaction that fails on a conflict with another
+ * writer (PostgreSQL's serialization failure or deadlock, SQLite's busy
+ * timeout) fails as any store error does, so the whole message is tried
+ * again; store_conflict tells it was one, and the rollback counts it
+ * (counter store.retries).
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
+#include <fcntl.h>
+#include <errno.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
+#include "db.h"
 #include "log.h"
 #include "store.h"
 #include "util.h"
@@ -46,45 +32,43 @@
  * (every statement here is a string literal; a text made at run time is
  * prepared per call). */
 #define STORE_STMTS	128
-/* The WAL's size kept after a checkpoint (bytes). */
-#define STORE_WAL_LIMIT	4194304
-/* SQLite's page cache per connection (KiB): the database's hot pages
- * (players, games, the outbox's index) fit; SQLite's default is 2000. */
-#define STORE_CACHE_KB	512
-/* SQLite's automatic checkpoint, kept by our WAL hook (frames). */
-#define STORE_CKPT_FRAMES	1000
-/* A connection that closes with more frames than this in the WAL (about
- * six deliveries of a move) checkpoints and truncates it: the next first
- * opener reads at most this many frames (about 1.5 us each). */
-#define STORE_CLOSE_FRAMES	128
-#define STRINGIFY_(x)	#x
-#define STRINGIFY(x)	STRINGIFY_(x)
 
 struct store {
-	sqlite3	*db;
-	char	 errmsg[512];
-	FILE	*trace;		/* test builds: $LUDUS_SQL_TRACE */
+	struct db		*db;
+	const struct db_driver	*drv;
+	char			 errmsg[512];
 	struct {
 		const char	*sql;
-		sqlite3_stmt	*st;
+		struct db_stmt	*st;
 		int		 busy;	/* handed out, not yet done */
 	} stmts[STORE_STMTS];
-	int	 nstmts;
-	int	 wal_frames;	/* frames in the WAL after our last commit */
-	int	 unsynced;	/* committed since the last store_sync */
+	int			 nstmts;
+	int			 conflict; /* the last failure was one */
+	char			*path;	/* a database file's name */
 };
+
+/* The password the next connection is given (store_set_password). */
+static char *store_password;
+
+/* A row's columns, through the statement's driver. */
+#define col_null(st, i)		((st)->db->drv->column_null((st), (i)))
+#define col_int64(st, i)	((st)->db->drv->column_int64((st), (i)))
+#define col_int(st, i)		((int)col_int64((st), (i)))
+#define col_double(st, i)	((st)->db->drv->column_double((st), (i)))
+#define col_ctext(st, i)	((st)->db->drv->column_text((st), (i)))
+#define changes(s)		((s)->drv->changes((s)->db))
 
 #ifdef LUDUS_TEST_CLOCK
 /*
  * Test builds: the store's failures on demand (store_test_fault).  Every
- * sqlite3_step and sqlite3_exec below goes through these; the armed one
- * fails with SQLITE_IOERR or SQLITE_FULL without running.  A ROLLBACK is
- * counted but never failed: undoing is what a failure leads to.
+ * statement step and exec below goes through these; the armed one fails
+ * as a full disk or an I/O error without running.  A ROLLBACK is counted
+ * but never failed: undoing is what a failure leads to.
  */
 static struct {
 	long	 at;		/* the call to fail, 0: none */
 	long	 count;		/* calls since the last store_test_fault */
-	int	 code;
+	int	 full;
 	int	 fired;		/* the last call failed by the hook */
 	int	 off;		/* not counting (the test's own dump) */
 	int	 readonly;	/* the next open is read-only */
@@ -102,30 +86,12 @@ fault_hit(void)
 	return 1;
 }
 
-static int
-fault_step(sqlite3_stmt *st)
-{
-	return fault_hit() ? fault.code : sqlite3_step(st);
-}
-
-static int
-fault_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **,
-    char **), void *arg, char **msg)
-{
-	if (strncmp(sql, "ROLLBACK", 8) == 0) {
-		if (!fault.off)
-			fault.count++;
-	} else if (fault_hit())
-		return fault.code;
-	return sqlite3_exec(db, sql, cb, arg, msg);
-}
-
 void
 store_test_fault(long nth, int full)
 {
 	fault.at = nth;
 	fault.count = 0;
-	fault.code = full ? SQLITE_FULL : SQLITE_IOERR;
+	fault.full = full;
 	fault.fired = 0;
 }
 
@@ -141,15 +107,39 @@ store_test_readonly(int on)
 	fault.readonly = on;
 }
 
-#define sqlite3_step(st)		fault_step(st)
-#define sqlite3_exec(db, q, f, a, m)	fault_exec(db, q, f, a, m)
-#define FAULT_ERRMSG(db) \
-	(fault.fired ? sqlite3_errstr(fault.code) : sqlite3_errmsg(db))
-#define FAULT_RDONLY	(fault.readonly ? SQLITE_OPEN_READONLY : 0)
+static const char *
+errmsg_of(struct store *s)
+{
+	if (fault.fired)
+		return fault.full ? "database or disk is full" :
+		    "disk I/O error";
+	return s->drv->errmsg(s->db);
+}
+
+static int
+step(struct store *s, struct db_stmt *st)
+{
+	return fault_hit() ? DB_ERROR : s->drv->step(st);
+}
+
+static int
+exec_raw(struct store *s, const char *sql)
+{
+	if (strncmp(sql, "ROLLBACK", 8) == 0) {
+		if (!fault.off)
+			fault.count++;
+	} else if (fault_hit())
+		return -1;
+	return s->drv->exec(s->db, sql);
+}
+#define FAULT_RDONLY	fault.readonly
 #else
-#define FAULT_ERRMSG(db)	sqlite3_errmsg(db)
+#define errmsg_of(s)		((s)->drv->errmsg((s)->db))
+#define step(s, st)		((s)->drv->step(st))
+#define exec_raw(s, sql)	((s)->drv->exec((s)->db, (sql)))
 #define FAULT_RDONLY	0
 #endif
+
 
 /* Numbered migrations: migrations[i] takes user_version i to i + 1. */
 static const char *const migrations[] = {
@@ -521,11 +511,316 @@ static const char *const migrations[] = {
 _Static_assert(nitems(migrations) == STORE_SCHEMA_VERSION,
     "one migration per schema version");
 
+
+/*
+ * PostgreSQL: schema version 18 in one step.  Numbers are BIGINT (SQLite's
+ * INTEGER holds 64 bits); a table whose id SQLite numbers itself (max + 1,
+ * what store_id_next predicts) gets it from ludus_next_id, not from a
+ * sequence, which would differ after a rollback.  The tables whose rows
+ * the store reads in insertion order (ORDER BY rowid in SQLite) have a
+ * rowid column of their own.
+ */
+#define PG_ID(t) \
+	"CREATE TRIGGER " t "_id BEFORE INSERT ON " t " FOR EACH ROW WHEN " \
+	"(NEW.id IS NULL) EXECUTE FUNCTION ludus_next_id();"
+#define PG_SCHEMA_18 \
+	"CREATE FUNCTION ludus_next_id() RETURNS trigger LANGUAGE plpgsql AS " \
+	"$$ BEGIN EXECUTE format('SELECT coalesce(max(id), 0) + 1 FROM %I', " \
+	"TG_TABLE_NAME) INTO NEW.id; RETURN NEW; END $$;" \
+	"CREATE TABLE players (" \
+	"  id BIGINT PRIMARY KEY," \
+	"  address TEXT NOT NULL UNIQUE," \
+	"  name TEXT," \
+	"  language TEXT NOT NULL DEFAULT 'en'," \
+	"  notify TEXT NOT NULL DEFAULT 'all'," \
+	"  banned BIGINT NOT NULL DEFAULT 0," \
+	"  created BIGINT NOT NULL," \
+	"  bounces BIGINT NOT NULL DEFAULT 0," \
+	"  last_bounce BIGINT," \
+	"  last_bounce_reason TEXT," \
+	"  vacation_start BIGINT," \
+	"  vacation_until BIGINT," \
+	"  vacation_used BIGINT NOT NULL DEFAULT 0," \
+	"  vacation_year BIGINT NOT NULL DEFAULT 0," \
+	"  timezone TEXT," \
+	"  public_address BIGINT NOT NULL DEFAULT 0);" \
+	PG_ID("players") \
+	"CREATE INDEX players_banned ON players(address) WHERE banned != 0;" \
+	"CREATE TABLE games (" \
+	"  id BIGINT PRIMARY KEY," \
+	"  kind TEXT NOT NULL," \
+	"  options TEXT NOT NULL," \
+	"  seed BYTEA NOT NULL CHECK (length(seed) = 32)," \
+	"  state TEXT NOT NULL," \
+	"  status TEXT NOT NULL CHECK (status IN" \
+	"    ('invited', 'active', 'finished', 'aborted'))," \
+	"  result TEXT," \
+	"  nmoves BIGINT NOT NULL DEFAULT 0," \
+	"  created BIGINT NOT NULL," \
+	"  updated BIGINT NOT NULL," \
+	"  clock TEXT," \
+	"  rated BIGINT NOT NULL DEFAULT 0," \
+	"  inviter BIGINT REFERENCES players(id)," \
+	"  expires BIGINT," \
+	"  deadline BIGINT," \
+	"  draw_offer BIGINT NOT NULL DEFAULT 0," \
+	"  ended TEXT," \
+	"  turn_since BIGINT," \
+	"  reminded BIGINT NOT NULL DEFAULT 0);" \
+	PG_ID("games") \
+	"CREATE INDEX games_status ON games(status);" \
+	"CREATE TABLE seats (" \
+	"  game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE," \
+	"  seat BIGINT NOT NULL CHECK (seat >= 0 AND seat < 4)," \
+	"  player_id BIGINT NOT NULL REFERENCES players(id)," \
+	"  accepted BIGINT NOT NULL DEFAULT 0," \
+	"  reserve BIGINT NOT NULL DEFAULT 0," \
+	"  PRIMARY KEY (game_id, seat));" \
+	"CREATE INDEX seats_player ON seats(player_id);" \
+	"CREATE TABLE moves (" \
+	"  game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE," \
+	"  ply BIGINT NOT NULL CHECK (ply > 0)," \
+	"  seat BIGINT NOT NULL," \
+	"  notation TEXT NOT NULL," \
+	"  created BIGINT NOT NULL," \
+	"  PRIMARY KEY (game_id, ply));" \
+	"CREATE TABLE processed (" \
+	"  rowid BIGINT GENERATED ALWAYS AS IDENTITY," \
+	"  key TEXT PRIMARY KEY," \
+	"  received BIGINT NOT NULL," \
+	"  outcome TEXT," \
+	"  sender TEXT," \
+	"  commands TEXT);" \
+	"CREATE INDEX processed_received ON processed(received);" \
+	"CREATE TABLE outbox (" \
+	"  id BIGINT PRIMARY KEY," \
+	"  message_id TEXT NOT NULL UNIQUE," \
+	"  envelope_from TEXT NOT NULL," \
+	"  recipients TEXT NOT NULL," \
+	"  game_id BIGINT," \
+	"  data TEXT NOT NULL," \
+	"  created BIGINT NOT NULL," \
+	"  attempts BIGINT NOT NULL DEFAULT 0," \
+	"  next_try BIGINT NOT NULL," \
+	"  sent BIGINT," \
+	"  failed TEXT," \
+	"  last_error TEXT);" \
+	PG_ID("outbox") \
+	"CREATE INDEX outbox_due ON outbox(next_try)" \
+	"  WHERE sent IS NULL AND failed IS NULL;" \
+	"CREATE INDEX outbox_done ON outbox(created)" \
+	"  WHERE sent IS NOT NULL OR failed IS NOT NULL;" \
+	"CREATE TABLE timers (" \
+	"  id BIGINT PRIMARY KEY," \
+	"  due BIGINT NOT NULL," \
+	"  kind TEXT NOT NULL," \
+	"  game_id BIGINT REFERENCES games(id) ON DELETE CASCADE," \
+	"  player_id BIGINT REFERENCES players(id)," \
+	"  data TEXT);" \
+	PG_ID("timers") \
+	"CREATE INDEX timers_due ON timers(due);" \
+	"CREATE INDEX timers_game ON timers(game_id, kind);" \
+	"CREATE INDEX timers_player ON timers(player_id, kind);" \
+	"CREATE TABLE replies (" \
+	"  rowid BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY," \
+	"  sender TEXT NOT NULL," \
+	"  at BIGINT NOT NULL);" \
+	"CREATE INDEX replies_sender ON replies(sender, at);" \
+	"CREATE INDEX replies_at ON replies(at);" \
+	"CREATE TABLE events (" \
+	"  rowid BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY," \
+	"  game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE," \
+	"  after_ply BIGINT NOT NULL CHECK (after_ply >= 0)," \
+	"  player_id BIGINT REFERENCES players(id)," \
+	"  kind TEXT NOT NULL," \
+	"  text TEXT," \
+	"  created BIGINT NOT NULL);" \
+	"CREATE INDEX events_game ON events(game_id);" \
+	"CREATE TABLE observers (" \
+	"  rowid BIGINT GENERATED ALWAYS AS IDENTITY," \
+	"  game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE," \
+	"  player_id BIGINT NOT NULL REFERENCES players(id)," \
+	"  since BIGINT NOT NULL DEFAULT (extract(epoch FROM now())::bigint)," \
+	"  PRIMARY KEY (game_id, player_id));" \
+	"CREATE TABLE thanks (" \
+	"  game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE," \
+	"  from_player BIGINT NOT NULL REFERENCES players(id)," \
+	"  to_player BIGINT NOT NULL REFERENCES players(id)," \
+	"  created BIGINT NOT NULL," \
+	"  PRIMARY KEY (game_id, from_player, to_player));" \
+	"CREATE INDEX thanks_to ON thanks(to_player);" \
+	"CREATE TABLE reports (" \
+	"  id BIGINT PRIMARY KEY," \
+	"  game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE," \
+	"  reporter BIGINT NOT NULL REFERENCES players(id)," \
+	"  text TEXT NOT NULL," \
+	"  created BIGINT NOT NULL," \
+	"  resolved BIGINT," \
+	"  resolution TEXT);" \
+	PG_ID("reports") \
+	"CREATE INDEX reports_open ON reports(created) WHERE resolved IS NULL;" \
+	"CREATE TABLE confirmations (" \
+	"  cookie TEXT PRIMARY KEY," \
+	"  player_id BIGINT NOT NULL REFERENCES players(id)," \
+	"  command TEXT NOT NULL," \
+	"  created BIGINT NOT NULL," \
+	"  expires BIGINT NOT NULL," \
+	"  used BIGINT);" \
+	"CREATE INDEX confirmations_expires ON confirmations(expires);" \
+	"CREATE INDEX confirmations_player ON confirmations(player_id, " \
+	"  expires) WHERE used IS NULL;" \
+	"CREATE TABLE actions (" \
+	"  player_id BIGINT NOT NULL REFERENCES players(id)," \
+	"  kind TEXT NOT NULL," \
+	"  at BIGINT NOT NULL);" \
+	"CREATE INDEX actions_player ON actions(player_id, kind, at);" \
+	"CREATE TABLE ratings (" \
+	"  player_id BIGINT NOT NULL REFERENCES players(id)," \
+	"  kind TEXT NOT NULL," \
+	"  r DOUBLE PRECISION NOT NULL," \
+	"  rd DOUBLE PRECISION NOT NULL," \
+	"  sigma DOUBLE PRECISION NOT NULL," \
+	"  last BIGINT NOT NULL," \
+	"  games BIGINT NOT NULL DEFAULT 0," \
+	"  PRIMARY KEY (player_id, kind));" \
+	"CREATE TABLE ladders (" \
+	"  id BIGINT PRIMARY KEY," \
+	"  name TEXT NOT NULL UNIQUE," \
+	"  kind TEXT NOT NULL," \
+	"  options TEXT NOT NULL DEFAULT ''," \
+	"  clock TEXT," \
+	"  list TEXT," \
+	"  pairs BIGINT NOT NULL DEFAULT 0," \
+	"  reach BIGINT NOT NULL," \
+	"  accept BIGINT NOT NULL," \
+	"  open_cap BIGINT NOT NULL," \
+	"  cooldown BIGINT NOT NULL," \
+	"  idle BIGINT NOT NULL," \
+	"  created BIGINT NOT NULL," \
+	"  closed BIGINT);" \
+	PG_ID("ladders") \
+	"CREATE TABLE rungs (" \
+	"  ladder_id BIGINT NOT NULL REFERENCES ladders(id) ON DELETE CASCADE," \
+	"  position BIGINT NOT NULL CHECK (position > 0)," \
+	"  player_id BIGINT NOT NULL REFERENCES players(id)," \
+	"  partner_id BIGINT REFERENCES players(id)," \
+	"  active BIGINT NOT NULL," \
+	"  PRIMARY KEY (ladder_id, position));" \
+	"CREATE UNIQUE INDEX rungs_player ON rungs(ladder_id, player_id);" \
+	"CREATE TABLE challenges (" \
+	"  id BIGINT PRIMARY KEY," \
+	"  ladder_id BIGINT NOT NULL REFERENCES ladders(id) ON DELETE CASCADE," \
+	"  challenger BIGINT NOT NULL REFERENCES players(id)," \
+	"  challenged BIGINT NOT NULL REFERENCES players(id)," \
+	"  game_id BIGINT REFERENCES games(id)," \
+	"  status TEXT NOT NULL," \
+	"  created BIGINT NOT NULL," \
+	"  decided BIGINT);" \
+	PG_ID("challenges") \
+	"CREATE INDEX challenges_game ON challenges(game_id);" \
+	"CREATE INDEX challenges_ladder ON challenges(ladder_id, status);" \
+	"CREATE TABLE rating_changes (" \
+	"  game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE," \
+	"  seat BIGINT NOT NULL," \
+	"  player_id BIGINT NOT NULL REFERENCES players(id)," \
+	"  r_old DOUBLE PRECISION NOT NULL," \
+	"  r_new DOUBLE PRECISION NOT NULL," \
+	"  PRIMARY KEY (game_id, seat));" \
+	"CREATE TABLE site_changes (" \
+	"  seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY," \
+	"  kind TEXT NOT NULL," \
+	"  id BIGINT NOT NULL);" \
+	"CREATE UNIQUE INDEX site_changes_what ON site_changes(kind, id);" \
+	"CREATE TABLE decks (" \
+	"  name TEXT PRIMARY KEY," \
+	"  cycle BIGINT NOT NULL," \
+	"  cards TEXT NOT NULL);" \
+	"CREATE TABLE deck_deals (" \
+	"  game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE," \
+	"  deck TEXT NOT NULL," \
+	"  cycle BIGINT NOT NULL," \
+	"  turn BIGINT NOT NULL DEFAULT 0," \
+	"  cards TEXT NOT NULL);" \
+	"CREATE TABLE seeks (" \
+	"  id BIGINT PRIMARY KEY," \
+	"  kind TEXT NOT NULL," \
+	"  words TEXT NOT NULL DEFAULT ''," \
+	"  clock TEXT," \
+	"  rated BIGINT NOT NULL DEFAULT 1," \
+	"  nseats BIGINT NOT NULL CHECK (nseats >= 2 AND nseats <= 4)," \
+	"  player_id BIGINT NOT NULL REFERENCES players(id)," \
+	"  seat1 BIGINT REFERENCES players(id)," \
+	"  seat2 BIGINT REFERENCES players(id)," \
+	"  seat3 BIGINT REFERENCES players(id)," \
+	"  ladder_id BIGINT REFERENCES ladders(id)," \
+	"  rating_min BIGINT," \
+	"  rating_max BIGINT," \
+	"  status TEXT NOT NULL," \
+	"  created BIGINT NOT NULL," \
+	"  expires BIGINT NOT NULL," \
+	"  game_id BIGINT);" \
+	PG_ID("seeks") \
+	"CREATE INDEX seeks_status ON seeks(status);" \
+	"CREATE TABLE conditions (" \
+	"  game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE," \
+	"  seat BIGINT NOT NULL," \
+	"  line BIGINT NOT NULL," \
+	"  moves TEXT NOT NULL," \
+	"  PRIMARY KEY (game_id, seat, line));" \
+	"CREATE TABLE takebacks (" \
+	"  game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE," \
+	"  seats BIGINT NOT NULL," \
+	"  at_ply BIGINT NOT NULL," \
+	"  created BIGINT NOT NULL);" \
+	"CREATE TABLE robot_waits (" \
+	"  id BIGINT PRIMARY KEY," \
+	"  game_id BIGINT NOT NULL," \
+	"  pid BIGINT NOT NULL," \
+	"  since BIGINT NOT NULL," \
+	"  thinking BIGINT NOT NULL DEFAULT 0);" \
+	PG_ID("robot_waits") \
+	"CREATE TABLE counters (" \
+	"  name TEXT PRIMARY KEY," \
+	"  value BIGINT NOT NULL);"
+
+/*
+ * The same schema in PostgreSQL's dialect.  A PostgreSQL database begins
+ * at schema version 18, made in one step; NULL: folded into the next
+ * entry.  Every later migration is given for both engines.
+ */
+static const char *const pg_migrations[] = {
+	NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+	NULL, NULL, NULL, NULL, NULL,
+	/* 18 */
+	PG_SCHEMA_18,
+	/* 19 */
+	"CREATE TABLE inbound ("
+	"  id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  key TEXT NOT NULL UNIQUE,"
+	"  route TEXT NOT NULL,"
+	"  arrived BIGINT NOT NULL,"
+	"  raw BYTEA NOT NULL,"
+	"  attempts BIGINT NOT NULL DEFAULT 0,"
+	"  next_try BIGINT NOT NULL DEFAULT 0,"
+	"  state TEXT NOT NULL DEFAULT 'waiting',"
+	"  cause TEXT);"
+	"CREATE INDEX inbound_state ON inbound(state, id);",
+};
+
+_Static_assert(nitems(pg_migrations) == STORE_SCHEMA_VERSION,
+    "one PostgreSQL migration per schema version");
+
+static const char *
+migration_sql(const struct store *s, int v)
+{
+	return s->drv->dialect == DB_PG ? pg_migrations[v] : migrations[v];
+}
+
 static int
 store_fail(struct store *s, const char *what)
 {
-	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s", what,
-	    FAULT_ERRMSG(s->db));
+	s->conflict = s->drv->conflict(s->db);
+	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s", what, errmsg_of(s));
 	return -1;
 }
 
@@ -535,24 +830,27 @@ store_errmsg(const struct store *s)
 	return s->errmsg;
 }
 
+int
+store_conflict(const struct store *s)
+{
+	return s->conflict;
+}
+
 static int
 exec(struct store *s, const char *sql)
 {
-	char *msg = NULL;
-
-	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		snprintf(s->errmsg, sizeof(s->errmsg), "%s",
-		    msg ? msg : FAULT_ERRMSG(s->db));
-		sqlite3_free(msg);
+	if (exec_raw(s, sql) == -1) {
+		s->conflict = s->drv->conflict(s->db);
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s", errmsg_of(s));
 		return -1;
 	}
 	return 0;
 }
 
-static sqlite3_stmt *
+static struct db_stmt *
 prepare(struct store *s, const char *sql)
 {
-	sqlite3_stmt *st = NULL;
+	struct db_stmt *st;
 	int i;
 
 	for (i = 0; i < s->nstmts; i++)
@@ -560,8 +858,8 @@ prepare(struct store *s, const char *sql)
 			s->stmts[i].busy = 1;
 			return s->stmts[i].st;
 		}
-	if (sqlite3_prepare_v3(s->db, sql, -1, s->nstmts < STORE_STMTS ?
-	    SQLITE_PREPARE_PERSISTENT : 0, &st, NULL) != SQLITE_OK) {
+	if ((st = s->drv->prepare(s->db, sql, s->nstmts < STORE_STMTS)) ==
+	    NULL) {
 		store_fail(s, "prepare");
 		return NULL;
 	}
@@ -576,7 +874,7 @@ prepare(struct store *s, const char *sql)
 
 /* Done with a statement: a kept one is reset for the next use. */
 static void
-done(struct store *s, sqlite3_stmt *st)
+done(struct store *s, struct db_stmt *st)
 {
 	int i;
 
@@ -584,49 +882,47 @@ done(struct store *s, sqlite3_stmt *st)
 		return;
 	for (i = 0; i < s->nstmts; i++)
 		if (s->stmts[i].st == st) {
-			sqlite3_reset(st);
-			sqlite3_clear_bindings(st);
+			s->drv->reset(st);
 			s->stmts[i].busy = 0;
 			return;
 		}
-	sqlite3_finalize(st);
+	s->drv->finalize(st);
 }
 
 /* Bind by a small format: i = int64, d = double, t = text (NULL ok),
  * b = blob (ptr,len). */
 static int
-bind(struct store *s, sqlite3_stmt *st, const char *fmt, va_list ap)
+bind(struct store *s, struct db_stmt *st, const char *fmt, va_list ap)
 {
-	int i, rc = SQLITE_OK;
+	const struct db_driver *d = s->drv;
+	int i, rc = 0;
 
-	if ((size_t)sqlite3_bind_parameter_count(st) != strlen(fmt))
-		fatal("store: %s has %d parameters, %zu bound",
-		    sqlite3_sql(st), sqlite3_bind_parameter_count(st),
-		    strlen(fmt));
-	for (i = 1; *fmt && rc == SQLITE_OK; fmt++, i++) {
+	if ((size_t)d->nparams(st) != strlen(fmt))
+		fatal("store: %s has %d parameters, %zu bound", d->sql(st),
+		    d->nparams(st), strlen(fmt));
+	for (i = 1; *fmt && rc == 0; fmt++, i++) {
 		switch (*fmt) {
 		case 'i':
-			rc = sqlite3_bind_int64(st, i, va_arg(ap, int64_t));
+			rc = d->bind_int64(st, i, va_arg(ap, int64_t));
 			break;
 		case 'd':
-			rc = sqlite3_bind_double(st, i, va_arg(ap, double));
+			rc = d->bind_double(st, i, va_arg(ap, double));
 			break;
 		case 't':
-			rc = sqlite3_bind_text(st, i, va_arg(ap, const char *),
-			    -1, SQLITE_TRANSIENT);
+			rc = d->bind_text(st, i, va_arg(ap, const char *));
 			break;
 		case 'b': {
 			const void *p = va_arg(ap, const void *);
 			int len = va_arg(ap, int);
 
-			rc = sqlite3_bind_blob(st, i, p, len, SQLITE_TRANSIENT);
+			rc = d->bind_blob(st, i, p, len);
 			break;
 		}
 		default:
 			fatal("store: bad bind format %c", *fmt);
 		}
 	}
-	if (rc != SQLITE_OK)
+	if (rc != 0)
 		return store_fail(s, "bind");
 	return 0;
 }
@@ -635,7 +931,7 @@ bind(struct store *s, sqlite3_stmt *st, const char *fmt, va_list ap)
 static int
 run(struct store *s, const char *sql, const char *fmt, ...)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	va_list ap;
 	int rc;
 
@@ -644,17 +940,17 @@ run(struct store *s, const char *sql, const char *fmt, ...)
 	va_start(ap, fmt);
 	rc = bind(s, st, fmt, ap);
 	va_end(ap);
-	if (rc == 0 && sqlite3_step(st) != SQLITE_DONE)
+	if (rc == 0 && step(s, st) != DB_DONE)
 		rc = store_fail(s, "step");
 	done(s, st);
 	return rc;
 }
 
 /* Prepare and bind a query; the caller steps and finalizes. */
-static sqlite3_stmt *
+static struct db_stmt *
 query(struct store *s, const char *sql, const char *fmt, ...)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	va_list ap;
 	int rc;
 
@@ -671,48 +967,128 @@ query(struct store *s, const char *sql, const char *fmt, ...)
 }
 
 /*
+ * Every row of a query st (prepared, or NULL when that failed) read by
+ * `row` into a growing array of elements of `size` bytes, *out (owned) and
+ * *n.  On failure the rows read are cleared by `clear` (NULL: nothing to
+ * free in one), the array freed, and *n is 0.  The one loop every list of
+ * the store reads through.
+ */
+static int
+collect(struct store *s, struct db_stmt *st, const char *what, size_t size,
+    void (*row)(struct db_stmt *, void *), void (*clear)(void *), void *out,
+    int *n)
+{
+	char *v = NULL;
+	int i, rc, cap = 0;
+
+	memcpy(out, &v, sizeof(v));
+	*n = 0;
+	if (st == NULL)
+		return -1;
+	while ((rc = step(s, st)) == DB_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			v = xreallocarray(v, (size_t)cap, size);
+		}
+		memset(v + (size_t)*n * size, 0, size);
+		row(st, v + (size_t)*n * size);
+		(*n)++;
+	}
+	done(s, st);
+	if (rc != DB_DONE) {
+		for (i = 0; clear != NULL && i < *n; i++)
+			clear(v + (size_t)i * size);
+		free(v);
+		*n = 0;
+		return store_fail(s, what);
+	}
+	memcpy(out, &v, sizeof(v));
+	return 0;
+}
+
+/* Run an INSERT ... RETURNING id: *id the new row's. */
+static int
+run_id(struct store *s, int64_t *id, const char *sql, const char *fmt, ...)
+{
+	struct db_stmt *st;
+	va_list ap;
+	int rc;
+
+	if ((st = prepare(s, sql)) == NULL)
+		return -1;
+	va_start(ap, fmt);
+	rc = bind(s, st, fmt, ap);
+	va_end(ap);
+	if (rc == 0) {
+		if (step(s, st) == DB_ROW)
+			*id = col_int64(st, 0);
+		else
+			rc = store_fail(s, "insert");
+	}
+	done(s, st);
+	return rc;
+}
+
+/*
  * What the public site shows changed: kind g a game, G a game begun or
  * over, n a player's name or public address, p a player's thanks, l a
  * ladder, s a seek.  A thing has one row, renumbered at each change (the
- * daemon takes them in order; AUTOINCREMENT never gives a taken number
- * again).  Recorded with the write, in its transaction, when that changed
- * a row (a change of name or status is found before the update, from the
- * old row).
+ * daemon takes them in order; the numbers never repeat).  Recorded with
+ * the write, in its transaction, when that changed a row (a change of
+ * name or status is found before the update, from the old row): the old
+ * row deleted, a new one inserted (what SQLite's INSERT OR REPLACE did).
  */
 static int
 site_changed(struct store *s, const char *kind, int64_t id)
 {
-	return run(s, "INSERT OR REPLACE INTO site_changes (kind, id) VALUES "
-	    "(?, ?)", "ti", kind, id);
+	if (run(s, "DELETE FROM site_changes WHERE kind = ? AND id = ?", "ti",
+	    kind, id) == -1)
+		return -1;
+	return run(s, "INSERT INTO site_changes (kind, id) VALUES (?, ?)",
+	    "ti", kind, id);
+}
+
+/* site_changed for the id the query st gives, when it gives a row. */
+static int
+site_changed_by(struct store *s, const char *kind, struct db_stmt *st)
+{
+	int64_t id = 0;
+	int rc;
+
+	if (st == NULL)
+		return -1;
+	if ((rc = step(s, st)) == DB_ROW)
+		id = col_int64(st, 0);
+	done(s, st);
+	if (rc == DB_ERROR)
+		return store_fail(s, "site change");
+	return rc == DB_ROW ? site_changed(s, kind, id) : 0;
 }
 
 static char *
-col_text(sqlite3_stmt *st, int i)
+col_text(struct db_stmt *st, int i)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
+	const char *t = col_ctext(st, i);
 
-	return t ? xstrdup((const char *)t) : NULL;
+	return t ? xstrdup(t) : NULL;
 }
 
 int
 store_schema_version(struct store *s)
 {
-	sqlite3_stmt *st;
-	int v = -1;
+	int v;
 
-	if ((st = prepare(s, "PRAGMA user_version")) == NULL)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	done(s, st);
+	if ((v = s->drv->version(s->db)) < 0)
+		store_fail(s, "schema version");
 	return v;
 }
 
 static int
 migrate(struct store *s, int target)
 {
-	int v;
-	char *sql;
+	const char *sql;
+	char why[sizeof(s->errmsg)];
+	int v, to;
 
 	if ((v = store_schema_version(s)) < 0)
 		return -1;
@@ -722,28 +1098,84 @@ migrate(struct store *s, int target)
 		    "(%d): upgrade ludus", v, (int)nitems(migrations));
 		return -1;
 	}
-	for (; v < target; v++) {
+	while (v < target) {
+		/* A migration the dialect folds into a later one (PostgreSQL
+		 * starts at a later schema) is taken with it. */
+		for (to = v; to < target && migration_sql(s, to) == NULL; to++)
+			;
+		if (to == target) {
+			snprintf(s->errmsg, sizeof(s->errmsg), "no %s "
+			    "migration to version %d", s->drv->name, target);
+			return -1;
+		}
+		sql = migration_sql(s, to);
 		/* Each migration, with its version bump, in its own
 		 * transaction: a crash leaves the database at a version. */
 		if (store_begin(s) == -1)
 			return -1;
-		sql = xasprintf("%s PRAGMA user_version = %d;", migrations[v],
-		    v + 1);
-		if (exec(s, sql) == -1) {
-			char why[sizeof(s->errmsg)];
-
-			free(sql);
+		if (exec(s, sql) == -1 ||
+		    s->drv->set_version(s->db, to + 1) == -1) {
+			if (s->errmsg[0] == '\0')
+				store_fail(s, "version");
 			memcpy(why, s->errmsg, sizeof(why));
 			store_rollback(s);
 			snprintf(s->errmsg, sizeof(s->errmsg),
-			    "migration to version %d: %s", v + 1, why);
+			    "migration to version %d: %s", to + 1, why);
 			return -1;
 		}
-		free(sql);
 		if (store_commit(s) == -1)
 			return -1;
+		v = to + 1;
 	}
 	return 0;
+}
+
+/*
+ * The driver a database's name asks for: postgresql://, postgres:// or a
+ * key=value connection string (host=..., dbname=...) for PostgreSQL;
+ * sqlite://PATH or a plain path for SQLite.
+ */
+int
+store_is_server(const char *name)
+{
+	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz_");
+
+	if (strncmp(name, "postgresql://", 13) == 0 ||
+	    strncmp(name, "postgres://", 11) == 0)
+		return 1;
+	/* libpq's key=value form: a keyword, then = (a path begins with /
+	 * or ., or has no = after its first word). */
+	return n > 0 && name[n + strspn(name + n, " ")] == '=';
+}
+#define is_pg(name)	store_is_server(name)
+
+const struct db_driver *
+db_driver_for(const char *name, const char **target, char *err,
+    size_t errlen)
+{
+	if (is_pg(name)) {
+		*target = name;
+#ifdef HAVE_LIBPQ
+		return &db_pg;
+#else
+		util_err(err, errlen, "a PostgreSQL database, but this ludus "
+		    "was built without PostgreSQL support (libpq)");
+		return NULL;
+#endif
+	}
+	(void)err;
+	(void)errlen;
+	*target = strncmp(name, "sqlite://", 9) == 0 ? name + 9 : name;
+	return &db_sqlite;
+}
+
+/* The path of a SQLite database's name; NULL for another engine's. */
+static const char *
+sqlite_path(const char *name)
+{
+	if (is_pg(name))
+		return NULL;
+	return strncmp(name, "sqlite://", 9) == 0 ? name + 9 : name;
 }
 
 /* The files SQLite and ludusd keep beside a database, by suffix. */
@@ -751,13 +1183,14 @@ static const char *const own_suffixes[] = { "", "-wal", "-shm", "-journal",
 	".lock" };
 
 int
-store_own_file(const char *dbpath, const char *path)
+store_own_file(const char *dbname, const char *path)
 {
+	const char *dbpath = sqlite_path(dbname);
 	size_t i;
 	char *f;
 	int same = 0;
 
-	for (i = 0; i < nitems(own_suffixes) && !same; i++) {
+	for (i = 0; dbpath != NULL && i < nitems(own_suffixes) && !same; i++) {
 		f = xasprintf("%s%s", dbpath, own_suffixes[i]);
 		same = util_same_file(path, f);
 		free(f);
@@ -768,75 +1201,27 @@ store_own_file(const char *dbpath, const char *path)
 int
 store_backup(struct store *s, const char *path, char *err, size_t errlen)
 {
-	const char *db = sqlite3_db_filename(s->db, "main");
-	sqlite3 *dst = NULL;
-	sqlite3_backup *b;
-	char *tmp = xasprintf("%s.tmp", path);
-	int fd, rc;
-
+	if (s->drv->backup == NULL) {
+		util_err(err, errlen, "%s: a %s database is backed up with "
+		    "its own tools (pg_dump)", path, s->drv->name);
+		return -1;
+	}
 	/* A copy renamed over the live database (or its WAL) would take
 	 * every commit since with it: the writers keep the old inode. */
-	if (db != NULL && (store_own_file(db, path) ||
-	    store_own_file(db, tmp))) {
-		util_err(err, errlen, "%s: that is the database %s or one of "
-		    "its own files: back up to another file", path, db);
+	if (s->path != NULL) {
+		char *tmp = xasprintf("%s.tmp", path);
+		int own = store_own_file(s->path, path) ||
+		    store_own_file(s->path, tmp);
+
 		free(tmp);
-		return -1;
+		if (own) {
+			util_err(err, errlen, "%s: that is the database %s or "
+			    "one of its own files: back up to another file",
+			    path, s->path);
+			return -1;
+		}
 	}
-	/* Into a new 0600 file beside the target, renamed over it when
-	 * complete: a backup is never half written. */
-	unlink(tmp);
-	if ((fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) ==
-	    -1) {
-		util_err(err, errlen, "%s: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	close(fd);
-	if (sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE, NULL) !=
-	    SQLITE_OK) {
-		util_err(err, errlen, "%s: %s", tmp, dst ?
-		    sqlite3_errmsg(dst) : "cannot open");
-		goto fail;
-	}
-	/* One step copies every page under one read transaction: a
-	 * consistent snapshot while the daemon goes on writing (WAL). */
-	if ((b = sqlite3_backup_init(dst, "main", s->db, "main")) == NULL) {
-		util_err(err, errlen, "backup: %s", sqlite3_errmsg(dst));
-		goto fail;
-	}
-	while ((rc = sqlite3_backup_step(b, -1)) == SQLITE_BUSY ||
-	    rc == SQLITE_LOCKED)
-		sqlite3_sleep(100);
-	sqlite3_backup_finish(b);
-	if (rc != SQLITE_DONE) {
-		util_err(err, errlen, "backup: %s", sqlite3_errstr(rc));
-		goto fail;
-	}
-	if (sqlite3_close(dst) != SQLITE_OK) {
-		dst = NULL;
-		util_err(err, errlen, "%s: cannot close", tmp);
-		goto fail;
-	}
-	dst = NULL;
-	if ((fd = open(tmp, O_RDONLY | O_CLOEXEC)) == -1 || fsync(fd) == -1) {
-		util_err(err, errlen, "%s: %s", tmp, strerror(errno));
-		if (fd != -1)
-			close(fd);
-		goto fail;
-	}
-	close(fd);
-	if (rename(tmp, path) == -1) {
-		util_err(err, errlen, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	free(tmp);
-	return 0;
-fail:
-	sqlite3_close(dst);
-	unlink(tmp);
-	free(tmp);
-	return -1;
+	return s->drv->backup(s->db, path, err, errlen);
 }
 
 /*
@@ -845,17 +1230,21 @@ fail:
  * (F_GETLK), so the file holds nothing and a stale one is never in the
  * way.  Such a lock is not inherited by a forked child (the robot
  * workers) and goes with any close of the file by its holder: only these
- * functions open it.
+ * functions open it.  A PostgreSQL database has no such lock.
  */
 int
-store_lock(const char *path, int *fd, long *holder, char *err, size_t errlen)
+store_lock(const char *name, int *fd, long *holder, char *err, size_t errlen)
 {
-	char *lock = xasprintf("%s.lock", path);
+	const char *path = sqlite_path(name);
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char *lock;
 	int f, rc = -1;
 
 	*fd = -1;
 	*holder = 0;
+	if (path == NULL)
+		return 0;
+	lock = xasprintf("%s.lock", path);
 	if ((f = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1) {
 		util_err(err, errlen, "%s: %s", lock, strerror(errno));
 		free(lock);
@@ -881,12 +1270,16 @@ store_lock(const char *path, int *fd, long *holder, char *err, size_t errlen)
 }
 
 long
-store_lock_holder(const char *path)
+store_lock_holder(const char *name)
 {
-	char *lock = xasprintf("%s.lock", path);
+	const char *path = sqlite_path(name);
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char *lock;
 	int f;
 
+	if (path == NULL)
+		return 0;
+	lock = xasprintf("%s.lock", path);
 	f = open(lock, O_RDONLY | O_CLOEXEC);
 	free(lock);
 	if (f == -1)
@@ -904,376 +1297,91 @@ store_unlock(int fd)
 		close(fd);
 }
 
-/* A plain connection to an existing database, for the checks below (no
- * migration, no creation). */
-static int
-check_open(const char *path, sqlite3 **db, char *err, size_t errlen)
+int
+store_check(const char *name, int *version, char *err, size_t errlen)
 {
-	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, NULL) !=
-	    SQLITE_OK) {
-		util_err(err, errlen, "%s: %s", path, *db ?
-		    sqlite3_errmsg(*db) : "cannot open");
-		sqlite3_close(*db);
-		*db = NULL;
-		return -1;
-	}
-	sqlite3_busy_timeout(*db, 10000);
-	return 0;
-}
+	const struct db_driver *drv;
+	struct store *s;
+	const char *target;
 
-/* One text value of a pragma (NULL when it gives none). */
-static char *
-pragma_text(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	char *v = NULL;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return NULL;
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		v = xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return v;
-}
-
-/* An open database's version and soundness: 0, or -1 with err. */
-static int
-check_db(sqlite3 *db, const char *path, const char *integrity, int *version,
-    char *err, size_t errlen)
-{
-	char *v, *ok;
-
-	if ((v = pragma_text(db, "PRAGMA user_version")) == NULL) {
-		util_err(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+	if ((drv = db_driver_for(name, &target, err, errlen)) == NULL)
 		return -1;
-	}
-	*version = atoi(v);
-	free(v);
-	if (*version > (int)nitems(migrations)) {
-		util_err(err, errlen, "%s: schema version %d, newer than this "
-		    "ludus understands (%d)", path, *version,
-		    (int)nitems(migrations));
+	if (drv->check != NULL)
+		return drv->check(target, (int)nitems(migrations), version,
+		    err, errlen);
+	/* A server's database: it answers and holds a schema this ludus
+	 * knows (or none yet: made at the first start). */
+	if (store_open_at(name, -1, &s, err, errlen) == -1)
 		return -1;
-	}
-	ok = pragma_text(db, integrity);
-	if (ok == NULL || strcmp(ok, "ok") != 0) {
-		util_err(err, errlen, "%s: damaged (%s: %s)", path, integrity,
-		    ok ? ok : sqlite3_errmsg(db));
-		free(ok);
-		return -1;
-	}
-	free(ok);
+	*version = store_schema_version(s);
+	store_close(s);
 	return 0;
 }
 
 int
-store_check(const char *path, int *version, char *err, size_t errlen)
-{
-	sqlite3 *db;
-	int rc;
-
-	if (access(path, R_OK | W_OK) == -1) {
-		util_err(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (check_open(path, &db, err, errlen) == -1)
-		return -1;
-	rc = check_db(db, path, "PRAGMA quick_check", version, err, errlen);
-	sqlite3_close(db);
-	return rc;
-}
-
-/* Copy the bytes of from into a new 0600 file to, synced. */
-static int
-copy_file(const char *from, const char *to, char *err, size_t errlen)
-{
-	char chunk[65536];
-	ssize_t n = 0;
-	int in, out, rc = -1;
-
-	if ((in = open(from, O_RDONLY | O_CLOEXEC)) == -1) {
-		util_err(err, errlen, "%s: %s", from, strerror(errno));
-		return -1;
-	}
-	if ((out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) ==
-	    -1) {
-		util_err(err, errlen, "%s: %s", to, strerror(errno));
-		close(in);
-		return -1;
-	}
-	while ((n = read(in, chunk, sizeof(chunk))) > 0)
-		if (write(out, chunk, (size_t)n) != n) {
-			n = -1;
-			break;
-		}
-	if (n == 0 && fsync(out) == 0)
-		rc = 0;
-	if (close(out) == -1)
-		rc = -1;
-	close(in);
-	if (rc == -1)
-		util_err(err, errlen, "%s: %s", to, strerror(errno));
-	return rc;
-}
-
-/* Remove path's -wal, -shm and -journal (none of them may be needed). */
-static void
-unlink_companions(const char *path)
-{
-	static const char *const sfx[] = { "-wal", "-shm", "-journal" };
-	size_t i;
-	char *f;
-
-	for (i = 0; i < nitems(sfx); i++) {
-		f = xasprintf("%s%s", path, sfx[i]);
-		unlink(f);
-		free(f);
-	}
-}
-
-int
-store_restore(const char *path, const char *from, const char *aside,
+store_restore(const char *name, const char *from, const char *aside,
     int *version, char *err, size_t errlen)
 {
-	char *tmp = xasprintf("%s.restoring", path), *a, *f;
-	struct stat old;
-	sqlite3 *db = NULL;
-	int have_old, rc = -1;
+	const struct db_driver *drv;
+	const char *target;
 
-	have_old = stat(path, &old) == 0;
-	unlink(tmp);
-	unlink_companions(tmp);
-	/* The backup is checked in its copy, beside the database: what is
-	 * checked is what is put in place, and a WAL beside the backup is
-	 * never read. */
-	if (copy_file(from, tmp, err, errlen) == -1)
-		goto out;
-	if (check_open(tmp, &db, err, errlen) == -1)
-		goto out;
-	if (check_db(db, from, "PRAGMA integrity_check", version, err,
-	    errlen) == -1)
-		goto out;
-	if (*version == 0) {
-		util_err(err, errlen, "%s: not a ludus database", from);
-		goto out;
+	if ((drv = db_driver_for(name, &target, err, errlen)) == NULL)
+		return -1;
+	if (drv->restore == NULL) {
+		util_err(err, errlen, "%s: a %s database is restored with its "
+		    "own tools (pg_restore)", from, drv->name);
+		return -1;
 	}
-	if (sqlite3_close(db) != SQLITE_OK) {
-		util_err(err, errlen, "%s: cannot close", tmp);
-		goto out;
-	}
-	db = NULL;
-	unlink_companions(tmp);
-	/* Root restores for the daemon's user: the files stay its own. */
-	if (have_old && geteuid() == 0 && chown(tmp, old.st_uid, old.st_gid) ==
-	    -1) {
-		util_err(err, errlen, "%s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	/* The replaced database goes aside with its WAL, a pair that opens
-	 * as it was; its -shm is only an index of that WAL. */
-	if (have_old) {
-		f = xasprintf("%s-wal", path);
-		a = xasprintf("%s.%s-wal", path, aside);
-		if (rename(f, a) == -1 && errno != ENOENT) {
-			util_err(err, errlen, "%s: %s", a, strerror(errno));
-			free(f);
-			free(a);
-			goto out;
-		}
-		free(f);
-		free(a);
-		a = xasprintf("%s.%s", path, aside);
-		if (rename(path, a) == -1) {
-			util_err(err, errlen, "%s: %s", a, strerror(errno));
-			free(a);
-			goto out;
-		}
-		free(a);
-	}
-	unlink_companions(path);
-	if (rename(tmp, path) == -1) {
-		util_err(err, errlen, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_close(db);
-	if (rc == -1) {
-		unlink(tmp);
-		unlink_companions(tmp);
-	}
-	free(tmp);
-	return rc;
-}
-
-#ifdef LUDUS_TEST_CLOCK
-/*
- * Test builds: with $LUDUS_SQL_TRACE naming a file, the text of each
- * statement run (parameters as ?) is appended to it, one line each, for
- * tests/queryplan.sh to EXPLAIN.
- */
-static int
-store_trace_cb(unsigned type, void *arg, void *p, void *x)
-{
-	FILE *f = arg;
-	const char *sql = sqlite3_sql(p);
-
-	(void)type;
-	(void)x;
-	if (sql != NULL) {
-		for (; *sql; sql++)
-			fputc(*sql == '\n' ? ' ' : *sql, f);
-		fputs(";\n", f);
-		fflush(f);
-	}
-	return 0;
-}
-
-static void
-store_trace(struct store *s)
-{
-	const char *path = getenv("LUDUS_SQL_TRACE");
-
-	if (path != NULL && *path != '\0' &&
-	    (s->trace = fopen(path, "a")) != NULL)
-		sqlite3_trace_v2(s->db, SQLITE_TRACE_STMT, store_trace_cb,
-		    s->trace);
-}
-#else
-static void
-store_trace(struct store *s)
-{
-	(void)s;
-}
-#endif
-
-/* After each commit: remember what store_close and store_sync need, and
- * checkpoint as SQLite's own hook would. */
-static int
-store_wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
-{
-	struct store *s = arg;
-
-	s->wal_frames = frames;
-	s->unsynced = 1;
-	if (frames >= STORE_CKPT_FRAMES)
-		sqlite3_wal_checkpoint(db, name);
-	return SQLITE_OK;
+	return drv->restore(target, from, aside, (int)nitems(migrations),
+	    version, err, errlen);
 }
 
 /*
- * The default VFS but for one thing: a WAL that exists is opened without
- * O_CREAT.  SQLite always asks for the WAL with SQLITE_OPEN_CREATE, and a
- * unix file opened so fsyncs its directory at its first sync: every
- * process's commit would cost a second sync for a file made long ago.
- * The process that makes the WAL still syncs the directory (its open with
- * SQLITE_OPEN_CREATE is the one that succeeds).
+ * version: migrate up to this schema version; -1 migrates nothing and
+ * refuses only a newer schema (store_check on a server).
  */
-static sqlite3_vfs *real_vfs;
-
-static int
-wal_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags,
-    int *outflags)
-{
-	sqlite3_vfs *real = real_vfs;
-
-	(void)vfs;
-	if ((flags & SQLITE_OPEN_WAL) && (flags & SQLITE_OPEN_CREATE) &&
-	    name != NULL && real->xOpen(real, name, f, flags &
-	    ~SQLITE_OPEN_CREATE, outflags) == SQLITE_OK)
-		return SQLITE_OK;
-	return real->xOpen(real, name, f, flags, outflags);
-}
-
-static sqlite3_vfs *
-store_vfs(void)
-{
-	static sqlite3_vfs vfs;
-	sqlite3_vfs *real;
-
-	if (vfs.zName != NULL)
-		return &vfs;
-	if ((real = sqlite3_vfs_find(NULL)) == NULL)
-		return NULL;
-	/* A copy of the default in all else, its pAppData included. */
-	real_vfs = real;
-	vfs = *real;
-	vfs.pNext = NULL;
-	vfs.zName = "ludus";
-	vfs.xOpen = wal_open;
-	if (sqlite3_vfs_register(&vfs, 0) != SQLITE_OK) {
-		memset(&vfs, 0, sizeof(vfs));
-		return NULL;
-	}
-	return &vfs;
-}
-
 int
-store_open_at(const char *path, int version, struct store **out, char *err,
+store_open_at(const char *name, int version, struct store **out, char *err,
     size_t errlen)
 {
-	sqlite3_vfs *vfs;
+	const struct db_driver *drv;
 	struct store *s;
+	const char *target;
 	char *bak = NULL;
-	int fd, v;
+	int v;
 
-	/* Create the file 0600 ourselves: SQLite would use the umask, and
-	 * the database holds every hidden hand.  Its -wal and -shm files
-	 * take the database file's mode. */
-	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1) {
-		util_err(err, errlen, "%s: %s", path, strerror(errno));
+	if ((drv = db_driver_for(name, &target, err, errlen)) == NULL)
 		return -1;
-	}
-	close(fd);
-	/* Nothing here reads SQLite's memory statistics: without them its
-	 * allocations take no lock (before SQLite starts, else a no-op,
-	 * like the next). */
-	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-	/* No bulk of page-cache lines either (20 of them, 87 KB allocated
-	 * and touched whole at the first read): each page is allocated
-	 * when it is first read. */
-	(void)sqlite3_config(SQLITE_CONFIG_PAGECACHE, NULL, 0, 0);
 	s = xcalloc(1, sizeof(*s));
-	vfs = store_vfs();
-	if (sqlite3_open_v2(path, &s->db, (FAULT_RDONLY ? FAULT_RDONLY :
-	    SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX, vfs ? vfs->zName :
-	    NULL) != SQLITE_OK) {
-		util_err(err, errlen, "%s: %s", path, s->db ?
-		    sqlite3_errmsg(s->db) : "cannot open");
+	s->drv = drv;
+	if (drv->open(target, store_password, FAULT_RDONLY, &s->db, err,
+	    errlen) == -1) {
+		free(s);
+		return -1;
+	}
+	if (drv->backup != NULL)
+		s->path = xstrdup(name);
+	if ((v = store_schema_version(s)) < 0) {
+		util_err(err, errlen, "%s: %s", target, s->errmsg);
 		store_close(s);
 		return -1;
 	}
-	sqlite3_busy_timeout(s->db, 10000);
-	store_trace(s);
-	{
-		int keep = 1;
-
-		/* The WAL outlives the connection: no checkpoint, no
-		 * delete, no new file at the next open (but see
-		 * store_close). */
-		sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
-		    NULL);
-		sqlite3_file_control(s->db, "main", SQLITE_FCNTL_PERSIST_WAL,
-		    &keep);
-		sqlite3_wal_hook(s->db, store_wal_hook, s);
-	}
-	if (exec(s, "PRAGMA journal_mode = WAL;"
-	    "PRAGMA synchronous = NORMAL;"
-	    "PRAGMA journal_size_limit = " STRINGIFY(STORE_WAL_LIMIT) ";"
-	    "PRAGMA cache_size = -" STRINGIFY(STORE_CACHE_KB) ";"
-	    "PRAGMA foreign_keys = ON;"
-	    /* Statement journals and sorts in memory, not in a temporary
-	     * file made and unlinked per transaction. */
-	    "PRAGMA temp_store = MEMORY;") == -1 ||
-	    (v = store_schema_version(s)) < 0) {
-		util_err(err, errlen, "%s: %s", path, s->errmsg);
-		store_close(s);
-		return -1;
+	if (version == -1) {
+		if (v > (int)nitems(migrations)) {
+			util_err(err, errlen, "%s database: schema version %d, "
+			    "newer than this ludus understands (%d)",
+			    drv->name, v, (int)nitems(migrations));
+			store_close(s);
+			return -1;
+		}
+		*out = s;
+		return 0;
 	}
 	/* An existing database is copied before a migration changes it:
 	 * PATH.vN.bak holds it as schema version N had it. */
-	if (v > 0 && v < version && v <= (int)nitems(migrations)) {
-		bak = xasprintf("%s.v%d.bak", path, v);
+	if (drv->backup != NULL && v > 0 && v < version &&
+	    v <= (int)nitems(migrations)) {
+		bak = xasprintf("%s.v%d.bak", target, v);
 		if (store_backup(s, bak, err, errlen) == -1) {
 			free(bak);
 			store_close(s);
@@ -1281,23 +1389,33 @@ store_open_at(const char *path, int version, struct store **out, char *err,
 		}
 	}
 	if (migrate(s, version) == -1) {
-		util_err(err, errlen, "%s: %s", path, s->errmsg);
+		util_err(err, errlen, "%s: %s", drv->backup ? target :
+		    drv->name, s->errmsg);
 		free(bak);
 		store_close(s);
 		return -1;
 	}
 	if (bak != NULL)
 		log_info("database %s: schema version %d migrated to %d; as it "
-		    "was before: %s", path, v, version, bak);
+		    "was before: %s", target, v, version, bak);
 	free(bak);
 	*out = s;
 	return 0;
 }
 
-int
-store_open(const char *path, struct store **out, char *err, size_t errlen)
+void
+store_set_password(const char *password)
 {
-	return store_open_at(path, (int)nitems(migrations), out, err, errlen);
+	if (store_password != NULL)
+		explicit_bzero(store_password, strlen(store_password));
+	free(store_password);
+	store_password = password ? xstrdup(password) : NULL;
+}
+
+int
+store_open(const char *name, struct store **out, char *err, size_t errlen)
+{
+	return store_open_at(name, (int)nitems(migrations), out, err, errlen);
 }
 
 void
@@ -1308,19 +1426,9 @@ store_close(struct store *s)
 	if (s == NULL)
 		return;
 	for (i = 0; i < s->nstmts; i++)
-		sqlite3_finalize(s->stmts[i].st);
-	/* A long WAL costs the next first opener its rebuild: checkpoint
-	 * and truncate it, unless another connection is using it (then it
-	 * is that one's to checkpoint, and waiting for it here would hold
-	 * up this process's exit). */
-	if (s->db != NULL && s->wal_frames > STORE_CLOSE_FRAMES) {
-		sqlite3_busy_timeout(s->db, 0);
-		sqlite3_wal_checkpoint_v2(s->db, "main",
-		    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
-	}
-	sqlite3_close(s->db);
-	if (s->trace != NULL)
-		fclose(s->trace);
+		s->drv->finalize(s->stmts[i].st);
+	s->drv->close(s->db);
+	free(s->path);
 	free(s);
 }
 
@@ -1329,7 +1437,19 @@ store_begin(struct store *s)
 {
 	/* What failed is told of the transaction it failed in. */
 	s->errmsg[0] = '\0';
-	return exec(s, "BEGIN IMMEDIATE");
+	s->conflict = 0;
+#ifdef LUDUS_TEST_CLOCK
+	if (fault_hit()) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s", errmsg_of(s));
+		return -1;
+	}
+#endif
+	if (s->drv->begin(s->db) == -1) {
+		s->conflict = s->drv->conflict(s->db);
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s", errmsg_of(s));
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -1361,19 +1481,10 @@ store_commit(struct store *s)
 int
 store_sync(struct store *s)
 {
-	sqlite3_file *wal = NULL;
-
-	if (!s->unsynced)
-		return 0;
-	/* In WAL mode the journal pointer is the WAL file. */
-	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_JOURNAL_POINTER,
-	    &wal) != SQLITE_OK || wal == NULL || wal->pMethods == NULL)
-		return 0;
-	if (wal->pMethods->xSync(wal, SQLITE_SYNC_NORMAL) != SQLITE_OK) {
-		snprintf(s->errmsg, sizeof(s->errmsg), "sync of the WAL failed");
+	if (s->drv->sync(s->db) == -1) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s", errmsg_of(s));
 		return -1;
 	}
-	s->unsynced = 0;
 	return 0;
 }
 
@@ -1381,72 +1492,75 @@ void
 store_rollback(struct store *s)
 {
 	char keep[sizeof(s->errmsg)];
+	int conflict = s->conflict;
 
 	/* Keep the error that made us roll back. */
 	memcpy(keep, s->errmsg, sizeof(keep));
-	if (sqlite3_get_autocommit(s->db) == 0)
+	if (s->drv->in_transaction(s->db))
 		exec(s, "ROLLBACK");
+	/* A transaction undone for a conflict with another writer is tried
+	 * again by the caller: counted, outside it. */
+	if (conflict)
+		store_counter_add(s, "store.retries", 1);
 	memcpy(s->errmsg, keep, sizeof(keep));
+	s->conflict = conflict;
 }
 
 int
 store_player_id(struct store *s, const char *address, int create,
     int64_t now, int64_t *id)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	if ((st = query(s, "SELECT id FROM players WHERE address = ?", "t",
 	    address)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
+	rc = step(s, st);
+	if (rc == DB_ROW) {
+		*id = col_int64(st, 0);
 		done(s, st);
 		return 0;
 	}
 	done(s, st);
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return store_fail(s, "player lookup");
 	if (!create)
 		return 1;
-	if (run(s, "INSERT INTO players (address, created) VALUES (?, ?)",
-	    "ti", address, now) == -1)
-		return -1;
-	*id = sqlite3_last_insert_rowid(s->db);
-	return 0;
+	return run_id(s, id, "INSERT INTO players (address, created) VALUES "
+	    "(?, ?) RETURNING id", "ti", address, now);
 }
 
 /* Fill p from a row of PLAYER_COLUMNS; 1 when there is none. */
 #define PLAYER_COLUMNS	"id, address, name, language, notify, banned, " \
-	"ifnull(vacation_start, 0), ifnull(vacation_until, 0), " \
+	"coalesce(vacation_start, 0), coalesce(vacation_until, 0), " \
 	"vacation_used, vacation_year, timezone, public_address"
 
 static int
-player_row(struct store *s, sqlite3_stmt *st, struct store_player *p)
+player_row(struct store *s, struct db_stmt *st, struct store_player *p)
 {
 	int rc;
 
 	memset(p, 0, sizeof(*p));
 	if (st == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		p->id = sqlite3_column_int64(st, 0);
+	rc = step(s, st);
+	if (rc == DB_ROW) {
+		p->id = col_int64(st, 0);
 		p->address = col_text(st, 1);
 		p->name = col_text(st, 2);
 		p->language = col_text(st, 3);
 		p->notify = col_text(st, 4);
-		p->banned = sqlite3_column_int(st, 5);
-		p->vacation_start = sqlite3_column_int64(st, 6);
-		p->vacation_until = sqlite3_column_int64(st, 7);
-		p->vacation_used = sqlite3_column_int64(st, 8);
-		p->vacation_year = sqlite3_column_int(st, 9);
+		p->banned = col_int(st, 5);
+		p->vacation_start = col_int64(st, 6);
+		p->vacation_until = col_int64(st, 7);
+		p->vacation_used = col_int64(st, 8);
+		p->vacation_year = col_int(st, 9);
 		p->timezone = col_text(st, 10);
-		p->public_address = sqlite3_column_int(st, 11);
+		p->public_address = col_int(st, 11);
 		rc = 0;
 	} else
-		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "player load");
+		rc = rc == DB_DONE ? 1 : store_fail(s, "player load");
 	done(s, st);
 	return rc;
 }
@@ -1471,10 +1585,10 @@ store_player_update(struct store *s, const struct store_player *p)
 {
 	/* Before the update, which the old name and address are read
 	 * from. */
-	if (run(s, "INSERT OR REPLACE INTO site_changes (kind, id) SELECT "
-	    "'n', id FROM players WHERE id = ? AND (name IS NOT ? OR "
-	    "public_address IS NOT ?)", "iti", p->id, p->name,
-	    (int64_t)(p->public_address != 0)) == -1)
+	if (site_changed_by(s, "n", query(s, "SELECT id FROM players WHERE "
+	    "id = ? AND (name IS DISTINCT FROM ? OR public_address IS "
+	    "DISTINCT FROM ?)", "iti", p->id, p->name,
+	    (int64_t)(p->public_address != 0))) == -1)
 		return -1;
 	if (run(s, "UPDATE players SET name = ?, language = ?, notify = ?, "
 	    "vacation_start = NULLIF(?, 0), vacation_until = NULLIF(?, 0), "
@@ -1484,7 +1598,7 @@ store_player_update(struct store *s, const struct store_player *p)
 	    p->vacation_until, p->vacation_used, (int64_t)p->vacation_year,
 	    p->timezone, (int64_t)(p->public_address != 0), p->id) == -1)
 		return -1;
-	if (sqlite3_changes(s->db) != 1) {
+	if (changes(s) != 1) {
 		snprintf(s->errmsg, sizeof(s->errmsg), "no player %lld",
 		    (long long)p->id);
 		return -1;
@@ -1506,25 +1620,26 @@ store_player_free(struct store_player *p)
 /* The one number a query st (prepared, or NULL when that failed) gives,
  * the next id of a series. */
 static int
-next_id(struct store *s, sqlite3_stmt *st, int64_t *id)
+next_id(struct store *s, struct db_stmt *st, int64_t *id)
 {
 	int rc;
 
 	if (st == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
+	rc = step(s, st);
+	if (rc == DB_ROW)
+		*id = col_int64(st, 0);
 	done(s, st);
-	return rc == SQLITE_ROW ? 0 : store_fail(s, "next id");
+	return rc == DB_ROW ? 0 : store_fail(s, "next id");
 }
 
 /* The next number for a game or a seek. */
 static int
 next_game_id(struct store *s, int64_t *id)
 {
-	return next_id(s, query(s, "SELECT max(ifnull((SELECT max(id) FROM "
-	    "games), 0), ifnull((SELECT max(id) FROM seeks), 0)) + 1", ""), id);
+	return next_id(s, query(s, "SELECT coalesce(max(id), 0) + 1 FROM "
+	    "(SELECT max(id) AS id FROM games UNION ALL SELECT max(id) FROM "
+	    "seeks) AS ids", ""), id);
 }
 
 int
@@ -1559,41 +1674,46 @@ store_game_create(struct store *s, struct store_game *g)
 int
 store_game_load(struct store *s, int64_t id, struct store_game *g)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc, seat;
 
 	memset(g, 0, sizeof(*g));
 	if ((st = query(s, "SELECT kind, options, seed, state, status, "
-	    "result, nmoves, created, updated, clock, rated, ifnull(inviter, "
-	    "0), ifnull(expires, 0), ifnull(deadline, 0), draw_offer, ended, "
-	    "ifnull(turn_since, 0), reminded FROM games WHERE id = ?", "i",
+	    "result, nmoves, created, updated, clock, rated, coalesce(inviter, "
+	    "0), coalesce(expires, 0), coalesce(deadline, 0), draw_offer, ended, "
+	    "coalesce(turn_since, 0), reminded FROM games WHERE id = ?", "i",
 	    id)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
+	rc = step(s, st);
+	if (rc != DB_ROW) {
 		done(s, st);
-		return rc == SQLITE_DONE ? 1 : store_fail(s, "game load");
+		return rc == DB_DONE ? 1 : store_fail(s, "game load");
 	}
 	g->id = id;
 	g->kind = col_text(st, 0);
 	g->options = col_text(st, 1);
-	if (sqlite3_column_bytes(st, 2) == RNG_SEED_LEN)
-		memcpy(g->seed, sqlite3_column_blob(st, 2), RNG_SEED_LEN);
+	{
+		int len;
+		const void *seed = st->db->drv->column_blob(st, 2, &len);
+
+		if (len == RNG_SEED_LEN)
+			memcpy(g->seed, seed, RNG_SEED_LEN);
+	}
 	g->state = col_text(st, 3);
 	g->status = col_text(st, 4);
 	g->result = col_text(st, 5);
-	g->nmoves = sqlite3_column_int(st, 6);
-	g->created = sqlite3_column_int64(st, 7);
-	g->updated = sqlite3_column_int64(st, 8);
+	g->nmoves = col_int(st, 6);
+	g->created = col_int64(st, 7);
+	g->updated = col_int64(st, 8);
 	g->clock = col_text(st, 9);
-	g->rated = sqlite3_column_int(st, 10);
-	g->inviter = sqlite3_column_int64(st, 11);
-	g->expires = sqlite3_column_int64(st, 12);
-	g->deadline = sqlite3_column_int64(st, 13);
-	g->draw_offer = (unsigned)sqlite3_column_int64(st, 14);
+	g->rated = col_int(st, 10);
+	g->inviter = col_int64(st, 11);
+	g->expires = col_int64(st, 12);
+	g->deadline = col_int64(st, 13);
+	g->draw_offer = (unsigned)col_int64(st, 14);
 	g->ended = col_text(st, 15);
-	g->turn_since = sqlite3_column_int64(st, 16);
-	g->reminded = (unsigned)sqlite3_column_int64(st, 17);
+	g->turn_since = col_int64(st, 16);
+	g->reminded = (unsigned)col_int64(st, 17);
 	done(s, st);
 
 	if ((st = query(s, "SELECT seat, player_id, accepted, reserve FROM "
@@ -1601,18 +1721,18 @@ store_game_load(struct store *s, int64_t id, struct store_game *g)
 		store_game_free(g);
 		return -1;
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		seat = sqlite3_column_int(st, 0);
+	while ((rc = step(s, st)) == DB_ROW) {
+		seat = col_int(st, 0);
 		if (seat < 0 || seat >= STORE_MAX_SEATS)
 			continue;
-		g->player[seat] = sqlite3_column_int64(st, 1);
-		g->accepted[seat] = sqlite3_column_int(st, 2);
-		g->reserve[seat] = sqlite3_column_int64(st, 3);
+		g->player[seat] = col_int64(st, 1);
+		g->accepted[seat] = col_int(st, 2);
+		g->reserve[seat] = col_int64(st, 3);
 		if (seat + 1 > g->nseats)
 			g->nseats = seat + 1;
 	}
 	done(s, st);
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		store_game_free(g);
 		return store_fail(s, "seats load");
 	}
@@ -1625,9 +1745,8 @@ store_game_update(struct store *s, const struct store_game *g)
 	int i;
 
 	/* Begun or over, read before the update. */
-	if (run(s, "INSERT OR REPLACE INTO site_changes (kind, id) SELECT "
-	    "'G', id FROM games WHERE id = ? AND status IS NOT ?", "it",
-	    g->id, g->status) == -1)
+	if (site_changed_by(s, "G", query(s, "SELECT id FROM games WHERE id = "
+	    "? AND status IS DISTINCT FROM ?", "it", g->id, g->status)) == -1)
 		return -1;
 	if (run(s, "UPDATE games SET state = ?, status = ?, result = ?, "
 	    "nmoves = ?, updated = ?, expires = NULLIF(?, 0), deadline = "
@@ -1637,7 +1756,7 @@ store_game_update(struct store *s, const struct store_game *g)
 	    g->expires, g->deadline, (int64_t)g->draw_offer, g->ended,
 	    g->turn_since, (int64_t)g->reminded, g->id) == -1)
 		return -1;
-	if (sqlite3_changes(s->db) != 1) {
+	if (changes(s) != 1) {
 		snprintf(s->errmsg, sizeof(s->errmsg), "no game %lld",
 		    (long long)g->id);
 		return -1;
@@ -1665,58 +1784,42 @@ store_game_free(struct store_game *g)
 	memset(g, 0, sizeof(*g));
 }
 
+static void
+string_row(struct db_stmt *st, void *p)
+{
+	char *v = col_text(st, 0);
+
+	memcpy(p, &v, sizeof(v));
+}
+
+static void
+string_clear(void *p)
+{
+	char *v;
+
+	memcpy(&v, p, sizeof(v));
+	free(v);
+}
+
 /* The first column of every row of st, as owned strings. */
 static int
-collect_strings(struct store *s, sqlite3_stmt *st, const char *what,
+collect_strings(struct store *s, struct db_stmt *st, const char *what,
     char ***out, int *n)
 {
-	int rc, cap = 0;
+	return collect(s, st, what, sizeof(**out), string_row, string_clear,
+	    out, n);
+}
 
-	*out = NULL;
-	*n = 0;
-	if (st == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		(*out)[(*n)++] = col_text(st, 0);
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		store_strings_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, what);
-	}
-	return 0;
+static void
+id_row(struct db_stmt *st, void *p)
+{
+	*(int64_t *)p = col_int64(st, 0);
 }
 
 static int
-collect_ids(struct store *s, sqlite3_stmt *st, int64_t **ids, int *n)
+collect_ids(struct store *s, struct db_stmt *st, int64_t **ids, int *n)
 {
-	int rc, cap = 0;
-
-	*ids = NULL;
-	*n = 0;
-	if (st == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*ids = xreallocarray(*ids, (size_t)cap, sizeof(**ids));
-		}
-		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		free(*ids);
-		*ids = NULL;
-		*n = 0;
-		return store_fail(s, "list");
-	}
-	return 0;
+	return collect(s, st, "list", sizeof(**ids), id_row, NULL, ids, n);
 }
 
 int
@@ -1738,36 +1841,29 @@ store_move_add(struct store *s, int64_t game, int ply, int seat,
 	    (int64_t)seat, notation, now);
 }
 
+static void
+move_row(struct db_stmt *st, void *p)
+{
+	struct store_move *m = p;
+
+	m->ply = col_int(st, 0);
+	m->seat = col_int(st, 1);
+	m->notation = col_text(st, 2);
+	m->created = col_int64(st, 3);
+}
+
+static void
+move_clear(void *p)
+{
+	free(((struct store_move *)p)->notation);
+}
+
 int
 store_moves(struct store *s, int64_t game, struct store_move **out, int *n)
 {
-	sqlite3_stmt *st;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT ply, seat, notation, created FROM moves "
-	    "WHERE game_id = ? ORDER BY ply", "i", game)) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 32;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		(*out)[*n].ply = sqlite3_column_int(st, 0);
-		(*out)[*n].seat = sqlite3_column_int(st, 1);
-		(*out)[*n].notation = col_text(st, 2);
-		(*out)[*n].created = sqlite3_column_int64(st, 3);
-		(*n)++;
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		store_moves_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "moves");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT ply, seat, notation, created FROM "
+	    "moves WHERE game_id = ? ORDER BY ply", "i", game), "moves",
+	    sizeof(**out), move_row, move_clear, out, n);
 }
 
 void
@@ -1776,7 +1872,7 @@ store_moves_free(struct store_move *m, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		free(m[i].notation);
+		move_clear(&m[i]);
 	free(m);
 }
 
@@ -1788,20 +1884,20 @@ store_message_seen(struct store *s, const char *key, int64_t now,
 	    "(?, ?, ?) ON CONFLICT (key) DO NOTHING", "tit", key, now,
 	    outcome) == -1)
 		return -1;
-	return sqlite3_changes(s->db) == 0 ? 1 : 0;
+	return changes(s) == 0 ? 1 : 0;
 }
 
 int
 store_outbox_add_once(struct store *s, const struct store_mail *m,
     int64_t now)
 {
-	if (run(s, "INSERT OR IGNORE INTO outbox (message_id, envelope_from, "
+	if (run(s, "INSERT INTO outbox (message_id, envelope_from, "
 	    "recipients, game_id, data, created, next_try) VALUES (?, ?, ?, "
-	    "NULLIF(?, 0), ?, ?, ?)", "tttitii", m->message_id,
+	    "NULLIF(?, 0), ?, ?, ?) ON CONFLICT DO NOTHING", "tttitii", m->message_id,
 	    m->envelope_from, m->recipients, m->game, m->data, now,
 	    m->next_try ? m->next_try : now) == -1)
 		return -1;
-	return sqlite3_changes(s->db) == 0 ? 1 : 0;
+	return changes(s) == 0 ? 1 : 0;
 }
 
 int
@@ -1814,46 +1910,49 @@ store_outbox_add(struct store *s, const struct store_mail *m, int64_t now)
 	    m->next_try ? m->next_try : now);
 }
 
-/* Outbox rows of a query with two integer parameters, at most max. */
+static void
+mail_row(struct db_stmt *st, void *p)
+{
+	struct store_mail *m = p;
+
+	m->id = col_int64(st, 0);
+	m->message_id = col_text(st, 1);
+	m->envelope_from = col_text(st, 2);
+	m->recipients = col_text(st, 3);
+	m->data = col_text(st, 4);
+	m->game = col_int64(st, 5);
+	m->attempts = col_int(st, 6);
+	m->next_try = col_int64(st, 7);
+	m->created = col_int64(st, 8);
+	m->last_error = col_text(st, 9);
+	m->failed = col_text(st, 10);
+}
+
+static void
+mail_clear(void *p)
+{
+	struct store_mail *m = p;
+
+	free(m->last_error);
+	free(m->failed);
+	free(m->message_id);
+	free(m->envelope_from);
+	free(m->recipients);
+	free(m->data);
+}
+
+/* Outbox rows of a query with two integer parameters, the second its
+ * LIMIT. */
 static int
 outbox_rows(struct store *s, const char *sql, int64_t a, int max,
     struct store_mail **out, int *n)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, sql, "ii", a, (int64_t)max)) == NULL)
-		return -1;
-	*out = xcalloc((size_t)(max > 0 ? max : 1), sizeof(**out));
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
-		struct store_mail *m = &(*out)[(*n)++];
-
-		m->id = sqlite3_column_int64(st, 0);
-		m->message_id = col_text(st, 1);
-		m->envelope_from = col_text(st, 2);
-		m->recipients = col_text(st, 3);
-		m->data = col_text(st, 4);
-		m->game = sqlite3_column_int64(st, 5);
-		m->attempts = sqlite3_column_int(st, 6);
-		m->next_try = sqlite3_column_int64(st, 7);
-		m->created = sqlite3_column_int64(st, 8);
-		m->last_error = col_text(st, 9);
-		m->failed = col_text(st, 10);
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		store_mails_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "outbox");
-	}
-	return 0;
+	return collect(s, query(s, sql, "ii", a, (int64_t)max), "outbox",
+	    sizeof(**out), mail_row, mail_clear, out, n);
 }
 
 #define OUTBOX_COLUMNS	"id, message_id, envelope_from, recipients, data, " \
-	"ifnull(game_id, 0), attempts, next_try, created, last_error, failed"
+	"coalesce(game_id, 0), attempts, next_try, created, last_error, failed"
 
 int
 store_outbox_due(struct store *s, int64_t now, int max,
@@ -1894,7 +1993,8 @@ int
 store_counter_add(struct store *s, const char *name, int64_t n)
 {
 	return run(s, "INSERT INTO counters (name, value) VALUES (?, ?) "
-	    "ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
+	    "ON CONFLICT (name) DO UPDATE SET value = counters.value + "
+	    "excluded.value",
 	    "ti", name, n);
 }
 
@@ -1912,53 +2012,55 @@ const char *const store_outcomes[STORE_NOUTCOMES] = { "applied", "failed",
 int
 store_stats(struct store *s, struct store_stats *out)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	const char *name;
 	int rc, i;
 
 	memset(out, 0, sizeof(*out));
 	if ((st = query(s, "SELECT name, value FROM counters", "")) == NULL)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		name = (const char *)sqlite3_column_text(st, 0);
+	while ((rc = step(s, st)) == DB_ROW) {
+		name = col_ctext(st, 0);
 		if (name == NULL)
 			continue;
 		for (i = 0; i < STORE_NOUTCOMES; i++)
 			if (strncmp(name, "messages.", 9) == 0 &&
 			    strcmp(name + 9, store_outcomes[i]) == 0)
-				out->messages[i] = sqlite3_column_int64(st, 1);
+				out->messages[i] = col_int64(st, 1);
 		if (strcmp(name, "send.failures") == 0)
-			out->send_failures = sqlite3_column_int64(st, 1);
+			out->send_failures = col_int64(st, 1);
 		else if (strcmp(name, "imap.contact") == 0)
-			out->imap_contact = sqlite3_column_int64(st, 1);
+			out->imap_contact = col_int64(st, 1);
+		else if (strcmp(name, "store.retries") == 0)
+			out->retries = col_int64(st, 1);
 	}
 	done(s, st);
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return store_fail(s, "counters");
 	/* The queue as the outbox holds it (its partial index, not the
 	 * sent rows); robots and games as they are now. */
 	if ((st = query(s, "SELECT count(*), coalesce(min(created), 0) FROM "
 	    "outbox WHERE sent IS NULL AND failed IS NULL", "")) == NULL)
 		return -1;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		out->queue = sqlite3_column_int64(st, 0);
-		out->queue_oldest = sqlite3_column_int64(st, 1);
+	if ((rc = step(s, st)) == DB_ROW) {
+		out->queue = col_int64(st, 0);
+		out->queue_oldest = col_int64(st, 1);
 	}
 	done(s, st);
-	if (rc != SQLITE_ROW)
+	if (rc != DB_ROW)
 		return store_fail(s, "outbox");
 	if ((st = query(s, "SELECT (SELECT count(*) FROM robot_waits), "
 	    "(SELECT count(*) FROM games WHERE status = 'active'), "
 	    "(SELECT count(*) FROM outbox WHERE failed IS NOT NULL AND "
 	    "sent IS NULL)", "")) == NULL)
 		return -1;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		out->robot_backlog = sqlite3_column_int64(st, 0);
-		out->games_active = sqlite3_column_int64(st, 1);
-		out->given_up = sqlite3_column_int64(st, 2);
+	if ((rc = step(s, st)) == DB_ROW) {
+		out->robot_backlog = col_int64(st, 0);
+		out->games_active = col_int64(st, 1);
+		out->given_up = col_int64(st, 2);
 	}
 	done(s, st);
-	if (rc != SQLITE_ROW)
+	if (rc != DB_ROW)
 		return store_fail(s, "stats");
 	return store_inbound_counts(s, &out->inbound, &out->inbound_dead);
 }
@@ -1966,33 +2068,30 @@ store_stats(struct store *s, struct store_stats *out)
 int
 store_outbox_counts(struct store *s, int *waiting, int *sent, int *failed)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	if ((st = query(s, "SELECT count(*) FILTER (WHERE sent IS NULL AND "
 	    "failed IS NULL), count(sent), count(failed) FROM outbox", "")) ==
 	    NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*waiting = sqlite3_column_int(st, 0);
-		*sent = sqlite3_column_int(st, 1);
-		*failed = sqlite3_column_int(st, 2);
+	rc = step(s, st);
+	if (rc == DB_ROW) {
+		*waiting = col_int(st, 0);
+		*sent = col_int(st, 1);
+		*failed = col_int(st, 2);
 	}
 	done(s, st);
-	return rc == SQLITE_ROW ? 0 : store_fail(s, "outbox counts");
+	return rc == DB_ROW ? 0 : store_fail(s, "outbox counts");
 }
 
 int
 store_robot_wait_add(struct store *s, int64_t game, int pid, int64_t since,
     int thinking, int64_t *id)
 {
-	if (run(s, "INSERT INTO robot_waits (game_id, pid, since, thinking) "
-	    "VALUES (?, ?, ?, ?)", "iiii", game, (int64_t)pid, since,
-	    (int64_t)thinking) == -1)
-		return -1;
-	*id = sqlite3_last_insert_rowid(s->db);
-	return 0;
+	return run_id(s, id, "INSERT INTO robot_waits (game_id, pid, since, "
+	    "thinking) VALUES (?, ?, ?, ?) RETURNING id", "iiii", game,
+	    (int64_t)pid, since, (int64_t)thinking);
 }
 
 int
@@ -2008,35 +2107,24 @@ store_robot_wait_del(struct store *s, int64_t id)
 	return run(s, "DELETE FROM robot_waits WHERE id = ?", "i", id);
 }
 
+static void
+robot_wait_row(struct db_stmt *st, void *p)
+{
+	struct store_robot_wait *w = p;
+
+	w->id = col_int64(st, 0);
+	w->game = col_int64(st, 1);
+	w->pid = col_int(st, 2);
+	w->since = col_int64(st, 3);
+	w->thinking = col_int(st, 4);
+}
+
 int
 store_robot_waits(struct store *s, struct store_robot_wait **out, int *n)
 {
-	sqlite3_stmt *st;
-	struct store_robot_wait *v = NULL;
-	int rc, k = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT id, game_id, pid, since, thinking FROM "
-	    "robot_waits ORDER BY since, id", "")) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		v = xreallocarray(v, (size_t)k + 1, sizeof(*v));
-		v[k].id = sqlite3_column_int64(st, 0);
-		v[k].game = sqlite3_column_int64(st, 1);
-		v[k].pid = sqlite3_column_int(st, 2);
-		v[k].since = sqlite3_column_int64(st, 3);
-		v[k].thinking = sqlite3_column_int(st, 4);
-		k++;
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		free(v);
-		return store_fail(s, "robot waits");
-	}
-	*out = v;
-	*n = k;
-	return 0;
+	return collect(s, query(s, "SELECT id, game_id, pid, since, thinking "
+	    "FROM robot_waits ORDER BY since, id", ""), "robot waits",
+	    sizeof(**out), robot_wait_row, NULL, out, n);
 }
 
 int
@@ -2052,36 +2140,54 @@ store_inbound_add(struct store *s, const char *key, const char *route,
 	    "(?, ?, ?, ?) ON CONFLICT (key) DO NOTHING", "ttib", key, route,
 	    now, raw, (int)len) == -1)
 		return -1;
-	*dup = sqlite3_changes(s->db) == 0;
+	*dup = changes(s) == 0;
 	return 0;
 }
 
+/* A row of inbound's columns in the order the queries below name them;
+ * the message's bytes only with_raw (its length always). */
 static void
-inbound_row(sqlite3_stmt *st, struct store_inbound *r, int with_raw)
+inbound_fill(struct db_stmt *st, struct store_inbound *r, int with_raw)
 {
-	r->id = sqlite3_column_int64(st, 0);
+	const char *state = col_ctext(st, 6);
+	const void *raw;
+	int len;
+
+	r->id = col_int64(st, 0);
 	r->key = col_text(st, 1);
 	r->route = col_text(st, 2);
-	r->arrived = sqlite3_column_int64(st, 3);
-	r->attempts = sqlite3_column_int(st, 4);
-	r->next_try = sqlite3_column_int64(st, 5);
-	r->dead = strcmp((const char *)sqlite3_column_text(st, 6), "dead") ==
-	    0;
+	r->arrived = col_int64(st, 3);
+	r->attempts = col_int(st, 4);
+	r->next_try = col_int64(st, 5);
+	r->dead = state != NULL && strcmp(state, "dead") == 0;
 	r->cause = col_text(st, 7);
-	r->len = (size_t)sqlite3_column_bytes(st, 8);
+	raw = st->db->drv->column_blob(st, 8, &len);
+	r->len = len > 0 ? (size_t)len : 0;
 	r->raw = NULL;
 	if (with_raw) {
 		r->raw = xmalloc(r->len + 1);
 		if (r->len > 0)
-			memcpy(r->raw, sqlite3_column_blob(st, 8), r->len);
+			memcpy(r->raw, raw, r->len);
 		r->raw[r->len] = '\0';
 	}
+}
+
+static void
+inbound_row(struct db_stmt *st, void *p)
+{
+	inbound_fill(st, p, 0);
+}
+
+static void
+inbound_clear(void *p)
+{
+	store_inbound_clear(p);
 }
 
 int
 store_inbound_next(struct store *s, int64_t after, struct store_inbound *r)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -2089,39 +2195,20 @@ store_inbound_next(struct store *s, int64_t after, struct store_inbound *r)
 	    "next_try, state, cause, raw FROM inbound WHERE state = 'waiting' "
 	    "AND id > ? ORDER BY state, id LIMIT 1", "i", after)) == NULL)
 		return -1;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		inbound_row(st, r, 1);
+	if ((rc = step(s, st)) == DB_ROW)
+		inbound_fill(st, r, 1);
 	done(s, st);
-	if (rc == SQLITE_DONE)
+	if (rc == DB_DONE)
 		return 1;
-	return rc == SQLITE_ROW ? 0 : store_fail(s, "inbound");
+	return rc == DB_ROW ? 0 : store_fail(s, "inbound");
 }
 
 int
 store_inbound_list(struct store *s, struct store_inbound **out, int *n)
 {
-	sqlite3_stmt *st;
-	struct store_inbound *v = NULL;
-	int rc, k = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT id, key, route, arrived, attempts, "
-	    "next_try, state, cause, raw FROM inbound ORDER BY id", "")) ==
-	    NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		v = xreallocarray(v, (size_t)k + 1, sizeof(*v));
-		inbound_row(st, &v[k++], 0);
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		store_inbound_free(v, k);
-		return store_fail(s, "inbound");
-	}
-	*out = v;
-	*n = k;
-	return 0;
+	return collect(s, query(s, "SELECT id, key, route, arrived, "
+	    "attempts, next_try, state, cause, raw FROM inbound ORDER BY id",
+	    ""), "inbound", sizeof(**out), inbound_row, inbound_clear, out, n);
 }
 
 int
@@ -2145,14 +2232,14 @@ store_inbound_requeue(struct store *s, int64_t id, int *changed)
 	if (run(s, "UPDATE inbound SET state = 'waiting', attempts = 0, "
 	    "next_try = 0 WHERE id = ? AND state = 'dead'", "i", id) == -1)
 		return -1;
-	*changed = sqlite3_changes(s->db);
+	*changed = changes(s);
 	return 0;
 }
 
 int
 store_inbound_counts(struct store *s, int64_t *waiting, int64_t *dead)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	*waiting = *dead = 0;
@@ -2160,12 +2247,12 @@ store_inbound_counts(struct store *s, int64_t *waiting, int64_t *dead)
 	    "state = 'waiting'), (SELECT count(*) FROM inbound WHERE "
 	    "state = 'dead')", "")) == NULL)
 		return -1;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*waiting = sqlite3_column_int64(st, 0);
-		*dead = sqlite3_column_int64(st, 1);
+	if ((rc = step(s, st)) == DB_ROW) {
+		*waiting = col_int64(st, 0);
+		*dead = col_int64(st, 1);
 	}
 	done(s, st);
-	return rc == SQLITE_ROW ? 0 : store_fail(s, "inbound");
+	return rc == DB_ROW ? 0 : store_fail(s, "inbound");
 }
 
 void
@@ -2207,10 +2294,10 @@ store_outbox_requeue(struct store *s, int64_t id, int64_t now, int *changed)
 		    "AND failed IS NULL AND next_try < ?", "ii", now,
 		    (int64_t)STORE_OUTBOX_HELD);
 	else
-		rc = run(s, "UPDATE outbox SET next_try = ?1, created = CASE "
-		    "WHEN failed IS NULL THEN created ELSE ?1 END, failed = "
-		    "NULL WHERE id = ?2 AND sent IS NULL", "ii", now, id);
-	*changed = rc == 0 ? sqlite3_changes(s->db) : 0;
+		rc = run(s, "UPDATE outbox SET next_try = ?, created = CASE "
+		    "WHEN failed IS NULL THEN created ELSE ? END, failed = "
+		    "NULL WHERE id = ? AND sent IS NULL", "iii", now, now, id);
+	*changed = rc == 0 ? changes(s) : 0;
 	return rc;
 }
 
@@ -2224,7 +2311,7 @@ store_outbox_delete(struct store *s, int64_t id, int *changed)
 	else
 		rc = run(s, "DELETE FROM outbox WHERE id = ? AND sent IS NULL",
 		    "i", id);
-	*changed = rc == 0 ? sqlite3_changes(s->db) : 0;
+	*changed = rc == 0 ? changes(s) : 0;
 	return rc;
 }
 
@@ -2242,7 +2329,7 @@ store_outbox_hold(struct store *s, int64_t id, int hold, int64_t now,
 		rc = run(s, "UPDATE outbox SET next_try = ? WHERE id = ? AND "
 		    "sent IS NULL AND failed IS NULL AND next_try = ?", "iii",
 		    now, id, (int64_t)STORE_OUTBOX_HELD);
-	*changed = rc == 0 ? sqlite3_changes(s->db) : 0;
+	*changed = rc == 0 ? changes(s) : 0;
 	return rc;
 }
 
@@ -2270,7 +2357,7 @@ store_prune(struct store *s, int64_t processed_before, int64_t outbox_before,
 		if (run(s, sql[i], "ii", before[i], (int64_t)(max -
 		    *deleted)) == -1)
 			return -1;
-		*deleted += sqlite3_changes(s->db);
+		*deleted += changes(s);
 	}
 	return 0;
 }
@@ -2301,81 +2388,72 @@ store_mails_free(struct store_mail *m, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
-		free(m[i].last_error);
-		free(m[i].failed);
-		free(m[i].message_id);
-		free(m[i].envelope_from);
-		free(m[i].recipients);
-		free(m[i].data);
-	}
+	for (i = 0; i < n; i++)
+		mail_clear(&m[i]);
 	free(m);
 }
 
 int
 store_timer_add(struct store *s, const struct store_timer *t, int64_t *id)
 {
-	if (run(s, "INSERT INTO timers (due, kind, game_id, player_id, data) "
-	    "VALUES (?, ?, NULLIF(?, 0), NULLIF(?, 0), ?)", "itiit", t->due,
-	    t->kind, t->game, t->player, t->data) == -1)
-		return -1;
-	if (id)
-		*id = sqlite3_last_insert_rowid(s->db);
-	return 0;
+	int64_t dummy;
+
+	return run_id(s, id ? id : &dummy, "INSERT INTO timers (due, kind, "
+	    "game_id, player_id, data) VALUES (?, ?, NULLIF(?, 0), "
+	    "NULLIF(?, 0), ?) RETURNING id", "itiit", t->due, t->kind, t->game,
+	    t->player, t->data);
 }
 
 int
 store_timer_next(struct store *s, int64_t *due)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	if ((st = query(s, "SELECT min(due) FROM timers", "")) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
+	rc = step(s, st);
+	if (rc != DB_ROW) {
 		done(s, st);
 		return store_fail(s, "timers");
 	}
-	rc = sqlite3_column_type(st, 0) == SQLITE_NULL ? 1 : 0;
+	rc = col_null(st, 0) ? 1 : 0;
 	if (rc == 0)
-		*due = sqlite3_column_int64(st, 0);
+		*due = col_int64(st, 0);
 	done(s, st);
 	return rc;
+}
+
+static void
+timer_row(struct db_stmt *st, void *p)
+{
+	struct store_timer *t = p;
+
+	t->id = col_int64(st, 0);
+	t->due = col_int64(st, 1);
+	t->kind = col_text(st, 2);
+	t->game = col_int64(st, 3);
+	t->player = col_int64(st, 4);
+	t->data = col_text(st, 5);
+}
+
+static void
+timer_clear(void *p)
+{
+	struct store_timer *t = p;
+
+	free(t->kind);
+	free(t->data);
 }
 
 int
 store_timer_due(struct store *s, int64_t now, int max,
     struct store_timer **out, int *n)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT id, due, kind, ifnull(game_id, 0), "
-	    "ifnull(player_id, 0), data FROM timers WHERE due <= ? ORDER BY "
-	    "due, id LIMIT ?", "ii", now, (int64_t)max)) == NULL)
-		return -1;
-	*out = xcalloc((size_t)(max > 0 ? max : 1), sizeof(**out));
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
-		struct store_timer *t = &(*out)[(*n)++];
-
-		t->id = sqlite3_column_int64(st, 0);
-		t->due = sqlite3_column_int64(st, 1);
-		t->kind = col_text(st, 2);
-		t->game = sqlite3_column_int64(st, 3);
-		t->player = sqlite3_column_int64(st, 4);
-		t->data = col_text(st, 5);
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		store_timers_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "timers");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT id, due, kind, coalesce(game_id, "
+	    "0), coalesce(player_id, 0), data FROM timers WHERE due <= ? "
+	    "ORDER BY due, id LIMIT ?", "ii", now, (int64_t)max), "timers",
+	    sizeof(**out), timer_row, timer_clear, out, n);
 }
 
 int
@@ -2390,8 +2468,8 @@ store_timer_cancel(struct store *s, const char *kind, int64_t game,
 {
 	/* Timers without a game keep NULL there: game 0 names those. */
 	return run(s, "DELETE FROM timers WHERE kind = ? AND game_id IS "
-	    "NULLIF(?, 0) AND (? = 0 OR player_id = ?)", "tiii", kind, game,
-	    player, player);
+	    "NOT DISTINCT FROM NULLIF(?, 0) AND (? = 0 OR player_id = ?)",
+	    "tiii", kind, game, player, player);
 }
 
 void
@@ -2399,10 +2477,8 @@ store_timers_free(struct store_timer *t, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
-		free(t[i].kind);
-		free(t[i].data);
-	}
+	for (i = 0; i < n; i++)
+		timer_clear(&t[i]);
 	free(t);
 }
 
@@ -2418,20 +2494,20 @@ int
 store_message_get(struct store *s, const char *key, char **sender,
     char **commands, char **outcome)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	if ((st = query(s, "SELECT sender, commands, outcome FROM processed "
 	    "WHERE key = ?", "t", key)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	rc = step(s, st);
+	if (rc == DB_ROW) {
 		*sender = col_text(st, 0);
 		*commands = col_text(st, 1);
 		*outcome = col_text(st, 2);
 		rc = 0;
 	} else
-		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "message");
+		rc = rc == DB_DONE ? 1 : store_fail(s, "message");
 	done(s, st);
 	return rc;
 }
@@ -2444,24 +2520,24 @@ store_bounce_add(struct store *s, const char *address, int64_t now,
 	    "last_bounce_reason = ? WHERE address = ?", "itt", now, reason,
 	    address) == -1)
 		return -1;
-	return sqlite3_changes(s->db) ? 0 : 1;
+	return changes(s) ? 0 : 1;
 }
 
 int
 store_player_bounces(struct store *s, const char *address, int *bounces)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	if ((st = query(s, "SELECT bounces FROM players WHERE address = ?",
 	    "t", address)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*bounces = sqlite3_column_int(st, 0);
+	rc = step(s, st);
+	if (rc == DB_ROW) {
+		*bounces = col_int(st, 0);
 		rc = 0;
 	} else
-		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "bounces");
+		rc = rc == DB_DONE ? 1 : store_fail(s, "bounces");
 	done(s, st);
 	return rc;
 }
@@ -2469,34 +2545,34 @@ store_player_bounces(struct store *s, const char *address, int *bounces)
 int
 store_reply_count(struct store *s, const char *sender, int64_t since, int *n)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	if ((st = query(s, "SELECT count(*) FROM replies WHERE sender = ? AND "
 	    "at >= ?", "ti", sender, since)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*n = sqlite3_column_int(st, 0);
+	rc = step(s, st);
+	if (rc == DB_ROW)
+		*n = col_int(st, 0);
 	done(s, st);
-	return rc == SQLITE_ROW ? 0 : store_fail(s, "replies");
+	return rc == DB_ROW ? 0 : store_fail(s, "replies");
 }
 
 int
 store_reply_oldest(struct store *s, const char *sender, int64_t since,
     int64_t *at)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	if ((st = query(s, "SELECT coalesce(min(at), 0) FROM replies WHERE "
 	    "sender = ? AND at >= ?", "ti", sender, since)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*at = sqlite3_column_int64(st, 0);
+	rc = step(s, st);
+	if (rc == DB_ROW)
+		*at = col_int64(st, 0);
 	done(s, st);
-	return rc == SQLITE_ROW ? 0 : store_fail(s, "replies");
+	return rc == DB_ROW ? 0 : store_fail(s, "replies");
 }
 
 int
@@ -2512,21 +2588,21 @@ store_reply_add(struct store *s, const char *sender, int64_t now)
 int
 store_outbox_next(struct store *s, int64_t *when)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	if ((st = query(s, "SELECT min(next_try) FROM outbox WHERE sent IS "
 	    "NULL AND failed IS NULL AND next_try < ?", "i",
 	    (int64_t)STORE_OUTBOX_HELD)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
+	rc = step(s, st);
+	if (rc != DB_ROW) {
 		done(s, st);
 		return store_fail(s, "outbox");
 	}
-	rc = sqlite3_column_type(st, 0) == SQLITE_NULL ? 1 : 0;
+	rc = col_null(st, 0) ? 1 : 0;
 	if (rc == 0)
-		*when = sqlite3_column_int64(st, 0);
+		*when = col_int64(st, 0);
 	done(s, st);
 	return rc;
 }
@@ -2562,17 +2638,17 @@ store_strings_free(char **v, int n)
 
 /* Run a query returning one integer (a count). */
 static int
-count(struct store *s, sqlite3_stmt *st, const char *what, int *n)
+count(struct store *s, struct db_stmt *st, const char *what, int *n)
 {
 	int rc;
 
 	if (st == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*n = sqlite3_column_int(st, 0);
+	rc = step(s, st);
+	if (rc == DB_ROW)
+		*n = col_int(st, 0);
 	done(s, st);
-	return rc == SQLITE_ROW ? 0 : store_fail(s, what);
+	return rc == DB_ROW ? 0 : store_fail(s, what);
 }
 
 int
@@ -2584,40 +2660,36 @@ store_event_add(struct store *s, int64_t game, int after_ply, int64_t player,
 	    "iiitti", game, (int64_t)after_ply, player, kind, text, now);
 }
 
+static void
+event_row(struct db_stmt *st, void *p)
+{
+	struct store_event *e = p;
+
+	e->after_ply = col_int(st, 0);
+	e->player = col_int64(st, 1);
+	e->kind = col_text(st, 2);
+	e->text = col_text(st, 3);
+	e->created = col_int64(st, 4);
+}
+
+static void
+event_clear(void *p)
+{
+	struct store_event *e = p;
+
+	free(e->kind);
+	free(e->text);
+}
+
 int
 store_events(struct store *s, int64_t game, struct store_event **out, int *n)
 {
-	sqlite3_stmt *st;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
 	/* rowid is the order of insertion: events of one ply, or of one
 	 * second, keep the order they happened in. */
-	if ((st = query(s, "SELECT after_ply, ifnull(player_id, 0), kind, "
-	    "text, created FROM events WHERE game_id = ? ORDER BY rowid", "i",
-	    game)) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		(*out)[*n].after_ply = sqlite3_column_int(st, 0);
-		(*out)[*n].player = sqlite3_column_int64(st, 1);
-		(*out)[*n].kind = col_text(st, 2);
-		(*out)[*n].text = col_text(st, 3);
-		(*out)[*n].created = sqlite3_column_int64(st, 4);
-		(*n)++;
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		store_events_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "events");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT after_ply, coalesce(player_id, 0), "
+	    "kind, text, created FROM events WHERE game_id = ? ORDER BY rowid",
+	    "i", game), "events", sizeof(**out), event_row, event_clear, out,
+	    n);
 }
 
 void
@@ -2625,10 +2697,8 @@ store_events_free(struct store_event *e, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
-		free(e[i].kind);
-		free(e[i].text);
-	}
+	for (i = 0; i < n; i++)
+		event_clear(&e[i]);
 	free(e);
 }
 
@@ -2647,7 +2717,7 @@ store_observer_set(struct store *s, int64_t game, int64_t player, int on)
 		    "player_id = ?", "ii", game, player);
 	if (rc == -1)
 		return -1;
-	return sqlite3_changes(s->db) == 0 ? 1 : 0;
+	return changes(s) == 0 ? 1 : 0;
 }
 
 int
@@ -2665,7 +2735,7 @@ store_thanks_add(struct store *s, int64_t game, int64_t from, int64_t to,
 	    "created) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", "iiii",
 	    game, from, to, now) == -1)
 		return -1;
-	if (sqlite3_changes(s->db) == 0)
+	if (changes(s) == 0)
 		return 1;
 	return site_changed(s, "p", to);
 }
@@ -2678,17 +2748,19 @@ store_player_authority(struct store *s, int64_t player, int *n)
 }
 
 #define REPORT_COLUMNS	"id, game_id, reporter, text, created, " \
-	"ifnull(resolved, 0), resolution"
+	"coalesce(resolved, 0), resolution"
 
 static void
-report_row(sqlite3_stmt *st, struct store_report *r)
+report_row(struct db_stmt *st, void *p)
 {
-	r->id = sqlite3_column_int64(st, 0);
-	r->game = sqlite3_column_int64(st, 1);
-	r->reporter = sqlite3_column_int64(st, 2);
+	struct store_report *r = p;
+
+	r->id = col_int64(st, 0);
+	r->game = col_int64(st, 1);
+	r->reporter = col_int64(st, 2);
 	r->text = col_text(st, 3);
-	r->created = sqlite3_column_int64(st, 4);
-	r->resolved = sqlite3_column_int64(st, 5);
+	r->created = col_int64(st, 4);
+	r->resolved = col_int64(st, 5);
 	r->resolution = col_text(st, 6);
 }
 
@@ -2696,60 +2768,45 @@ int
 store_report_add(struct store *s, int64_t game, int64_t reporter,
     const char *text, int64_t now, int64_t *id)
 {
-	if (run(s, "INSERT INTO reports (game_id, reporter, text, created) "
-	    "VALUES (?, ?, ?, ?)", "iiti", game, reporter, text, now) == -1)
-		return -1;
-	if (id)
-		*id = sqlite3_last_insert_rowid(s->db);
-	return 0;
+	int64_t dummy;
+
+	return run_id(s, id ? id : &dummy, "INSERT INTO reports (game_id, "
+	    "reporter, text, created) VALUES (?, ?, ?, ?) RETURNING id", "iiti",
+	    game, reporter, text, now);
 }
 
 int
 store_report_load(struct store *s, int64_t id, struct store_report *r)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	if ((st = query(s, "SELECT " REPORT_COLUMNS " FROM reports WHERE id = "
 	    "?", "i", id)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	rc = step(s, st);
+	if (rc == DB_ROW) {
 		report_row(st, r);
 		rc = 0;
 	} else
-		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "report load");
+		rc = rc == DB_DONE ? 1 : store_fail(s, "report load");
 	done(s, st);
 	return rc;
+}
+
+static void
+report_clear(void *p)
+{
+	store_report_free(p);
 }
 
 int
 store_reports_open(struct store *s, struct store_report **out, int *n)
 {
-	sqlite3_stmt *st;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT " REPORT_COLUMNS " FROM reports WHERE "
-	    "resolved IS NULL ORDER BY created, id", "")) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		report_row(st, &(*out)[(*n)++]);
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		store_reports_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "reports");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT " REPORT_COLUMNS " FROM reports "
+	    "WHERE resolved IS NULL ORDER BY created, id", ""), "reports",
+	    sizeof(**out), report_row, report_clear, out, n);
 }
 
 int
@@ -2759,7 +2816,7 @@ store_report_resolve(struct store *s, int64_t id, const char *text,
 	if (run(s, "UPDATE reports SET resolved = ?, resolution = ? WHERE id "
 	    "= ? AND resolved IS NULL", "iti", now, text, id) == -1)
 		return -1;
-	return sqlite3_changes(s->db) == 0 ? 1 : 0;
+	return changes(s) == 0 ? 1 : 0;
 }
 
 void
@@ -2819,7 +2876,7 @@ store_confirm_take(struct store *s, const char *cookie, int64_t player,
 		free(cmd);
 		return -1;
 	}
-	if (sqlite3_changes(s->db) != 1) {
+	if (changes(s) != 1) {
 		free(cmd);
 		return 1;
 	}
@@ -2856,23 +2913,23 @@ int
 store_rating_get(struct store *s, int64_t player, const char *kind,
     struct store_rating *r)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	if ((st = query(s, "SELECT r, rd, sigma, last, games FROM ratings "
 	    "WHERE player_id = ? AND kind = ?", "it", player, kind)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		r->r = sqlite3_column_double(st, 0);
-		r->rd = sqlite3_column_double(st, 1);
-		r->sigma = sqlite3_column_double(st, 2);
-		r->last = sqlite3_column_int64(st, 3);
-		r->games = sqlite3_column_int(st, 4);
+	rc = step(s, st);
+	if (rc == DB_ROW) {
+		r->r = col_double(st, 0);
+		r->rd = col_double(st, 1);
+		r->sigma = col_double(st, 2);
+		r->last = col_int64(st, 3);
+		r->games = col_int(st, 4);
 		rc = 0;
 	} else
-		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "rating");
+		rc = rc == DB_DONE ? 1 : store_fail(s, "rating");
 	done(s, st);
 	return rc;
 }
@@ -2881,41 +2938,44 @@ int
 store_rating_put(struct store *s, int64_t player, const char *kind,
     const struct store_rating *r)
 {
-	return run(s, "INSERT OR REPLACE INTO ratings (player_id, kind, r, rd, "
-	    "sigma, last, games) VALUES (?, ?, ?, ?, ?, ?, ?)", "itdddii",
+	return run(s, "INSERT INTO ratings (player_id, kind, r, rd, sigma, "
+	    "last, games) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, "
+	    "kind) DO UPDATE SET r = excluded.r, rd = excluded.rd, sigma = "
+	    "excluded.sigma, last = excluded.last, games = excluded.games",
+	    "itdddii",
 	    player, kind, r->r, r->rd, r->sigma, r->last, (int64_t)r->games);
 }
 
 #define LADDER_COLUMNS	"id, name, kind, options, clock, list, pairs, " \
-	"reach, accept, open_cap, cooldown, idle, created, ifnull(closed, 0)"
+	"reach, accept, open_cap, cooldown, idle, created, coalesce(closed, 0)"
 
 static int
-ladder_one(struct store *s, sqlite3_stmt *st, struct store_ladder *l)
+ladder_one(struct store *s, struct db_stmt *st, struct store_ladder *l)
 {
 	int rc;
 
 	memset(l, 0, sizeof(*l));
 	if (st == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		l->id = sqlite3_column_int64(st, 0);
+	rc = step(s, st);
+	if (rc == DB_ROW) {
+		l->id = col_int64(st, 0);
 		l->name = col_text(st, 1);
 		l->kind = col_text(st, 2);
 		l->options = col_text(st, 3);
 		l->clock = col_text(st, 4);
 		l->list = col_text(st, 5);
-		l->pairs = sqlite3_column_int(st, 6);
-		l->reach = sqlite3_column_int(st, 7);
-		l->accept = sqlite3_column_int64(st, 8);
-		l->open_cap = sqlite3_column_int(st, 9);
-		l->cooldown = sqlite3_column_int64(st, 10);
-		l->idle = sqlite3_column_int64(st, 11);
-		l->created = sqlite3_column_int64(st, 12);
-		l->closed = sqlite3_column_int64(st, 13);
+		l->pairs = col_int(st, 6);
+		l->reach = col_int(st, 7);
+		l->accept = col_int64(st, 8);
+		l->open_cap = col_int(st, 9);
+		l->cooldown = col_int64(st, 10);
+		l->idle = col_int64(st, 11);
+		l->created = col_int64(st, 12);
+		l->closed = col_int64(st, 13);
 		rc = 0;
 	} else
-		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "ladder");
+		rc = rc == DB_DONE ? 1 : store_fail(s, "ladder");
 	done(s, st);
 	return rc;
 }
@@ -2923,14 +2983,14 @@ ladder_one(struct store *s, sqlite3_stmt *st, struct store_ladder *l)
 int
 store_ladder_add(struct store *s, struct store_ladder *l)
 {
-	if (run(s, "INSERT INTO ladders (name, kind, options, clock, list, "
-	    "pairs, reach, accept, open_cap, cooldown, idle, created) VALUES "
-	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "tttttiiiiiii", l->name,
+	if (run_id(s, &l->id, "INSERT INTO ladders (name, kind, options, "
+	    "clock, list, pairs, reach, accept, open_cap, cooldown, idle, "
+	    "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+	    "tttttiiiiiii", l->name,
 	    l->kind, l->options ? l->options : "", l->clock, l->list,
 	    (int64_t)l->pairs, (int64_t)l->reach, l->accept,
 	    (int64_t)l->open_cap, l->cooldown, l->idle, l->created) == -1)
 		return -1;
-	l->id = sqlite3_last_insert_rowid(s->db);
 	return site_changed(s, "l", l->id);
 }
 
@@ -2954,7 +3014,7 @@ store_ladder_close(struct store *s, int64_t id, int64_t now)
 	if (run(s, "UPDATE ladders SET closed = ? WHERE id = ?", "ii", now,
 	    id) == -1)
 		return -1;
-	return sqlite3_changes(s->db) == 0 ? 0 : site_changed(s, "l", id);
+	return changes(s) == 0 ? 0 : site_changed(s, "l", id);
 }
 
 int
@@ -2975,38 +3035,24 @@ store_ladder_free(struct store_ladder *l)
 	memset(l, 0, sizeof(*l));
 }
 
+static void
+rung_row(struct db_stmt *st, void *p)
+{
+	struct store_rung *r = p;
+
+	r->position = col_int(st, 0);
+	r->player = col_int64(st, 1);
+	r->partner = col_int64(st, 2);
+	r->active = col_int64(st, 3);
+}
+
 int
 store_rungs(struct store *s, int64_t ladder, struct store_rung **out, int *n)
 {
-	sqlite3_stmt *st;
-	struct store_rung *r;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT position, player_id, ifnull(partner_id, 0), "
-	    "active FROM rungs WHERE ladder_id = ? ORDER BY position", "i",
-	    ladder)) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		r = &(*out)[(*n)++];
-		r->position = sqlite3_column_int(st, 0);
-		r->player = sqlite3_column_int64(st, 1);
-		r->partner = sqlite3_column_int64(st, 2);
-		r->active = sqlite3_column_int64(st, 3);
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "rungs");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT position, player_id, "
+	    "coalesce(partner_id, 0), active FROM rungs WHERE ladder_id = ? "
+	    "ORDER BY position", "i", ladder), "rungs", sizeof(**out),
+	    rung_row, NULL, out, n);
 }
 
 int
@@ -3017,7 +3063,7 @@ store_rungs_set(struct store *s, int64_t ladder, const struct store_rung *r,
 
 	if (run(s, "DELETE FROM rungs WHERE ladder_id = ?", "i", ladder) == -1)
 		return -1;
-	gone = sqlite3_changes(s->db);
+	gone = changes(s);
 	for (i = 0; i < n; i++) {
 		if (r[i].partner != 0) {
 			if (run(s, "INSERT INTO rungs (ladder_id, position, "
@@ -3034,30 +3080,32 @@ store_rungs_set(struct store *s, int64_t ladder, const struct store_rung *r,
 }
 
 #define CHALLENGE_COLUMNS "id, ladder_id, challenger, challenged, " \
-	"ifnull(game_id, 0), status, created, ifnull(decided, 0)"
+	"coalesce(game_id, 0), status, created, coalesce(decided, 0)"
 
 static void
-challenge_row(sqlite3_stmt *st, struct store_challenge *c)
+challenge_row(struct db_stmt *st, void *p)
 {
-	c->id = sqlite3_column_int64(st, 0);
-	c->ladder = sqlite3_column_int64(st, 1);
-	c->challenger = sqlite3_column_int64(st, 2);
-	c->challenged = sqlite3_column_int64(st, 3);
-	c->game = sqlite3_column_int64(st, 4);
+	struct store_challenge *c = p;
+
+	c->id = col_int64(st, 0);
+	c->ladder = col_int64(st, 1);
+	c->challenger = col_int64(st, 2);
+	c->challenged = col_int64(st, 3);
+	c->game = col_int64(st, 4);
 	c->status = col_text(st, 5);
-	c->created = sqlite3_column_int64(st, 6);
-	c->decided = sqlite3_column_int64(st, 7);
+	c->created = col_int64(st, 6);
+	c->decided = col_int64(st, 7);
 }
 
 int
 store_challenge_add(struct store *s, struct store_challenge *c)
 {
-	if (run(s, "INSERT INTO challenges (ladder_id, challenger, challenged, "
-	    "status, created) VALUES (?, ?, ?, ?, ?)", "iiiti", c->ladder,
+	if (run_id(s, &c->id, "INSERT INTO challenges (ladder_id, challenger, "
+	    "challenged, status, created) VALUES (?, ?, ?, ?, ?) RETURNING id",
+	    "iiiti", c->ladder,
 	    c->challenger, c->challenged, c->status ? c->status : "open",
 	    c->created) == -1)
 		return -1;
-	c->id = sqlite3_last_insert_rowid(s->db);
 	return store_challenge_update(s, c);
 }
 
@@ -3068,61 +3116,47 @@ store_challenge_update(struct store *s, const struct store_challenge *c)
 	    "?, decided = nullif(?, 0) WHERE id = ?", "itii", c->game,
 	    c->status ? c->status : "open", c->decided, c->id) == -1)
 		return -1;
-	return run(s, "INSERT OR REPLACE INTO site_changes (kind, id) SELECT "
-	    "'l', ladder_id FROM challenges WHERE id = ?", "i", c->id);
+	return site_changed_by(s, "l", query(s, "SELECT ladder_id FROM "
+	    "challenges WHERE id = ?", "i", c->id));
 }
 
 int
 store_challenge_by_game(struct store *s, int64_t game,
     struct store_challenge *c)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
 	if ((st = query(s, "SELECT " CHALLENGE_COLUMNS " FROM challenges "
 	    "WHERE game_id = ?", "i", game)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	rc = step(s, st);
+	if (rc == DB_ROW) {
 		challenge_row(st, c);
 		rc = 0;
 	} else
-		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "challenge");
+		rc = rc == DB_DONE ? 1 : store_fail(s, "challenge");
 	done(s, st);
 	return rc;
+}
+
+static void
+challenge_clear(void *p)
+{
+	store_challenge_free(p);
 }
 
 int
 store_challenges(struct store *s, int64_t ladder, int64_t player, int open,
     int64_t since, struct store_challenge **out, int *n)
 {
-	sqlite3_stmt *st;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT " CHALLENGE_COLUMNS " FROM challenges "
-	    "WHERE ladder_id = ? AND (? = 0 OR challenger = ? OR challenged "
-	    "= ?) AND (CASE WHEN ? THEN status = 'open' ELSE status <> "
-	    "'open' AND decided >= ? END) ORDER BY id", "iiiiii", ladder,
-	    player, player, player, (int64_t)(open != 0), since)) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		challenge_row(st, &(*out)[(*n)++]);
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		store_challenges_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "challenges");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT " CHALLENGE_COLUMNS " FROM "
+	    "challenges WHERE ladder_id = ? AND (? = 0 OR challenger = ? OR "
+	    "challenged = ?) AND (CASE WHEN ? <> 0 THEN status = 'open' ELSE "
+	    "status <> 'open' AND decided >= ? END) ORDER BY id", "iiiiii",
+	    ladder, player, player, player, (int64_t)(open != 0), since),
+	    "challenges", sizeof(**out), challenge_row, challenge_clear, out, n);
 }
 
 void
@@ -3155,23 +3189,23 @@ int
 store_rating_changes(struct store *s, int64_t game,
     double r_old[STORE_MAX_SEATS], double r_new[STORE_MAX_SEATS], int *n)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc, seat;
 
 	*n = 0;
 	if ((st = query(s, "SELECT seat, r_old, r_new FROM rating_changes "
 	    "WHERE game_id = ? ORDER BY seat", "i", game)) == NULL)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		seat = sqlite3_column_int(st, 0);
+	while ((rc = step(s, st)) == DB_ROW) {
+		seat = col_int(st, 0);
 		if (seat < 0 || seat >= STORE_MAX_SEATS)
 			continue;
-		r_old[seat] = sqlite3_column_double(st, 1);
-		r_new[seat] = sqlite3_column_double(st, 2);
+		r_old[seat] = col_double(st, 1);
+		r_new[seat] = col_double(st, 2);
 		(*n)++;
 	}
 	done(s, st);
-	return rc == SQLITE_DONE ? 0 : store_fail(s, "rating changes");
+	return rc == DB_DONE ? 0 : store_fail(s, "rating changes");
 }
 
 int
@@ -3186,73 +3220,46 @@ store_games_public(struct store *s, int finished, int max, int64_t **ids,
 	    (int64_t)max), ids, n);
 }
 
+static void
+rating_point_row(struct db_stmt *st, void *p)
+{
+	struct store_rating_point *r = p;
+
+	r->game = col_int64(st, 0);
+	r->when = col_int64(st, 1);
+	r->r_old = col_double(st, 2);
+	r->r_new = col_double(st, 3);
+}
+
 int
 store_rating_history(struct store *s, int64_t player, const char *kind,
     struct store_rating_point **out, int *n)
 {
-	sqlite3_stmt *st;
-	int rc, cap = 0;
+	return collect(s, query(s, "SELECT c.game_id, g.updated, c.r_old, "
+	    "c.r_new FROM rating_changes c JOIN games g ON g.id = c.game_id "
+	    "WHERE c.player_id = ? AND g.kind = ? ORDER BY g.updated, "
+	    "c.game_id", "it", player, kind), "rating history", sizeof(**out),
+	    rating_point_row, NULL, out, n);
+}
 
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT c.game_id, g.updated, c.r_old, c.r_new "
-	    "FROM rating_changes c JOIN games g ON g.id = c.game_id WHERE "
-	    "c.player_id = ? AND g.kind = ? ORDER BY g.updated, c.game_id",
-	    "it", player, kind)) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		(*out)[*n].game = sqlite3_column_int64(st, 0);
-		(*out)[*n].when = sqlite3_column_int64(st, 1);
-		(*out)[*n].r_old = sqlite3_column_double(st, 2);
-		(*out)[*n].r_new = sqlite3_column_double(st, 3);
-		(*n)++;
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "rating history");
-	}
-	return 0;
+static void
+site_change_row(struct db_stmt *st, void *p)
+{
+	struct store_site_change *c = p;
+	const char *k = col_ctext(st, 1);
+
+	c->seq = col_int64(st, 0);
+	c->kind = k == NULL ? '?' : (char)k[0];
+	c->id = col_int64(st, 2);
 }
 
 int
 store_site_changes(struct store *s, int max, struct store_site_change **out,
     int *n)
 {
-	sqlite3_stmt *st;
-	const unsigned char *k;
-	int rc, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if ((st = query(s, "SELECT seq, kind, id FROM site_changes ORDER BY "
-	    "seq LIMIT ?", "i", (int64_t)max)) == NULL)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		k = sqlite3_column_text(st, 1);
-		(*out)[*n].seq = sqlite3_column_int64(st, 0);
-		(*out)[*n].kind = k == NULL ? '?' : (char)k[0];
-		(*out)[*n].id = sqlite3_column_int64(st, 2);
-		(*n)++;
-	}
-	done(s, st);
-	if (rc != SQLITE_DONE) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return store_fail(s, "site changes");
-	}
-	return 0;
+	return collect(s, query(s, "SELECT seq, kind, id FROM site_changes "
+	    "ORDER BY seq LIMIT ?", "i", (int64_t)max), "site changes",
+	    sizeof(**out), site_change_row, NULL, out, n);
 }
 
 int
@@ -3266,7 +3273,7 @@ store_site_changes_done(struct store *s, int64_t upto)
 int
 store_deck_get(struct store *s, const char *name, int *cycle, char **cards)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	*cards = NULL;
@@ -3274,13 +3281,13 @@ store_deck_get(struct store *s, const char *name, int *cycle, char **cards)
 	if ((st = query(s, "SELECT cycle, cards FROM decks WHERE name = ?", "t",
 	    name)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*cycle = sqlite3_column_int(st, 0);
+	rc = step(s, st);
+	if (rc == DB_ROW) {
+		*cycle = col_int(st, 0);
 		*cards = col_text(st, 1);
 		rc = 0;
 	} else
-		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "deck");
+		rc = rc == DB_DONE ? 1 : store_fail(s, "deck");
 	done(s, st);
 	return rc;
 }
@@ -3307,7 +3314,7 @@ int
 store_deck_deal(struct store *s, int64_t game, int *cycle, int *turn,
     char **cards)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	*cards = NULL;
@@ -3315,14 +3322,14 @@ store_deck_deal(struct store *s, int64_t game, int *cycle, int *turn,
 	if ((st = query(s, "SELECT cycle, turn, cards FROM deck_deals WHERE "
 	    "game_id = ?", "i", game)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*cycle = sqlite3_column_int(st, 0);
-		*turn = sqlite3_column_int(st, 1);
+	rc = step(s, st);
+	if (rc == DB_ROW) {
+		*cycle = col_int(st, 0);
+		*turn = col_int(st, 1);
 		*cards = col_text(st, 2);
 		rc = 0;
 	} else
-		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "deck deal");
+		rc = rc == DB_DONE ? 1 : store_fail(s, "deck deal");
 	done(s, st);
 	return rc;
 }
@@ -3330,9 +3337,9 @@ store_deck_deal(struct store *s, int64_t game, int *cycle, int *turn,
 /* ---- seeks ---- */
 
 #define SEEK_COLUMNS	"id, kind, words, clock, rated, nseats, player_id, " \
-	"ifnull(seat1, 0), ifnull(seat2, 0), ifnull(seat3, 0), " \
-	"ifnull(ladder_id, 0), ifnull(rating_min, 0), ifnull(rating_max, 0), " \
-	"status, created, expires, ifnull(game_id, 0)"
+	"coalesce(seat1, 0), coalesce(seat2, 0), coalesce(seat3, 0), " \
+	"coalesce(ladder_id, 0), coalesce(rating_min, 0), coalesce(rating_max, 0), " \
+	"status, created, expires, coalesce(game_id, 0)"
 
 int
 store_seek_add(struct store *s, struct store_seek *k)
@@ -3356,33 +3363,33 @@ store_seek_add(struct store *s, struct store_seek *k)
 int
 store_seek_load(struct store *s, int64_t id, struct store_seek *k)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc, i;
 
 	memset(k, 0, sizeof(*k));
 	if ((st = query(s, "SELECT " SEEK_COLUMNS " FROM seeks WHERE id = ?",
 	    "i", id)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		k->id = sqlite3_column_int64(st, 0);
+	rc = step(s, st);
+	if (rc == DB_ROW) {
+		k->id = col_int64(st, 0);
 		k->kind = col_text(st, 1);
 		k->words = col_text(st, 2);
 		k->clock = col_text(st, 3);
-		k->rated = sqlite3_column_int(st, 4);
-		k->nseats = sqlite3_column_int(st, 5);
+		k->rated = col_int(st, 4);
+		k->nseats = col_int(st, 5);
 		for (i = 0; i < STORE_MAX_SEATS; i++)
-			k->player[i] = sqlite3_column_int64(st, 6 + i);
-		k->ladder = sqlite3_column_int64(st, 10);
-		k->rating_min = sqlite3_column_int(st, 11);
-		k->rating_max = sqlite3_column_int(st, 12);
+			k->player[i] = col_int64(st, 6 + i);
+		k->ladder = col_int64(st, 10);
+		k->rating_min = col_int(st, 11);
+		k->rating_max = col_int(st, 12);
 		k->status = col_text(st, 13);
-		k->created = sqlite3_column_int64(st, 14);
-		k->expires = sqlite3_column_int64(st, 15);
-		k->game = sqlite3_column_int64(st, 16);
+		k->created = col_int64(st, 14);
+		k->expires = col_int64(st, 15);
+		k->game = col_int64(st, 16);
 		rc = 0;
 	} else
-		rc = rc == SQLITE_DONE ? 1 : store_fail(s, "seek");
+		rc = rc == DB_DONE ? 1 : store_fail(s, "seek");
 	done(s, st);
 	return rc;
 }
@@ -3395,7 +3402,7 @@ store_seek_update(struct store *s, const struct store_seek *k)
 	    "NULLIF(?, 0) WHERE id = ?", "iiitii", k->player[1], k->player[2],
 	    k->player[3], k->status, k->game, k->id) == -1)
 		return -1;
-	return sqlite3_changes(s->db) == 0 ? 0 : site_changed(s, "s", k->id);
+	return changes(s) == 0 ? 0 : site_changed(s, "s", k->id);
 }
 
 int
@@ -3418,18 +3425,18 @@ store_seek_free(struct store_seek *k)
 int
 store_timer_count(struct store *s, const char *kind, int *n)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	*n = 0;
 	if ((st = query(s, "SELECT count(*) FROM timers WHERE kind = ?", "t",
 	    kind)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*n = sqlite3_column_int(st, 0);
+	rc = step(s, st);
+	if (rc == DB_ROW)
+		*n = col_int(st, 0);
 	done(s, st);
-	return rc == SQLITE_ROW ? 0 : store_fail(s, "timers");
+	return rc == DB_ROW ? 0 : store_fail(s, "timers");
 }
 
 /* Conditional moves and takebacks. */
@@ -3473,20 +3480,20 @@ int
 store_takeback_get(struct store *s, int64_t game, unsigned *seats,
     int *at_ply)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	if ((st = query(s, "SELECT seats, at_ply FROM takebacks WHERE "
 	    "game_id = ?", "i", game)) == NULL)
 		return -1;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*seats = (unsigned)sqlite3_column_int64(st, 0);
-		*at_ply = sqlite3_column_int(st, 1);
+	if ((rc = step(s, st)) == DB_ROW) {
+		*seats = (unsigned)col_int64(st, 0);
+		*at_ply = col_int(st, 1);
 	}
 	done(s, st);
-	if (rc == SQLITE_ROW)
+	if (rc == DB_ROW)
 		return 0;
-	return rc == SQLITE_DONE ? 1 : store_fail(s, "takeback");
+	return rc == DB_DONE ? 1 : store_fail(s, "takeback");
 }
 
 int
@@ -3516,84 +3523,25 @@ store_moves_truncate(struct store *s, int64_t game, int keep)
 }
 
 #ifdef LUDUS_TEST_CLOCK
-static void
-dump_table(struct store *s, const char *name, struct buf *b)
-{
-	sqlite3_stmt *st;
-	char *sql, hex[3];
-	int i, k, n, len;
-
-	buf_printf(b, "table %s\n", name);
-	sql = xasprintf("SELECT * FROM \"%s\" ORDER BY rowid", name);
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		fatal("store dump %s: %s", name, sqlite3_errmsg(s->db));
-	free(sql);
-	n = sqlite3_column_count(st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		for (i = 0; i < n; i++) {
-			buf_printf(b, "%s%s=", i ? "|" : "",
-			    sqlite3_column_name(st, i));
-			switch (sqlite3_column_type(st, i)) {
-			case SQLITE_NULL:
-				buf_adds(b, "NULL");
-				break;
-			case SQLITE_BLOB: {
-				const unsigned char *p =
-				    sqlite3_column_blob(st, i);
-
-				/* Blobs as hex, so a dump is text. */
-				len = sqlite3_column_bytes(st, i);
-				for (k = 0; k < len; k++) {
-					snprintf(hex, sizeof(hex), "%02x",
-					    p[k]);
-					buf_adds(b, hex);
-				}
-				break;
-			}
-			default:
-				buf_adds(b, (const char *)
-				    sqlite3_column_text(st, i));
-			}
-		}
-		buf_adds(b, "\n");
-	}
-	sqlite3_finalize(st);
-}
-
 char *
 store_test_dump(struct store *s)
 {
-	struct buf b = { 0 };
-	sqlite3_stmt *st;
+	char *d;
 
+	if (s->drv->test_dump == NULL)
+		fatal("store dump: not on %s", s->drv->name);
 	fault.off++;
-	if (sqlite3_prepare_v2(s->db, "SELECT name FROM sqlite_schema WHERE "
-	    "type = 'table' ORDER BY name", -1, &st, NULL) != SQLITE_OK)
-		fatal("store dump: %s", sqlite3_errmsg(s->db));
-	while (sqlite3_step(st) == SQLITE_ROW)
-		dump_table(s, (const char *)sqlite3_column_text(st, 0), &b);
-	sqlite3_finalize(st);
+	d = s->drv->test_dump(s->db);
 	fault.off--;
-	buf_adds(&b, "");
-	return buf_steal(&b);
+	return d;
 }
 
 int
 store_test_restore(struct store *s, const char *path)
 {
-	sqlite3 *src;
-	sqlite3_backup *bk;
-	int rc;
-
-	if (sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK)
+	if (s->drv->test_restore == NULL)
 		return -1;
-	bk = sqlite3_backup_init(s->db, "main", src, "main");
-	rc = bk != NULL && sqlite3_backup_step(bk, -1) == SQLITE_DONE ? 0 : -1;
-	if (bk != NULL)
-		sqlite3_backup_finish(bk);
-	sqlite3_close(src);
-	return rc;
+	return s->drv->test_restore(s->db, path);
 }
 #endif
 
@@ -3606,22 +3554,22 @@ store_test_restore(struct store *s, const char *path)
 int
 store_id_next(struct store *s, enum store_series series, int64_t *id)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 
 	switch (series) {
 	case STORE_SERIES_GAME:
 		return next_game_id(s, id);
 	case STORE_SERIES_PLAYER:
-		st = query(s, "SELECT ifnull(max(id), 0) + 1 FROM players", "");
+		st = query(s, "SELECT coalesce(max(id), 0) + 1 FROM players", "");
 		break;
 	case STORE_SERIES_REPORT:
-		st = query(s, "SELECT ifnull(max(id), 0) + 1 FROM reports", "");
+		st = query(s, "SELECT coalesce(max(id), 0) + 1 FROM reports", "");
 		break;
 	case STORE_SERIES_LADDER:
-		st = query(s, "SELECT ifnull(max(id), 0) + 1 FROM ladders", "");
+		st = query(s, "SELECT coalesce(max(id), 0) + 1 FROM ladders", "");
 		break;
 	case STORE_SERIES_CHALLENGE:
-		st = query(s, "SELECT ifnull(max(id), 0) + 1 FROM challenges",
+		st = query(s, "SELECT coalesce(max(id), 0) + 1 FROM challenges",
 		    "");
 		break;
 	default:
@@ -3633,25 +3581,25 @@ store_id_next(struct store *s, enum store_series series, int64_t *id)
 int
 store_thanks_get(struct store *s, int64_t game, int64_t from, int64_t to)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	if ((st = query(s, "SELECT 1 FROM thanks WHERE game_id = ? AND "
 	    "from_player = ? AND to_player = ?", "iii", game, from, to)) ==
 	    NULL)
 		return -1;
-	rc = sqlite3_step(st);
+	rc = step(s, st);
 	done(s, st);
-	if (rc == SQLITE_ROW)
+	if (rc == DB_ROW)
 		return 0;
-	return rc == SQLITE_DONE ? 1 : store_fail(s, "thanks");
+	return rc == DB_DONE ? 1 : store_fail(s, "thanks");
 }
 
 int
 store_confirm_get(struct store *s, const char *cookie, int64_t player,
     int64_t now, char **command)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int rc;
 
 	*command = NULL;
@@ -3659,11 +3607,11 @@ store_confirm_get(struct store *s, const char *cookie, int64_t player,
 	    "AND player_id = ? AND used IS NULL AND expires > ?", "tii",
 	    cookie, player, now)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	rc = step(s, st);
+	if (rc == DB_ROW)
 		*command = col_text(st, 0);
 	done(s, st);
-	if (rc == SQLITE_ROW)
+	if (rc == DB_ROW)
 		return 0;
-	return rc == SQLITE_DONE ? 1 : store_fail(s, "confirmation");
+	return rc == DB_DONE ? 1 : store_fail(s, "confirmation");
 }

@@ -1,15 +1,16 @@
 /*
- * store: everything ludus keeps, in one SQLite file.
+ * store: everything ludus keeps, in one SQLite file or a PostgreSQL
+ * database (db.h: the drivers, chosen by the database's name).
  *
  * The rest of the code never writes SQL: it calls these functions.  The
  * interface is kept narrow so another backend is a new file, not a rewrite.
  * Functions return 0 on success and -1 on error, with the reason in
  * store_errmsg(); lookups return 1 when the row does not exist.
  *
- * Writes that belong together run between store_begin() (BEGIN IMMEDIATE:
- * take the write lock up front, so a busy database waits instead of failing
- * half-way) and store_commit(); a failure anywhere is undone by
- * store_rollback().
+ * Writes that belong together run between store_begin() (SQLite: BEGIN
+ * IMMEDIATE, the write lock taken up front, so a busy database waits
+ * instead of failing half-way; PostgreSQL: SERIALIZABLE) and
+ * store_commit(); a failure anywhere is undone by store_rollback().
  */
 #ifndef LUDUS_STORE_H
 #define LUDUS_STORE_H
@@ -24,6 +25,13 @@
 
 struct store;
 
+/*
+ * A database's name says its engine: a path or sqlite:///PATH is a
+ * SQLite file; postgresql://..., postgres://... or a libpq key=value
+ * string (host=... dbname=...) a PostgreSQL database (store_is_server
+ * 1), which needs a build with libpq.
+ */
+int	 store_is_server(const char *name);
 int	 store_open(const char *path, struct store **, char *err, size_t);
 /* A consistent copy of the database into path (a new 0600 file, renamed
  * over path when complete), safe while others write.  0, or -1 with err. */
@@ -49,7 +57,8 @@ long	 store_lock_holder(const char *path);
 void	 store_unlock(int fd);
 /* The database at path as ludusd -n checks it: it exists, may be read
  * and written, has a schema version this ludus knows (*version) and
- * passes quick_check.  0, or -1 with err. */
+ * passes quick_check; a PostgreSQL one answers and has a schema version
+ * this ludus knows (0: none yet).  0, or -1 with err. */
 int	 store_check(const char *path, int *version, char *err,
 	    size_t errlen);
 /* Put the backup at from in place of the database at path, which no
@@ -63,6 +72,14 @@ int	 store_restore(const char *path, const char *from, const char *aside,
 	    int *version, char *err, size_t errlen);
 /* Don't free; valid until the next call on the store. */
 const char *store_errmsg(const struct store *);
+/* 1 when the last failure was a conflict with another writer (a
+ * serialization failure or deadlock on PostgreSQL, a busy SQLite): the
+ * caller tries the whole transaction again later, as after any failure.
+ * store_rollback counts each (counter store.retries). */
+int	 store_conflict(const struct store *);
+/* The password the next store_open gives a database server (a copy;
+ * NULL: none).  Never logged. */
+void	 store_set_password(const char *);
 int	 store_schema_version(struct store *);
 /* Open without migrating past `version` (tests of the migrations). */
 int	 store_open_at(const char *path, int version, struct store **,
@@ -305,7 +322,8 @@ int	 store_outbox_failed(struct store *, int64_t id, const char *why);
  * added to in the caller's transaction, so a message rolled back is not
  * counted.  Names: "messages.OUTCOME" (store_outcomes), "send.failures"
  * (every failed sending attempt; the two calls above count it),
- * "imap.contact" (set: the time of the last IMAP answer).
+ * "imap.contact" (set: the time of the last IMAP answer), "store.retries"
+ * (store_rollback counts each transaction undone for a conflict).
  */
 int	 store_counter_add(struct store *, const char *name, int64_t n);
 int	 store_counter_set(struct store *, const char *name, int64_t v);
@@ -322,6 +340,7 @@ struct store_stats {
 	int64_t	 imap_contact;	/* 0: never */
 	int64_t	 inbound;	/* LMTP's mail waiting for the referee */
 	int64_t	 inbound_dead;	/* set aside after repeated failures */
+	int64_t	 retries;	/* transactions undone for a conflict */
 };
 int	 store_stats(struct store *, struct store_stats *);
 /* Up to max rows not sent (waiting, then given up), oldest first, for the

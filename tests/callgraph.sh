@@ -99,10 +99,12 @@ writes="store_player_id store_player_update store_player_ban
     store_close store_backup store_test_restore store_test_fault
     store_test_readonly store_outbox_hold store_restore store_lock
     store_unlock store_counter_add store_counter_set store_inbound_add
-    store_inbound_done store_inbound_retry store_inbound_requeue"
+    store_inbound_done store_inbound_retry store_inbound_requeue
+    store_set_password"
 transaction="store_begin store_commit store_rollback store_savepoint
     store_release store_undo store_sync"
-reads="store_errmsg store_schema_version store_player_load store_player_find
+reads="store_errmsg store_conflict store_is_server store_schema_version
+    store_player_load store_player_find
     store_check store_lock_holder store_own_file
     store_player_free store_game_load store_game_free store_game_ids
     store_moves store_moves_free store_events store_events_free

@@ -18,7 +18,7 @@
 
 #define ADDR	"referee:\n  address: referee@example.org\n"
 #define TOP_LEVEL "state_dir, database, games_dir, templates_dir, " \
-	"pid_file, referee, admin, in, out, retention, limits, logging, metrics, " \
+	"pid_file, referee, admin, postgresql, in, out, retention, limits, logging, metrics, " \
 	"auth, clock, " \
 	"almakleh, robots, club, ladder, site)"
 
@@ -218,6 +218,49 @@ START_TEST(config_logging_maps_to_log_and_syslog)
 	load_ok(ADDR "logging:\n  facility: daemon\n", &c);
 	ck_assert_int_eq(config_syslog_facility(&c), LOG_DAEMON);
 	config_free(&c);
+}
+END_TEST
+
+/* database: a path or sqlite:// is a file taken from the file's
+ * directory; a PostgreSQL connection string is kept as written (or
+ * refused, naming the missing support, by a build without libpq); its
+ * password comes from postgresql, never from the string. */
+START_TEST(config_database_kinds)
+{
+	struct config c;
+	char *want;
+
+	load_ok(ADDR "database: sqlite://games.db\n", &c);
+	want = xasprintf("%s/games.db", tu_tmpdir());
+	ck_assert_msg(strstr(c.database, "/games.db") != NULL &&
+	    strstr(c.database, "sqlite:") == NULL, "%s", c.database);
+	free(want);
+	config_free(&c);
+	load_fails(ADDR "database: mysql://db/ludus\n", ":3: database: "
+	    "`mysql://` is not a kind of database ludus knows (a path, "
+	    "sqlite:///PATH or postgresql://...)");
+#ifdef HAVE_LIBPQ
+	load_ok(ADDR "database: postgresql://ludus@db1,db2/ludus?"
+	    "target_session_attrs=read-write\n"
+	    "postgresql:\n  password_env: LUDUS_PG_PASSWORD\n", &c);
+	ck_assert_str_eq(c.database, "postgresql://ludus@db1,db2/ludus?"
+	    "target_session_attrs=read-write");
+	ck_assert_str_eq(c.pg_cred.password_env, "LUDUS_PG_PASSWORD");
+	config_free(&c);
+	load_ok(ADDR "database: host=db1,db2 dbname=ludus\n", &c);
+	ck_assert_str_eq(c.database, "host=db1,db2 dbname=ludus");
+	config_free(&c);
+	load_fails(ADDR "postgresql:\n  password_env: X\n", ":4: postgresql: "
+	    "a password, but the database is not a PostgreSQL one");
+	load_fails(ADDR "database: postgresql:///ludus\npostgresql:\n"
+	    "  password_env: X\n  password_file: /x\n", ":5: postgresql: "
+	    "give password_file or password_env, not both");
+#else
+	load_fails(ADDR "database: postgresql:///ludus\n", ":3: database: a "
+	    "PostgreSQL database, but this ludus was built without PostgreSQL "
+	    "support (libpq): rebuild it with libpq-dev installed, or give a "
+	    "SQLite file");
+#endif
 }
 END_TEST
 
@@ -1095,6 +1138,7 @@ config_suite(void)
 	tcase_add_test(tc, config_password_from_a_systemd_credential);
 	tcase_add_test(tc, config_dump_never_shows_a_password);
 	tcase_add_test(tc, config_dump_reads_back_to_the_same_settings);
+	tcase_add_test(tc, config_database_kinds);
 	tcase_add_test(tc, config_sample_is_generated_and_loads);
 	tcase_add_test(tc, config_man_page_is_generated_and_its_examples_load);
 	suite_add_tcase(s, tc);

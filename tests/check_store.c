@@ -16,13 +16,12 @@
 #include "store.h"
 #include "testutil.h"
 
+/* A new database for a test: a file, or one on the PostgreSQL server of a
+ * PostgreSQL run (tests/store-pg.sh). */
 static char *
 dbpath(const char *name)
 {
-	char *p = xasprintf("%s/%s", tu_tmpdir(), name);
-
-	unlink(p);
-	return p;
+	return tu_database(name);
 }
 
 static struct store *
@@ -213,6 +212,93 @@ START_TEST(store_refuses_newer_database)
 	ck_assert_msg(strstr(err, "schema version 99, newer than this ludus")
 	    != NULL, "%s", err);
 	free(path);
+}
+END_TEST
+
+/* PostgreSQL: a database of a newer schema is refused by name. */
+START_TEST(pg_refuses_newer_database)
+{
+	char *db = dbpath("newer"), err[512];
+	struct store *s = open_ok(db);
+	int version;
+
+	store_close(s);
+	ck_assert_int_eq(tu_psql(db, "UPDATE ludus_schema SET version = 99"),
+	    0);
+	ck_assert_int_eq(store_open(db, &s, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "schema version 99, newer than this ludus")
+	    != NULL, "%s", err);
+	ck_assert_int_eq(store_check(db, &version, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "schema version 99") != NULL, "%s", err);
+	free(db);
+}
+END_TEST
+
+/* PostgreSQL: a server that is not there, a string libpq cannot read and
+ * a database that does not exist each fail with libpq's reason, and a
+ * password in the string is never in the error. */
+START_TEST(pg_bad_connection_named)
+{
+	char *db = dbpath("ok"), *other, err[512];
+	struct store *s;
+	int version;
+
+	ck_assert_int_eq(store_open("postgresql:///x?host=/nonexistent&"
+	    "password=hunter2", &s, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "PostgreSQL database:") != NULL &&
+	    strstr(err, "/nonexistent") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "hunter2") == NULL, "%s", err);
+	ck_assert_int_eq(store_open("postgresql://[::1", &s, err,
+	    sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "PostgreSQL database:") != NULL, "%s", err);
+	other = xasprintf("postgresql:///nosuchdb?host=%s&port=%s&user=ludus",
+	    getenv("PGHOST"), getenv("PGPORT"));
+	ck_assert_int_eq(store_open(other, &s, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "nosuchdb") != NULL, "%s", err);
+	/* ludusd -n: an empty database has no schema yet. */
+	ck_assert_msg(store_check(db, &version, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(version, 0);
+	s = open_ok(db);
+	store_close(s);
+	ck_assert_int_eq(store_check(db, &version, err, sizeof(err)), 0);
+	ck_assert_int_eq(version, STORE_SCHEMA_VERSION);
+	free(other);
+	free(db);
+}
+END_TEST
+
+/* PostgreSQL: two writers whose transactions each read what the other
+ * writes cannot both commit under SERIALIZABLE.  The loser's failure is a
+ * conflict (the caller tries the whole message again) and is counted. */
+START_TEST(pg_conflict_is_temporary_and_counted)
+{
+	char *db = dbpath("conflict");
+	struct store *a = open_ok(db), *b = open_ok(db);
+	struct store_stats st;
+
+	ck_assert_int_eq(store_begin(a), 0);
+	ck_assert_int_eq(store_stats(a, &st), 0);
+	ck_assert_int_eq(store_begin(b), 0);
+	ck_assert_int_eq(store_stats(b, &st), 0);
+	ck_assert_int_eq(store_counter_set(a, "x.a", 1), 0);
+	ck_assert_int_eq(store_counter_set(b, "x.b", 1), 0);
+	ck_assert_int_eq(store_commit(a), 0);
+	ck_assert_int_eq(store_conflict(a), 0);
+	ck_assert_int_eq(store_commit(b), -1);
+	ck_assert_msg(store_conflict(b), "not a conflict: %s",
+	    store_errmsg(b));
+	store_rollback(b);
+	ck_assert_int_eq(store_stats(a, &st), 0);
+	ck_assert_int_eq(st.retries, 1);
+	/* Tried again, the transaction goes through. */
+	ck_assert_int_eq(store_begin(b), 0);
+	ck_assert_int_eq(store_counter_set(b, "x.b", 1), 0);
+	ck_assert_int_eq(store_commit(b), 0);
+	ck_assert_int_eq(store_conflict(b), 0);
+	store_close(a);
+	store_close(b);
+	free(db);
 }
 END_TEST
 
@@ -1606,10 +1692,18 @@ store_suite(void)
 {
 	Suite *s = suite_create("store");
 	TCase *tc = tcase_create("store");
+	TCase *one = tcase_create(tu_pg() ? "postgresql" : "sqlite");
 
-	tcase_add_test(tc, store_create_is_0600_wal_and_current);
-	tcase_add_test(tc, store_migrates_from_every_earlier_version);
-	tcase_add_test(tc, store_refuses_newer_database);
+	if (tu_pg()) {
+		tcase_add_test(one, pg_refuses_newer_database);
+		tcase_add_test(one, pg_bad_connection_named);
+		tcase_add_test(one, pg_conflict_is_temporary_and_counted);
+	} else {
+		/* What only a database in one file has. */
+		tcase_add_test(one, store_create_is_0600_wal_and_current);
+		tcase_add_test(one, store_migrates_from_every_earlier_version);
+		tcase_add_test(one, store_refuses_newer_database);
+	}
 	tcase_add_test(tc, store_dedupe_key_unique);
 	tcase_add_test(tc, store_inbound_queue_dedupe_order_and_dead_letters);
 	tcase_add_test(tc, store_outbox_due_retry_sent_failed);
@@ -1635,6 +1729,7 @@ store_suite(void)
 	tcase_add_test(tc, play_create_rejects_bad_players_and_options);
 	tcase_add_test(tc, store_outbox_all_lists_every_row_in_id_order);
 	suite_add_tcase(s, tc);
+	suite_add_tcase(s, one);
 	return s;
 }
 

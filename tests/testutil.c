@@ -1,8 +1,10 @@
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -140,6 +142,69 @@ tu_notation_check(const char *game, const void *st, int seat,
 		    sizeof(err)) == -1, "%s: `%s` accepted", game, t[i].text);
 	}
 	free(copy);
+}
+
+int
+tu_pg(void)
+{
+	const char *v = getenv("LUDUS_TEST_PG");
+
+	return v != NULL && *v != '\0';
+}
+
+/* NAME as a database's name: letters, digits and _ only. */
+static char *
+tu_pg_name(const char *name)
+{
+	char *n = xasprintf("t_%s", name), *p;
+
+	for (p = n; *p; p++)
+		if (!isalnum((unsigned char)*p))
+			*p = '_';
+	return n;
+}
+
+int
+tu_psql(const char *database, const char *sql)
+{
+	const char *db = strncmp(database, "postgresql:///", 14) == 0 ?
+	    database + 14 : database;
+	char *name = xstrndup(db, strcspn(db, "?"));
+	char *cmd;
+	FILE *f;
+	int rc;
+
+	cmd = xasprintf("psql -X -q -v ON_ERROR_STOP=1 -U postgres -d '%s' "
+	    ">/dev/null", name);
+	f = popen(cmd, "w");
+	ck_assert_msg(f != NULL, "%s", cmd);
+	fputs(sql, f);
+	rc = pclose(f);
+	free(cmd);
+	free(name);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+char *
+tu_database(const char *name)
+{
+	char *p, *cmd;
+
+	if (!tu_pg()) {
+		p = xasprintf("%s/%s", tu_tmpdir(), name);
+		unlink(p);
+		return p;
+	}
+	p = tu_pg_name(name);
+	cmd = xasprintf("dropdb -U postgres --if-exists '%s' 2>/dev/null && "
+	    "createdb -U "
+	    "postgres -O ludus '%s'", p, p);
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+	free(cmd);
+	cmd = xasprintf("postgresql:///%s?host=%s&port=%s&user=ludus", p,
+	    getenv("PGHOST"), getenv("PGPORT") ? getenv("PGPORT") : "5432");
+	free(p);
+	return cmd;
 }
 
 const char *

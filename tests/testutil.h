@@ -50,6 +50,17 @@ void	 tu_check_shortcuts(const struct game_ops *, const void *st);
 int	 tu_run(Suite *);
 /* A temporary directory made for this process (removed at exit). */
 const char *tu_tmpdir(void);
+/*
+ * The database a store test opens: a file NAME in tu_tmpdir (removed
+ * first), or, in a PostgreSQL run ($LUDUS_TEST_PG set, the server named by
+ * $PGHOST and $PGPORT, as tests/pgenv/pgenv gives them), a new empty
+ * database made for NAME and its connection string.  Owned.  tu_pg: 1 in
+ * a PostgreSQL run.  tu_psql: run one SQL text in that database as the
+ * server's superuser; its exit status.
+ */
+char	*tu_database(const char *name);
+int	 tu_pg(void);
+int	 tu_psql(const char *database, const char *sql);
 
 /* The referee of a test, as a restart makes it: the settings from yaml,
  * the store at db, the game definitions, the secret at secret; fails the
