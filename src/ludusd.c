@@ -1226,19 +1226,25 @@ check_words(const struct config *cfg, struct buf *problems)
 	return bad;
 }
 
-/* Each line of text on stderr, "ludusd: " before it. */
+/* Each line of text on stderr, "ludusd: " before it, or (a reload) in
+ * the log as an error, "reload: " before it. */
 static void
-print_lines(const char *text)
+tell_lines(const char *text, int reloading)
 {
 	const char *line, *nl;
+	int len;
 
 	for (line = text; line != NULL && *line; line = nl) {
 		nl = strchr(line, '\n');
-		fprintf(stderr, "ludusd: %.*s\n", nl ? (int)(nl - line) :
-		    (int)strlen(line), line);
+		len = nl ? (int)(nl - line) : (int)strlen(line);
+		if (reloading)
+			log_err("reload: %.*s", len, line);
+		else
+			fprintf(stderr, "ludusd: %.*s\n", len, line);
 		nl = nl ? nl + 1 : NULL;
 	}
 }
+
 
 static int
 preflight(struct daemon *d)
@@ -1257,7 +1263,7 @@ preflight(struct daemon *d)
 		bad++;
 	}
 	bad += check_words(&d->cfg, &problems);
-	print_lines(buf_str(&problems));
+	tell_lines(buf_str(&problems), 0);
 	buf_free(&problems);
 	path = xasprintf("%s/commands.yaml", games);
 	bad += preflight_path("command aliases", path, R_OK, 0);
@@ -1507,22 +1513,22 @@ reload(struct daemon *d)
 	struct buf problems = { 0 };
 	char err[512];
 
-	if (config_load(d->config_path, &fresh, err, sizeof(err)) == -1) {
-		log_err("reload: %s; keeping the running configuration", err);
+	/* Every problem of the file is logged, as ludusd -n prints them. */
+	if (config_load_all(d->config_path, &fresh, err, sizeof(err),
+	    &problems) == -1) {
+		tell_lines(problems.len ? buf_str(&problems) : err, 1);
+		log_err("reload: keeping the running configuration");
+		buf_free(&problems);
 		config_free(&fresh);
 		return;
 	}
+	buf_reset(&problems);
 	/* Templates are read when first used: a broken one would fail
 	 * every later mail.  Checked whole before anything is swapped. */
 	if (check_words(&fresh, &problems) > 0) {
-		char *c;
-
-		/* One log line. */
-		for (c = problems.s; c != NULL && *c; c++)
-			if (*c == '\n')
-				*c = ' ';
-		log_err("reload: %s; keeping the running configuration, "
-		    "templates and game definitions", util_trim(problems.s));
+		tell_lines(buf_str(&problems), 1);
+		log_err("reload: keeping the running configuration, "
+		    "templates and game definitions");
 		buf_free(&problems);
 		config_free(&fresh);
 		return;
@@ -1621,7 +1627,7 @@ main(int argc, char **argv)
 	}
 	if (config_load_all(d.config_path, &d.cfg, err, sizeof(err),
 	    &problems) == -1) {
-		print_lines(problems.len ? buf_str(&problems) : err);
+		tell_lines(problems.len ? buf_str(&problems) : err, 0);
 		buf_free(&problems);
 		config_free(&d.cfg);
 		return 1;
