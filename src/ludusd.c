@@ -632,6 +632,8 @@ robots_answered(const struct daemon *d)
 	return 0;
 }
 
+static int	 robot_inline(struct daemon *, struct parked *);
+
 /* Collect the workers that finished, apply what they thought. */
 static void
 robots_reap(struct daemon *d)
@@ -680,12 +682,39 @@ robots_reap(struct daemon *d)
 		    referee_robot_budget(j),
 		    (long long)(mono_ms() - p->since_ms));
 		referee_plans_add(&p->plans, j);
-		if (robot_rerun(d, p))
+		if (robot_rerun(d, p) || robot_inline(d, p))
 			parked_remove(d, p);
 		else
 			i++;
 	}
 	robots_start(d);
+}
+
+/*
+ * A robot that does not search (levels 1 and 2: a choice among the legal
+ * moves, a look one move ahead) has chosen before a worker could even be
+ * scheduled on a busy machine: it thinks here, at once, and the message is
+ * applied.  1 when the message is done with.
+ */
+static int
+robot_inline(struct daemon *d, struct parked *p)
+{
+	struct referee_robot *j;
+
+	while (p->job != NULL && p->pid == 0 &&
+	    !referee_robot_searches(p->job)) {
+		j = p->job;
+		p->job = NULL;
+		referee_robot_think(j);
+		log_info("robot: game #%lld: %d move%s chosen at once, without "
+		    "a worker (no search)", (long long)referee_robot_game(j),
+		    referee_robot_moves(j), referee_robot_moves(j) == 1 ? "" :
+		    "s");
+		referee_plans_add(&p->plans, j);
+		if (robot_rerun(d, p))
+			return 1;
+	}
+	return 0;
 }
 
 /* The message waits for a robot: keep it and have the robot think. */
@@ -709,6 +738,10 @@ park(struct daemon *d, uint32_t uid, const char *name, char *data,
 	p->now = now;
 	p->since_ms = t;
 	p->job = referee_robot_take(&d->ref);
+	if (robot_inline(d, p)) {
+		parked_remove(d, p);
+		return;
+	}
 	wait_row(d, p, 0);
 	robots_start(d);
 	for (i = 0; i < d->nparked; i++)

@@ -126,8 +126,7 @@ int	referee_new(struct referee *, const char *args,
  * plans set: the robot's moves are then applied in the message's own
  * short transaction, each only when the game is still where the robot saw
  * it; when it has moved on, a new job is left and the robot thinks again.
- * Timers and the admin tool keep robots inline, and so does every robot
- * that does not search (levels 1 and 2 choose in microseconds).
+ * Timers and the admin tool keep robots inline.
  */
 /* The job left by the last message (owned by the caller now), or NULL. */
 struct referee_robot *referee_robot_take(struct referee *);
@@ -148,6 +147,9 @@ int	referee_robot_moves(const struct referee_robot *);
 int	referee_robot_ply(const struct referee_robot *);
 const char *referee_robot_from(const struct referee_robot *);
 long	referee_robot_budget(const struct referee_robot *);
+/* 1 when a robot of the job searches within the budget (level 3); the
+ * others choose in microseconds, not worth a worker. */
+int	referee_robot_searches(const struct referee_robot *);
 void	referee_robot_free(struct referee_robot *);
 void	referee_plans_add(struct referee_plans *, struct referee_robot *);
 void	referee_plans_free(struct referee_plans *);

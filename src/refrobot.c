@@ -240,6 +240,17 @@ referee_robot_budget(const struct referee_robot *j)
 	return j->budget_ms;
 }
 
+int
+referee_robot_searches(const struct referee_robot *j)
+{
+	int s;
+
+	for (s = 0; s < j->nseats; s++)
+		if ((j->robots & 1u << s) && j->level[s] >= ROBOT_LEVEL_MAX)
+			return 1;
+	return 0;
+}
+
 void
 referee_robot_free(struct referee_robot *j)
 {
@@ -371,10 +382,7 @@ refrobot_play(struct ref_msg *x, struct play_game *g, int *played)
 				break;
 		if (s == g->row.nseats)
 			return 0;
-		/* Apart: a robot that searches (level 3).  The others
-		 * choose in microseconds, here. */
-		if (x->r->robots_apart && x->m != NULL &&
-		    refrobot_level(g->address[s]) >= ROBOT_LEVEL_MAX) {
+		if (x->r->robots_apart && x->m != NULL) {
 			const char *failed;
 
 			if (!planned(x->r, g, s, &mv, &failed)) {
