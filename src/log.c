@@ -62,6 +62,8 @@ log_vemit(enum log_level level, const char *fmt, va_list ap)
 		vsyslog(prio[level], fmt, ap);
 		return;
 	}
+	/* One line whole, whichever thread logs (smtp.c's lanes). */
+	flockfile(stderr);
 	if (log_journal)
 		/* The journal keeps the level from the "<N>" prefix
 		 * (sd-daemon(3)) and stamps the time itself. */
@@ -74,6 +76,7 @@ log_vemit(enum log_level level, const char *fmt, va_list ap)
 	}
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 #define LOG_FN(fn, level)			\

@@ -636,6 +636,8 @@ robots_answered(const struct daemon *d)
 	return 0;
 }
 
+static int	 robot_inline(struct daemon *, struct parked *);
+
 /* Collect the workers that finished, apply what they thought. */
 static void
 robots_reap(struct daemon *d)
@@ -684,12 +686,39 @@ robots_reap(struct daemon *d)
 		    referee_robot_budget(j),
 		    (long long)(mono_ms() - p->since_ms));
 		referee_plans_add(&p->plans, j);
-		if (robot_rerun(d, p))
+		if (robot_rerun(d, p) || robot_inline(d, p))
 			parked_remove(d, p);
 		else
 			i++;
 	}
 	robots_start(d);
+}
+
+/*
+ * A robot that does not search (levels 1 and 2: a choice among the legal
+ * moves, a look one move ahead) has chosen before a worker could even be
+ * scheduled on a busy machine: it thinks here, at once, and the message is
+ * applied.  1 when the message is done with.
+ */
+static int
+robot_inline(struct daemon *d, struct parked *p)
+{
+	struct referee_robot *j;
+
+	while (p->job != NULL && p->pid == 0 &&
+	    !referee_robot_searches(p->job)) {
+		j = p->job;
+		p->job = NULL;
+		referee_robot_think(j);
+		log_info("robot: game #%lld: %d move%s chosen at once, without "
+		    "a worker (no search)", (long long)referee_robot_game(j),
+		    referee_robot_moves(j), referee_robot_moves(j) == 1 ? "" :
+		    "s");
+		referee_plans_add(&p->plans, j);
+		if (robot_rerun(d, p))
+			return 1;
+	}
+	return 0;
 }
 
 /* The message waits for a robot: keep it and have the robot think. */
@@ -713,6 +742,10 @@ park(struct daemon *d, uint32_t uid, const char *name, char *data,
 	p->now = now;
 	p->since_ms = t;
 	p->job = referee_robot_take(&d->ref);
+	if (robot_inline(d, p)) {
+		parked_remove(d, p);
+		return;
+	}
 	wait_row(d, p, 0);
 	robots_start(d);
 	for (i = 0; i < d->nparked; i++)
@@ -787,8 +820,13 @@ settle_one(struct daemon *d, const struct parked *p)
 	return 0;
 }
 
+/* The first fetch of a pass: a few messages, so that the first answer
+ * of a backlog does not wait for a full batch to come over. */
+#define IMAP_FETCH_FIRST	4
+
 /* One pass over the IMAP mailbox; -1 when the connection failed.  The
- * messages are fetched IMAP_FETCH_MAX at a time, in one round trip. */
+ * messages are fetched IMAP_FETCH_MAX at a time (IMAP_FETCH_FIRST the
+ * first time), in one round trip. */
 static int
 cycle_imap(struct daemon *d)
 {
@@ -814,7 +852,9 @@ cycle_imap(struct daemon *d)
 			uids[k++] = uids[i];
 	n = k;
 	for (i = 0; i < n && !want_quit; i += batch) {
-		batch = n - i < IMAP_FETCH_MAX ? n - i : IMAP_FETCH_MAX;
+		batch = i == 0 ? IMAP_FETCH_FIRST : IMAP_FETCH_MAX;
+		if (batch > n - i)
+			batch = n - i;
 		if (imap_fetch_many(d->imap, uids + i, batch, &msgs, err,
 		    sizeof(err)) == -1)
 			goto fail;
@@ -1430,19 +1470,25 @@ check_words(const struct config *cfg, struct buf *problems)
 	return bad;
 }
 
-/* Each line of text on stderr, "ludusd: " before it. */
+/* Each line of text on stderr, "ludusd: " before it, or (a reload) in
+ * the log as an error, "reload: " before it. */
 static void
-print_lines(const char *text)
+tell_lines(const char *text, int reloading)
 {
 	const char *line, *nl;
+	int len;
 
 	for (line = text; line != NULL && *line; line = nl) {
 		nl = strchr(line, '\n');
-		fprintf(stderr, "ludusd: %.*s\n", nl ? (int)(nl - line) :
-		    (int)strlen(line), line);
+		len = nl ? (int)(nl - line) : (int)strlen(line);
+		if (reloading)
+			log_err("reload: %.*s", len, line);
+		else
+			fprintf(stderr, "ludusd: %.*s\n", len, line);
 		nl = nl ? nl + 1 : NULL;
 	}
 }
+
 
 static int
 preflight(struct daemon *d)
@@ -1461,7 +1507,7 @@ preflight(struct daemon *d)
 		bad++;
 	}
 	bad += check_words(&d->cfg, &problems);
-	print_lines(buf_str(&problems));
+	tell_lines(buf_str(&problems), 0);
 	buf_free(&problems);
 	path = xasprintf("%s/commands.yaml", games);
 	bad += preflight_path("command aliases", path, R_OK, 0);
@@ -1714,22 +1760,22 @@ reload(struct daemon *d)
 	struct buf problems = { 0 };
 	char err[512];
 
-	if (config_load(d->config_path, &fresh, err, sizeof(err)) == -1) {
-		log_err("reload: %s; keeping the running configuration", err);
+	/* Every problem of the file is logged, as ludusd -n prints them. */
+	if (config_load_all(d->config_path, &fresh, err, sizeof(err),
+	    &problems) == -1) {
+		tell_lines(problems.len ? buf_str(&problems) : err, 1);
+		log_err("reload: keeping the running configuration");
+		buf_free(&problems);
 		config_free(&fresh);
 		return;
 	}
+	buf_reset(&problems);
 	/* Templates are read when first used: a broken one would fail
 	 * every later mail.  Checked whole before anything is swapped. */
 	if (check_words(&fresh, &problems) > 0) {
-		char *c;
-
-		/* One log line. */
-		for (c = problems.s; c != NULL && *c; c++)
-			if (*c == '\n')
-				*c = ' ';
-		log_err("reload: %s; keeping the running configuration, "
-		    "templates and game definitions", util_trim(problems.s));
+		tell_lines(buf_str(&problems), 1);
+		log_err("reload: keeping the running configuration, "
+		    "templates and game definitions");
 		buf_free(&problems);
 		config_free(&fresh);
 		return;
@@ -1832,7 +1878,7 @@ main(int argc, char **argv)
 	}
 	if (config_load_all(d.config_path, &d.cfg, err, sizeof(err),
 	    &problems) == -1) {
-		print_lines(problems.len ? buf_str(&problems) : err);
+		tell_lines(problems.len ? buf_str(&problems) : err, 0);
 		buf_free(&problems);
 		config_free(&d.cfg);
 		return 1;

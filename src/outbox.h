@@ -3,7 +3,8 @@
  *
  * At least once: a row is marked sent only after the server accepted it,
  * in a commit of its own, and every row keeps its Message-ID, so a crash
- * resends at most the one mail in flight, as the same message.  Temporary failures (4xx, network) wait with capped exponential
+ * resends at most the mails in flight (one per connection, smtp.h), as
+ * the same messages.  Temporary failures (4xx, network) wait with capped exponential
  * backoff; a permanent one (5xx) is given up, recorded, and reported to the
  * admins.
  */

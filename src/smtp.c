@@ -11,6 +11,7 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,103 +367,284 @@ smtp_setup(CURL *c, const struct smtp_settings *set, int implicit,
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 }
 
-static CURL *kept;
+/*
+ * A batch goes out over up to SMTP_LANES connections at once, each driven
+ * by a thread of its own with its own handle (libcurl does not pipeline
+ * SMTP, and its multi interface waits, blocking, for the answer to a
+ * message's end: each message costs round trips and the server's sync of
+ * its queue file, and a second connection keeps mail moving meanwhile).
+ * The threads only talk to the server: the caller's done callback runs in
+ * the calling thread.  A message starts only when no earlier message of
+ * the batch that shares a recipient is still waiting for its answer, so
+ * each recipient's mail is handed over in the order it was queued.  Each
+ * handle keeps its connection (TLS set up, logged in) for the next batch
+ * while the server keeps it open.
+ */
+#define SMTP_LANES	2
+
+struct smtp_lane {
+	CURL		*c;
+	struct smtp_xfer x;
+	char		 errbuf[CURL_ERROR_SIZE];
+	pthread_t	 thread;
+	struct smtp_run	*run;
+};
+
+/* What became of each message of a batch so far. */
+enum smtp_state {
+	SMTP_WAITING = 0,
+	SMTP_ON_ITS_WAY,
+	SMTP_ANSWERED,		/* its status is known, not yet passed on */
+	SMTP_PASSED,		/* passed to the done callback */
+};
+
+/* One batch: everything below mu is shared by the lanes and the caller. */
+struct smtp_run {
+	const struct smtp_settings *set;
+	struct smtp_msg	*msgs;
+	size_t		 n;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;		/* a state changed */
+	unsigned char	*state;
+	int		 lanes;		/* lanes still at work */
+	int		 stop;		/* start nothing more */
+	int		 halted;	/* the caller said stop */
+	int		 broken;	/* a connection failed: cause says why */
+	char		 cause[SMTP_REPLYLEN];
+};
+
+static struct smtp_lane lanes[SMTP_LANES];
 
 void
 smtp_release(void)
 {
-	if (kept != NULL)
-		curl_easy_cleanup(kept);
-	kept = NULL;
+	size_t k;
+
+	for (k = 0; k < SMTP_LANES; k++) {
+		/* Closes its connection (QUIT). */
+		if (lanes[k].c != NULL)
+			curl_easy_cleanup(lanes[k].c);
+		buf_free(&lanes[k].x.body);
+		memset(&lanes[k], 0, sizeof(lanes[k]));
+	}
+}
+
+static int
+smtp_share_rcpt(const struct smtp_msg *a, const struct smtp_msg *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->nrcpt; i++)
+		for (j = 0; j < b->nrcpt; j++)
+			if (util_strcaseeq(a->rcpt[i], b->rcpt[j]))
+				return 1;
+	return 0;
+}
+
+/* The first waiting message that no earlier one still without its
+ * answer shares a recipient with: n when none may start now, and
+ * *waiting tells whether any waits at all.  Under mu. */
+static size_t
+smtp_next(const struct smtp_run *r, int *waiting)
+{
+	size_t i, j;
+
+	*waiting = 0;
+	for (i = 0; i < r->n; i++) {
+		if (r->state[i] != SMTP_WAITING)
+			continue;
+		*waiting = 1;
+		for (j = 0; j < i; j++)
+			if (r->state[j] < SMTP_ANSWERED &&
+			    smtp_share_rcpt(&r->msgs[i], &r->msgs[j]))
+				break;
+		if (j == i)
+			return i;
+	}
+	return r->n;
+}
+
+/* Send one message over lane l's connection; 1 when the connection is
+ * unusable (smtp_judge). */
+static int
+smtp_lane_send(struct smtp_lane *l, struct smtp_msg *m)
+{
+	struct curl_slist *rcpt = NULL;
+	char *from;
+	CURLcode rc;
+	size_t j;
+	int broken;
+
+	if (m->nrcpt == 0) {
+		m->status = SMTP_PERMFAIL;
+		m->code = 0;
+		util_strlcpy(m->reply, "no recipients", sizeof(m->reply));
+		return 0;
+	}
+	for (j = 0; j < m->nrcpt; j++) {
+		char *r = xasprintf("<%s>", m->rcpt[j]);
+
+		rcpt = curl_slist_append(rcpt, r);
+		free(r);
+		if (rcpt == NULL)
+			fatal("curl_slist_append: out of memory");
+	}
+	from = xasprintf("<%s>", m->from != NULL ? m->from : "");
+	buf_reset(&l->x.body);
+	smtp_crlf(&l->x.body, m->data, m->len);
+	l->x.off = 0;
+	l->x.phase = SMTP_PHASE_CONN;
+	l->x.last[0] = '\0';
+	l->x.fail[0] = '\0';
+	l->errbuf[0] = '\0';
+	curl_easy_setopt(l->c, CURLOPT_MAIL_FROM, from);
+	curl_easy_setopt(l->c, CURLOPT_MAIL_RCPT, rcpt);
+	curl_easy_setopt(l->c, CURLOPT_INFILESIZE_LARGE,
+	    (curl_off_t)l->x.body.len);
+	rc = curl_easy_perform(l->c);
+	broken = smtp_judge(l->c, rc, &l->x, l->errbuf, m);
+	curl_easy_setopt(l->c, CURLOPT_MAIL_RCPT, NULL);
+	curl_slist_free_all(rcpt);
+	free(from);
+	return broken;
+}
+
+/* A lane's thread: send what may go, until nothing waits or the batch
+ * stops. */
+static void *
+smtp_lane_main(void *arg)
+{
+	struct smtp_lane *l = arg;
+	struct smtp_run *r = l->run;
+	size_t i = 0;
+	int waiting = 0, broken;
+
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		while (!r->stop && (i = smtp_next(r, &waiting)) == r->n &&
+		    waiting)
+			pthread_cond_wait(&r->cv, &r->mu);
+		if (r->stop || !waiting)
+			break;
+		r->state[i] = SMTP_ON_ITS_WAY;
+		pthread_mutex_unlock(&r->mu);
+		broken = smtp_lane_send(l, &r->msgs[i]);
+		pthread_mutex_lock(&r->mu);
+		r->state[i] = SMTP_ANSWERED;
+		if (broken && !r->broken) {
+			r->broken = 1;
+			r->stop = 1;
+			util_strlcpy(r->cause, r->msgs[i].reply,
+			    sizeof(r->cause));
+		}
+		pthread_cond_broadcast(&r->cv);
+	}
+	r->lanes--;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+/* Pass each answered message to the caller's callback, in the order the
+ * answers come, until the lanes are done.  Under mu. */
+static void
+smtp_pass_answers(struct smtp_run *r)
+{
+	size_t i;
+	int stop;
+
+	for (;;) {
+		for (i = 0; i < r->n && r->state[i] != SMTP_ANSWERED; i++)
+			;
+		if (i == r->n) {
+			if (r->lanes == 0)
+				return;
+			pthread_cond_wait(&r->cv, &r->mu);
+			continue;
+		}
+		r->state[i] = SMTP_PASSED;
+		if (r->set->done == NULL)
+			continue;
+		pthread_mutex_unlock(&r->mu);
+		stop = r->set->done(r->set->done_arg, i) != 0;
+		pthread_mutex_lock(&r->mu);
+		if (stop) {
+			r->stop = r->halted = 1;
+			pthread_cond_broadcast(&r->cv);
+		}
+	}
 }
 
 int
 smtp_send_batch(const struct smtp_settings *set, struct smtp_msg *msgs,
     size_t n, char *err, size_t errlen)
 {
-	CURL *c;
-	struct smtp_xfer x;
-	char errbuf[CURL_ERROR_SIZE], cause[SMTP_REPLYLEN];
-	int implicit = 0, sent = 0, broken = 0;
-	size_t i, j;
+	struct smtp_run r;
+	struct smtp_lane *l;
+	int implicit = 0, sent = 0, started = 0, stopped;
+	size_t i, k;
 
 	if (smtp_check_url(set, &implicit, err, errlen) == -1)
 		return -1;
-	/* One handle for the life of the process: its connection to the
-	 * server (TLS set up, certificates read) is taken again by the
-	 * next batch while the server keeps it open. */
-	if (kept != NULL)
-		curl_easy_reset(kept);
-	else if ((kept = curl_easy_init()) == NULL) {
-		util_err(err, errlen, "smtp: curl_easy_init failed");
-		return -1;
+	memset(&r, 0, sizeof(r));
+	r.set = set;
+	r.msgs = msgs;
+	r.n = n;
+	r.state = xcalloc(n > 0 ? n : 1, 1);
+	pthread_mutex_init(&r.mu, NULL);
+	pthread_cond_init(&r.cv, NULL);
+	/* The handles are made here, before any thread: libcurl's global
+	 * set-up, done by the first, is not thread-safe. */
+	for (k = 0; k < SMTP_LANES && k < n; k++) {
+		l = &lanes[k];
+		if (l->c != NULL)
+			curl_easy_reset(l->c);
+		else if ((l->c = curl_easy_init()) == NULL)
+			fatal("smtp: curl_easy_init failed");
+		smtp_setup(l->c, set, implicit, &l->x, l->errbuf);
+		curl_easy_setopt(l->c, CURLOPT_UPLOAD, 1L);
+		curl_easy_setopt(l->c, CURLOPT_READFUNCTION, smtp_read_cb);
+		curl_easy_setopt(l->c, CURLOPT_READDATA, &l->x);
+		l->run = &r;
 	}
-	c = kept;
-	memset(&x, 0, sizeof(x));
-	smtp_setup(c, set, implicit, &x, errbuf);
-	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
-	curl_easy_setopt(c, CURLOPT_READFUNCTION, smtp_read_cb);
-	curl_easy_setopt(c, CURLOPT_READDATA, &x);
-
+	pthread_mutex_lock(&r.mu);
+	for (k = 0; k < SMTP_LANES && k < n; k++) {
+		if (pthread_create(&lanes[k].thread, NULL, smtp_lane_main,
+		    &lanes[k]) != 0) {
+			/* Fewer lanes: the others carry the batch. */
+			log_warn("smtp: pthread_create: %s", strerror(errno));
+			continue;
+		}
+		started |= 1 << k;
+		r.lanes++;
+	}
+	if (r.lanes == 0 && n > 0)
+		fatal("smtp: no thread to send with");
+	smtp_pass_answers(&r);
+	stopped = r.halted;
+	pthread_mutex_unlock(&r.mu);
+	for (k = 0; k < SMTP_LANES; k++)
+		if (started & (1 << k))
+			pthread_join(lanes[k].thread, NULL);
+	/* What was never started: after a broken connection each is told
+	 * to the caller, who may stop; after a stop none is. */
 	for (i = 0; i < n; i++) {
-		struct smtp_msg *m = &msgs[i];
-		struct curl_slist *rcpt = NULL;
-		char *from;
-		CURLcode rc;
-
-		if (i > 0 && set->done != NULL && set->done(set->done_arg,
-		    i - 1) != 0) {
-			smtp_not_tried(msgs + i, n - i, "stopped by the caller");
-			break;
-		}
-		if (broken) {
-			smtp_not_tried(m, 1, cause);
+		if (r.state[i] == SMTP_PASSED) {
+			sent += msgs[i].status == SMTP_SENT;
 			continue;
 		}
-		for (j = 0; j < m->nrcpt; j++) {
-			char *r = xasprintf("<%s>", m->rcpt[j]);
-
-			rcpt = curl_slist_append(rcpt, r);
-			free(r);
-			if (rcpt == NULL)
-				fatal("curl_slist_append: out of memory");
-		}
-		if (m->nrcpt == 0) {
-			m->status = SMTP_PERMFAIL;
-			m->code = 0;
-			util_strlcpy(m->reply, "no recipients", sizeof(m->reply));
-			continue;
-		}
-		from = xasprintf("<%s>", m->from != NULL ? m->from : "");
-		buf_reset(&x.body);
-		smtp_crlf(&x.body, m->data, m->len);
-		x.off = 0;
-		x.phase = SMTP_PHASE_CONN;
-		x.last[0] = '\0';
-		x.fail[0] = '\0';
-		errbuf[0] = '\0';
-		curl_easy_setopt(c, CURLOPT_MAIL_FROM, from);
-		curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpt);
-		curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE,
-		    (curl_off_t)x.body.len);
-		rc = curl_easy_perform(c);
-		broken = smtp_judge(c, rc, &x, errbuf, m);
-		if (broken)
-			util_strlcpy(cause, m->reply, sizeof(cause));
-		if (m->status == SMTP_SENT)
-			sent++;
-		curl_easy_setopt(c, CURLOPT_MAIL_RCPT, NULL);
-		curl_slist_free_all(rcpt);
-		free(from);
+		smtp_not_tried(&msgs[i], 1, stopped ? "stopped by the caller" :
+		    r.cause);
+		if (!stopped && set->done != NULL &&
+		    set->done(set->done_arg, i) != 0)
+			stopped = 1;
 	}
-	if (i == n && n > 0 && set->done != NULL)
-		set->done(set->done_arg, n - 1);
+	pthread_cond_destroy(&r.cv);
+	pthread_mutex_destroy(&r.mu);
+	free(r.state);
 	/* A connection that failed is not kept. */
-	if (broken) {
-		curl_easy_cleanup(kept);
-		kept = NULL;
-	}
-	buf_free(&x.body);
+	if (r.broken)
+		smtp_release();
 	return sent;
 }
 

@@ -32,8 +32,10 @@ struct smtp_settings {
 				 * (libcurl counts all of it); 0: 30 */
 	long	 timeout;	/* seconds per message; 0: 120 */
 	/* Called with each message's index as soon as it has its status
-	 * (NULL: never).  A non-zero return stops the batch there: the
-	 * rest are not tried and keep SMTP_TEMPFAIL, without a call. */
+	 * (NULL: never).  A non-zero return stops the batch there: no
+	 * message starts after it, the one on its way on the other
+	 * connection finishes and is passed too, and the rest are not
+	 * tried and keep SMTP_TEMPFAIL, without a call. */
 	int	(*done)(void *arg, size_t i);
 	void	*done_arg;
 };
@@ -55,10 +57,15 @@ struct smtp_msg {
 				 * refused (no verdict from the server) */
 };
 
-/* Send msgs[0..n) over one connection, in order.  Every message gets a
- * status.  After a network failure the rest are marked SMTP_TEMPFAIL
- * without being tried (each still passed to the done callback).  Returns the number sent, or -1 (err filled) when
- * the settings themselves are unusable (then nothing was tried). */
+/* Send msgs[0..n) over up to two connections at once, each driven by a
+ * thread of its own, kept for the next batch.  A message starts only after every earlier one that shares a
+ * recipient has its answer, so each recipient's mail is handed over in
+ * order.  Every message gets a status; the done callback is called, in
+ * the calling thread, as each gets it, in the order the answers come.  After a network failure
+ * the messages not yet started are marked SMTP_TEMPFAIL without being
+ * tried (each still passed to the done callback); those on their way
+ * finish.  Returns the number sent, or -1 (err filled) when the settings
+ * themselves are unusable (then nothing was tried). */
 int	smtp_send_batch(const struct smtp_settings *, struct smtp_msg *msgs,
 	    size_t n, char *err, size_t errlen);
 
@@ -80,8 +87,8 @@ int	smtp_probe(const struct smtp_settings *, int *untrusted, int *tls,
  * SMTP_PERMFAIL.  The first line sendmail printed on stderr goes to reply.
  * Returns 0, or -1 when the message is not SMTP_SENT. */
 int	smtp_sendmail(const char *path, struct smtp_msg *);
-/* smtp_send_batch keeps its connection for the next batch; this closes
- * it and frees what it holds (a daemon going idle). */
+/* smtp_send_batch keeps its connections for the next batch; this closes
+ * them and frees what they hold (a daemon going idle). */
 void	smtp_release(void);
 
 #endif

@@ -5,11 +5,16 @@
  * independently where it can be: Postfix's log, Dovecot's files. */
 #include "config.h"
 
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <check.h>
 #include <dirent.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,7 +256,29 @@ maillog_wait(const char *s)
 	return maillog_count(s);
 }
 
-START_TEST(smtp_batch_uses_one_connection)
+/* smtpd's lines for connections closed with QUIT that sent mail: how
+ * many, and (in *mails) their MAIL commands in all. */
+static int
+maillog_conns(int *mails)
+{
+	FILE *f = fopen(env("MAILENV_MAILLOG"), "r");
+	char line[2048], *p;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	*mails = 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, "disconnect from") != NULL &&
+		    strstr(line, " quit=1") != NULL &&
+		    (p = strstr(line, " mail=")) != NULL) {
+			n++;
+			*mails += atoi(p + 6);
+		}
+	fclose(f);
+	return n;
+}
+
+START_TEST(smtp_batch_uses_two_connections_kept)
 {
 	struct smtp_settings set = smtp_plain();
 	struct smtp_msg m[3];
@@ -259,9 +286,9 @@ START_TEST(smtp_batch_uses_one_connection)
 	    "carol@ludus.test" };
 	char *tok[3], *data[3], err[256];
 	double end;
-	int before, i;
+	int before, before_mails, conns, mails, i;
 
-	before = maillog_count("mail=4 rcpt=4 data=4 quit=1");
+	before = maillog_conns(&before_mails);
 	memset(m, 0, sizeof(m));
 	for (i = 0; i < 3; i++) {
 		tok[i] = token("batch");
@@ -277,18 +304,20 @@ START_TEST(smtp_batch_uses_one_connection)
 		ck_assert_int_eq(m[i].status, SMTP_SENT);
 		ck_assert_int_eq(m[i].code, 250);
 	}
-	/* The connection is kept: the next batch goes over it too, and it
-	 * is closed (QUIT) when released. */
+	/* The connections are kept: the next batch goes over them too, and
+	 * they are closed (QUIT) when released. */
 	ck_assert_int_eq(smtp_send_batch(&set, m, 1, err, sizeof(err)), 1);
 	smtp_release();
 	/* smtpd logs one line per connection with its command counts; the
 	 * log is written asynchronously, so wait for it. */
 	end = now() + 5;
-	while (maillog_count("mail=4 rcpt=4 data=4 quit=1") == before &&
+	while ((maillog_conns(&mails), mails - before_mails < 4) &&
 	    now() < end)
 		usleep(20 * 1000);
-	ck_assert_int_eq(maillog_count("mail=4 rcpt=4 data=4 quit=1"),
-	    before + 1);
+	conns = maillog_conns(&mails) - before;
+	ck_assert_int_eq(mails - before_mails, 4);
+	/* Two messages to different players went out at once. */
+	ck_assert_int_eq(conns, 2);
 	for (i = 0; i < 3; i++) {
 		struct imap_settings is;
 		char user[16];
@@ -304,6 +333,179 @@ START_TEST(smtp_batch_uses_one_connection)
 		free(tok[i]);
 		free(data[i]);
 	}
+}
+END_TEST
+
+/*
+ * A stand-in SMTP server that shows what a client does at once: a process
+ * per connection, each message's DATA command ("start RCPT") and its
+ * answer after the data ("end RCPT SUBJECT") appended as lines to a log
+ * shared by them all, in the order they happen.  A message whose subject
+ * begins with "slow" is answered 400 ms late.
+ */
+static void
+fake_log(const char *logpath, const char *what, const char *rcpt,
+    const char *subject)
+{
+	FILE *log = fopen(logpath, "a");
+
+	ck_assert_ptr_nonnull(log);
+	fprintf(log, "%s %s %s\n", what, rcpt, subject);
+	fclose(log);
+}
+
+static void
+fake_smtp_conn(int fd, const char *logpath)
+{
+	FILE *in = fdopen(fd, "r");
+	char line[1024], rcpt[256] = "", subject[256] = "";
+	int data = 0;
+
+	dprintf(fd, "220 fake ESMTP\r\n");
+	while (in != NULL && fgets(line, sizeof(line), in) != NULL) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (data) {
+			if (strncmp(line, "Subject: ", 9) == 0)
+				util_strlcpy(subject, line + 9,
+				    sizeof(subject));
+			if (strcmp(line, ".") != 0)
+				continue;
+			data = 0;
+			if (strncmp(subject, "slow", 4) == 0)
+				usleep(400 * 1000);
+			fake_log(logpath, "end", rcpt, subject);
+			dprintf(fd, "250 2.0.0 queued\r\n");
+		} else if (strncmp(line, "EHLO", 4) == 0)
+			dprintf(fd, "250-fake\r\n250 8BITMIME\r\n");
+		else if (strncmp(line, "RCPT TO:", 8) == 0) {
+			util_strlcpy(rcpt, line + 8, sizeof(rcpt));
+			dprintf(fd, "250 2.1.5 ok\r\n");
+		} else if (strncmp(line, "DATA", 4) == 0) {
+			data = 1;
+			fake_log(logpath, "start", rcpt, "-");
+			dprintf(fd, "354 go ahead\r\n");
+		} else if (strncmp(line, "QUIT", 4) == 0) {
+			dprintf(fd, "221 bye\r\n");
+			break;
+		} else
+			dprintf(fd, "250 ok\r\n");
+	}
+	_exit(0);
+}
+
+/* Start the stand-in on a loopback port; its pid. */
+static pid_t
+fake_smtp(const char *logpath, int *port)
+{
+	struct sockaddr_in sa;
+	socklen_t len = sizeof(sa);
+	int lfd, fd;
+	pid_t pid;
+
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(lfd, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(lfd, 8), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &len), 0);
+	*port = ntohs(sa.sin_port);
+	if ((pid = fork()) != 0) {
+		close(lfd);
+		return pid;
+	}
+	signal(SIGCHLD, SIG_IGN);
+	for (;;) {
+		if ((fd = accept(lfd, NULL, NULL)) == -1)
+			continue;
+		if (fork() == 0) {
+			close(lfd);
+			fake_smtp_conn(fd, logpath);
+		}
+		close(fd);
+	}
+}
+
+/* Over two connections, a player's mail is still handed over in order
+ * and one message at a time: a slow first mail to alice holds her later
+ * ones back while bob's go on over the other connection; every message
+ * gets its answer once. */
+START_TEST(smtp_batch_keeps_each_recipients_order)
+{
+	struct smtp_settings set = { 0 };
+	struct smtp_msg m[8];
+	const char *alice = "alice@ludus.test", *bob = "bob@ludus.test";
+	char logpath[] = "/tmp/ludus-fake-smtp.XXXXXX", url[64], line[512];
+	char *data[8], subject[64], who[64], what[16], want[64];
+	int port, fd, i, ends = 0, open_alice = 0, open_bob = 0, *open;
+	int alice_seen = 0, bob_seen = 0, *seen, slow_open = 0, meanwhile = 0;
+	pid_t pid;
+	FILE *f;
+
+	fd = mkstemp(logpath);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	pid = fake_smtp(logpath, &port);
+	snprintf(url, sizeof(url), "smtp://127.0.0.1:%d", port);
+	set.url = url;
+	set.plain = 1;
+	set.connect_timeout = 15;
+	set.timeout = 20;
+	memset(m, 0, sizeof(m));
+	for (i = 0; i < 8; i++) {
+		snprintf(subject, sizeof(subject), "%s-%d", i == 0 ? "slow" :
+		    "quick", i);
+		data[i] = message("referee@ludus.test", i % 2 ? bob : alice,
+		    subject);
+		m[i].data = data[i];
+		m[i].len = strlen(data[i]);
+		m[i].from = "referee@ludus.test";
+		m[i].rcpt = i % 2 ? &bob : &alice;
+		m[i].nrcpt = 1;
+	}
+	ck_assert_int_eq(smtp_send_batch(&set, m, 8, line, sizeof(line)), 8);
+	smtp_release();
+	/* SIGKILL: the stand-in inherited this process's SIGTERM handler. */
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	f = fopen(logpath, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		ck_assert_int_eq(sscanf(line, "%15s %63s %63s", what, who,
+		    subject), 3);
+		open = strstr(who, "alice") ? &open_alice : &open_bob;
+		seen = strstr(who, "alice") ? &alice_seen : &bob_seen;
+		if (strcmp(what, "start") == 0) {
+			/* Never a second message to a player on its way. */
+			ck_assert_msg(*open == 0, "two messages to %s at once",
+			    who);
+			*open = 1;
+			if (seen == &alice_seen && alice_seen == 0)
+				slow_open = 1;
+			continue;
+		}
+		ck_assert_int_eq(*open, 1);
+		*open = 0;
+		/* Each player's messages in the batch's order. */
+		snprintf(want, sizeof(want), "%s-%d", seen == &alice_seen &&
+		    *seen == 0 ? "slow" : "quick", 2 * *seen + (seen ==
+		    &bob_seen));
+		ck_assert_str_eq(subject, want);
+		(*seen)++;
+		if (seen == &alice_seen && alice_seen == 1)
+			slow_open = 0;
+		else if (seen == &bob_seen && slow_open)
+			meanwhile++;
+		ends++;
+	}
+	fclose(f);
+	unlink(logpath);
+	ck_assert_int_eq(ends, 8);
+	/* bob's mail did not wait for alice's slow one. */
+	ck_assert_msg(meanwhile > 0, "one connection at a time");
+	for (i = 0; i < 8; i++)
+		free(data[i]);
 }
 END_TEST
 
@@ -1178,7 +1380,8 @@ mailnet_suite(void)
 	TCase *tc = tcase_create("mailnet");
 
 	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, smtp_batch_uses_one_connection);
+	tcase_add_test(tc, smtp_batch_uses_two_connections_kept);
+	tcase_add_test(tc, smtp_batch_keeps_each_recipients_order);
 	tcase_add_test(tc, smtp_unknown_user_is_permanent_and_the_batch_goes_on);
 	tcase_add_test(tc, smtp_starttls_verifies_the_server);
 	tcase_add_test(tc, smtps_with_auth);

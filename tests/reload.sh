@@ -4,6 +4,8 @@
 #   - SIGHUP with a broken template: logged, the running templates kept
 #     (no "reloaded"), and the next mail is answered; fixed and SIGHUP
 #     again: reloaded;
+#   - SIGHUP with a configuration of two problems: both logged, the
+#     running configuration kept, the next mail answered;
 #   - ludusd -n opens the database: a damaged one is reported, and with
 #     a broken template too both problems are printed.
 set -u
@@ -57,6 +59,21 @@ kill -HUP $dpid
 wait_for 10 logged "reloaded" && ok || bad "not reloaded once fixed"
 drop bob@example.org
 wait_for 10 sent_is bob@ 1 && ok || bad "help not answered after the reload"
+
+# A configuration with two problems: each logged with its line, as -n
+# prints them, and the running configuration kept.
+cp "$tmp/ludus.yaml" "$tmp/ludus.good"
+sed -i 's/^  address: .*/&\n  colour: blue/' "$tmp/ludus.yaml"
+printf 'limits:\n  info_replies: many\n' >>"$tmp/ludus.yaml"
+"$LUDUSD_BIN" -n -c "$tmp/ludus.yaml" >"$tmp/out" 2>&1
+[ "$(grep -c 'ludus.yaml:[0-9]' "$tmp/out")" = 2 ] || bad "-n does not print two problems: $(cat "$tmp/out")"
+kill -HUP $dpid
+wait_for 10 logged "reload: keeping the running configuration" && ok || bad "no reload refusal: $(grep reload "$tmp/d.log")"
+logged "reload: .*ludus.yaml:3: unknown setting .referee.colour" && ok || bad "the first problem not logged: $(grep reload "$tmp/d.log")"
+logged "reload: .*ludus.yaml:[0-9]*: limits.info_replies" && ok || bad "the second problem not logged: $(grep reload "$tmp/d.log")"
+drop carol@example.org
+wait_for 10 sent_is carol@ 1 && ok || bad "help not answered after the refused reload"
+cp "$tmp/ludus.good" "$tmp/ludus.yaml"
 kill -TERM $dpid
 wait $dpid
 dpid=""

@@ -31,7 +31,13 @@ before=$(ludus history 1 | grep -c .)
 
 "$LUDUSD_BIN" -f -c "$tmp/ludus.yaml" 2>"$tmp/d.log" &
 dpid=$!
-sleep 0.5
+# Started, its signal handlers set (SIGUSR1 before them would kill it):
+# waited for, as a loaded machine takes longer than any fixed pause.
+i=0
+until grep -q "started:" "$tmp/d.log" || [ $i -ge 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 t0=$(ms)
 mail ann@example.org "Re: [ludus #1 $tok]" "$move" >"$tmp/Maildir/tmp/1"
 mv "$tmp/Maildir/tmp/1" "$tmp/Maildir/new/1"

@@ -4,7 +4,8 @@
 # level-3 Kalah robot with a 3 s budget.  Alone, the robot's worker runs
 # at the daemon's nice value; bob's mail taken in while it thinks sends
 # it to nice 10, and with nothing left to read it comes back (root may
-# lower a nice value again).
+# lower a nice value again).  A level-1 robot, which does not search,
+# chooses at once in the daemon, without a worker.
 set -u
 : "${LUDUS_BIN:?}" "${LUDUSD_BIN:?}" "${LUDUS_GAMES_DIR:?}"
 export LUDUS_GAMES_DIR
@@ -59,6 +60,23 @@ if [ "$(id -u)" = 0 ]; then
 fi
 answered() { [ "$(ls "$tmp/sent" | wc -l)" -ge 2 ]; }
 wait_for 30 answered && ok || bad "answers: $(ls "$tmp/sent")"
+
+# A robot that does not search (level 1) chooses at once in the daemon:
+# no worker to wait for, and carol's move is answered with the robot's.
+mail carol@example.org hello "new kalah robot:1 first=me" >"$tmp/m"
+ludus deliver <"$tmp/m" 2>/dev/null || bad "new level 1"
+tok2=$(ludus token 2 0)
+mail carol@example.org "Re: [ludus #2 $tok2]" "accept" >"$tmp/m"
+ludus deliver <"$tmp/m" 2>/dev/null || bad "accept level 1"
+move2=$(ludus moves 2 | head -n 1)
+mail carol@example.org "Re: [ludus #2 $tok2]" "$move2" >"$tmp/Maildir/tmp/3"
+mv "$tmp/Maildir/tmp/3" "$tmp/Maildir/new/3"
+kill -USR1 $dpid
+inline() { grep -q "robot: game #2: [0-9]* moves\{0,1\} chosen at once" "$tmp/d.log"; }
+wait_for 30 inline && ok || bad "level 1 not chosen at once: $(grep 'game #2' "$tmp/d.log")"
+grep -q "game #2: .* thought (budget" "$tmp/d.log" && bad "a worker thought for level 1"
+applied() { grep -q "from carol@example.org, game #2: 1 applied" "$tmp/d.log"; }
+wait_for 30 applied && ok || bad "carol's move not applied: $(grep carol "$tmp/d.log")"
 kill -TERM $dpid
 wait $dpid && ok || bad "ludusd exit status: $(tail -n 5 "$tmp/d.log")"
 dpid=""

@@ -1,7 +1,7 @@
 #!/bin/bash
 # A plain vacation responder against ludusd in the mail sandbox of
-# tests/mailenv: bob's mailbox answers every mail from the referee, for a
-# minute, to its Reply-To with "Re: " and its subject (the seat's tag and
+# tests/mailenv: bob's mailbox answers every mail from the referee, until
+# the referee falls silent (3 minutes at most), to its Reply-To with "Re: " and its subject (the seat's tag and
 # token), "I am on vacation" and the first line quoted, and no
 # Auto-Submitted or Precedence header: remarks and no command.  The
 # referee answers such mail at most limits.error_replies times an hour per
@@ -11,7 +11,8 @@
 #   - the referee answers bob's remarks at most 5 times, and sends him
 #     nothing else but the game's start and alice's move;
 #   - the responder sends at most one more than it received;
-#   - nothing goes either way in the last 20 s of the minute.
+#   - the exchange ends: 20 s pass without a referee mail, within 3
+#     minutes.
 #
 # Exit 77 only when the servers cannot be had (not root, packages not
 # installable).  VACATION_KEEP=DIR keeps the daemon's log and the mail.
@@ -90,14 +91,18 @@ player_wait alice "[Yy]our move" 60 || bad "alice's first board"
 player_reply "${P_LEGAL[0]:-}" || bad "alice's move"
 [ "$fail" = 0 ] || { echo "vacation: $pass passed, $fail failed"; exit 1; }
 
-# bob's responder, for a minute: every referee mail answered, a line in
-# $tmp/times each way (r: received, s: sent) with the time in ms.
+# bob's responder: every referee mail answered, a line in $tmp/times each
+# way (r: received, s: sent) with the time in ms, until 20 s pass without
+# a referee mail (the loop has ended), or 3 minutes (it has not).  Events,
+# not a fixed minute: on a loaded machine the exchange takes longer.
 t0=$(now_ms)
-stop=$((t0 + 60000))
+cap=$((t0 + 180000))
+last=$t0
 : >"$tmp/times"
-while [ "$(now_ms)" -lt $stop ]; do
+while [ "$(now_ms)" -lt $cap ] && [ $(($(now_ms) - last)) -lt 20000 ]; do
 	player_wait bob "." 2 2>/dev/null || continue
-	echo "r $(now_ms) $P_SUBJECT" >>"$tmp/times"
+	last=$(now_ms)
+	echo "r $last $P_SUBJECT" >>"$tmp/times"
 	first=${P_TEXT%%$'\n'*}
 	player_reply "I am on vacation until next month and will read your mail when I am back.
 
@@ -106,15 +111,15 @@ while [ "$(now_ms)" -lt $stop ]; do
 done
 got=$(grep -c '^r ' "$tmp/times")
 sent=$(grep -c '^s ' "$tmp/times")
-note "bob received $got referee mails and sent $got answers in the minute"
+note "bob received $got referee mails and sent $sent answers in $((($(now_ms) - t0) / 1000)) s"
 remarks=$(grep -c '^r .*Not read' "$tmp/times")
 [ "$remarks" -ge 1 ] && ok || bad "the referee never answered the responder"
-[ "$remarks" -le 5 ] && ok || bad "the referee answered the responder $remarks times in a minute (at most 5)"
+[ "$remarks" -le 5 ] && ok || bad "the referee answered the responder $remarks times (at most 5)"
 [ $((got - remarks)) -le 2 ] && ok ||
     bad "bob got $((got - remarks)) mails of the game (its start, alice's move)"
 [ "$sent" -le $((got + 1)) ] && ok || bad "the responder sent $sent"
-late=$(awk -v t=$((stop - 20000)) '$2 >= t' "$tmp/times" | wc -l)
-[ "$late" = 0 ] && ok || bad "$late mails in the last 20 s: the loop goes on"
+[ $(($(now_ms) - last)) -ge 20000 ] && ok ||
+    bad "a referee mail every 20 s for 3 minutes: the loop goes on"
 grep -q "answer rate-limited" "$log" && ok || bad "no rate-limited remarks in the log"
 
 echo "vacation: $pass passed, $fail failed"

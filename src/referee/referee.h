@@ -147,6 +147,9 @@ int	referee_robot_moves(const struct referee_robot *);
 int	referee_robot_ply(const struct referee_robot *);
 const char *referee_robot_from(const struct referee_robot *);
 long	referee_robot_budget(const struct referee_robot *);
+/* 1 when a robot of the job searches within the budget (level 3); the
+ * others choose in microseconds, not worth a worker. */
+int	referee_robot_searches(const struct referee_robot *);
 void	referee_robot_free(struct referee_robot *);
 void	referee_plans_add(struct referee_plans *, struct referee_robot *);
 void	referee_plans_free(struct referee_plans *);

@@ -240,6 +240,17 @@ referee_robot_budget(const struct referee_robot *j)
 	return j->budget_ms;
 }
 
+int
+referee_robot_searches(const struct referee_robot *j)
+{
+	int s;
+
+	for (s = 0; s < j->nseats; s++)
+		if ((j->robots & 1u << s) && j->level[s] >= ROBOT_LEVEL_MAX)
+			return 1;
+	return 0;
+}
+
 void
 referee_robot_free(struct referee_robot *j)
 {
