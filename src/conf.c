@@ -20,6 +20,8 @@
 
 #include "addr.h"
 #include "confint.h"
+#include "lmtp.h"
+#include "store.h"
 #include "yamlwalk.h"
 
 static const char *const v_language[] = { "en", "ru", "ar", NULL };
@@ -38,6 +40,37 @@ static const char *const v_smtp[] = { "smtps", "smtp", NULL };
 
 /* Every mapping a file may hold, with the text that heads it in the sample
  * and the manual. */
+/* The values whose check needs more than the value's syntax (the store's
+ * kinds of database, LMTP's addresses): here, so that confval.c, which the
+ * command parser links, needs neither. */
+int
+conf_check_database(const char *s, char *msg, size_t len)
+{
+	if (store_is_server(s)) {
+#ifdef HAVE_LIBPQ
+		return 0;
+#else
+		util_err(msg, len, "a PostgreSQL database, but this ludus was "
+		    "built without PostgreSQL support (libpq): rebuild it "
+		    "with libpq-dev installed, or give a SQLite file");
+		return -1;
+#endif
+	}
+	if (strstr(s, "://") != NULL && strncmp(s, "sqlite://", 9) != 0) {
+		util_err(msg, len, "`%.*s` is not a kind of database ludus "
+		    "knows (a path, sqlite:///PATH or postgresql://...)",
+		    (int)(strstr(s, "://") - s + 3), s);
+		return -1;
+	}
+	return 0;
+}
+
+int
+conf_check_lmtp(const char *s, char *msg, size_t len)
+{
+	return lmtp_where_check(s, msg, len);
+}
+
 const struct section conf_sections[] = {
 	{ "referee", 0, "Who the referee is and who runs it." },
 	{ "admin", 0, "What the admins' commands may do." },

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "confint.h"
-#include "lmtp.h"
 
 /* Value syntax. */
 
@@ -241,28 +240,6 @@ conf_check_path(const char *s, char *msg, size_t len)
 }
 
 int
-conf_check_database(const char *s, char *msg, size_t len)
-{
-	if (store_is_server(s)) {
-#ifdef HAVE_LIBPQ
-		return 0;
-#else
-		util_err(msg, len, "a PostgreSQL database, but this ludus was "
-		    "built without PostgreSQL support (libpq): rebuild it "
-		    "with libpq-dev installed, or give a SQLite file");
-		return -1;
-#endif
-	}
-	if (strstr(s, "://") != NULL && strncmp(s, "sqlite://", 9) != 0) {
-		util_err(msg, len, "`%.*s` is not a kind of database ludus "
-		    "knows (a path, sqlite:///PATH or postgresql://...)",
-		    (int)(strstr(s, "://") - s + 3), s);
-		return -1;
-	}
-	return 0;
-}
-
-int
 conf_check_env(const char *s, char *msg, size_t len)
 {
 	const char *p;
@@ -309,12 +286,6 @@ conf_check_site_url(const char *s, char *msg, size_t len)
 		return -1;
 	}
 	return 0;
-}
-
-int
-conf_check_lmtp(const char *s, char *msg, size_t len)
-{
-	return lmtp_where_check(s, msg, len);
 }
 
 int
