@@ -1465,17 +1465,13 @@ config_password(const struct config_cred *cr, char **out, char *err,
 }
 
 int
-config_store_password(const struct config *c, char *err, size_t errlen)
+config_db_password(const struct config *c, char **out, char *err,
+    size_t errlen)
 {
-	char *pw;
-
+	*out = NULL;
 	if (c->pg_cred.password_file == NULL && c->pg_cred.password_env == NULL)
 		return 0;
-	if (config_password(&c->pg_cred, &pw, err, errlen) == -1)
-		return -1;
-	store_set_password(pw);
-	config_password_free(pw);
-	return 0;
+	return config_password(&c->pg_cred, out, err, errlen);
 }
 
 void
@@ -1502,7 +1498,10 @@ config_check_passwords(const struct config *c, char *err, size_t errlen)
 			return -1;
 		config_password_free(pw);
 	}
-	return config_store_password(c, err, errlen);
+	if (config_db_password(c, &pw, err, errlen) == -1)
+		return -1;
+	config_password_free(pw);
+	return 0;
 }
 
 const char *

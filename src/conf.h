@@ -248,9 +248,11 @@ int	config_dump_key(const struct config *, const char *key, struct buf *);
 int	config_password(const struct config_cred *, char **out, char *err,
 	    size_t errlen);
 void	config_password_free(char *);
-/* The PostgreSQL password, when one is configured, handed to the store
- * for the connections it opens (store_set_password).  0, or -1 with err. */
-int	config_store_password(const struct config *, char *err, size_t errlen);
+/* The PostgreSQL password in *out (owned, NULL when none is configured),
+ * for the caller to hand to the store (store_set_password), then free with
+ * config_password_free.  0, or -1 with err. */
+int	config_db_password(const struct config *, char **out, char *err,
+	    size_t errlen);
 /* Read every configured password once and discard it (for `ludusd -n`). */
 int	config_check_passwords(const struct config *, char *err, size_t errlen);
 

@@ -2268,6 +2268,8 @@ main(int argc, char **argv)
 	if (c.config_path == NULL && access(config_default_path(), F_OK) == 0)
 		c.config_path = config_default_path();
 	if (c.config_path != NULL) {
+		char *pw;
+
 		if (config_load(c.config_path, &c.cfg, err, sizeof(err)) ==
 		    -1) {
 			config_free(&c.cfg);
@@ -2278,11 +2280,13 @@ main(int argc, char **argv)
 			c.dbpath = c.cfg.database;
 			dbfrom = c.config_path;
 		}
-		if (config_store_password(&c.cfg, err, sizeof(err)) == -1) {
+		if (config_db_password(&c.cfg, &pw, err, sizeof(err)) == -1) {
 			config_free(&c.cfg);
 			err_out("%s", err);
 			return cmd->fn == cmd_deliver ? EXIT_TEMPFAIL : 1;
 		}
+		store_set_password(pw);
+		config_password_free(pw);
 		if (c.cfg.games_dir != NULL && getenv("LUDUS_GAMES_DIR") ==
 		    NULL)
 			setenv("LUDUS_GAMES_DIR", c.cfg.games_dir, 1);

@@ -1837,7 +1837,7 @@ main(int argc, char **argv)
 	};
 	struct daemon d;
 	struct buf problems = { 0 };
-	char err[512];
+	char err[512], *pw;
 	int ch, foreground = 0, check = 0, once = 0, servers = 0;
 	long holder;
 
@@ -1885,11 +1885,13 @@ main(int argc, char **argv)
 	}
 	buf_free(&problems);
 	/* The database's password, read once, before any connection. */
-	if (config_store_password(&d.cfg, err, sizeof(err)) == -1) {
+	if (config_db_password(&d.cfg, &pw, err, sizeof(err)) == -1) {
 		fprintf(stderr, "ludusd: %s\n", err);
 		config_free(&d.cfg);
 		return 1;
 	}
+	store_set_password(pw);
+	config_password_free(pw);
 	if (d.cfg.referee.address == NULL) {
 		fprintf(stderr, "ludusd: %s: referee.address is not set\n",
 		    d.config_path);

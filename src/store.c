@@ -1135,18 +1135,6 @@ migrate(struct store *s, int target)
  * key=value connection string (host=..., dbname=...) for PostgreSQL;
  * sqlite://PATH or a plain path for SQLite.
  */
-int
-store_is_server(const char *name)
-{
-	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz_");
-
-	if (strncmp(name, "postgresql://", 13) == 0 ||
-	    strncmp(name, "postgres://", 11) == 0)
-		return 1;
-	/* libpq's key=value form: a keyword, then = (a path begins with /
-	 * or ., or has no = after its first word). */
-	return n > 0 && name[n + strspn(name + n, " ")] == '=';
-}
 #define is_pg(name)	store_is_server(name)
 
 const struct db_driver *

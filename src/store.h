@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "rng.h"
 
@@ -29,9 +30,21 @@ struct store;
  * A database's name says its engine: a path or sqlite:///PATH is a
  * SQLite file; postgresql://..., postgres://... or a libpq key=value
  * string (host=... dbname=...) a PostgreSQL database (store_is_server
- * 1), which needs a build with libpq.
+ * 1), which needs a build with libpq.  Inline, as the configuration's
+ * check of the name must not link the store.
  */
-int	 store_is_server(const char *name);
+static inline int
+store_is_server(const char *name)
+{
+	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz_");
+
+	if (strncmp(name, "postgresql://", 13) == 0 ||
+	    strncmp(name, "postgres://", 11) == 0)
+		return 1;
+	/* libpq's key=value form: a keyword, then = (a path begins with /
+	 * or ., or has no = after its first word). */
+	return n > 0 && name[n + strspn(name + n, " ")] == '=';
+}
 int	 store_open(const char *path, struct store **, char *err, size_t);
 /* A consistent copy of the database into path (a new 0600 file, renamed
  * over path when complete), safe while others write.  0, or -1 with err. */

@@ -13,7 +13,7 @@ fuzz_build fuzz_config \
 	-DLUDUS_TEMPLATES_DIR='"/usr/share/ludus/templates"' -DLUDUS_SYSCONFDIR='"/etc"' -DLUDUS_STATEDIR='"/var/lib/ludus"' \
 	$(pkg-config --cflags yaml-0.1) "$srcdir/src/conf.c" "$srcdir/src/util.c" \
 	"$srcdir/src/confval.c" "$srcdir/src/confgen.c" "$srcdir/src/addr.c" \
-	"$srcdir/src/yamlwalk.c" \
+	"$srcdir/src/yamlwalk.c" "$srcdir/src/lmtp.c" "$srcdir/src/log.c" \
 	$(pkg-config --libs yaml-0.1)
 
 cp "$srcdir/contrib/ludus.yaml.sample.in" "$tmp/corpus/sample"
