@@ -721,10 +721,12 @@ robot_inline(struct daemon *d, struct parked *p)
 	return 0;
 }
 
-/* The message waits for a robot: keep it and have the robot think. */
+/* The message waits for a robot: keep it and have the robot think.  It
+ * came by IMAP (uid), from the Maildir (name) or from the inbound table
+ * (inbound, its row); data is taken over. */
 static void
-park(struct daemon *d, uint32_t uid, const char *name, char *data,
-    size_t len, int64_t now)
+park(struct daemon *d, uint32_t uid, const char *name, int64_t inbound,
+    char *data, size_t len, int64_t now)
 {
 	struct parked *p;
 	size_t i, waiting = 0;
@@ -737,6 +739,7 @@ park(struct daemon *d, uint32_t uid, const char *name, char *data,
 	p->uid = uid;
 	p->uidvalidity = d->uidvalidity;
 	p->name = name ? xstrdup(name) : NULL;
+	p->inbound = inbound;
 	p->data = data;
 	p->len = len;
 	p->now = now;
@@ -868,7 +871,7 @@ cycle_imap(struct daemon *d)
 			    now, &outcome);
 			st = log_outcome(st, outcome);
 			if (st == INTAKE_ROBOT)
-				park(d, msgs[k].uid, NULL, msgs[k].data,
+				park(d, msgs[k].uid, NULL, 0, msgs[k].data,
 				    msgs[k].len, now);
 			else
 				free(msgs[k].data);
@@ -922,7 +925,7 @@ cycle_maildir(struct daemon *d)
 		st = intake_message(&d->ref, data, len, now, &outcome);
 		st = log_outcome(st, outcome);
 		if (st == INTAKE_ROBOT)
-			park(d, 0, names[i], data, len, now);
+			park(d, 0, names[i], 0, data, len, now);
 		else
 			free(data);
 		if (st == INTAKE_DONE && store_sync(d->store) == -1) {
@@ -1040,8 +1043,7 @@ cycle_inbound(struct daemon *d)
 			    "temporary failure", now);
 		st = log_outcome(st, outcome);
 		if (st == INTAKE_ROBOT) {
-			park(d, 0, NULL, row.raw, row.len, now);
-			d->parked[d->nparked - 1].inbound = row.id;
+			park(d, 0, NULL, row.id, row.raw, row.len, now);
 			row.raw = NULL;
 		}
 		if (st != INTAKE_DONE) {
