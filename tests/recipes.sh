@@ -49,11 +49,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
-MAILENV_WATCH_PID=$$ bash "$mailenv" start "$box" >"$tmp/env" 2>"$tmp/mailenv.err"
-rc=$?
-[ $rc = 77 ] && { cat "$tmp/mailenv.err"; exit 77; }
-[ $rc = 0 ] || { echo "recipes: mailenv start failed: $(cat "$tmp/mailenv.err")"; exit 1; }
-. "$tmp/env"
+mailenv_start recipes "$box" "$tmp"
 . "$srcdir/tests/mailenv/smtp.sh"
 eval "$(MAKEFLAGS= make -s -C "$LUDUS_BUILDDIR" --no-print-directory print-paths 2>/dev/null)"
 built=$LUDUS_BUILDDIR/contrib

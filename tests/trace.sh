@@ -27,11 +27,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
-MAILENV_WATCH_PID=$$ bash "$mailenv" start "$box" >"$tmp/env" 2>"$tmp/mailenv.err"
-rc=$?
-[ $rc = 77 ] && { cat "$tmp/mailenv.err"; exit 77; }
-[ $rc = 0 ] || { echo "trace: mailenv start failed: $(cat "$tmp/mailenv.err")"; exit 1; }
-. "$tmp/env"
+mailenv_start trace "$box" "$tmp"
 
 pass=0 fail=0
 . "$srcdir/tests/testlib.sh"

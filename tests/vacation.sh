@@ -44,14 +44,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
-MAILENV_WATCH_PID=$$ bash "$mailenv" start "$box" >"$tmp/env" 2>"$tmp/mailenv.err"
-rc=$?
-if [ $rc = 77 ]; then
-	cat "$tmp/mailenv.err"
-	exit 77
-fi
-[ $rc = 0 ] || { echo "vacation: mailenv start failed: $(cat "$tmp/mailenv.err")"; exit 1; }
-. "$tmp/env"
+mailenv_start vacation "$box" "$tmp"
 
 pass=0 fail=0
 . "$(dirname "$0")/testlib.sh"

@@ -1,5 +1,5 @@
 # Sourced by the scripts that run ludusd against the sandbox
-# (tests/integration.sh, tests/e2e.sh, bench/soak.sh): the referee's
+# (tests/integration.sh, tests/e2e.sh, bench/soak.sh and others): the referee's
 # configuration, from the environment `mailenv start` printed, and what
 # such a script needs before it starts the sandbox.
 #
@@ -15,6 +15,22 @@ mailenv_prepare() {
 	[ -z "$_need" ] && return 0
 	echo "$1: missing$_need (contrib/bootstrap test installs them)"
 	exit 77
+}
+#
+# mailenv_start NAME BOX TMP: start the sandbox in BOX, watching this
+# script's process (the servers stop when it dies), its environment
+# written to TMP/env and read into this shell; exit 77 when the sandbox
+# cannot be had here (its reason printed), 1 when it fails to start.
+mailenv_start() {
+	MAILENV_WATCH_PID=$$ bash "$mailenv" start "$2" >"$3/env" \
+	    2>"$3/mailenv.err"
+	_rc=$?
+	[ $_rc = 77 ] && { cat "$3/mailenv.err"; exit 77; }
+	[ $_rc = 0 ] || {
+		echo "$1: mailenv start failed: $(cat "$3/mailenv.err")"
+		exit 1
+	}
+	. "$3/env"
 }
 #
 # mailenv_referee DIR [LOG-LEVEL] [REFEREE-LINE]: write DIR/ludus.yaml and
