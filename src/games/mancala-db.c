@@ -244,14 +244,20 @@ mancala_db_value(const struct game_ops *ops, const struct mancala *m,
 {
 	struct mancala_db **db;
 	uint8_t a[DB_PITS];
+	int limit;
 
-	/* Only a position the database would hold builds it. */
-	if (m->over || m->pits < 1 || m->pits > MANCALA_MAXPITS ||
-	    db_cells(m, a) > mancala_db_seeds(m->pits))
+	if (m->over || m->pits < 1 || m->pits > MANCALA_MAXPITS)
 		return 0;
 	db = &db_cache[m->pits][m->empty_capture != 0];
-	if (*db == NULL)
-		*db = mancala_db_build(ops, m->pits, m->empty_capture,
-		    mancala_db_seeds(m->pits), MANCALA_DB_BYTES);
+	if (*db == NULL) {
+		/* Only a position the database would hold builds it; once
+		 * built, the probe alone tells (a search asks at every
+		 * node). */
+		limit = mancala_db_seeds(m->pits);
+		if (db_cells(m, a) > limit)
+			return 0;
+		*db = mancala_db_build(ops, m->pits, m->empty_capture, limit,
+		    MANCALA_DB_BYTES);
+	}
 	return *db != NULL && mancala_db_probe(*db, m, gain);
 }
